@@ -1,0 +1,1 @@
+"""chessarbiter: the Laws of Chess, executable."""

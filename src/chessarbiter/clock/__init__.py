@@ -1,0 +1,52 @@
+"""The clock (Laws Art. 6): time controls and the chess clock, pure and I/O-free."""
+
+from chessarbiter.clock.category import Category, classify
+from chessarbiter.clock.clock import Clock, monotonic_ms
+from chessarbiter.clock.comments import (
+    find_clk,
+    find_command,
+    find_emt,
+    format_clk,
+    format_clock_time,
+    format_emt,
+    parse_clock_time,
+    strip_commands,
+)
+from chessarbiter.clock.controls import BonusMode, Period, TimeControl
+from chessarbiter.clock.errors import ClockError, TimeControlError
+from chessarbiter.clock.format import format_engine, format_human, format_pgn_tag, format_us
+from chessarbiter.clock.parse import NoControl, parse_engine, parse_human, parse_pgn_tag, parse_us
+from chessarbiter.clock.records import Flag, Press, Side, Start
+
+__all__ = [
+    "BonusMode",
+    "Category",
+    "Clock",
+    "ClockError",
+    "Flag",
+    "NoControl",
+    "Period",
+    "Press",
+    "Side",
+    "Start",
+    "TimeControl",
+    "TimeControlError",
+    "classify",
+    "find_clk",
+    "find_command",
+    "find_emt",
+    "format_clk",
+    "format_clock_time",
+    "format_emt",
+    "format_engine",
+    "format_human",
+    "format_pgn_tag",
+    "format_us",
+    "monotonic_ms",
+    "parse_clock_time",
+    "parse_engine",
+    "parse_human",
+    "parse_pgn_tag",
+    "parse_us",
+    "strip_commands",
+]

@@ -1,0 +1,1 @@
+"""The rules core (Laws Art. 2-3): squares, attacks, positions, legal moves, keys, FEN."""

@@ -1,0 +1,298 @@
+"""Legal move generation (Laws Art. 3): every move, and only legal ones.
+
+Moves are produced as *move sets*: a piece's square with the bitboard of its legal targets,
+and pawn targets grouped by their step. Counting a position's moves (perft's leaves, the
+mate and stalemate tests) is then a sum of bit counts, and listing them expands the sets.
+Pins and checks are resolved while the sets are built (Art. 3.9-3.10: a move may not leave
+the own king attacked), so nothing is made and unmade to test legality.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from chessarbiter.core.attacks import (
+    BETWEEN,
+    BISHOP_RAYS,
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    LINE,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+    ROOK_RAYS,
+    attackers,
+)
+from chessarbiter.core.moves import CASTLE_FLAG, Move
+from chessarbiter.core.squares import BISHOP, FILES, FULL, KNIGHT, QUEEN, RANKS, ROOK
+
+if TYPE_CHECKING:
+    from chessarbiter.core.position import Position
+
+_NOT_A: Final = FULL ^ FILES[0]
+_NOT_H: Final = FULL ^ FILES[7]
+_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_PROMOTIONS: Final = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
+
+MoveSets = tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]
+"""(piece sets ``(from, targets)``, pawn sets ``(step, targets)``, single moves)."""
+
+
+def castling_paths(king: int, rook: int) -> tuple[int, int]:
+    """For castling with ``rook`` (Art. 3.8.2, FIDE Guidelines II for Chess960): the squares
+    that must be empty (king and rook aside) and the squares the king crosses or reaches."""
+    rank = king & 56
+    king_to, rook_to = (rank | 6, rank | 5) if rook > king else (rank | 2, rank | 3)
+    king_path = BETWEEN[king][king_to] | 1 << king_to
+    rook_path = BETWEEN[rook][rook_to] | 1 << rook_to
+    empty = (king_path | rook_path) & ~(1 << king | 1 << rook)
+    return empty, king_path
+
+
+def en_passant_moves(pos: Position) -> list[int]:
+    """The legal en passant captures (Art. 3.7d), each tested against exposing the king,
+    including the pin along the rank that both pawns leave."""
+    ep = pos.ep_square
+    if ep < 0:
+        return []
+    us = pos.turn
+    them = us ^ 1
+    pieces = pos.pieces
+    capturers = PAWN_ATTACKS[them][ep] & pieces[us << 3 | 1]
+    if not capturers:
+        return []
+    captured = 1 << (ep ^ 8)
+    if not pieces[them << 3 | 1] & captured:
+        return []
+    king = pieces[us << 3 | 6].bit_length() - 1
+    out = []
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    saved = pieces[them << 3 | 1]
+    pieces[them << 3 | 1] = saved ^ captured
+    try:
+        while capturers:
+            low = capturers & -capturers
+            capturers ^= low
+            after = (occupied ^ low ^ captured) | 1 << ep
+            if not attackers(pieces, them, king, after):
+                out.append((low.bit_length() - 1) | ep << 6)
+    finally:
+        pieces[them << 3 | 1] = saved
+    return out
+
+
+def move_sets(pos: Position) -> MoveSets:
+    """The legal moves of the side to move, as move sets."""
+    us = pos.turn
+    them = us ^ 1
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    opp = pos.occupied_co[them]
+    occupied = own | opp
+    ub = us << 3
+    tb = them << 3
+    king_bb = pieces[ub | 6]
+    king = king_bb.bit_length() - 1
+    t_queens = pieces[tb | 5]
+    t_orth = pieces[tb | 4] | t_queens
+    t_diag = pieces[tb | 3] | t_queens
+    checkers = (
+        (KNIGHT_ATTACKS[king] & pieces[tb | 2])
+        | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
+        | (
+            (RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
+             | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]) & t_orth
+        )
+        | (DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag)
+    )
+    piece_sets: list[tuple[int, int]] = []
+    pawn_sets: list[tuple[int, int]] = []
+    singles: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
+
+    # The king (Art. 3.8.1): to squares not attacked once it has left its own.
+    without_king = occupied ^ king_bb
+    safe = 0
+    targets = KING_ATTACKS[king] & ~own
+    t_knights = pieces[tb | 2]
+    t_pawns = pieces[tb | 1]
+    t_king = pieces[tb | 6]
+    pawn_att = PAWN_ATTACKS[us]
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        sq = low.bit_length() - 1
+        if (
+            KNIGHT_ATTACKS[sq] & t_knights
+            or pawn_att[sq] & t_pawns
+            or KING_ATTACKS[sq] & t_king
+            or DIAG_ATTACKS[sq][without_king & DIAG_MASKS[sq]] & t_diag
+            or (RANK_ATTACKS[sq][without_king & RANK_MASKS[sq]]
+                | FILE_ATTACKS[sq][without_king & FILE_MASKS[sq]]) & t_orth
+        ):
+            continue
+        safe |= low
+    if safe:
+        piece_sets.append((king, safe))
+
+    if checkers:
+        if checkers & (checkers - 1):
+            return piece_sets, pawn_sets, singles  # double check: only the king moves
+        mask = BETWEEN[king][checkers.bit_length() - 1] | checkers
+    else:
+        mask = ~own & FULL
+        rights = pos.castling_rights & pieces[ub | 4]
+        while rights:
+            low = rights & -rights
+            rights ^= low
+            rook = low.bit_length() - 1
+            empty, path = castling_paths(king, rook)
+            if occupied & empty:
+                continue
+            after = without_king ^ low
+            if any(attackers(pieces, them, sq, after) for sq in _squares(path)):
+                continue
+            singles.append(king | rook << 6 | CASTLE_FLAG)
+
+    # Pins (Art. 3.9): an own piece alone between the king and an enemy line piece.
+    pinned = 0
+    snipers = (ROOK_RAYS[king] & t_orth) | (BISHOP_RAYS[king] & t_diag)
+    while snipers:
+        low = snipers & -snipers
+        snipers ^= low
+        blockers = BETWEEN[king][low.bit_length() - 1] & occupied
+        if blockers and not blockers & (blockers - 1) and blockers & own:
+            pinned |= blockers
+
+    knights = pieces[ub | 2] & ~pinned
+    while knights:
+        low = knights & -knights
+        knights ^= low
+        sq = low.bit_length() - 1
+        targets = KNIGHT_ATTACKS[sq] & mask
+        if targets:
+            piece_sets.append((sq, targets))
+    queens = pieces[ub | 5]
+    diag = pieces[ub | 3] | queens
+    while diag:
+        low = diag & -diag
+        diag ^= low
+        sq = low.bit_length() - 1
+        targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+        if low & pinned:
+            targets &= LINE[king][sq]
+        if targets:
+            piece_sets.append((sq, targets))
+    orth = pieces[ub | 4] | queens
+    while orth:
+        low = orth & -orth
+        orth ^= low
+        sq = low.bit_length() - 1
+        targets = (
+            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+        ) & mask
+        if low & pinned:
+            targets &= LINE[king][sq]
+        if targets:
+            piece_sets.append((sq, targets))
+
+    # Pawns (Art. 3.7): steps, double steps from the second rank, diagonal captures.
+    pawns = pieces[ub | 1]
+    free = pawns & ~pinned
+    empty_sq = ~occupied & FULL
+    if us == 0:
+        one = (free << 8) & empty_sq
+        two = ((one & RANKS[2]) << 8) & empty_sq & mask
+        sets = ((8, one & mask), (16, two), (7, ((free & _NOT_A) << 7) & opp & mask),
+                (9, ((free & _NOT_H) << 9) & opp & mask))
+        step = 8
+    else:
+        one = (free >> 8) & empty_sq
+        two = ((one & RANKS[5]) >> 8) & empty_sq & mask
+        sets = ((-8, one & mask), (-16, two), (-9, ((free & _NOT_A) >> 9) & opp & mask),
+                (-7, ((free & _NOT_H) >> 7) & opp & mask))
+        step = -8
+    for delta, bb in sets:
+        if bb:
+            pawn_sets.append((delta, bb))
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        low = pinned_pawns & -pinned_pawns
+        pinned_pawns ^= low
+        sq = low.bit_length() - 1
+        line = LINE[king][sq] & mask
+        ahead = sq + step
+        if not occupied >> ahead & 1:
+            if line >> ahead & 1:
+                pawn_sets.append((step, 1 << ahead))
+            double = ahead + step
+            if (sq >> 3) == (1 if us == 0 else 6) and not occupied >> double & 1 and (
+                line >> double & 1
+            ):
+                pawn_sets.append((2 * step, 1 << double))
+        hits = PAWN_ATTACKS[us][sq] & opp & line
+        while hits:
+            hit = hits & -hits
+            hits ^= hit
+            pawn_sets.append((hit.bit_length() - 1 - sq, hit))
+    return piece_sets, pawn_sets, singles
+
+
+def _squares(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
+def count_moves(pos: Position) -> int:
+    """The number of legal moves, without listing them."""
+    piece_sets, pawn_sets, singles = move_sets(pos)
+    n = len(singles)
+    for _, targets in piece_sets:
+        n += targets.bit_count()
+    for _, targets in pawn_sets:
+        n += targets.bit_count() + 3 * (targets & _PROMOTION_RANK).bit_count()
+    return n
+
+
+def legal_moves(pos: Position) -> list[Move]:
+    """Every legal move of the side to move."""
+    piece_sets, pawn_sets, singles = move_sets(pos)
+    out: list[int] = singles
+    append = out.append
+    for fr, targets in piece_sets:
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            append(fr | (low.bit_length() - 1) << 6)
+    for delta, targets in pawn_sets:
+        promoting = targets & _PROMOTION_RANK
+        targets ^= promoting
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            append((to - delta) | to << 6)
+        while promoting:
+            low = promoting & -promoting
+            promoting ^= low
+            to = low.bit_length() - 1
+            base = (to - delta) | to << 6
+            for promo in _PROMOTIONS:
+                append(base | promo)
+    return out  # type: ignore[return-value]
+
+
+def checkers(pos: Position) -> int:
+    """The bitboard of pieces giving check to the side to move (Art. 3.9)."""
+    us = pos.turn
+    king = pos.pieces[us << 3 | 6].bit_length() - 1
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    return attackers(pos.pieces, us ^ 1, king, occupied)

@@ -1,0 +1,347 @@
+"""A position (Laws Art. 2-3): placement, side to move, castling rights, en passant square,
+halfmove clock and fullmove number, with make/unmake (``push``/``pop``) for search and replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from chessarbiter.core import movegen
+from chessarbiter.core.errors import IllegalMoveError
+from chessarbiter.core.moves import CASTLE_FLAG, Move, parse_uci_parts, uci
+from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, squares_of
+from chessarbiter.core.zobrist import (
+    EN_PASSANT_KEYS,
+    PIECE_KEYS,
+    TURN_KEY,
+    castling_key,
+)
+
+STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+_Undo = tuple[int, int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An immutable copy of a position's values (cheap to take, hashable, comparable)."""
+
+    board: tuple[int, ...]
+    turn: int
+    castling_rights: int
+    ep_square: int
+    halfmove_clock: int
+    fullmove_number: int
+    chess960: bool
+
+
+class Position:
+    """A mutable position. Build one with :func:`chessarbiter.core.fen.parse_fen`,
+    ``Position()`` for the initial position (Art. 2.3), or :meth:`from_snapshot`.
+
+    ``board[sq]`` is the piece on a square (0 if empty), ``pieces[piece]`` its bitboard,
+    ``occupied_co[colour]`` all squares of a colour. ``castling_rights`` is the bitboard of
+    rooks that may still castle. ``ep_square`` is the square passed by the last double step
+    (``-1`` if none), as FEN records it.
+    """
+
+    __slots__ = (
+        "_key",
+        "_stack",
+        "board",
+        "castling_rights",
+        "chess960",
+        "ep_square",
+        "fullmove_number",
+        "halfmove_clock",
+        "occupied_co",
+        "pieces",
+        "turn",
+    )
+
+    def __init__(self, fen: str = STARTING_FEN, *, chess960: bool = False) -> None:
+        from chessarbiter.core.fen import parse_fen
+
+        parse_fen(fen, chess960=chess960, into=self)
+
+    # -- state -------------------------------------------------------------------------
+
+    def _load(self, snap: Snapshot) -> None:
+        self._setup(
+            list(snap.board),
+            snap.turn,
+            snap.castling_rights,
+            snap.ep_square,
+            snap.halfmove_clock,
+            snap.fullmove_number,
+            snap.chess960,
+        )
+
+    def _setup(
+        self,
+        board: list[int],
+        turn: int,
+        castling_rights: int,
+        ep_square: int,
+        halfmove_clock: int,
+        fullmove_number: int,
+        chess960: bool,
+    ) -> None:
+        self.board = board
+        pieces = self.pieces = [0] * 16
+        key = castling_key(castling_rights) ^ (TURN_KEY if turn else 0)
+        piece_keys = PIECE_KEYS
+        sq = 0
+        for p in board:
+            if p:
+                pieces[p] |= 1 << sq
+                key ^= piece_keys[p][sq]
+            sq += 1
+        self.occupied_co = [
+            pieces[1] | pieces[2] | pieces[3] | pieces[4] | pieces[5] | pieces[6],
+            pieces[9] | pieces[10] | pieces[11] | pieces[12] | pieces[13] | pieces[14],
+        ]
+        self.turn = turn
+        self.castling_rights = castling_rights
+        self.ep_square = ep_square
+        self.halfmove_clock = halfmove_clock
+        self.fullmove_number = fullmove_number
+        self.chess960 = chess960
+        self._key = key
+        self._stack: list[_Undo] = []
+
+    @classmethod
+    def from_snapshot(cls, snap: Snapshot) -> Position:
+        """A position with a snapshot's values (its move history starts empty)."""
+        pos = cls.__new__(cls)
+        pos._load(snap)
+        return pos
+
+    def snapshot(self) -> Snapshot:
+        """The position's values, frozen."""
+        return Snapshot(
+            tuple(self.board),
+            self.turn,
+            self.castling_rights,
+            self.ep_square,
+            self.halfmove_clock,
+            self.fullmove_number,
+            self.chess960,
+        )
+
+    def copy(self) -> Position:
+        """An independent copy, move history included."""
+        pos = Position.from_snapshot(self.snapshot())
+        pos._stack = list(self._stack)
+        return pos
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.snapshot() == other.snapshot()
+
+    def __hash__(self) -> int:
+        return hash(self.snapshot())
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
+
+    def fen(self, *, en_passant: str = "always") -> str:
+        """The FEN of the position; see :func:`chessarbiter.core.fen.write_fen`."""
+        from chessarbiter.core.fen import write_fen
+
+        return write_fen(self, en_passant=en_passant)
+
+    def key(self) -> int:
+        """The 64-bit identity of Art. 9.2.3 (en passant only when a capture is legal)."""
+        key = self._key
+        if self.ep_square >= 0 and movegen.en_passant_moves(self):
+            key ^= EN_PASSANT_KEYS[self.ep_square & 7]
+        return key
+
+    def king(self, colour: int) -> int:
+        """The square of a colour's king."""
+        return self.pieces[colour << 3 | KING].bit_length() - 1
+
+    def piece_at(self, sq: int) -> int:
+        """The piece on a square, 0 if empty."""
+        return self.board[sq]
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed since this position was built, oldest first."""
+        return [Move(undo[0]) for undo in self._stack]
+
+    # -- moves -------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (Art. 3)."""
+        return movegen.legal_moves(self)
+
+    def count_legal_moves(self) -> int:
+        """How many legal moves there are, without listing them."""
+        return movegen.count_moves(self)
+
+    def is_legal(self, move: int) -> bool:
+        """Whether a move is legal here."""
+        return move in movegen.legal_moves(self)
+
+    def checkers(self) -> list[int]:
+        """The squares of the pieces giving check (Art. 3.9)."""
+        return squares_of(movegen.checkers(self))
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check (Art. 3.9)."""
+        return movegen.checkers(self) != 0
+
+    def is_checkmate(self) -> bool:
+        """In check with no legal move (Art. 5.1.1)."""
+        return self.is_check() and movegen.count_moves(self) == 0
+
+    def is_stalemate(self) -> bool:
+        """Not in check with no legal move (Art. 5.2.1)."""
+        return not self.is_check() and movegen.count_moves(self) == 0
+
+    def uci(self, move: int) -> str:
+        """A move in UCI notation, Chess960 style when the position is Chess960."""
+        return uci(move, self.chess960)
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move written in UCI (``e1g1`` and king-takes-rook ``e1h1`` both castle)."""
+        fr, to, promo = parse_uci_parts(text)
+        for move in movegen.legal_moves(self):
+            if move & 63 == fr and (move >> 12) & 7 == promo and (
+                (move >> 6) & 63 == to
+                or (move & CASTLE_FLAG and uci(move)[2:4] == text[2:4])
+            ):
+                return move
+        raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
+
+    def push_uci(self, text: str) -> Move:
+        """Play a move given in UCI after checking it is legal; returns it."""
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def push(self, move: int) -> None:
+        """Make a move. It must be legal (use :meth:`is_legal` or the ``parse_`` methods on
+        untrusted input): ``push`` does no checking, for speed in search and replay."""
+        board = self.board
+        pieces = self.pieces
+        occ = self.occupied_co
+        us = self.turn
+        fr = move & 63
+        to = (move >> 6) & 63
+        moved = board[fr]
+        captured = board[to]
+        rights = self.castling_rights
+        key = self._key
+        self._stack.append((move, captured, rights, self.ep_square, self.halfmove_clock, key))
+        key ^= TURN_KEY
+        ep = self.ep_square
+        self.ep_square = NO_SQUARE
+        if move & CASTLE_FLAG:
+            rank = fr & 56
+            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
+            board[fr] = board[to] = 0
+            board[king_to] = moved
+            board[rook_to] = captured
+            pieces[moved] ^= 1 << fr ^ 1 << king_to
+            pieces[captured] ^= 1 << to ^ 1 << rook_to
+            occ[us] = (occ[us] ^ 1 << fr ^ 1 << to) | 1 << king_to | 1 << rook_to
+            kp = PIECE_KEYS[moved]
+            rp = PIECE_KEYS[captured]
+            key ^= kp[fr] ^ kp[king_to] ^ rp[to] ^ rp[rook_to]
+            self.halfmove_clock += 1
+            rights &= ~BACK_RANKS[us]
+        else:
+            move_bb = 1 << fr | 1 << to
+            if captured:
+                pieces[captured] ^= 1 << to
+                occ[us ^ 1] ^= 1 << to
+                key ^= PIECE_KEYS[captured][to]
+                self.halfmove_clock = 0
+            else:
+                self.halfmove_clock += 1
+            pieces[moved] ^= move_bb
+            occ[us] ^= move_bb
+            board[fr] = 0
+            board[to] = moved
+            kp = PIECE_KEYS[moved]
+            key ^= kp[fr] ^ kp[to]
+            kind = moved & 7
+            if kind == PAWN:
+                self.halfmove_clock = 0
+                if to == ep:
+                    gone = to ^ 8
+                    victim = board[gone]
+                    board[gone] = 0
+                    pieces[victim] ^= 1 << gone
+                    occ[us ^ 1] ^= 1 << gone
+                    key ^= PIECE_KEYS[victim][gone]
+                elif to - fr == 16 or fr - to == 16:
+                    self.ep_square = (fr + to) >> 1
+                elif move >> 12:
+                    promoted = (moved & 8) | (move >> 12) & 7
+                    board[to] = promoted
+                    pieces[moved] ^= 1 << to
+                    pieces[promoted] ^= 1 << to
+                    key ^= kp[to] ^ PIECE_KEYS[promoted][to]
+            elif kind == KING:
+                rights &= ~BACK_RANKS[us]
+            rights &= ~move_bb
+        if rights != self.castling_rights:
+            key ^= castling_key(rights ^ self.castling_rights)
+            self.castling_rights = rights
+        if us:
+            self.fullmove_number += 1
+        self.turn = us ^ 1
+        self._key = key
+
+    def pop(self) -> Move:
+        """Unmake the last move; returns it."""
+        move, captured, rights, ep, halfmove, key = self._stack.pop()
+        board = self.board
+        pieces = self.pieces
+        occ = self.occupied_co
+        us = self.turn ^ 1
+        self.turn = us
+        if us:
+            self.fullmove_number -= 1
+        self.castling_rights = rights
+        self.ep_square = ep
+        self.halfmove_clock = halfmove
+        self._key = key
+        fr = move & 63
+        to = (move >> 6) & 63
+        if move & CASTLE_FLAG:
+            rank = fr & 56
+            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
+            king = board[king_to]
+            board[king_to] = board[rook_to] = 0
+            board[fr] = king
+            board[to] = captured
+            pieces[king] ^= 1 << fr ^ 1 << king_to
+            pieces[captured] ^= 1 << to ^ 1 << rook_to
+            occ[us] = (occ[us] ^ 1 << king_to ^ 1 << rook_to) | 1 << fr | 1 << to
+            return Move(move)
+        moved = board[to]
+        move_bb = 1 << fr | 1 << to
+        if move >> 12:
+            pawn = (moved & 8) | PAWN
+            pieces[moved] ^= 1 << to
+            pieces[pawn] ^= 1 << to
+            moved = pawn
+        pieces[moved] ^= move_bb
+        occ[us] ^= move_bb
+        board[fr] = moved
+        board[to] = captured
+        if captured:
+            pieces[captured] ^= 1 << to
+            occ[us ^ 1] ^= 1 << to
+        elif to == ep and moved & 7 == PAWN:
+            gone = to ^ 8
+            victim = moved ^ 8
+            board[gone] = victim
+            pieces[victim] ^= 1 << gone
+            occ[us ^ 1] ^= 1 << gone
+        return Move(move)
