@@ -10,11 +10,13 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import chess
 
 from chessarbiter.core.fen import parse_fen, write_fen
 from chessarbiter.core.perft import perft
+from chessarbiter.core.position import Position
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -52,18 +54,17 @@ def rows(repeats: int) -> list[tuple[str, float, float]]:
             pos = parse_fen(fen)
             board = chess.Board(fen)
             label = f"perft {name} {'bulk' if bulk else 'no bulk'} (nodes/s)"
-            ours = rate(lambda p=pos, b=bulk, d=depth: perft(p, d, bulk=b), repeats)
-            theirs = rate(lambda bd=board, b=bulk, d=depth: pc_perft(bd, d, b), repeats)
+            ours = rate(partial(perft, pos, depth, bulk=bulk), repeats)
+            theirs = rate(partial(pc_perft, board, depth, bulk), repeats)
             out.append((label, ours, theirs))
     n = 2000
     for name, fen in (("start", START), ("kiwipete", KIWIPETE), ("middlegame", MIDDLEGAME)):
         pos = parse_fen(fen)
         board = chess.Board(fen)
 
-        def ours_gen(p: object = pos) -> int:
+        def ours_gen(p: Position = pos) -> int:
             for _ in range(n):
-                parse_fen  # keep names bound
-                pos.legal_moves()
+                p.legal_moves()
             return n
 
         def theirs_gen(b: chess.Board = board) -> int:

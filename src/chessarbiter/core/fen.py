@@ -18,7 +18,6 @@ from typing import Final
 from chessarbiter.core.attacks import BETWEEN, LINE, attackers
 from chessarbiter.core.errors import FenError
 from chessarbiter.core.position import Position
-from chessarbiter.core.zobrist import castling_key
 from chessarbiter.core.squares import (
     BACK_RANKS,
     FILE_NAMES,
@@ -30,12 +29,17 @@ from chessarbiter.core.squares import (
     parse_square,
     squares_of,
 )
+from chessarbiter.core.zobrist import castling_key
 
 _PIECES: Final = {c: i for i, c in enumerate(PIECE_SYMBOLS) if c != " "} | {"1": 0}
 _DOUBLE_DIGIT: Final = re.compile(r"[0-9][0-9]")
 _DIGIT_RUNS: Final = tuple((str(n), "1" * n) for n in range(2, 9))
 _STANDARD_RIGHTS: Final = {"K": (4, 6, 7), "Q": (4, 6, 0), "k": (60, 14, 63), "q": (60, 14, 56)}
 """Letter -> (king square, king piece, rook square) of the standard castling rights."""
+_FIELD_NAMES: Final = (
+    "piece placement", "side to move", "castling", "en passant", "halfmove clock",
+    "fullmove number",
+)
 _SLIDERS: Final = (3, 4, 5)
 _EMPTY_RUNS: Final = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
 _SYMBOLS: Final = tuple("1" if c == " " else c for c in PIECE_SYMBOLS)
@@ -54,9 +58,10 @@ def parse_fen(
     else:
         fields = text.split(" ")
     if len(fields) != 6:
-        raise FenError(
-            "text", f"expected 6 fields separated by single spaces, found {len(fields)}", text
-        )
+        expected = "4 to 6 fields" if lenient else "6 fields separated by single spaces"
+        raise FenError("text", f"expected {expected}, found {len(fields)}", text)
+    if "" in fields:
+        raise FenError(_FIELD_NAMES[fields.index("")], "is empty (two spaces in a row?)", text)
     board = _placement(fields[0], text)
     turn = _turn(fields[1], text)
     halfmove = _counter(fields[4], "halfmove clock", 0, text)

@@ -92,12 +92,10 @@ class Position:
         pieces = self.pieces = [0] * 16
         key = castling_key(castling_rights) ^ (TURN_KEY if turn else 0)
         piece_keys = PIECE_KEYS
-        sq = 0
-        for p in board:
+        for sq, p in enumerate(board):
             if p:
                 pieces[p] |= 1 << sq
                 key ^= piece_keys[p][sq]
-            sq += 1
         self.occupied_co = [
             pieces[1] | pieces[2] | pieces[3] | pieces[4] | pieces[5] | pieces[6],
             pieces[9] | pieces[10] | pieces[11] | pieces[12] | pieces[13] | pieces[14],

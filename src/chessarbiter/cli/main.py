@@ -1,0 +1,44 @@
+"""The ``chessarbiter`` command: one subcommand per module in ``chessarbiter.cli``.
+
+Each command module exposes ``register(subparsers)``, which adds its parser and sets
+``func`` to a function taking the parsed arguments and returning the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from chessarbiter.cli import perft_cmd
+from chessarbiter.core.errors import ChessError
+
+COMMANDS = (perft_cmd,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="chessarbiter", description="The Laws of Chess, executable."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand; bad chess input is reported on stderr with exit code 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except ChessError as exc:
+        print(f"chessarbiter {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""``chessarbiter perft FEN DEPTH [--divide] [--chess960]``: count move-tree leaves; the node
+count is the last line of the output."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.perft import divide, perft
+
+_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``perft`` subcommand."""
+    parser = subparsers.add_parser("perft", help="count the leaves of the legal-move tree")
+    parser.add_argument("fen", nargs="?", default=_START,
+                        help="position (FEN or 4-field EPD; default: the initial position)")
+    parser.add_argument("depth", nargs="?", type=int, default=4, help="plies (default 4)")
+    parser.add_argument("--divide", action="store_true", help="nodes per first move")
+    parser.add_argument("--chess960", action="store_true", help="read castling as Chess960")
+    parser.add_argument("--strict", action="store_true",
+                        help="reject positions that cannot arise in a game")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the perft count (and per-move counts with ``--divide``)."""
+    if args.depth < 0:
+        raise SystemExit("chessarbiter perft: error: depth must be 0 or more")
+    pos = parse_fen(args.fen, chess960=args.chess960, lenient=not args.strict)
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for text, nodes in divide(pos, args.depth):
+            print(f"{text}: {nodes}")
+            total += nodes
+        print()
+    else:
+        total = perft(pos, args.depth)
+    elapsed = time.perf_counter() - start
+    rate = f", {total / elapsed:,.0f} nodes/s" if elapsed > 0 else ""
+    print(f"# depth {args.depth}, {elapsed:.3f} s{rate}")
+    print(total)
+    return 0

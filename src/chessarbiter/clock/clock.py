@@ -1,0 +1,303 @@
+"""The chess clock (Laws Art. 6): two displays, one running, pressed after each move.
+
+Times are integer milliseconds from an injected monotonic time source ``now``. The clock keeps
+counting after a flag (readings go negative): a flag is a reading, the result is the arbiter's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from chessarbiter.clock.controls import BonusMode, Period, TimeControl
+from chessarbiter.clock.errors import ClockError
+from chessarbiter.clock.records import Flag, Press, Side, Start
+
+_NONE, _INCREMENT, _BRONSTEIN, _DELAY, _HOURGLASS = range(5)
+_CODES = {
+    BonusMode.NONE: _NONE,
+    BonusMode.INCREMENT: _INCREMENT,
+    BonusMode.BRONSTEIN: _BRONSTEIN,
+    BonusMode.DELAY: _DELAY,
+    BonusMode.HOURGLASS: _HOURGLASS,
+}
+_UNTIMED_PRESSES = {Start.BLACK_STARTS_WHITE: 0, Start.WHITE_FIRST_MOVE: 1, Start.BOTH_MOVED: 2}
+_SIDES = (Side.WHITE, Side.BLACK)
+SCORE_EXEMPTION_MS = 5 * 60_000
+"""Art. 8.4: under five minutes a player need not record the moves..."""
+SCORE_BONUS_MS = 30_000
+"""...unless at least 30 seconds are added with each move."""
+
+
+def monotonic_ms() -> int:
+    """The default time source: the process's monotonic clock in milliseconds."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class Clock:
+    """A chess clock for one game under a :class:`TimeControl`.
+
+    ``increment_before_first_move`` also credits the first period's Fischer increment before
+    move 1 (the display starts at time + increment, as FIDE-approved clocks are usually set);
+    it is off by default (the PGN and online convention). Untimed opening moves (``start``)
+    earn no bonus.
+    """
+
+    def __init__(
+        self,
+        control: TimeControl,
+        now: Callable[[], int] = monotonic_ms,
+        *,
+        start: Start = Start.BLACK_STARTS_WHITE,
+        increment_before_first_move: bool = False,
+    ) -> None:
+        self.control = control
+        self._now = now
+        self._table = [
+            (p.moves or 0, p.time_ms, p.bonus_ms, _CODES[p.mode]) for p in control.periods
+        ]
+        first = control.periods[0]
+        initial = first.time_ms
+        if increment_before_first_move and first.mode is BonusMode.INCREMENT:
+            initial += first.bonus_ms
+        self._stored = [initial, initial]
+        """Each display at the start of the current move (before the mover's use)."""
+        self._moves = [0, 0]
+        self._period = [0, 0]
+        self._in_period = [0, 0]
+        self._turn = 0
+        self._untimed = _UNTIMED_PRESSES[start]
+        self._started = False
+        self._running = False
+        self._since = 0
+        self._used = 0
+        """Time the mover used on this move before ``_since`` (across stops)."""
+        self._flagged = [False, False]
+        self._flags: list[Flag] = []
+        self._presses: list[Press] = []
+
+    # -- the players' operations --------------------------------------------------------
+
+    def start(self) -> None:
+        """Black starts White's clock (Art. 6.5)."""
+        if self._started or self._untimed:
+            raise ClockError("start: the clock is already started or starts with a press")
+        self._started = self._running = True
+        self._since = self._now()
+
+    def press(self, side: Side) -> Press:
+        """``side`` completes a move and starts the opponent's clock (Art. 6.7)."""
+        t = self._now()
+        mover = self._turn
+        if side.value != mover:
+            raise ClockError(f"{side.name} pressed, but {_SIDES[mover].name} has the move")
+        if not self._running:
+            if self._untimed:
+                return self._complete(mover, t, 0, untimed=True)
+            if self._started:
+                raise ClockError(f"{side.name} pressed a stopped clock (Art. 6.12: restart it)")
+            raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
+        self._observe(t)
+        return self._complete(mover, t, self._used + t - self._since, untimed=False)
+
+    def _complete(self, mover: int, t: int, used: int, *, untimed: bool) -> Press:
+        """End the mover's move: his period's bonus (Art. 6.2), the next period's time after
+        the period's last move, then the opponent's clock runs."""
+        moves, _, bonus, code = self._table[self._period[mover]]
+        stored = self._stored
+        credit = 0
+        if untimed:
+            self._untimed -= 1
+            if not self._untimed:
+                self._started = self._running = True
+        elif code == _INCREMENT:
+            credit = bonus
+        elif code in (_BRONSTEIN, _DELAY):
+            credit = used if used < bonus else bonus
+        elif code == _HOURGLASS:
+            stored[1 - mover] += used
+            if stored[1 - mover] > 0:
+                self._flagged[1 - mover] = False
+        stored[mover] += credit - used
+        added = 0
+        self._in_period[mover] += 1
+        if moves and self._in_period[mover] == moves:
+            self._in_period[mover] = 0
+            if self._period[mover] + 1 < len(self._table):
+                self._period[mover] += 1
+            added = self._table[self._period[mover]][1]
+            stored[mover] += added
+        if stored[mover] > 0:
+            self._flagged[mover] = False
+        self._moves[mover] += 1
+        self._turn = 1 - mover
+        self._since = t
+        self._used = 0
+        press = Press(
+            _SIDES[mover], self._moves[mover], t, used, credit, added, stored[0], stored[1]
+        )
+        self._presses.append(press)
+        return press
+
+    # -- the arbiter's operations --------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop both clocks (Art. 6.12)."""
+        if not self._running:
+            raise ClockError("stop: the clocks are not running")
+        t = self._now()
+        self._observe(t)
+        self._used += t - self._since
+        self._running = False
+
+    def restart(self) -> None:
+        """Restart the clock of the player to move after a stop (Art. 6.12(c))."""
+        if self._running or not self._started:
+            raise ClockError("restart: the clocks are running or the game has not started")
+        self._running = True
+        self._since = self._now()
+
+    def add_time(self, side: Side, ms: int) -> None:
+        """Add (``ms`` > 0) or remove (``ms`` < 0) time on a display: penalties and
+        compensation (Art. 13.4(b)(c), 13.5)."""
+        t = self._now()
+        self._observe(t)
+        self._stored[side.value] += ms
+        self._settle(t)
+
+    def set_displays(
+        self,
+        white_ms: int,
+        black_ms: int,
+        *,
+        to_move: Side | None = None,
+        moves: tuple[int, int] | None = None,
+    ) -> None:
+        """Set the displays after an irregularity (Art. 6.13), and optionally who is on move
+        (his move starts afresh) and each side's move counter (which selects the period)."""
+        t = self._now()
+        self._observe(t)
+        if to_move is not None and to_move.value != self._turn:
+            self._turn, self._used, self._since = to_move.value, 0, t
+        if moves is not None:
+            for s, count in enumerate(moves):
+                self._moves[s] = count
+                self._period[s], self._in_period[s] = self.control.period_index(count)
+        used = self._used_at(t)
+        for s, target in enumerate((white_ms, black_ms)):
+            self._stored[s] = target - self._reading(s, used) + self._stored[s]
+        self._settle(t)
+
+    # -- readings -----------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Side:
+        """The side whose clock runs, or would run."""
+        return _SIDES[self._turn]
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def remaining(self, side: Side) -> int:
+        """A display's reading now (negative once its flag has fallen)."""
+        t = self._now()
+        self._observe(t)
+        return self._reading(side.value, self._used_at(t))
+
+    def readings(self) -> tuple[int, int]:
+        """White's and Black's displays now."""
+        t = self._now()
+        self._observe(t)
+        used = self._used_at(t)
+        return self._reading(0, used), self._reading(1, used)
+
+    def time_to_flag(self) -> int | None:
+        """Milliseconds until the running display's flag falls (0 if it has), ``None`` when
+        no clock runs: a server needs one timer per game."""
+        if not self._running:
+            return None
+        left = self._allowance(self._turn) - self._used_at(self._now())
+        return left if left > 0 else 0
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """Every flag fall so far, first first."""
+        self._observe(self._now())
+        return tuple(self._flags)
+
+    def both_flags_down(self) -> bool:
+        """Both displays show expired time (Art. 6.11, 10.4: the arbiter rules on it)."""
+        self._observe(self._now())
+        return all(self._flagged)
+
+    @property
+    def presses(self) -> tuple[Press, ...]:
+        """Every completed move, in order."""
+        return tuple(self._presses)
+
+    def moves(self, side: Side) -> int:
+        """The moves ``side`` has completed (the clock's move counter)."""
+        return self._moves[side.value]
+
+    def period(self, side: Side) -> Period:
+        """The period ``side``'s next (or current) move belongs to."""
+        return self.control.periods[self._period[side.value]]
+
+    def in_sudden_death(self, side: Side) -> bool:
+        """``side`` plays the rest of the game without increment (Art. 10.1)."""
+        return self.period(side).sudden_death
+
+    def need_not_record(self, side: Side) -> bool:
+        """Art. 8.4: under five minutes left and less than 30 s added with each move, the
+        player need not keep score (a delay counts as time added, as US Chess reads it)."""
+        return (
+            self.remaining(side) < SCORE_EXEMPTION_MS
+            and self.period(side).bonus_ms < SCORE_BONUS_MS
+        )
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _used_at(self, t: int) -> int:
+        return self._used + t - self._since if self._running else self._used
+
+    def _allowance(self, s: int) -> int:
+        """The mover's use at which his display reaches zero."""
+        _, _, bonus, code = self._table[self._period[s]]
+        return self._stored[s] + (bonus if code == _DELAY else 0)
+
+    def _reading(self, s: int, used: int) -> int:
+        """Display ``s`` when the mover has used ``used`` on his move."""
+        turn = self._turn
+        if not self._started:
+            return self._stored[s]
+        _, _, bonus, code = self._table[self._period[turn]]
+        if s != turn:
+            return self._stored[s] + (used if code == _HOURGLASS else 0)
+        if code == _DELAY:
+            return self._stored[s] - (used - bonus if used > bonus else 0)
+        return self._stored[s] - used
+
+    def _observe(self, t: int) -> None:
+        """Record the running display's flag if it fell by ``t``, at the exact moment."""
+        s = self._turn
+        if not self._running or self._flagged[s]:
+            return
+        allowance = self._allowance(s)
+        if self._used + t - self._since >= allowance:
+            self._flag(s, self._since + allowance - self._used, allowance)
+
+    def _settle(self, t: int) -> None:
+        """After an arbiter's change: a display at or below zero has flagged now, one above
+        zero can flag again."""
+        used = self._used_at(t)
+        for s in (0, 1):
+            if self._reading(s, used) > 0:
+                self._flagged[s] = False
+            elif not self._flagged[s]:
+                self._flag(s, t, used)
+
+    def _flag(self, s: int, at: int, used: int) -> None:
+        self._flagged[s] = True
+        flag = Flag(_SIDES[s], at, self._moves[s] + 1, self._reading(1 - s, used))
+        self._flags.append(flag)

@@ -1,0 +1,150 @@
+"""Reading time controls: the PGN TimeControl tag, human, US Chess and engine-runner forms.
+
+Errors are :class:`TimeControlError` naming the text, the offset and the token.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from chessarbiter.clock.amounts import MINUTE, SECOND, read_amount
+from chessarbiter.clock.controls import BonusMode, Period, TimeControl
+from chessarbiter.clock.errors import TimeControlError
+
+
+class NoControl(Enum):
+    """PGN TimeControl tag values that are no time control."""
+
+    UNKNOWN = "?"
+    UNTIMED = "-"
+
+
+def _split(text: str, separator: str) -> list[tuple[str, int]]:
+    """Split ``text`` on ``separator``, keeping each part's offset; parts are stripped."""
+    parts, start = [], 0
+    for raw in text.split(separator):
+        stripped = raw.strip()
+        offset = start + (raw.index(stripped) if stripped else 0)
+        parts.append((stripped, offset))
+        start += len(raw) + len(separator)
+    return parts
+
+
+def _moves(token: str, text: str, at: int) -> int:
+    if not token.isdigit() or int(token) == 0:
+        raise TimeControlError(f"{text!r} at {at}: {token!r}: expected a positive move count")
+    return int(token)
+
+
+def _descriptor(part: str, at: int, text: str, unit: int) -> Period:
+    """``[moves/]time[+increment]`` with time in ``unit`` and increment in seconds."""
+    moves: int | None = None
+    if "/" in part:
+        head, part = part.split("/", 1)
+        moves = _moves(head, text, at)
+        at += len(head) + 1
+    time_token, plus, bonus_token = part.partition("+")
+    if not plus and "|" in part:
+        time_token, plus, bonus_token = part.partition("|")
+    time_ms = read_amount(time_token, unit, text, at, "time")
+    bonus = 0
+    if plus:
+        at += len(time_token) + 1
+        bonus = read_amount(bonus_token, SECOND, text, at, "increment seconds")
+    return Period(time_ms, moves, bonus, BonusMode.INCREMENT if bonus else BonusMode.NONE)
+
+
+def _rest_last(periods: list[Period], offsets: list[int], text: str) -> TimeControl:
+    for period, at in zip(periods[:-1], offsets, strict=False):
+        if period.moves is None:
+            raise TimeControlError(
+                f"{text!r} at {at}: a rest-of-game period: expected 'moves/time' before the last"
+            )
+    return TimeControl(tuple(periods))
+
+
+def parse_pgn_tag(text: str) -> TimeControl | NoControl:
+    """Read a PGN TimeControl tag value in seconds: ``40/7200:3600``, ``300+2``, ``*180``
+    (hourglass), ``?`` (unknown), ``-`` (untimed); decimals such as ``40/60+0.6`` are allowed."""
+    if text in ("?", "-"):
+        return NoControl(text)
+    if text.startswith("*"):
+        return TimeControl(
+            (
+                Period(
+                    read_amount(text[1:], SECOND, text, 1, "hourglass seconds"),
+                    mode=BonusMode.HOURGLASS,
+                ),
+            )
+        )
+    if not text:
+        raise TimeControlError("'': expected a TimeControl value")
+    parts = _split(text, ":")
+    periods = [_descriptor(part, at, text, SECOND) for part, at in parts]
+    return _rest_last(periods, [at for _, at in parts], text)
+
+
+def parse_engine(text: str) -> TimeControl:
+    """Read an engine-runner control, ``[moves/]seconds[+increment]`` (e.g. ``40/60+0.6``,
+    ``10+0.1``); a move count repeats."""
+    stripped = text.strip()
+    if not stripped or ":" in stripped or stripped[0] in "*?-":
+        raise TimeControlError(f"{text!r}: expected '[moves/]seconds[+increment]'")
+    return TimeControl((_descriptor(stripped, text.index(stripped), text, SECOND),))
+
+
+def parse_human(text: str) -> TimeControl:
+    """Read the usual human form in minutes with increments in seconds, periods separated by
+    commas: ``90+30``, ``40/90+30, 30+30``, ``5+3``, ``3|2``, ``40/120, 20/60`` (repeating)."""
+    parts = _split(text, ",")
+    periods = [_descriptor(part, at, text, MINUTE) for part, at in parts]
+    return _rest_last(periods, [at for _, at in parts], text)
+
+
+_US_SEGMENT = re.compile(r"(?:(?P<kind>G|SD)|(?P<moves>[^/]*))/(?P<time>[^;+\s]*)(?P<bonus>.*)")
+_US_BONUS = re.compile(r"\s*(?:;\s*|\s)(?P<name>d|b|inc)\s*(?P<amount>\S*)|\s*\+(?P<inc>\S*)")
+_US_MODES = {"d": BonusMode.DELAY, "b": BonusMode.BRONSTEIN, "inc": BonusMode.INCREMENT}
+
+
+def _us_segment(part: str, at: int, text: str) -> tuple[Period, bool]:
+    """One US segment; also tells whether it wrote a bonus of its own."""
+    match = _US_SEGMENT.fullmatch(part)
+    if match is None:
+        raise TimeControlError(
+            f"{text!r} at {at}: {part!r}: expected 'G/min', 'SD/min' or 'moves/min'"
+        )
+    moves = None if match["kind"] else _moves(match["moves"], text, at)
+    time_ms = read_amount(match["time"], MINUTE, text, at + match.start("time"), "minutes")
+    if not match["bonus"]:
+        return Period(time_ms, moves), False
+    bonus = _US_BONUS.fullmatch(match["bonus"])
+    bonus_at = at + match.start("bonus")
+    if bonus is None:
+        raise TimeControlError(
+            f"{text!r} at {bonus_at}: {match['bonus']!r}: expected ';d<seconds>' (delay), "
+            "';b<seconds>' (Bronstein) or '+<seconds>' / ';inc<seconds>' (increment)"
+        )
+    mode = BonusMode.INCREMENT if bonus["inc"] is not None else _US_MODES[bonus["name"]]
+    amount = bonus["amount"] if bonus["inc"] is None else bonus["inc"]
+    ms = read_amount(amount, SECOND, text, bonus_at, "bonus seconds")
+    return Period(time_ms, moves, ms, mode if ms else BonusMode.NONE), True
+
+
+def parse_us(text: str) -> TimeControl:
+    """Read a US Chess form in minutes: ``G/60;d5``, ``40/120, SD/60;d5``, ``G/90+30``.
+
+    ``d`` is a simple delay, ``b`` a Bronstein delay, ``+`` or ``inc`` an increment. As on US
+    delay clocks, a bonus written on the last segment applies to the whole game: every earlier
+    segment that writes none gets it too (``;d0`` writes "no bonus" explicitly).
+    """
+    parts = _split(text, ",")
+    read = [_us_segment(part, at, text) for part, at in parts]
+    last = read[-1][0]
+    periods = [
+        period
+        if own or last.mode is BonusMode.NONE
+        else Period(period.time_ms, period.moves, last.bonus_ms, last.mode)
+        for period, own in read
+    ]
+    return _rest_last(periods, [at for _, at in parts], text)
