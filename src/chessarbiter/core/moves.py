@@ -14,7 +14,9 @@ from typing import Final, NewType
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.squares import (
     BISHOP,
+    KING,
     KNIGHT,
+    PAWN,
     QUEEN,
     ROOK,
     SQUARE_NAMES,
@@ -27,7 +29,8 @@ CASTLE_FLAG: Final = 1 << 15
 NULL_MOVE: Final = Move(0)
 
 _PROMOTION_LETTERS: Final = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
-_PROMOTION_TYPES: Final = {v: k for k, v in _PROMOTION_LETTERS.items()}
+_PROMOTION_TYPES: Final = {v: k for k, v in _PROMOTION_LETTERS.items()} | {"p": PAWN, "k": KING}
+"""Promotion letters read: a pawn or king promotion is well-formed but never legal (Art. 3.7e)."""
 
 
 def make_move(from_square: int, to_square: int, promotion: int = 0, castle: bool = False) -> Move:
@@ -87,7 +90,7 @@ def parse_uci_parts(text: str) -> tuple[int, int, int]:
     if len(text) == 5:
         if text[4] not in _PROMOTION_TYPES:
             raise InvalidMoveError(
-                f"invalid UCI move {text!r}: promotion must be one of q, r, b, n"
+                f"invalid UCI move {text!r}: promotion must be a piece letter (q, r, b, n)"
             )
         promo = _PROMOTION_TYPES[text[4]]
     if fr == to:

@@ -9,7 +9,7 @@ from typing import Final
 
 from chessarbiter.core import movegen
 from chessarbiter.core.errors import IllegalMoveError
-from chessarbiter.core.moves import CASTLE_FLAG, Move, parse_uci_parts, uci
+from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
 from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, squares_of
 from chessarbiter.core.zobrist import (
     EN_PASSANT_KEYS,
@@ -204,12 +204,14 @@ class Position:
         return uci(move, self.chess960)
 
     def parse_uci(self, text: str) -> Move:
-        """The legal move written in UCI (``e1g1`` and king-takes-rook ``e1h1`` both castle)."""
+        """The legal move written in UCI. Castling is the king's two-square step (``e1g1``)
+        or, as Chess960 writes it, the king taking its own rook (``e1h1``); in a Chess960
+        position only the latter, since there ``f1g1`` may be a plain king move."""
         fr, to, promo = parse_uci_parts(text)
         for move in movegen.legal_moves(self):
             if move & 63 == fr and (move >> 12) & 7 == promo and (
                 (move >> 6) & 63 == to
-                or (move & CASTLE_FLAG and uci(move)[2:4] == text[2:4])
+                or (move & CASTLE_FLAG and not self.chess960 and king_destination(move) == to)
             ):
                 return move
         raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
