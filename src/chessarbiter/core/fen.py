@@ -66,7 +66,7 @@ def parse_fen(
     turn = _turn(fields[1], text)
     halfmove = _counter(fields[4], "halfmove clock", 0, text)
     fullmove = _counter(fields[5], "fullmove number", 0 if lenient else 1, text)
-    pos = into if into is not None else Position.__new__(Position)
+    pos = into if into is not None else Position(None)
     pos._setup(board, turn, 0, -1, halfmove, max(fullmove, 1), chess960)
     _check_kings(pos, text)
     pos.castling_rights = _castling(pos, fields[2], lenient, text)

@@ -60,10 +60,15 @@ class Position:
         "turn",
     )
 
-    def __init__(self, fen: str = STARTING_FEN, *, chess960: bool = False) -> None:
-        from chessarbiter.core.fen import parse_fen
+    def __init__(self, fen: str | None = STARTING_FEN, *, chess960: bool = False) -> None:
+        """The position of a FEN (strict), by default the initial position; ``None`` gives an
+        empty board (no legal moves can be generated until both kings stand on it)."""
+        if fen is None:
+            self._setup([0] * 64, 0, 0, -1, 0, 1, chess960)
+        else:
+            from chessarbiter.core.fen import parse_fen
 
-        parse_fen(fen, chess960=chess960, into=self)
+            parse_fen(fen, chess960=chess960, into=self)
 
     # -- state -------------------------------------------------------------------------
 
@@ -112,7 +117,7 @@ class Position:
     @classmethod
     def from_snapshot(cls, snap: Snapshot) -> Position:
         """A position with a snapshot's values (its move history starts empty)."""
-        pos = cls.__new__(cls)
+        pos = cls(None)
         pos._load(snap)
         return pos
 
