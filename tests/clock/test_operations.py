@@ -151,3 +151,17 @@ def test_need_not_record() -> None:
     assert clock.in_sudden_death(W) is False
     assert Clock(parse_us("G/4;d30"), time).need_not_record(W) is False
     assert Clock(parse_us("G/4;d5"), time).in_sudden_death(W)
+
+
+def test_readings_at_a_later_time_record_nothing() -> None:
+    """A display shown between events: the same values a reading then gives, no flag kept."""
+    time = FakeTime()
+    clock = Clock(parse_us("G/1;d5"), time)
+    clock.start()
+    start = time()
+    assert clock.readings_at(start + 3 * S) == (MIN, MIN)  # inside the delay
+    assert clock.readings_at(start + 15 * S) == (MIN - 10 * S, MIN)
+    assert clock.readings_at(start + 2 * MIN)[0] < 0
+    assert clock.flags == ()  # looking ahead recorded no flag
+    time.advance(15 * S)
+    assert clock.readings() == clock.readings_at(time())

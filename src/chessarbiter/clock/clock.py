@@ -212,6 +212,12 @@ class Clock:
         used = self._used_at(t)
         return self._reading(0, used), self._reading(1, used)
 
+    def readings_at(self, t: int) -> tuple[int, int]:
+        """White's and Black's displays at time ``t`` of the time source, recording nothing:
+        for showing a running clock between events (a flag is recorded only by a reading)."""
+        used = self._used_at(t)
+        return self._reading(0, used), self._reading(1, used)
+
     def time_to_flag(self) -> int | None:
         """Milliseconds until the running display's flag falls (0 if it has), ``None`` when
         no clock runs: a server needs one timer per game."""

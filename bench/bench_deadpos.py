@@ -1,0 +1,88 @@
+"""Dead-position analysis speed (issue 6): quick and full mode, per position.
+
+Run: ``.venv/bin/python bench/bench_deadpos.py [--every N] [--budget NODES] [--games N]``.
+Sets: the two unwinnability corpus files (every N-th line, both sides) and the final
+positions of the games in ``../shared/corpus/pgn/large/*.pgn`` (read with python-chess; the
+side that did not move last is the intended winner, as for a flag). Prints, per set and
+mode, the median and 99th percentile time per verdict and the verdict counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos import can_checkmate
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def corpus_set(name: str, every: int) -> list[tuple[Position, int]]:
+    """Both sides of every ``every``-th position of an unwinnability file."""
+    rows = [r for r in (CORPUS / "unwinnability" / name).read_text().splitlines()
+            if r.strip() and not r.startswith("#")]
+    out = []
+    for row in rows[::every]:
+        fields = row.split(None, 1)[1].split()
+        fields += ["-"] * (4 - len(fields))
+        pos = parse_fen(" ".join(fields), lenient=True)
+        out += [(pos, 0), (pos, 1)]
+    return out
+
+
+def game_finals(limit: int) -> list[tuple[Position, int]]:
+    """The final positions of up to ``limit`` games, with the side not to move as winner."""
+    out: list[tuple[Position, int]] = []
+    for path in sorted((CORPUS / "pgn" / "large").glob("*.pgn")):
+        with path.open(encoding="utf-8", errors="replace") as stream:
+            while len(out) < limit:
+                game = chess.pgn.read_game(stream)
+                if game is None:
+                    break
+                board = game.end().board()
+                out.append((parse_fen(board.fen()), 0 if board.turn == chess.BLACK else 1))
+    return out
+
+
+def measure(cases: list[tuple[Position, int]], mode: str, budget: int | None) -> str:
+    """Median and p99 milliseconds per verdict, and the verdict counts."""
+    times = []
+    verdicts: Counter[str] = Counter()
+    for pos, side in cases:
+        start = time.perf_counter()
+        verdict = can_checkmate(pos, side, mode, budget if mode == "full" else None)  # type: ignore[arg-type]
+        times.append((time.perf_counter() - start) * 1000)
+        verdicts[verdict.outcome.value] += 1
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return (f"{mode:5} n={len(times):5} median {statistics.median(times):8.3f} ms  "
+            f"p99 {p99:9.3f} ms  {dict(verdicts)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--every", type=int, default=10, help="corpus line step (default 10)")
+    parser.add_argument("--budget", type=int, default=20_000, help="full-mode node budget")
+    parser.add_argument("--games", type=int, default=1_000, help="games to take (default 1000)")
+    args = parser.parse_args()
+    sets = {
+        "chasolver-positions": corpus_set("chasolver-positions.txt", args.every),
+        "d3chess-test-vector": corpus_set("d3chess-test-vector.txt", args.every),
+        "game final positions": game_finals(args.games),
+    }
+    for name, cases in sets.items():
+        print(name)
+        for mode in ("quick", "full"):
+            print("  " + measure(cases, mode, args.budget), flush=True)
+
+
+if __name__ == "__main__":
+    main()

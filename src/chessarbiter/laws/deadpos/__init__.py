@@ -1,0 +1,26 @@
+"""Dead positions and "can this side still checkmate?" (Laws Art. 5.2.2, 6.9, 9.6).
+
+``can_checkmate(pos, winner, mode, budget) -> Verdict`` and
+``is_dead_position(pos, mode, budget) -> Outcome``; see :mod:`.api`.
+"""
+
+from chessarbiter.laws.deadpos.api import (
+    FULL_BUDGET,
+    QUICK_BUDGET,
+    IllegalPositionError,
+    Mode,
+    can_checkmate,
+    is_dead_position,
+)
+from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
+
+__all__ = [
+    "FULL_BUDGET",
+    "QUICK_BUDGET",
+    "IllegalPositionError",
+    "Mode",
+    "Outcome",
+    "Verdict",
+    "can_checkmate",
+    "is_dead_position",
+]

@@ -1,0 +1,139 @@
+"""Can this side still checkmate? The analysis behind dead positions (Laws Art. 5.2.2, 9.6),
+flags (6.9), resignations (5.1.2, 2023) and second illegal moves (7.5.5).
+
+The Laws ask whether checkmate can occur "by any possible series of legal moves, even with
+the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest first
+(after Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022):
+
+1. forced moves are played; a loop of forced moves is unwinnable;
+2. a position with no legal move is decided on the board (checkmate first, so a composed
+   position that is already mate counts as mate whatever the material);
+3. material that can never mate (:mod:`.material`);
+4. the static mobility analysis of blocked pawn structures (:mod:`.static`);
+5. the helpmate search (:mod:`.search`): in ``"quick"`` mode a small search that only
+   proves unwinnability (it stops at the first line it cannot finish), in ``"full"`` mode
+   iterative deepening within a node budget, which also tries the static analysis after
+   each legal move.
+
+Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly
+winnable") and is meant for every move of a game; full mode is for flags, resignations and
+adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
+
+The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
+legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
+75-move rule allows still counts. A caller that wants Art. 9.6 to take precedence applies it
+first.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from chessarbiter.core.attacks import attackers
+from chessarbiter.core.errors import ChessError
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import COLOUR_NAMES, PAWN, RANKS, SQUARE_NAMES, squares_of
+from chessarbiter.laws.deadpos.forced import play_forced_moves
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.search import find_helpmate
+from chessarbiter.laws.deadpos.static import statically_unwinnable
+from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
+
+Mode = Literal["quick", "full"]
+
+QUICK_BUDGET: Final = 400
+"""Nodes the quick search may visit."""
+QUICK_COST: Final = 6
+"""The quick iteration's cost: about six plies."""
+FULL_BUDGET: Final = 200_000
+"""Default node budget of the full search."""
+FULL_COST: Final = 2_000
+"""Deepest full iteration (far beyond any helpmate met in practice)."""
+
+
+class IllegalPositionError(ChessError):
+    """A position no game can reach in a way the analysis relies on."""
+
+
+def can_checkmate(
+    pos: Position, winner: int, mode: Mode = "full", budget: int | None = None
+) -> Verdict:
+    """Whether ``winner`` (0 white, 1 black) can still give checkmate in ``pos``.
+
+    ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
+    :data:`QUICK_BUDGET` in quick mode). ``pos`` is not changed. Raises ``ValueError`` for
+    a bad ``winner``, ``mode`` or ``budget`` and :class:`IllegalPositionError` for a
+    position with the side not to move in check or a pawn on the first or last rank.
+    """
+    _validate(pos, winner, mode, budget)
+    work = Position.from_snapshot(pos.snapshot())
+    forced, looped = play_forced_moves(work)
+    quick = mode == "quick"
+    if looped:
+        return Verdict(Outcome.UNWINNABLE, winner, reason="the forced moves repeat")
+    if work.count_legal_moves() == 0:
+        if work.is_check() and work.turn != winner:
+            outcome = Outcome.UNDETERMINED if quick else Outcome.WINNABLE
+            return Verdict(outcome, winner, () if quick else tuple(forced), reason="checkmate")
+        return Verdict(Outcome.UNWINNABLE, winner, reason="the game ends without that mate")
+    if cannot_mate_by_material(work.pieces, winner):
+        return Verdict(Outcome.UNWINNABLE, winner, reason="material")
+    if statically_unwinnable(work, winner):
+        return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility")
+    if quick:
+        nodes = budget if budget is not None else QUICK_BUDGET
+        found = find_helpmate(work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True)
+        if found.outcome is Outcome.UNWINNABLE:
+            return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
+    nodes = budget if budget is not None else FULL_BUDGET
+    if _every_move_blocked(work, winner):
+        return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
+    found = find_helpmate(work, winner, budget=nodes, max_cost=FULL_COST)
+    line = tuple(forced) + found.line if found.outcome is Outcome.WINNABLE else ()
+    reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
+    return Verdict(found.outcome, winner, line, found.nodes, reason)
+
+
+def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:
+    """Whether neither side can checkmate (Art. 5.2.2, 9.6): UNWINNABLE means a dead
+    position, WINNABLE that some side can still mate, UNDETERMINED that it is not decided
+    (in quick mode: possibly not dead)."""
+    verdicts = [can_checkmate(pos, colour, mode, budget) for colour in (0, 1)]
+    if all(v.unwinnable for v in verdicts):
+        return Outcome.UNWINNABLE
+    if any(v.winnable for v in verdicts):
+        return Outcome.WINNABLE
+    return Outcome.UNDETERMINED
+
+
+def _every_move_blocked(pos: Position, winner: int) -> bool:
+    """Whether after every legal move the static analysis (or material) proves it."""
+    for move in pos.legal_moves():
+        pos.push(move)
+        proved = cannot_mate_by_material(pos.pieces, winner) or statically_unwinnable(
+            pos, winner
+        )
+        pos.pop()
+        if not proved:
+            return False
+    return True
+
+
+def _validate(pos: Position, winner: int, mode: str, budget: int | None) -> None:
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a Position, got {type(pos).__name__}")
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise ValueError(f"winner must be 0 (white) or 1 (black), not {winner!r}")
+    if mode not in ("quick", "full"):
+        raise ValueError(f"mode must be 'quick' or 'full', not {mode!r}")
+    if budget is not None and (not isinstance(budget, int) or budget < 1):
+        raise ValueError(f"budget must be a positive number of nodes, not {budget!r}")
+    pawns = (pos.pieces[PAWN] | pos.pieces[8 | PAWN]) & (RANKS[0] | RANKS[7])
+    if pawns:
+        where = ", ".join(SQUARE_NAMES[sq] for sq in squares_of(pawns))
+        raise IllegalPositionError(f"illegal position: a pawn on the first or last rank ({where})")
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    if attackers(pos.pieces, pos.turn, pos.king(pos.turn ^ 1), occupied):
+        side = COLOUR_NAMES[pos.turn ^ 1]
+        raise IllegalPositionError(f"illegal position: {side} is in check but not to move")

@@ -1,0 +1,75 @@
+"""Whole-board bitboard steps and fills: where a set of pieces could go in one move, or ever
+(through squares that are not walls), used by the static mobility analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from chessarbiter.core.squares import FILES, FULL, RANKS
+
+NOT_A: Final = FULL ^ FILES[0]
+NOT_H: Final = FULL ^ FILES[7]
+NOT_AB: Final = NOT_A & (FULL ^ FILES[1])
+NOT_GH: Final = NOT_H & (FULL ^ FILES[6])
+LAST_RANKS: Final = (RANKS[7], RANKS[0])
+"""``LAST_RANKS[colour]``: the rank where that colour's pawns promote."""
+
+Step = Callable[[int], int]
+
+
+def orthogonal_step(b: int) -> int:
+    """Squares one rook step away."""
+    return ((b << 8) & FULL) | (b >> 8) | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
+
+
+def diagonal_step(b: int) -> int:
+    """Squares one bishop step away."""
+    return ((((b << 9) | (b >> 7)) & NOT_A) | (((b << 7) | (b >> 9)) & NOT_H)) & FULL
+
+
+def king_step(b: int) -> int:
+    """Squares one king step away."""
+    return orthogonal_step(b) | diagonal_step(b)
+
+
+def knight_step(b: int) -> int:
+    """Squares one knight jump away."""
+    return (
+        (((b << 17) | (b >> 15)) & NOT_A)
+        | (((b << 15) | (b >> 17)) & NOT_H)
+        | (((b << 10) | (b >> 6)) & NOT_AB)
+        | (((b << 6) | (b >> 10)) & NOT_GH)
+    ) & FULL
+
+
+def pawn_attacks(b: int, colour: int) -> int:
+    """Squares the pawns of ``colour`` on ``b`` attack."""
+    if colour == 0:
+        return (((b & NOT_A) << 7) | ((b & NOT_H) << 9)) & FULL
+    return ((b & NOT_A) >> 9) | ((b & NOT_H) >> 7)
+
+
+def pawn_push(b: int, colour: int) -> int:
+    """Squares one step ahead of the pawns of ``colour`` on ``b``."""
+    return (b << 8) & FULL if colour == 0 else b >> 8
+
+
+def fill(seed: int, allowed: int, step: Step) -> int:
+    """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares."""
+    region = seed
+    while True:
+        grown = region | (step(region) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+def pawn_fill(seed: int, allowed: int, colour: int) -> int:
+    """Every square pawns of ``colour`` could reach by pushes and captures onto ``allowed``."""
+    region = seed
+    while True:
+        grown = region | ((pawn_push(region, colour) | pawn_attacks(region, colour)) & allowed)
+        if grown == region:
+            return region
+        region = grown

@@ -1,0 +1,193 @@
+"""Helpmate search (Laws Art. 5.2.2, 6.9): both sides cooperate to let the intended winner
+give checkmate. Iterative deepening over a move *cost*, with a transposition table and
+move ordering towards a mating corner, after Ambrona (FUN 2022).
+
+Each iteration allows a total cost; ordinary moves cost 2, promising ones 1 (the winner
+approaching the losing king, the losing king heading for the mating corner, promotions),
+and the loser's captures 3. A node is left unexpanded only when the cost runs out (a *cut*)
+or when its material can never mate. The transposition table remembers, per iteration,
+the largest cost each position was searched with, so a repeated position is expanded once.
+If an iteration ends without a cut, every position reachable from the root was expanded
+and none is checkmate: that is a proof that no helpmate exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chessarbiter.core.moves import CASTLE_FLAG, Move
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import BISHOP, KING, QUEEN
+from chessarbiter.laws.deadpos.material import (
+    DARK_SQUARES,
+    LIGHT_SQUARES,
+    cannot_mate_by_material,
+)
+from chessarbiter.laws.deadpos.verdict import Outcome
+
+ITERATION_NODES = 1_000
+"""Nodes each iteration may use per unit of cost before the next iteration starts."""
+
+
+class _Stop(Exception):
+    """The node budget ran out, or a quick search met its first cut."""
+
+
+class _IterationSpent(Exception):
+    """The iteration used up its share of nodes; the next, deeper one starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a helpmate search found."""
+
+    outcome: Outcome
+    line: tuple[Move, ...]
+    nodes: int
+
+
+def _distance(a: int, b: int) -> int:
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+def _closer(near: int, far: int, stop: int) -> bool:
+    """Whether a step from distance ``far`` to ``near`` approaches, but not beyond ``stop``."""
+    return stop <= near < far
+
+
+class _Helpmate:
+    def __init__(self, pos: Position, winner: int, budget: int, stop_at_cut: bool) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.loser = winner ^ 1
+        self.budget = budget
+        self.stop_at_cut = stop_at_cut
+        self.nodes = 0
+        self.limit = budget
+        self.cut = False
+        self.iteration = 0
+        self.table: dict[int, tuple[int, int]] = {}
+        self.line: list[Move] = []
+        self.corner = self._corner()
+
+    def _corner(self) -> int:
+        """The corner nearest the losing king, of the bishops' colour when the winner's
+        bishops are all on one colour."""
+        bishops = self.pos.pieces[self.winner << 3 | BISHOP]
+        corners: tuple[int, ...] = (0, 7, 56, 63)
+        if bishops & DARK_SQUARES and not bishops & LIGHT_SQUARES:
+            corners = (0, 63)
+        elif bishops & LIGHT_SQUARES and not bishops & DARK_SQUARES:
+            corners = (7, 56)
+        king = self.pos.king(self.loser)
+        return min(corners, key=lambda c: _distance(king, c))
+
+    def _ordered(self, moves: list[Move]) -> list[tuple[int, int, Move]]:
+        """``(cost, rank, move)`` by promise: moves towards the mating corner, the winner's
+        captures and promotions are free; the loser's captures cost 2; the rest 1."""
+        pos = self.pos
+        board = pos.board
+        corner = self.corner
+        out: list[tuple[int, int, Move]] = []
+        if pos.turn == self.winner:
+            for move in moves:
+                fr = move & 63
+                to = (move >> 6) & 63
+                near = _distance(to, corner)
+                if move >> 12 or (board[to] and not move & CASTLE_FLAG):
+                    out.append((0, near - 8, move))
+                elif _closer(near, _distance(fr, corner), 2 if board[fr] & 7 == KING else 1):
+                    out.append((0, near, move))
+                else:
+                    out.append((1, near, move))
+        else:
+            for move in moves:
+                fr = move & 63
+                to = (move >> 6) & 63
+                kind = board[fr] & 7
+                if board[to] and not move & CASTLE_FLAG:
+                    out.append((2, 0, move))
+                elif kind == KING:
+                    near = _distance(to, corner)
+                    out.append((0 if near < _distance(fr, corner) else 1, near, move))
+                elif move >> 12 and (move >> 12) & 7 != QUEEN:
+                    out.append((0, 0, move))
+                else:
+                    out.append((1, 8 + _distance(to, corner), move))
+        out.sort()
+        return out
+
+    def search(self, remaining: int) -> bool:
+        """Whether a helpmate within ``remaining`` cost exists; the line is in ``self.line``
+        (last move first)."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            if self.nodes > self.budget:
+                raise _Stop
+            raise _IterationSpent
+        pos = self.pos
+        moves = pos.legal_moves()
+        if not moves:
+            return pos.turn == self.loser and pos.is_check()
+        if cannot_mate_by_material(pos.pieces, self.winner):
+            return False
+        key = pos.key()
+        seen = self.table.get(key)
+        if seen is not None and seen[0] == self.iteration and seen[1] >= remaining:
+            return False
+        self.table[key] = (self.iteration, remaining)
+        mover_is_winner = pos.turn == self.winner
+        for cost, _, move in self._ordered(moves):
+            pos.push(move)
+            if remaining - cost < 0:
+                found = self._leaf(mover_is_winner)
+            else:
+                found = self.search(remaining - cost)
+            pos.pop()
+            if found:
+                self.line.append(move)
+                return True
+        return False
+
+    def _leaf(self, winner_moved: bool) -> bool:
+        """A node the cost does not allow to expand: only a mate just given counts."""
+        pos = self.pos
+        if winner_moved and pos.is_check() and pos.count_legal_moves() == 0:
+            return True
+        if not cannot_mate_by_material(pos.pieces, self.winner):
+            self.cut = True
+            if self.stop_at_cut:
+                raise _Stop
+        return False
+
+
+def find_helpmate(
+    pos: Position, winner: int, *, budget: int, max_cost: int, stop_at_cut: bool = False
+) -> SearchResult:
+    """Search for a helpmate by ``winner`` with iterative deepening up to ``max_cost``.
+
+    WINNABLE comes with the line; UNWINNABLE only when an iteration finished without a cut
+    (an exhaustive proof); otherwise UNDETERMINED (budget spent, or, with ``stop_at_cut``,
+    the first cut met: the quick, proof-only mode). ``pos`` is restored afterwards.
+    """
+    helper = _Helpmate(pos, winner, budget, stop_at_cut)
+    depth = len(pos.move_stack)
+    try:
+        for cost in range(max_cost if stop_at_cut else 0, max_cost + 1):
+            helper.iteration = cost
+            helper.cut = False
+            helper.limit = min(budget, helper.nodes + ITERATION_NODES * (cost + 1))
+            try:
+                if helper.search(cost):
+                    line = tuple(reversed(helper.line))
+                    return SearchResult(Outcome.WINNABLE, line, helper.nodes)
+            except _IterationSpent:
+                helper.cut = True
+            while len(pos.move_stack) > depth:
+                pos.pop()
+            if not helper.cut:
+                return SearchResult(Outcome.UNWINNABLE, (), helper.nodes)
+    except _Stop:
+        while len(pos.move_stack) > depth:
+            pos.pop()
+    return SearchResult(Outcome.UNDETERMINED, (), helper.nodes)

@@ -1,0 +1,1 @@
+"""Tests of how a game ends (Laws Art. 5, 6.9, 9)."""

@@ -1,0 +1,57 @@
+"""The unwinnability corpus (chasolver and D3-Chess test sets): never a wrong verdict, every
+helpmate replays to mate, quick mode never calls a winnable side unwinnable.
+
+The default run takes every position in quick mode and a deterministic sample in full mode
+with a small budget; ``-m long`` runs full mode on every position.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from tests.laws.corpus_lines import labelled_positions, winnable_label
+from tests.laws.test_deadpos_api import replays_to_mate
+
+FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_quick_mode_is_sound(name: str) -> None:
+    proved = 0
+    for label, pos in labelled_positions(name):
+        for side in (0, 1):
+            verdict = can_checkmate(pos, side, "quick")
+            assert verdict.outcome is not Outcome.WINNABLE
+            if verdict.unwinnable:
+                assert not winnable_label(label, side), (pos.fen(), side)
+                proved += 1
+    assert proved > 0
+
+
+def _check_full(name: str, every: int, budget: int) -> dict[str, int]:
+    counts = {"correct": 0, "undetermined": 0}
+    for label, pos in labelled_positions(name, every):
+        for side in (0, 1):
+            verdict = can_checkmate(pos, side, "full", budget)
+            if verdict.outcome is Outcome.UNDETERMINED:
+                counts["undetermined"] += 1
+                continue
+            assert verdict.winnable == winnable_label(label, side), (pos.fen(), side, verdict)
+            if verdict.winnable:
+                assert replays_to_mate(pos, verdict), (pos.fen(), side)
+            counts["correct"] += 1
+    return counts
+
+
+def test_full_mode_sample_is_never_wrong() -> None:
+    counts = _check_full(FILES[0], 67, 20_000)
+    assert counts["correct"] * 2 >= counts["correct"] + counts["undetermined"]
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", FILES)
+def test_full_mode_every_position(name: str) -> None:
+    counts = _check_full(name, 1, 200_000)
+    print(name, counts)
+    assert counts["correct"] > 0

@@ -1,0 +1,38 @@
+"""The static mobility analysis: blocked pawn walls are proved, open positions are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.laws.deadpos.static import fixed_pawns, statically_unwinnable
+
+WALL = "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1"
+
+
+def test_pawn_wall_is_dead_for_both() -> None:
+    pos = parse_fen(WALL)
+    assert fixed_pawns(pos) == pos.pieces[1] | pos.pieces[9]
+    assert statically_unwinnable(pos, 0)
+    assert statically_unwinnable(pos, 1)
+
+
+def test_a_gap_in_the_wall_frees_the_kings() -> None:
+    pos = parse_fen("8/4k3/8/p1p3p1/P1P3P1/8/4K3/8 w - - 0 1")
+    assert not statically_unwinnable(pos, 0)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/4N3 w - - 0 1",
+        "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/2B5 w - - 0 1",
+    ],
+)
+def test_a_piece_that_can_cross_the_wall_is_not_proved(fen: str) -> None:
+    assert not statically_unwinnable(parse_fen(fen), 0)
+
+
+def test_en_passant_pawns_are_not_fixed() -> None:
+    pos = parse_fen("8/4k3/8/pPp1p1p1/2P1P1P1/8/4K3/8 w - a6 0 2")
+    assert not fixed_pawns(pos) & (1 << 32 | 1 << 33)
