@@ -1,0 +1,216 @@
+"""The built-in engine's speed and strength (issue: engines).
+
+Speed: ``.venv/bin/python bench/bench_engine.py nps [--depth 5]`` searches a few positions
+to a fixed depth and prints nodes per second.
+
+Strength: ``.venv/bin/python bench/bench_engine.py match --opponent OPP --games N
+[--level L] [--tc 10+0.1]`` plays a small match against ``random``, ``sf-elo:1350``
+(Stockfish with ``UCI_LimitStrength``) or ``sf-skill:0`` (Stockfish ``Skill Level``), from
+short openings played with both colours, on real clocks. Games end at checkmate,
+stalemate, the 50-move rule, threefold repetition, insufficient material, a flag fall, an
+engine failure or the move cap (a draw). A minimal loop: the arbiter does this properly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import shutil
+import time
+from typing import Protocol
+
+from chessarbiter.clock import BonusMode, parse_human
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position
+from chessarbiter.engines import BuiltinEngine, Limits, Searcher, budget
+from chessarbiter.engines.evaluation import insufficient_material
+from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, EngineMove, UciEngine
+
+POSITIONS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 3 8",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+)
+OPENINGS = ("e2e4 e7e5", "d2d4 d7d5", "e2e4 c7c5", "c2c4 e7e5", "g1f3 d7d5", "e2e4 e7e6",
+            "d2d4 g8f6", "e2e4 c7c6", "b1c3 d7d5", "e2e4 d7d6")
+MOVE_CAP = 400
+
+
+class Player(Protocol):
+    name: str
+
+    def move(self, pos: Position, clock: ClockTimes) -> Move | EngineFailure: ...
+
+    def close(self) -> None: ...
+
+
+class Builtin:
+    def __init__(self, level: int) -> None:
+        self.engine = BuiltinEngine(level=level)
+        self.name = f"chessarbiter level {level}"
+
+    def move(self, pos: Position, clock: ClockTimes) -> Move | EngineFailure:
+        mine, inc = (clock.wtime, clock.winc) if pos.turn == 0 else (clock.btime, clock.binc)
+        mode = BonusMode.INCREMENT if inc else BonusMode.NONE
+        move = self.engine.play(pos, budget(max(mine, 0), mode, inc))
+        return move if move is not None else EngineFailure("illegal", "no move")
+
+    def close(self) -> None:
+        pass
+
+
+class RandomMover:
+    name = "random mover"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def move(self, pos: Position, clock: ClockTimes) -> Move | EngineFailure:
+        return self.rng.choice(pos.legal_moves())
+
+    def close(self) -> None:
+        pass
+
+
+class External:
+    def __init__(self, engine: UciEngine, name: str) -> None:
+        self.engine = engine
+        self.name = name
+
+    def move(self, pos: Position, clock: ClockTimes) -> Move | EngineFailure:
+        outcome = self.engine.play(pos, clock)
+        return outcome.move if isinstance(outcome, EngineMove) else outcome
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def stockfish(spec: str, path: str) -> External:
+    kind, _, value = spec.partition(":")
+    options: dict[str, str | int | bool] = {"Threads": 1, "Hash": 16}
+    if kind == "sf-elo":
+        options.update({"UCI_LimitStrength": True, "UCI_Elo": int(value)})
+    elif kind == "sf-skill":
+        options["Skill Level"] = int(value)
+    else:
+        raise SystemExit(f"unknown opponent {spec!r}: expected random, sf-elo:N or sf-skill:N")
+    engine = UciEngine.start([path], options=options)
+    if isinstance(engine, EngineFailure):
+        raise SystemExit(f"cannot start {path}: {engine.detail}")
+    return External(engine, f"Stockfish {spec}")
+
+
+def play_game(white: Player, black: Player, opening: str, base_ms: int, inc_ms: int) -> (
+    tuple[float, str]
+):
+    """White's score (1, 0.5, 0) and why the game ended."""
+    pos = Position()
+    for text in opening.split():
+        pos.push_uci(text)
+    times = [base_ms, base_ms]
+    seen: dict[int, int] = {}
+    while True:
+        key = pos.key()
+        seen[key] = seen.get(key, 0) + 1
+        if not pos.legal_moves():
+            return (0.5, "stalemate") if not pos.is_check() else (
+                float(pos.turn), "checkmate")
+        if seen[key] >= 3:
+            return 0.5, "threefold repetition"
+        if pos.halfmove_clock >= 100:
+            return 0.5, "50-move rule"
+        if insufficient_material(pos):
+            return 0.5, "insufficient material"
+        if len(pos.move_stack) >= MOVE_CAP:
+            return 0.5, "move cap"
+        player = white if pos.turn == 0 else black
+        clock = ClockTimes(times[0], times[1], inc_ms, inc_ms)
+        started = time.monotonic()
+        outcome = player.move(pos, clock)
+        used = int((time.monotonic() - started) * 1000)
+        if isinstance(outcome, EngineFailure):
+            return float(pos.turn), f"{player.name}: {outcome.kind}: {outcome.detail}"
+        times[pos.turn] -= used
+        if times[pos.turn] < 0:
+            return float(pos.turn), f"{player.name} lost on time"
+        times[pos.turn] += inc_ms
+        pos.push(outcome)
+
+
+def elo(score: float, games: int) -> str:
+    p = score / games
+    if p <= 0 or p >= 1:
+        return "unbounded"
+    return f"{-400 * math.log10(1 / p - 1):+.0f}"
+
+
+def match(args: argparse.Namespace) -> None:
+    control = parse_human(args.tc)
+    period = control.periods[0]
+    base, inc = period.time_ms, period.bonus_ms
+    ours = Builtin(args.level)
+    if args.opponent == "random":
+        theirs: Player = RandomMover(seed=1)
+    else:
+        path = args.stockfish or shutil.which("stockfish") or shutil.which(
+            "stockfish", path="/usr/games")
+        if path is None:
+            raise SystemExit("stockfish not found (Debian: apt-get install stockfish)")
+        theirs = stockfish(args.opponent, path)
+    score = 0.0
+    try:
+        for game in range(args.games):
+            opening = OPENINGS[(game // 2) % len(OPENINGS)]
+            we_are_white = game % 2 == 0
+            white, black = (ours, theirs) if we_are_white else (theirs, ours)
+            ours.engine.new_game()
+            white_score, reason = play_game(white, black, opening, base, inc)
+            ours_score = white_score if we_are_white else 1 - white_score
+            score += ours_score
+            print(f"game {game + 1}: {white.name} - {black.name} ({opening}): "
+                  f"{white_score:g}-{1 - white_score:g}, {reason}", flush=True)
+    finally:
+        theirs.close()
+    print(f"{ours.name} vs {theirs.name}, {args.games} games at {args.tc}: "
+          f"{score:g}/{args.games} ({100 * score / args.games:.0f}%), "
+          f"Elo difference {elo(score, args.games)}")
+
+
+def nps(args: argparse.Namespace) -> None:
+    total_nodes = 0
+    total_s = 0.0
+    for fen in POSITIONS:
+        searcher = Searcher()
+        started = time.perf_counter()
+        result = searcher.search(parse_fen(fen), Limits(depth=args.depth))
+        elapsed = time.perf_counter() - started
+        total_nodes += result.nodes
+        total_s += elapsed
+        print(f"{result.nodes:>8} nodes {elapsed:6.2f} s {result.nodes / elapsed:>8.0f} nps  "
+              f"depth {result.depth} score {result.score}  {fen}")
+    print(f"total: {total_nodes} nodes in {total_s:.2f} s, {total_nodes / total_s:.0f} nodes/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    speed = sub.add_parser("nps", help="nodes per second at a fixed depth")
+    speed.add_argument("--depth", type=int, default=5)
+    speed.set_defaults(func=nps)
+    games = sub.add_parser("match", help="a small match against an opponent")
+    games.add_argument("--opponent", default="random",
+                       help="random, sf-elo:N (N >= 1350) or sf-skill:N (0-20)")
+    games.add_argument("--games", type=int, default=10)
+    games.add_argument("--level", type=int, default=10)
+    games.add_argument("--tc", default="10+0.1", help="minutes+seconds (default 10+0.1)")
+    games.add_argument("--stockfish", help="path of the stockfish binary")
+    games.set_defaults(func=match)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
+victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
+generator of the quiescence search."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from chessarbiter.core import movegen
+from chessarbiter.core.moves import CASTLE_FLAG, Move
+from chessarbiter.core.squares import QUEEN, RANKS
+from chessarbiter.engines.tables import ORDER_VALUE
+
+if TYPE_CHECKING:
+    from chessarbiter.core.position import Position
+
+_PROMOTION_RANKS: Final = RANKS[0] | RANKS[7]
+_QUEENING: Final = QUEEN << 12
+TT_SCORE: Final = 1 << 40
+CAPTURE_SCORE: Final = 1 << 32
+KILLER_SCORE: Final = 1 << 31
+
+
+def captures(pos: Position) -> list[Move]:
+    """The legal captures (en passant included) and queen promotions."""
+    piece_sets, pawn_sets, singles = movegen.move_sets(pos)
+    opp = pos.occupied_co[pos.turn ^ 1]
+    out: list[int] = [m for m in singles if not m & CASTLE_FLAG]
+    for fr, targets in piece_sets:
+        targets &= opp
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            out.append(fr | (low.bit_length() - 1) << 6)
+    for delta, targets in pawn_sets:
+        targets &= opp | _PROMOTION_RANKS
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            out.append((to - delta) | to << 6 | (_QUEENING if low & _PROMOTION_RANKS else 0))
+    return out  # type: ignore[return-value]
+
+
+def is_tactical(pos: Position, move: int) -> bool:
+    """Whether a move captures or promotes (castling is neither)."""
+    if move & CASTLE_FLAG:
+        return False
+    to = (move >> 6) & 63
+    board = pos.board
+    return bool(board[to] or move >> 12 or (to == pos.ep_square and board[move & 63] & 7 == 1))
+
+
+def capture_score(board: list[int], move: int) -> int:
+    """MVV-LVA: the victim's value first, the attacker's as a tie-break; promotions count
+    the new piece. En passant (an empty target) counts as a pawn."""
+    victim = board[(move >> 6) & 63] & 7 or 1
+    attacker = board[move & 63] & 7
+    return ORDER_VALUE[victim] * 16 + ORDER_VALUE[(move >> 12) & 7] * 16 - attacker
+
+
+def order_captures(pos: Position, moves: list[Move]) -> list[Move]:
+    """Captures sorted by MVV-LVA."""
+    board = pos.board
+    return sorted(moves, key=lambda m: capture_score(board, m), reverse=True)
+
+
+def order_moves(
+    pos: Position,
+    moves: list[Move],
+    tt_move: int,
+    killers: tuple[int, int],
+    history: list[int],
+) -> list[Move]:
+    """All moves, best candidates first."""
+    board = pos.board
+    scored = []
+    for m in moves:
+        if m == tt_move:
+            score = TT_SCORE
+        elif is_tactical(pos, m):
+            score = CAPTURE_SCORE + capture_score(board, m)
+        elif m == killers[0]:
+            score = KILLER_SCORE + 1
+        elif m == killers[1]:
+            score = KILLER_SCORE
+        else:
+            score = history[board[m & 63] << 6 | (m >> 6) & 63]
+        scored.append((score, m))
+    scored.sort(reverse=True)
+    return [m for _, m in scored]

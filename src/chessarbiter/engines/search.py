@@ -1,0 +1,436 @@
+"""Alpha-beta search: iterative deepening over a principal variation search (negamax) with a
+transposition table, quiescence search, check extension, late move reductions, futility
+pruning, and draw detection (repetition along the game and the search path, the 50-move
+rule, insufficient material).
+
+Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from chessarbiter.clock.clock import monotonic_ms
+from chessarbiter.core import movegen
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position
+from chessarbiter.engines.evaluation import evaluate, insufficient_material
+from chessarbiter.engines.ordering import (
+    captures,
+    is_tactical,
+    order_captures,
+    order_moves,
+)
+from chessarbiter.engines.tables import ORDER_VALUE
+from chessarbiter.engines.tt import (
+    EXACT,
+    LOWER,
+    MATE,
+    MATE_BOUND,
+    UPPER,
+    TranspositionTable,
+    from_tt,
+    to_tt,
+)
+
+MAX_PLY: Final = 100
+INFINITY: Final = MATE + 1
+ASPIRATION: Final = 50
+FUTILITY_MARGIN: Final = 120
+DELTA_MARGIN: Final = 200
+CHECK_EVERY: Final = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When to stop. ``soft_ms``: start no new iteration after this; ``hard_ms``: abort the
+    search. With no limit at all the search runs until ``stop`` is set (or ``MAX_PLY``)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    soft_ms: int | None = None
+    hard_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchInfo:
+    """A finished iteration: its depth, score, nodes so far, time used and principal line."""
+
+    depth: int
+    score: int
+    nodes: int
+    time_ms: int
+    pv: tuple[Move, ...]
+
+    @property
+    def mate_in(self) -> int | None:
+        """Moves to mate (negative when being mated), or ``None``."""
+        return mate_in(self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The move chosen (``None`` without legal moves) and the last iteration's details."""
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[Move, ...] = field(default=())
+
+
+def mate_in(score: int) -> int | None:
+    """The UCI ``score mate`` value of a score: moves to mate, negative if being mated."""
+    if score > MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score < -MATE_BOUND:
+        return -((MATE + score) // 2)
+    return None
+
+
+class _Abort(Exception):
+    """Raised inside the search when a limit is reached or a stop is requested."""
+
+
+class Searcher:
+    """A reusable search with its transposition table and move-ordering memory.
+
+    ``now`` is the time source in milliseconds (injectable for tests). One search at a time.
+    """
+
+    def __init__(
+        self,
+        tt: TranspositionTable | None = None,
+        now: Callable[[], int] = monotonic_ms,
+    ) -> None:
+        self.tt = tt if tt is not None else TranspositionTable()
+        self.now = now
+        self.nodes = 0
+        self._history = [0] * (16 * 64)
+        self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self._keys: list[int] = []
+        self._pos = Position()
+        self._start = 0
+        self._hard: int | None = None
+        self._node_limit = 0
+        self._stop: threading.Event | None = None
+        self._root_best: Move | None = None
+
+    def new_game(self) -> None:
+        """Forget what earlier games taught (table, history, killers)."""
+        self.tt.clear()
+        self._history = [0] * (16 * 64)
+
+    # -- entry points ----------------------------------------------------------------------
+
+    def search(
+        self,
+        pos: Position,
+        limits: Limits,
+        *,
+        history: Sequence[int] = (),
+        stop: threading.Event | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> SearchResult:
+        """Search ``pos`` (left unchanged) within ``limits``. ``history`` holds the keys
+        (``Position.key()``) of the game's earlier positions, oldest first, for repetitions.
+        """
+        moves = movegen.legal_moves(pos)
+        self._prepare(pos, limits, history, stop)
+        if not moves:
+            return SearchResult(None, 0, 0, 0)
+        best: SearchResult = SearchResult(moves[0], 0, 0, 0)
+        score = 0
+        max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
+        for depth in range(1, max_depth + 1):
+            self._root_best = None
+            try:
+                score = self._aspiration(depth, score)
+            except _Abort:
+                if self._root_best is not None:
+                    best = SearchResult(self._root_best, best.score, best.depth, self.nodes,
+                                        best.pv)
+                break
+            pv = self._pv(depth)
+            best = SearchResult(pv[0] if pv else moves[0], score, depth, self.nodes, pv)
+            if on_info is not None:
+                on_info(SearchInfo(depth, score, self.nodes, self.elapsed_ms(), pv))
+            if self._done(limits, score, len(moves)):
+                break
+        return SearchResult(best.move, best.score, best.depth, self.nodes, best.pv)
+
+    def root_scores(
+        self,
+        pos: Position,
+        limits: Limits,
+        *,
+        margin: int,
+        history: Sequence[int] = (),
+        stop: threading.Event | None = None,
+    ) -> list[tuple[Move, int]]:
+        """Every legal move with its score, from the deepest iteration completed within
+        ``limits``: exact for the moves within ``margin`` of the best, an upper bound below
+        that for the others. If not even the first iteration completes, only the moves it
+        scored (at least one). Slower than :meth:`search`; for the weak levels that pick
+        among near-best moves."""
+        self._prepare(pos, limits, history, stop)
+        p = self._pos
+        moves = order_moves(p, movegen.legal_moves(p), 0, (0, 0), self._history)
+        scored: list[tuple[Move, int]] = []
+        for depth in range(1, min(limits.depth or MAX_PLY, MAX_PLY) + 1):
+            current: list[tuple[Move, int]] = []
+            best = -INFINITY
+            try:
+                for m in moves:
+                    p.push(m)
+                    alpha = max(best - margin - 1, -INFINITY)
+                    score = -self._node(depth - 1, -INFINITY, -alpha, 1,
+                                        movegen.checkers(p) != 0)
+                    p.pop()
+                    best = max(best, score)
+                    current.append((m, score))
+            except _Abort:
+                return scored or current or [(m, 0) for m in moves[:1]]
+            scored = current
+            moves = [m for m, _ in sorted(current, key=lambda ms: -ms[1])]
+            if self._soft_expired(limits):
+                break
+        return scored
+
+    def elapsed_ms(self) -> int:
+        """Milliseconds since the current (or last) search began."""
+        return self.now() - self._start
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _prepare(
+        self,
+        pos: Position,
+        limits: Limits,
+        history: Sequence[int],
+        stop: threading.Event | None,
+    ) -> None:
+        self._start = self.now()
+        self._pos = pos.copy()
+        self._keys = list(history)
+        self._hard = limits.hard_ms
+        self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self._stop = stop
+        self.nodes = 0
+        self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self._history = [h >> 2 for h in self._history]
+
+    def _soft_expired(self, limits: Limits) -> bool:
+        return limits.soft_ms is not None and self.elapsed_ms() >= limits.soft_ms
+
+    def _done(self, limits: Limits, score: int, n_moves: int) -> bool:
+        if self._soft_expired(limits) or (n_moves == 1 and limits.soft_ms is not None):
+            return True
+        return abs(score) > MATE_BOUND and limits.depth is None and limits.nodes is None and (
+            limits.soft_ms is not None
+        )
+
+    def _check_limits(self) -> None:
+        if self.nodes >= self._node_limit:
+            raise _Abort
+        if self._stop is not None and self._stop.is_set():
+            raise _Abort
+        if self._hard is not None and self.now() - self._start >= self._hard:
+            raise _Abort
+
+    def _aspiration(self, depth: int, previous: int) -> int:
+        if depth < 4 or abs(previous) > MATE_BOUND:
+            return self._root(depth, -INFINITY, INFINITY)
+        alpha, beta = previous - ASPIRATION, previous + ASPIRATION
+        score = self._root(depth, alpha, beta)
+        if alpha < score < beta:
+            return score
+        return self._root(depth, -INFINITY, INFINITY)
+
+    def _root(self, depth: int, alpha: int, beta: int) -> int:
+        pos = self._pos
+        key = pos.key()
+        entry = self.tt.get(key)
+        tt_move = entry[3] if entry is not None else 0
+        moves = order_moves(pos, movegen.legal_moves(pos), tt_move, (0, 0), self._history)
+        self._keys.append(key)
+        best_score, best_move = -INFINITY, moves[0]
+        original_alpha = alpha
+        for i, m in enumerate(moves):
+            pos.push(m)
+            gives_check = movegen.checkers(pos) != 0
+            if i == 0:
+                score = -self._node(depth - 1, -beta, -alpha, 1, gives_check)
+            else:
+                score = -self._node(depth - 1, -alpha - 1, -alpha, 1, gives_check)
+                if alpha < score < beta:
+                    score = -self._node(depth - 1, -beta, -alpha, 1, gives_check)
+            pos.pop()
+            if score > best_score:
+                best_score, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    self._root_best = m
+                    if score >= beta:
+                        break
+        self._keys.pop()
+        bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
+        self.tt.put(key, depth, best_score, bound, best_move)
+        return best_score
+
+    def _is_draw(self, pos: Position, key: int) -> bool:
+        if pos.halfmove_clock >= 100 or insufficient_material(pos):
+            return True
+        keys = self._keys
+        n = len(keys)
+        lowest = max(n - pos.halfmove_clock, 0)
+        i = n - 2
+        while i >= lowest:
+            if keys[i] == key:
+                return True
+            i -= 2
+        return False
+
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, in_check: bool) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 or self.nodes >= self._node_limit:
+            self._check_limits()
+        pos = self._pos
+        key = pos.key()
+        if self._is_draw(pos, key):
+            return 0
+        if in_check:
+            depth += 1
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply, in_check)
+        entry = self.tt.get(key)
+        tt_move = 0
+        pv_node = beta - alpha > 1
+        if entry is not None:
+            tt_move = entry[3]
+            if entry[0] >= depth and not pv_node:
+                score = from_tt(entry[1], ply)
+                bound = entry[2]
+                if bound == EXACT or (bound == LOWER and score >= beta) or (
+                    bound == UPPER and score <= alpha
+                ):
+                    return score
+        moves = movegen.legal_moves(pos)
+        if not moves:
+            return -MATE + ply if in_check else 0
+        static = 0
+        futile = False
+        if not in_check and not pv_node and abs(beta) < MATE_BOUND and depth <= 3:
+            static = evaluate(pos)
+            if static - FUTILITY_MARGIN * depth >= beta:
+                return static
+            futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
+        self._keys.append(key)
+        killers = self._killers[ply]
+        history = self._history
+        original_alpha = alpha
+        best_score, best_move = -INFINITY, 0
+        for i, m in enumerate(self._ordered(pos, moves, tt_move, killers)):
+            quiet = not is_tactical(pos, m)
+            pos.push(m)
+            gives_check = movegen.checkers(pos) != 0
+            if futile and quiet and i > 0 and not gives_check:
+                pos.pop()
+                continue
+            if i == 0:
+                score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
+            else:
+                reduction = 0
+                if (depth >= 3 and i >= 3 and quiet and not in_check and not gives_check
+                        and m != killers[0] and m != killers[1]):
+                    reduction = 2 if i >= 8 and depth >= 5 else 1
+                score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
+                                    gives_check)
+                if score > alpha and reduction:
+                    score = -self._node(depth - 1, -alpha - 1, -alpha, ply + 1, gives_check)
+                if alpha < score < beta:
+                    score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
+            pos.pop()
+            if score > best_score:
+                best_score, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        if quiet:
+                            if killers[0] != m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                            history[pos.board[m & 63] << 6 | (m >> 6) & 63] += depth * depth
+                        break
+        self._keys.pop()
+        bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
+        self.tt.put(key, depth, to_tt(best_score, ply), bound, best_move)
+        return best_score
+
+    def _ordered(
+        self, pos: Position, moves: list[Move], tt_move: int, killers: list[int]
+    ) -> Iterator[Move]:
+        """The table move first (before sorting the rest, which a cut-off may make moot)."""
+        if tt_move and tt_move in moves:
+            yield Move(tt_move)
+            rest = order_moves(pos, moves, tt_move, (killers[0], killers[1]), self._history)
+            yield from rest[1:]
+        else:
+            yield from order_moves(pos, moves, 0, (killers[0], killers[1]), self._history)
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 or self.nodes >= self._node_limit:
+            self._check_limits()
+        pos = self._pos
+        if in_check:
+            moves = movegen.legal_moves(pos)
+            if not moves:
+                return -MATE + ply
+            if ply >= MAX_PLY:
+                return evaluate(pos)
+            moves = order_moves(pos, moves, 0, (0, 0), self._history)
+            stand = -INFINITY
+        else:
+            stand = evaluate(pos)
+            if stand >= beta or ply >= MAX_PLY:
+                return stand
+            alpha = max(alpha, stand)
+            moves = order_captures(pos, captures(pos))
+        board = pos.board
+        for m in moves:
+            if not in_check and not m >> 12 and (
+                stand + ORDER_VALUE[board[(m >> 6) & 63] & 7 or 1] + DELTA_MARGIN <= alpha
+            ):
+                continue
+            pos.push(m)
+            score = -self._quiesce(-beta, -alpha, ply + 1, movegen.checkers(pos) != 0)
+            pos.pop()
+            if score > stand:
+                stand = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return stand
+
+    def _pv(self, depth: int) -> tuple[Move, ...]:
+        """The principal variation, read back from the table (each move checked legal)."""
+        pos = self._pos.copy()
+        line: list[Move] = []
+        seen: set[int] = set()
+        while len(line) < depth:
+            key = pos.key()
+            entry = self.tt.get(key)
+            if entry is None or key in seen:
+                break
+            seen.add(key)
+            move = entry[3]
+            if not move or move not in movegen.legal_moves(pos):
+                break
+            line.append(Move(move))
+            pos.push(move)
+        return tuple(line)

@@ -1,0 +1,321 @@
+"""External UCI engines as players: a subprocess driven over its stdin and stdout.
+
+Every wait has a deadline. Whatever the engine does (crash, hang, write nonsense, play an
+illegal move) the caller gets an :class:`EngineFailure`, never an exception, and the process
+is killed: a failed engine is closed for good.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import IO, Final, Literal
+
+from chessarbiter.core.errors import IllegalMoveError, InvalidMoveError
+from chessarbiter.core.moves import Move, uci
+from chessarbiter.core.position import STARTING_FEN, Position
+
+FailureKind = Literal["start", "crash", "timeout", "illegal", "malformed"]
+
+HANDSHAKE_TIMEOUT_S: Final = 10.0
+GRACE_S: Final = 1.0
+"""Allowed beyond the engine's clock time before it counts as hanging."""
+UNTIMED_TIMEOUT_S: Final = 60.0
+"""The deadline of a search given no clock and no move time."""
+QUIT_WAIT_S: Final = 1.0
+MAX_LINE: Final = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class EngineFailure:
+    """What went wrong: ``start`` (could not be started or failed the handshake),
+    ``crash`` (the process ended or closed its pipes), ``timeout`` (no answer in time),
+    ``illegal`` (an illegal move or none) or ``malformed`` (unreadable output)."""
+
+    kind: FailureKind
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineMove:
+    """The engine's move, its last ``info`` line and the seconds it took to answer."""
+
+    move: Move
+    info: str
+    elapsed_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTimes:
+    """The clocks sent with ``go`` (milliseconds). Delay controls are best passed with the
+    delay as increment, which UCI cannot express otherwise."""
+
+    wtime: int
+    btime: int
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+
+    def go_args(self) -> str:
+        """The ``go`` arguments."""
+        text = f"wtime {self.wtime} btime {self.btime} winc {self.winc} binc {self.binc}"
+        return text + (f" movestogo {self.movestogo}" if self.movestogo else "")
+
+    def remaining_s(self, turn: int) -> float:
+        """The mover's time in seconds (never negative)."""
+        return max(self.wtime if turn == 0 else self.btime, 0) / 1000
+
+
+def position_command(pos: Position, chess960: bool = False) -> str:
+    """The ``position`` command for ``pos``: its starting position and its move stack."""
+    root = pos.copy()
+    moves = pos.move_stack
+    for _ in moves:
+        root.pop()
+    fen = root.fen()
+    text = "position startpos" if fen == STARTING_FEN else f"position fen {fen}"
+    if moves:
+        text += " moves " + " ".join(uci(m, chess960) for m in moves)
+    return text
+
+
+class UciEngine:
+    """A running UCI engine. Build with :meth:`start`; use as a context manager or call
+    :meth:`close`. ``failure`` is set once the engine has failed and is closed."""
+
+    def __init__(self, process: subprocess.Popen[str], chess960: bool) -> None:
+        self.name = ""
+        self.chess960 = chess960
+        self.failure: EngineFailure | None = None
+        self._process = process
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=10)
+        assert process.stdout is not None and process.stderr is not None
+        threading.Thread(target=self._read_stdout, args=(process.stdout,), daemon=True).start()
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, args=(process.stderr,), daemon=True
+        )
+        self._stderr_reader.start()
+
+    @classmethod
+    def start(
+        cls,
+        command: Sequence[str],
+        *,
+        options: Mapping[str, str | int | bool] | None = None,
+        chess960: bool = False,
+        timeout_s: float = HANDSHAKE_TIMEOUT_S,
+    ) -> UciEngine | EngineFailure:
+        """Start an engine and complete the handshake (``uci``/``uciok``, options,
+        ``isready``/``readyok``) within ``timeout_s`` per step."""
+        try:
+            process = subprocess.Popen(
+                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
+            )
+        except (OSError, ValueError) as exc:
+            return EngineFailure("start", f"cannot run {' '.join(command)!r}: {exc}")
+        engine = cls(process, chess960)
+        failure = engine._handshake(dict(options or {}), timeout_s)
+        if failure is not None:
+            engine.close()
+            return EngineFailure("start", f"{failure.kind}: {failure.detail}")
+        return engine
+
+    @property
+    def running(self) -> bool:
+        """Whether the engine's process is still alive."""
+        return self._process.poll() is None
+
+    def __enter__(self) -> UciEngine:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def new_game(self, timeout_s: float = HANDSHAKE_TIMEOUT_S) -> EngineFailure | None:
+        """Tell the engine a new game starts and wait until it is ready."""
+        if self.failure is None:
+            self._send("ucinewgame")
+        return self._sync(timeout_s)
+
+    def play(
+        self,
+        pos: Position,
+        clock: ClockTimes | None = None,
+        *,
+        movetime_ms: int | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        timeout_s: float | None = None,
+    ) -> EngineMove | EngineFailure:
+        """Ask for a move in ``pos`` (sent as its starting position and move stack) and
+        check it is legal. Without ``timeout_s`` the deadline is the mover's clock time (or
+        the move time) plus a grace period."""
+        if self.failure is not None:
+            return self.failure
+        go = "go"
+        if clock is not None:
+            go += " " + clock.go_args()
+        for word, value in (("movetime", movetime_ms), ("depth", depth), ("nodes", nodes)):
+            if value is not None:
+                go += f" {word} {value}"
+        if timeout_s is None:
+            if clock is not None:
+                timeout_s = clock.remaining_s(pos.turn) + GRACE_S
+            elif movetime_ms is not None:
+                timeout_s = movetime_ms / 1000 + GRACE_S
+            else:
+                timeout_s = UNTIMED_TIMEOUT_S
+        started = time.monotonic()
+        self._send(position_command(pos, self.chess960))
+        self._send(go)
+        deadline = started + timeout_s
+        last_info = ""
+        while True:
+            line = self._next_line(deadline, "bestmove")
+            if isinstance(line, EngineFailure):
+                return line
+            words = line.split()
+            if words and words[0] == "info":
+                last_info = line
+            elif words and words[0] == "bestmove":
+                return self._check_move(pos, words, last_info, time.monotonic() - started)
+
+    def close(self) -> None:
+        """Ask the engine to quit, kill it if it does not, and release its pipes."""
+        process = self._process
+        if process.poll() is None:
+            self._send("quit", quiet=True)
+            try:
+                process.wait(QUIT_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self.failure is None:
+            self.failure = EngineFailure("crash", "the engine was closed")
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _handshake(self, options: dict[str, str | int | bool], timeout_s: float) -> (
+        EngineFailure | None
+    ):
+        self._send("uci")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            line = self._next_line(deadline, "uciok")
+            if isinstance(line, EngineFailure):
+                return line
+            if line.startswith("id name "):
+                self.name = line[8:].strip()
+            elif line.strip() == "uciok":
+                break
+        if self.chess960:
+            options.setdefault("UCI_Chess960", True)
+        for name, value in options.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            self._send(f"setoption name {name} value {text}")
+        return self._sync(timeout_s)
+
+    def _sync(self, timeout_s: float) -> EngineFailure | None:
+        if self.failure is not None:
+            return self.failure
+        self._send("isready")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            line = self._next_line(deadline, "readyok")
+            if isinstance(line, EngineFailure):
+                return line
+            if line.strip() == "readyok":
+                return None
+
+    def _check_move(
+        self, pos: Position, words: list[str], info: str, elapsed: float
+    ) -> EngineMove | EngineFailure:
+        if len(words) < 2:
+            return self._fail("malformed", "'bestmove' without a move")
+        text = words[1]
+        if text in ("0000", "(none)"):
+            return self._fail("illegal", f"bestmove {text}: no move, but the position has "
+                              f"{pos.count_legal_moves()} legal moves ({pos.fen()})")
+        try:
+            move = pos.parse_uci(text)
+        except InvalidMoveError as exc:
+            return self._fail("malformed", f"bestmove {text!r}: {exc}")
+        except IllegalMoveError:
+            return self._fail("illegal", f"bestmove {text}: illegal in {pos.fen()}")
+        return EngineMove(move, info, elapsed)
+
+    def _next_line(self, deadline: float, waiting_for: str) -> str | EngineFailure:
+        if self.failure is not None:
+            return self.failure
+        try:
+            line = self._lines.get(timeout=max(deadline - time.monotonic(), 0))
+        except queue.Empty:
+            return self._fail("timeout", f"no {waiting_for!r} before the deadline")
+        if line is None:
+            try:
+                code = self._process.wait(QUIT_WAIT_S)
+            except subprocess.TimeoutExpired:  # it closed its output but lives on
+                self._kill()
+                code = self._process.wait()
+            self._stderr_reader.join(QUIT_WAIT_S)
+            tail = " | ".join(self._stderr)
+            return self._fail("crash", f"the engine exited (code {code}) while we waited for "
+                              f"{waiting_for!r}" + (f"; stderr: {tail}" if tail else ""))
+        return line
+
+    def _fail(self, kind: FailureKind, detail: str) -> EngineFailure:
+        name = f"{self.name}: " if self.name else ""
+        failure = EngineFailure(kind, name + detail)
+        self.failure = failure
+        self._kill()
+        return failure
+
+    def _kill(self) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+    def _send(self, line: str, quiet: bool = False) -> None:
+        stdin = self._process.stdin
+        try:
+            assert stdin is not None
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (OSError, ValueError):  # a closed pipe: the crash shows when reading
+            if not quiet and self.failure is None:
+                self._kill()
+
+    def _read_stdout(self, stream: IO[str]) -> None:
+        try:
+            while line := stream.readline(MAX_LINE):
+                self._lines.put(line.rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        self._lines.put(None)
+
+    def _read_stderr(self, stream: IO[str]) -> None:
+        try:
+            while line := stream.readline(MAX_LINE):
+                self._stderr.append(line.rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass

@@ -1,0 +1,164 @@
+"""The search: mates, legality, draws, limits and stopping."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.position import Position
+from chessarbiter.engines.search import Limits, Searcher, SearchInfo, mate_in
+from chessarbiter.engines.tt import MATE
+from tests.engines.helpers import TickingTime, random_positions
+
+MATES_IN_ONE = [
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",
+    "k7/7P/1K6/8/8/8/8/8 w - - 0 1",
+    "rnbqkbnr/ppppp2p/5p2/6p1/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3",
+]
+MATES_IN_TWO = [
+    "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10",
+    "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", MATES_IN_ONE)
+def test_finds_mate_in_one(fen: str) -> None:
+    pos = parse_fen(fen)
+    result = Searcher().search(pos, Limits(depth=2))
+    assert result.move is not None
+    assert mate_in(result.score) == 1
+    pos.push(result.move)
+    assert pos.is_checkmate()
+
+
+@pytest.mark.parametrize("fen", MATES_IN_TWO)
+def test_finds_mate_in_two(fen: str) -> None:
+    pos = parse_fen(fen)
+    result = Searcher().search(pos, Limits(depth=4))
+    assert result.move is not None
+    assert mate_in(result.score) == 2
+    pos.push(result.move)
+    for reply in pos.legal_moves():  # every defence allows a mate in one
+        pos.push(reply)
+        assert any(_mates(pos, m) for m in pos.legal_moves())
+        pos.pop()
+
+
+def _mates(pos: Position, move: int) -> bool:
+    pos.push(move)
+    mate = pos.is_checkmate()
+    pos.pop()
+    return mate
+
+
+def test_sees_being_mated() -> None:
+    pos = parse_fen("6k1/8/8/8/8/1r6/r7/6K1 w - - 0 1")  # any king move, then ...Rb1 mate
+    result = Searcher().search(pos, Limits(depth=3))
+    assert mate_in(result.score) == -1
+
+
+def test_mate_in_reports_moves_not_plies() -> None:
+    assert mate_in(MATE - 1) == 1
+    assert mate_in(MATE - 3) == 2
+    assert mate_in(-MATE + 2) == -1
+    assert mate_in(150) is None
+
+
+@pytest.mark.parametrize("pos", random_positions(30, seed=11), ids=lambda p: p.fen())
+def test_never_returns_an_illegal_move(pos: Position) -> None:
+    fen = pos.fen()
+    result = Searcher().search(pos, Limits(depth=3, nodes=400))
+    assert result.move in pos.legal_moves()
+    assert pos.fen() == fen  # the position is left as it was
+
+
+def test_no_legal_move_gives_no_move() -> None:
+    stalemate = parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert Searcher().search(stalemate, Limits(depth=3)).move is None
+
+
+def test_captures_a_hanging_queen() -> None:
+    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    assert pos.uci(Searcher().search(pos, Limits(depth=3)).move or 0) == "d2d5"
+
+
+def test_a_losing_side_steers_into_a_repetition() -> None:
+    pos = parse_fen("7k/8/8/8/8/8/1Q6/K7 b - - 10 40")  # Black, a queen down
+    repeat = pos.parse_uci("h8g8")
+    after = pos.copy()
+    after.push(repeat)
+    history = [Position().key(), after.key()]  # the position after ...Kg8 occurred before
+    result = Searcher().search(pos, Limits(depth=4), history=history)
+    assert result.move == repeat
+    assert result.score == 0
+
+
+def test_the_fifty_move_rule_draws() -> None:
+    pos = parse_fen("7k/8/8/8/8/8/1Q6/K7 b - - 99 80")  # any move but a capture ends it
+    assert Searcher().search(pos, Limits(depth=3)).score == 0
+
+
+def test_a_node_limit_gives_repeatable_results() -> None:
+    pos = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    first = Searcher().search(pos, Limits(nodes=3000))
+    second = Searcher().search(pos, Limits(nodes=3000))
+    assert first == second
+    assert first.nodes <= 3000
+
+
+def test_the_hard_time_limit_ends_the_search() -> None:
+    searcher = Searcher(now=TickingTime(step=100))  # the clock is read every 512 nodes
+    result = searcher.search(Position(), Limits(hard_ms=2000))
+    assert result.move in Position().legal_moves()
+    assert 2000 <= searcher.elapsed_ms() <= 2000 + 2 * 100
+
+
+def test_the_soft_limit_starts_no_new_iteration() -> None:
+    infos: list[SearchInfo] = []
+    Searcher(now=TickingTime(step=1)).search(
+        Position(), Limits(soft_ms=1, depth=6), on_info=infos.append
+    )
+    assert [i.depth for i in infos] == [1]
+
+
+def test_a_set_stop_flag_still_gives_a_legal_move() -> None:
+    stop = threading.Event()
+    stop.set()
+    result = Searcher().search(Position(), Limits(), stop=stop)
+    assert result.move in Position().legal_moves()
+
+
+def test_info_for_every_iteration_with_a_legal_principal_variation() -> None:
+    infos: list[SearchInfo] = []
+    pos = Position()
+    Searcher().search(pos, Limits(depth=4), on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4]
+    for info in infos:
+        replay = pos.copy()
+        for move in info.pv:
+            assert move in replay.legal_moves()
+            replay.push(move)
+
+
+def test_root_scores_are_exact_for_every_move() -> None:
+    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    scores = dict(Searcher().root_scores(pos, Limits(depth=2), margin=10_000))
+    assert set(scores) == set(pos.legal_moves())
+    assert max(scores, key=scores.__getitem__) == pos.parse_uci("d2d5")
+    assert scores[pos.parse_uci("d2d5")] > scores[pos.parse_uci("d2d4")] + 500
+
+
+def test_root_scores_below_the_margin_are_upper_bounds() -> None:
+    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    exact = dict(Searcher().root_scores(pos, Limits(depth=2), margin=10_000))
+    bounded = dict(Searcher().root_scores(pos, Limits(depth=2), margin=100))
+    best = max(exact.values())
+    for move, score in exact.items():
+        if score >= best - 100:
+            assert bounded[move] == score
+        else:
+            assert bounded[move] < best - 100
