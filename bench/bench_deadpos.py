@@ -1,6 +1,7 @@
 """Dead-position analysis speed (issue 6): quick and full mode, per position.
 
-Run: ``.venv/bin/python bench/bench_deadpos.py [--every N] [--budget NODES] [--games N]``.
+Run: ``.venv/bin/python bench/bench_deadpos.py [--every N] [--budget NODES] [--games N]
+[--sets chasolver d3chess games]``.
 Sets: the two unwinnability corpus files (every N-th line, both sides) and the final
 positions of the games in ``../shared/corpus/pgn/large/*.pgn`` (read with python-chess; the
 side that did not move last is the intended winner, as for a flag). Prints, per set and
@@ -23,6 +24,11 @@ from chessarbiter.core.position import Position
 from chessarbiter.laws.deadpos import can_checkmate
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+SETS = {
+    "chasolver": "chasolver-positions.txt",
+    "d3chess": "d3chess-test-vector.txt",
+    "games": "final positions of ../shared/corpus/pgn/large games",
+}
 
 
 def corpus_set(name: str, every: int) -> list[tuple[Position, int]]:
@@ -72,14 +78,11 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10, help="corpus line step (default 10)")
     parser.add_argument("--budget", type=int, default=20_000, help="full-mode node budget")
     parser.add_argument("--games", type=int, default=1_000, help="games to take (default 1000)")
+    parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS), help="sets to run")
     args = parser.parse_args()
-    sets = {
-        "chasolver-positions": corpus_set("chasolver-positions.txt", args.every),
-        "d3chess-test-vector": corpus_set("d3chess-test-vector.txt", args.every),
-        "game final positions": game_finals(args.games),
-    }
-    for name, cases in sets.items():
-        print(name)
+    for name in args.sets:
+        cases = game_finals(args.games) if name == "games" else corpus_set(SETS[name], args.every)
+        print(f"{name} ({SETS[name]})")
         for mode in ("quick", "full"):
             print("  " + measure(cases, mode, args.budget), flush=True)
 

@@ -2,7 +2,8 @@
 helpmate replays to mate, quick mode never calls a winnable side unwinnable.
 
 The default run takes every position in quick mode and a deterministic sample in full mode
-with a small budget; ``-m long`` runs full mode on every position.
+with a 20,000-node budget; ``-m long`` runs full mode on every position with that budget
+(about 15 minutes). Both bound the share of undetermined verdicts.
 """
 
 from __future__ import annotations
@@ -46,12 +47,12 @@ def _check_full(name: str, every: int, budget: int) -> dict[str, int]:
 
 def test_full_mode_sample_is_never_wrong() -> None:
     counts = _check_full(FILES[0], 67, 20_000)
-    assert counts["correct"] * 2 >= counts["correct"] + counts["undetermined"]
+    assert counts["undetermined"] * 5 <= counts["correct"] + counts["undetermined"]
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("name", FILES)
 def test_full_mode_every_position(name: str) -> None:
-    counts = _check_full(name, 1, 200_000)
+    counts = _check_full(name, 1, 20_000)
     print(name, counts)
-    assert counts["correct"] > 0
+    assert counts["undetermined"] * 4 <= counts["correct"] + counts["undetermined"]

@@ -10,10 +10,12 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    position that is already mate counts as mate whatever the material);
 3. material that can never mate (:mod:`.material`);
 4. the static mobility analysis of blocked pawn structures (:mod:`.static`);
-5. the helpmate search (:mod:`.search`): in ``"quick"`` mode a small search that only
-   proves unwinnability (it stops at the first line it cannot finish), in ``"full"`` mode
-   iterative deepening within a node budget, which also tries the static analysis after
-   each legal move.
+5. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
+   unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
+   a node budget: the static analysis after each legal move, the guided helpmate search
+   (:mod:`.guided`, a quarter of the budget), the exhaustive exploration of every
+   reachable position (:mod:`.closure`, a quarter), then the iterative-deepening search of
+   :mod:`.search` with what is left, whose completed iterations are proofs.
 
 Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly
 winnable") and is meant for every move of a game; full mode is for flags, resignations and
@@ -31,9 +33,12 @@ from typing import Final, Literal
 
 from chessarbiter.core.attacks import attackers
 from chessarbiter.core.errors import ChessError
+from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import COLOUR_NAMES, PAWN, RANKS, SQUARE_NAMES, squares_of
+from chessarbiter.laws.deadpos.closure import explore
 from chessarbiter.laws.deadpos.forced import play_forced_moves
+from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -47,6 +52,10 @@ QUICK_COST: Final = 6
 """The quick iteration's cost: about six plies."""
 FULL_BUDGET: Final = 200_000
 """Default node budget of the full search."""
+GUIDED_SHARE: Final = 4
+"""The guided search may use a quarter of the full budget."""
+CLOSURE_SHARE: Final = 4
+"""The exhaustive exploration may see a quarter of the full budget's count of positions."""
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -86,13 +95,25 @@ def can_checkmate(
         if found.outcome is Outcome.UNWINNABLE:
             return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
         return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
-    nodes = budget if budget is not None else FULL_BUDGET
+    return _full(work, winner, budget if budget is not None else FULL_BUDGET, tuple(forced))
+
+
+def _full(work: Position, winner: int, nodes: int, forced: tuple[Move, ...]) -> Verdict:
+    """The full mode's stages after the cheap ones; ``forced`` were played on ``work``."""
     if _every_move_blocked(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
-    found = find_helpmate(work, winner, budget=nodes, max_cost=FULL_COST)
-    line = tuple(forced) + found.line if found.outcome is Outcome.WINNABLE else ()
+    line, used = guided_helpmate(work, winner, nodes // GUIDED_SHARE)
+    if line:
+        return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
+    outcome, line, seen = explore(work, winner, nodes // CLOSURE_SHARE)
+    used += seen
+    if outcome is not Outcome.UNDETERMINED:
+        line = forced + line if line else ()
+        return Verdict(outcome, winner, line, used, "every reachable position")
+    found = find_helpmate(work, winner, budget=max(1, nodes - used), max_cost=FULL_COST)
+    line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, found.nodes, reason)
+    return Verdict(found.outcome, winner, line, used + found.nodes, reason)
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:

@@ -1,0 +1,103 @@
+"""Guided helpmate search: finds long helpmates fast, proves nothing.
+
+Limited-discrepancy iterative deepening over the :class:`.guide.Guide` ordering: in
+iteration ``k`` a line may leave the guide's first choice at most ``k`` times (the second
+choice counts one, any later one two) and be at most ``FIRST_PLIES + k * MORE_PLIES``
+plies long. Each winner's node first tries its checks and promotions for an immediate
+mate. A transposition table per iteration skips positions already searched with as many
+discrepancies left and no more plies behind them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.guide import Guide, gives_check
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+
+FIRST_PLIES: Final = 24
+"""The longest line of the first iteration; each later one allows ``MORE_PLIES`` more."""
+MORE_PLIES: Final = 12
+MAX_DISCREPANCIES: Final = 12
+
+
+class _Spent(Exception):
+    """The node budget ran out."""
+
+
+class _Guided:
+    def __init__(self, pos: Position, winner: int, budget: int) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.loser = winner ^ 1
+        self.guide = Guide(pos, winner)
+        self.budget = budget
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int]] = {}
+        self.max_plies = FIRST_PLIES
+        self.line: list[Move] = []
+
+    def search(self, left: int, plies: int) -> bool:
+        """Whether a helpmate lies within ``left`` discrepancies; the line (last move first)
+        is in ``self.line``."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Spent
+        pos = self.pos
+        key = pos.key()
+        seen = self.table.get(key)
+        if seen is not None and seen[0] >= left and seen[1] <= plies:
+            return False
+        self.table[key] = (left, plies)
+        moves = pos.legal_moves()
+        if pos.turn == self.winner and self._mate_in_one(moves):
+            return True
+        if plies >= self.max_plies:
+            return False
+        for rank, move in enumerate(self.guide.order(pos, moves)):
+            cost = 0 if rank == 0 else 1 if rank == 1 else 2
+            if cost > left:
+                break
+            pos.push(move)
+            found = (
+                pos.count_legal_moves() > 0
+                and not cannot_mate_by_material(pos.pieces, self.winner)
+                and self.search(left - cost, plies + 1)
+            )
+            pos.pop()
+            if found:
+                self.line.append(move)
+                return True
+        return False
+
+    def _mate_in_one(self, moves: list[Move]) -> bool:
+        pos = self.pos
+        king = pos.king(self.loser)
+        for move in moves:
+            if gives_check(pos, move, king) or move >> 12:
+                pos.push(move)
+                mate = pos.count_legal_moves() == 0 and pos.is_check()
+                pos.pop()
+                if mate:
+                    self.line.append(move)
+                    return True
+        return False
+
+
+def guided_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+    """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
+    the nodes used. ``pos`` is restored afterwards."""
+    helper = _Guided(pos, winner, budget)
+    depth = len(pos.move_stack)
+    try:
+        for left in range(MAX_DISCREPANCIES + 1):
+            helper.table.clear()
+            helper.max_plies = FIRST_PLIES + left * MORE_PLIES
+            if helper.search(left, 0):
+                return tuple(reversed(helper.line)), helper.nodes
+    except _Spent:
+        while len(pos.move_stack) > depth:
+            pos.pop()
+    return (), helper.nodes

@@ -1,0 +1,80 @@
+"""The full mode's search stages: move guide, guided helpmate search, exhaustive exploration."""
+
+from __future__ import annotations
+
+import pytest
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.closure import explore
+from chessarbiter.laws.deadpos.guide import Guide, attacked_by, gives_check
+from chessarbiter.laws.deadpos.guided import guided_helpmate
+from chessarbiter.laws.deadpos.verdict import Outcome
+
+
+def mates(fen: str, line: tuple[int, ...], winner: int) -> bool:
+    """Whether ``line`` is legal from ``fen`` and ends with ``winner`` giving mate."""
+    pos = parse_fen(fen)
+    for move in line:
+        if move not in pos.legal_moves():
+            return False
+        pos.push(move)
+    return pos.is_checkmate() and pos.turn != winner
+
+
+def test_the_corner_follows_the_bishops_colour() -> None:
+    light = parse_fen("8/8/8/8/8/1k6/8/4KB2 w - - 0 1")
+    assert Guide(light, 0).corner == 56
+    dark = parse_fen("8/8/8/8/8/1k6/8/2B1K3 w - - 0 1")
+    assert Guide(dark, 0).corner == 0
+
+
+def test_the_losing_king_is_steered_to_the_corner() -> None:
+    pos = parse_fen("8/8/8/3k4/8/8/8/Q3K3 b - - 0 1")
+    guide = Guide(pos, 0)
+    first = guide.order(pos, pos.legal_moves())[0]
+    assert guide.corner == 56 and pos.uci(first) == "d5c6"
+
+
+def test_direct_checks_and_attacks() -> None:
+    pos = parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert gives_check(pos, pos.parse_uci("a1a8"), pos.king(1))
+    assert not gives_check(pos, pos.parse_uci("a1a7"), pos.king(1))
+    assert attacked_by(pos, 0) >> 56 & 1 and not attacked_by(pos, 1) & 1
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner", "nodes"),
+    [
+        ("8/8/4k3/8/8/8/3QK3/8 w - - 0 1", 0, 100),
+        ("8/7b/4KB2/1k6/8/8/8/8 b - - 0 1", 0, 2_000),
+        ("8/8/7p/8/5k1K/7P/8/8 w - - 0 1", 0, 2_000),
+    ],
+)
+def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -> None:
+    pos = parse_fen(fen)
+    line, used = guided_helpmate(pos, winner, nodes)
+    assert line and used <= nodes and mates(fen, line, winner)
+    assert pos.fen() == fen
+
+
+def test_guided_search_gives_up_within_its_budget() -> None:
+    pos = parse_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1")
+    line, used = guided_helpmate(pos, 0, 300)
+    assert line == () and used == 301
+
+
+def test_exploration_proves_a_locked_position() -> None:
+    fen = "k1b5/1p1p4/1P1P4/2K5/8/8/8/8 b - - 0 1"
+    pos = parse_fen(fen)
+    assert explore(pos, 0, 2_000)[0] is Outcome.UNWINNABLE
+    assert explore(pos, 1, 2_000)[0] is Outcome.UNWINNABLE
+    assert pos.fen() == fen
+
+
+def test_exploration_finds_a_mate_or_stops_at_its_cap() -> None:
+    fen = "5k2/p1p5/8/4p3/8/6p1/P1P1P1Pp/7K w - - 0 1"
+    outcome, line, _ = explore(parse_fen(fen), 1, 20_000)
+    assert outcome is Outcome.WINNABLE and mates(fen, line, 1)
+    outcome, line, seen = explore(Position(), 0, 300)
+    assert outcome is Outcome.UNDETERMINED and line == () and seen == 301
