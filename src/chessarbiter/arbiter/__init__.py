@@ -1,0 +1,101 @@
+"""The arbiter (Laws Art. 4-13): a game as an event log, every ending, offers, claims,
+illegal moves, penalties and rule profiles.
+
+Quick tour::
+
+    from chessarbiter.arbiter import ClocksStarted, Game, Moved, to_jsonl, to_pgn
+    from chessarbiter.clock import Side, parse_human
+    from chessarbiter.laws.profiles import FIDE_2023
+
+    game = Game(FIDE_2023, parse_human("90+30"), tags={"White": "A", "Black": "B"})
+    game.apply(ClocksStarted(at_ms=0))
+    decisions = game.apply(Moved(at_ms=5_000, side=Side.WHITE, uci="e2e4"))
+    game.outcome, game.state(), to_jsonl(game), to_pgn(game)
+
+The full dead-position analysis plugs in as ``Game(..., mate_oracle=...)``.
+"""
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError, LogFormatError
+from chessarbiter.arbiter.events import (
+    ARBITER_EVENTS,
+    EVENT_TYPES,
+    BothLost,
+    ClaimKind,
+    ClocksSet,
+    ClocksStarted,
+    ClocksStopped,
+    DrawClaimed,
+    DrawOffered,
+    Event,
+    FlagClaimed,
+    FlagObserved,
+    Forfeited,
+    IllegalMoveCompleted,
+    Moved,
+    OfferAccepted,
+    OfferDeclined,
+    Resigned,
+    ResultDeclared,
+    Ruling,
+    SuddenDeathClaimed,
+    SuddenDeathRuled,
+    TimeAdded,
+    Touched,
+    Warned,
+)
+from chessarbiter.arbiter.game import Game, GameState
+from chessarbiter.arbiter.log import (
+    LOG_VERSION,
+    event_from_dict,
+    event_to_dict,
+    from_jsonl,
+    to_jsonl,
+)
+from chessarbiter.arbiter.scoresheet import recorded_game, to_pgn
+from chessarbiter.arbiter.setup import GameSetup
+from chessarbiter.arbiter.table import MoveRecord
+
+__all__ = [
+    "ARBITER_EVENTS",
+    "EVENT_TYPES",
+    "LOG_VERSION",
+    "ArbiterError",
+    "BothLost",
+    "ClaimKind",
+    "ClocksSet",
+    "ClocksStarted",
+    "ClocksStopped",
+    "Decision",
+    "DrawClaimed",
+    "DrawOffered",
+    "Event",
+    "FlagClaimed",
+    "FlagFallenError",
+    "FlagObserved",
+    "Forfeited",
+    "Game",
+    "GameOverError",
+    "GameSetup",
+    "GameState",
+    "IllegalMoveCompleted",
+    "LogFormatError",
+    "MoveRecord",
+    "Moved",
+    "OfferAccepted",
+    "OfferDeclined",
+    "Resigned",
+    "ResultDeclared",
+    "Ruling",
+    "SuddenDeathClaimed",
+    "SuddenDeathRuled",
+    "TimeAdded",
+    "Touched",
+    "Warned",
+    "event_from_dict",
+    "event_to_dict",
+    "from_jsonl",
+    "recorded_game",
+    "to_jsonl",
+    "to_pgn",
+]

@@ -1,0 +1,284 @@
+"""What can happen in a game, as immutable events (the game's log).
+
+Every event carries ``at_ms``, the reading of the game's monotonic time source when it happened
+(the clock's time base, integer milliseconds); a log's times never go back. Players' events name
+the ``side`` that acts. Moves are written in UCI (``e2e4``, ``e7e8q``, ``e1g1``; king-takes-rook
+``e1h1`` for castling in Chess960). Each event class has a ``kind``, its name in the JSON log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from chessarbiter.clock.records import Side
+from chessarbiter.laws.endings import Result
+
+
+class ClaimKind(Enum):
+    """The draws a player claims (Art. 9.2, 9.3)."""
+
+    THREEFOLD = "threefold"
+    FIFTY_MOVES = "fifty-moves"
+
+
+class Ruling(Enum):
+    """The arbiter's answer to a sudden-death draw claim (S10.2, F23 Guidelines III.5)."""
+
+    DRAW = "draw"
+    POSTPONE = "postpone"
+    """Decide later (the opponent may get two minutes); the arbiter may still declare a draw."""
+    REJECT = "reject"
+    """Claim rejected; the opponent gets two minutes (F23 III.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A move made and completed by the clock press (Art. 6.7; a game-ending move needs no
+    press). ``offers_draw``: the player offered a draw after moving, before pressing (9.1)."""
+
+    kind: ClassVar[str] = "move"
+    at_ms: int
+    side: Side
+    uci: str
+    offers_draw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered:
+    """A draw offer at a time other than with a move (still valid: Art. 9.1.2.1, S9.1)."""
+
+    kind: ClassVar[str] = "offer"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class OfferAccepted:
+    """The opponent of the offering player accepts: the game is drawn (Art. 5.2.3)."""
+
+    kind: ClassVar[str] = "accept"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class OfferDeclined:
+    """The opponent of the offering player rejects the offer orally (Art. 9.1.2.1)."""
+
+    kind: ClassVar[str] = "decline"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class DrawClaimed:
+    """A claim under Art. 9.2 or 9.3 by the player having the move, on the position on the
+    board or on the ``intended`` move written but not yet played (9.2.1, 9.3.1)."""
+
+    kind: ClassVar[str] = "claim"
+    at_ms: int
+    side: Side
+    claim: ClaimKind
+    intended: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """The player resigns (Art. 5.1.2)."""
+
+    kind: ClassVar[str] = "resign"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class FlagObserved:
+    """The arbiter (or the server) sees a flag down (Art. 6.8)."""
+
+    kind: ClassVar[str] = "flag"
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class FlagClaimed:
+    """``side`` claims that the opponent's flag has fallen (Art. 6.8)."""
+
+    kind: ClassVar[str] = "flag-claim"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """The player having the move deliberately touches the piece on ``square`` (Art. 4.3-4.4;
+    over-the-board input)."""
+
+    kind: ClassVar[str] = "touch"
+    at_ms: int
+    side: Side
+    square: str
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMoveCompleted:
+    """An illegal move completed by pressing the clock (Art. 7.5; over-the-board input). ``uci``
+    is what was played (``0000``: the clock pressed without a move, F23 7.5.3)."""
+
+    kind: ClassVar[str] = "illegal-move"
+    at_ms: int
+    side: Side
+    uci: str
+
+
+@dataclass(frozen=True, slots=True)
+class SuddenDeathClaimed:
+    """The player having the move, under two minutes in a period without increment, stops the
+    clocks and claims a draw (S10.2, F23 Guidelines III.5, USCF 14H)."""
+
+    kind: ClassVar[str] = "sudden-death-claim"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class SuddenDeathRuled:
+    """The arbiter's decision on the pending sudden-death claim."""
+
+    kind: ClassVar[str] = "sudden-death-ruling"
+    at_ms: int
+    ruling: Ruling
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksStopped:
+    """The arbiter stops the clocks (Art. 6.12)."""
+
+    kind: ClassVar[str] = "stop-clocks"
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksStarted:
+    """Black or the arbiter starts White's clock (Art. 6.5), or the arbiter restarts the
+    clocks after a stop (6.12)."""
+
+    kind: ClassVar[str] = "start-clocks"
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAdded:
+    """The arbiter adds (``ms`` > 0) or removes (``ms`` < 0) time (Art. 13.4b-c, 13.5)."""
+
+    kind: ClassVar[str] = "add-time"
+    at_ms: int
+    side: Side
+    ms: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksSet:
+    """The arbiter sets both displays after an irregularity (Art. 6.13)."""
+
+    kind: ClassVar[str] = "set-clocks"
+    at_ms: int
+    white_ms: int
+    black_ms: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Warned:
+    """The arbiter warns a player (Art. 13.4a), e.g. for persistent draw offers (12.5)."""
+
+    kind: ClassVar[str] = "warning"
+    at_ms: int
+    side: Side
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultDeclared:
+    """The arbiter declares the result (e.g. after a postponed sudden-death claim, S10.2c, or
+    a fivefold repetition under USCF 14K); it replaces any result the game had."""
+
+    kind: ClassVar[str] = "declare-result"
+    at_ms: int
+    result: Result
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """The arbiter declares the game lost by ``side`` (S12.7, 13.4d; F23 11.7, 12.9)."""
+
+    kind: ClassVar[str] = "forfeit"
+    at_ms: int
+    side: Side
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BothLost:
+    """The arbiter declares the game lost by both players, 0-0 (S12.8, F23 11.8)."""
+
+    kind: ClassVar[str] = "both-lose"
+    at_ms: int
+    reason: str
+
+
+Event = (
+    Moved
+    | DrawOffered
+    | OfferAccepted
+    | OfferDeclined
+    | DrawClaimed
+    | Resigned
+    | FlagObserved
+    | FlagClaimed
+    | Touched
+    | IllegalMoveCompleted
+    | SuddenDeathClaimed
+    | SuddenDeathRuled
+    | ClocksStopped
+    | ClocksStarted
+    | TimeAdded
+    | ClocksSet
+    | Warned
+    | ResultDeclared
+    | Forfeited
+    | BothLost
+)
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    Moved,
+    DrawOffered,
+    OfferAccepted,
+    OfferDeclined,
+    DrawClaimed,
+    Resigned,
+    FlagObserved,
+    FlagClaimed,
+    Touched,
+    IllegalMoveCompleted,
+    SuddenDeathClaimed,
+    SuddenDeathRuled,
+    ClocksStopped,
+    ClocksStarted,
+    TimeAdded,
+    ClocksSet,
+    Warned,
+    ResultDeclared,
+    Forfeited,
+    BothLost,
+)
+"""Every event class, in the order of the union above."""
+
+ARBITER_EVENTS: frozenset[type[Event]] = frozenset(
+    {SuddenDeathRuled, ClocksStopped, ClocksStarted, TimeAdded, ClocksSet, Warned,
+     ResultDeclared, Forfeited, BothLost}
+)
+"""The arbiter's actions; the others are the players' (and the flag observation)."""

@@ -1,0 +1,302 @@
+"""The game as an append-only log of events, and the arbiter that rules on each one.
+
+``Game.apply(event)`` validates the event against the state derived from the log, appends it
+and returns the arbiter's decisions; a rejected event raises :class:`ArbiterError` and leaves
+log and state untouched. All state (position, clocks, pending offer, touches, penalties,
+result) derives from the log: ``Game.replay(setup, game.log)`` rebuilds the same game. The
+clock reads the events' ``at_ms`` as its time source, so replay reproduces it to the
+millisecond.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chessarbiter.arbiter import draws, moves, rulings, timing
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
+from chessarbiter.arbiter.events import (
+    ARBITER_EVENTS,
+    BothLost,
+    ClocksSet,
+    ClocksStarted,
+    ClocksStopped,
+    DrawClaimed,
+    DrawOffered,
+    Event,
+    FlagClaimed,
+    FlagObserved,
+    Forfeited,
+    IllegalMoveCompleted,
+    Moved,
+    OfferAccepted,
+    OfferDeclined,
+    Resigned,
+    ResultDeclared,
+    SuddenDeathClaimed,
+    SuddenDeathRuled,
+    TimeAdded,
+    Touched,
+    Warned,
+)
+from chessarbiter.arbiter.setup import GameSetup
+from chessarbiter.arbiter.table import MoveRecord, Table
+from chessarbiter.clock.controls import TimeControl
+from chessarbiter.clock.records import Flag, Side
+from chessarbiter.core.moves import uci
+from chessarbiter.core.position import STARTING_FEN, Position
+from chessarbiter.core.squares import SQUARE_NAMES
+from chessarbiter.laws.endings import Outcome
+from chessarbiter.laws.mating_material import MateOracle, can_checkmate
+from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
+
+_Handler = Callable[[Table, Any], list[Decision]]
+_HANDLERS: dict[type, _Handler] = {
+    Moved: moves.on_moved,
+    Touched: moves.on_touched,
+    IllegalMoveCompleted: moves.on_illegal_move,
+    DrawOffered: draws.on_offered,
+    OfferAccepted: draws.on_accepted,
+    OfferDeclined: draws.on_declined,
+    DrawClaimed: draws.on_claimed,
+    Resigned: draws.on_resigned,
+    SuddenDeathClaimed: draws.on_sudden_death_claimed,
+    SuddenDeathRuled: draws.on_sudden_death_ruled,
+    FlagObserved: timing.on_flag_observed,
+    FlagClaimed: timing.on_flag_claimed,
+    ClocksStopped: timing.on_clocks_stopped,
+    ClocksStarted: timing.on_clocks_started,
+    TimeAdded: timing.on_time_added,
+    ClocksSet: timing.on_clocks_set,
+    Warned: rulings.on_warned,
+    ResultDeclared: rulings.on_result_declared,
+    Forfeited: rulings.on_forfeited,
+    BothLost: rulings.on_both_lost,
+}
+_AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
+"""The arbiter's events that remain possible once the game has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything derived from the log, as one comparable value."""
+
+    fen: str
+    to_move: Side
+    outcome: Outcome | None
+    pending_offer: Side | None
+    touched: tuple[str, ...]
+    must_play: str | None
+    illegal_moves: tuple[int, int]
+    offers: tuple[int, int]
+    warnings: tuple[int, int]
+    clock_ms: tuple[int, int] | None
+    clock_running: bool
+    time_adjusted_ms: tuple[int, int]
+    flags: tuple[Flag, ...]
+    sudden_death_claim: Side | None
+    postponed: bool
+    records: tuple[MoveRecord, ...]
+    notes: tuple[tuple[int, str], ...]
+    last_at_ms: int | None
+
+
+class Game:
+    """One game under a rule profile: its log and everything derived from it.
+
+    ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" (False only when
+    proved) for dead positions, resignations, flags and illegal-move losses; the default is the
+    quick :func:`can_checkmate`, and the full dead-position analysis plugs in here.
+    """
+
+    def __init__(
+        self,
+        profile: RuleProfile = FIDE_2023,
+        control: TimeControl | None = None,
+        *,
+        fen: str = STARTING_FEN,
+        chess960: bool = False,
+        tags: Mapping[str, str] | None = None,
+        mate_oracle: MateOracle = can_checkmate,
+    ) -> None:
+        self.setup = GameSetup(profile, control, fen, chess960, dict(tags or {}))
+        self._oracle = mate_oracle
+        self._table = Table(self.setup, mate_oracle)
+        self._log: list[Event] = []
+
+    @classmethod
+    def from_setup(cls, setup: GameSetup, *, mate_oracle: MateOracle = can_checkmate) -> Game:
+        """A new game with a given setup."""
+        return cls(setup.profile, setup.control, fen=setup.fen, chess960=setup.chess960,
+                   tags=setup.tags, mate_oracle=mate_oracle)
+
+    @classmethod
+    def replay(
+        cls, setup: GameSetup, events: Iterable[Event], *, mate_oracle: MateOracle = can_checkmate
+    ) -> Game:
+        """The game a log describes; ``ArbiterError`` naming the first event it rejects."""
+        game = cls.from_setup(setup, mate_oracle=mate_oracle)
+        for index, event in enumerate(events, 1):
+            try:
+                game.apply(event)
+            except ArbiterError as exc:
+                raise ArbiterError(f"event {index} ({event.kind} at {event.at_ms} ms) rejected: "
+                                   f"{exc}") from exc
+        return game
+
+    # -- the arbiter -------------------------------------------------------------------
+
+    def apply(self, event: Event) -> tuple[Decision, ...]:
+        """Rule on ``event`` and append it to the log; returns the decisions it caused.
+        Raises :class:`ArbiterError` (the game unchanged) if the event is not allowed."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise ArbiterError(f"not a game event: {event!r}")
+        self._check(event)
+        table = self._table
+        before = table.now
+        flags = len(table.clock.flags) if table.clock is not None else 0
+        table.now = event.at_ms
+        try:
+            decisions = handler(table, event)
+        except ArbiterError:
+            table.now = before
+            if table.clock is not None and len(table.clock.flags) != flags:
+                self._rebuild()  # reading the clock later recorded a flag that has not fallen
+            raise
+        except Exception as exc:  # a defect must never cost the game's data: rebuild it
+            self._rebuild()
+            raise ArbiterError(f"{event.kind} at {event.at_ms} ms could not be applied "
+                               f"({exc!r}); the game is unchanged") from exc
+        self._log.append(event)
+        return tuple(decisions)
+
+    def _check(self, event: Event) -> None:
+        """What every event must satisfy: time order, the game running (except for the
+        arbiter's decisions), no pending ruling, and, where flags fall by themselves, no flag
+        fallen before a player's event."""
+        at = event.at_ms
+        if type(at) is not int or at < 0:
+            raise ArbiterError(f"{event.kind}: at_ms={at!r} is not a time in ms (an int >= 0)")
+        last = self._log[-1].at_ms if self._log else 0
+        if at < last:
+            raise ArbiterError(f"{event.kind} at {at} ms comes before the last event "
+                               f"({last} ms): a log's time never goes back")
+        table = self._table
+        if table.outcome is not None and type(event) not in _AFTER_THE_END:
+            raise GameOverError(f"the game is over ({table.outcome}): no {event.kind}")
+        if type(event) in ARBITER_EVENTS:
+            return
+        if table.sudden_death_claim is not None:
+            raise ArbiterError(f"{event.kind}: the arbiter must first rule on the sudden-death "
+                               "claim")
+        clock = table.clock
+        if table.profile.flags_automatic and clock is not None and type(event) is not FlagObserved:
+            left = clock.time_to_flag()
+            if left is not None and at >= last + left:
+                side = clock.to_move.name.lower()
+                raise FlagFallenError(f"{side}'s flag fell at {last + left} ms, before this "
+                                      f"{event.kind} at {at} ms: record the flag", last + left)
+
+    def _rebuild(self) -> None:
+        self._table = Table(self.setup, self._oracle)
+        for event in self._log:
+            self._table.now = event.at_ms
+            _HANDLERS[type(event)](self._table, event)
+
+    # -- what the log says -------------------------------------------------------------
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every accepted event, in order."""
+        return tuple(self._log)
+
+    @property
+    def profile(self) -> RuleProfile:
+        return self.setup.profile
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (result, Termination, reason), ``None`` while it goes on."""
+        return self._table.outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._table.outcome is not None
+
+    @property
+    def to_move(self) -> Side:
+        return self._table.mover
+
+    @property
+    def fen(self) -> str:
+        return self._table.pos.fen()
+
+    def position(self) -> Position:
+        """A copy of the position on the board (its move history included)."""
+        return self._table.pos.copy()
+
+    @property
+    def pending_offer(self) -> Side | None:
+        """The player whose draw offer awaits an answer."""
+        return self._table.offer
+
+    def legal_moves(self) -> list[str]:
+        """The moves the player having the move may make now, in UCI (touch-move and a bound
+        intended move applied; none once the game is over)."""
+        if self.is_over:
+            return []
+        table = self._table
+        return [uci(m, table.pos.chess960) for m in table.allowed_moves()]
+
+    def illegal_moves(self, side: Side) -> int:
+        """Completed illegal moves recorded against ``side``."""
+        return self._table.illegal_moves[side.value]
+
+    @property
+    def records(self) -> tuple[MoveRecord, ...]:
+        """The moves with their clock readings and draw offers, for the scoresheet."""
+        return tuple(self._table.records)
+
+    @property
+    def notes(self) -> tuple[tuple[int, str], ...]:
+        """Every decision, as ``(moves played before it, text)``."""
+        return tuple(self._table.notes)
+
+    def clock_ms(self) -> tuple[int, int] | None:
+        """White's and Black's displays at the last event; ``None`` without a clock."""
+        clock = self._table.clock
+        return None if clock is None else clock.readings()
+
+    def time_to_flag(self) -> int | None:
+        """Milliseconds after the last event until the running display's flag falls."""
+        clock = self._table.clock
+        return None if clock is None else clock.time_to_flag()
+
+    def state(self) -> GameState:
+        """Everything derived from the log, as a value (equal for equal logs)."""
+        table = self._table
+        clock = table.clock
+        bound = table.bound
+        return GameState(
+            fen=table.pos.fen(),
+            to_move=table.mover,
+            outcome=table.outcome,
+            pending_offer=table.offer,
+            touched=tuple(SQUARE_NAMES[sq] for sq in table.touches),
+            must_play=None if bound is None else uci(bound, table.pos.chess960),
+            illegal_moves=(table.illegal_moves[0], table.illegal_moves[1]),
+            offers=(table.offers[0], table.offers[1]),
+            warnings=(table.warnings[0], table.warnings[1]),
+            clock_ms=None if clock is None else clock.readings(),
+            clock_running=clock is not None and clock.running,
+            time_adjusted_ms=(table.adjusted[0], table.adjusted[1]),
+            flags=() if clock is None else clock.flags,
+            sudden_death_claim=table.sudden_death_claim,
+            postponed=table.postponed,
+            records=tuple(table.records),
+            notes=tuple(table.notes),
+            last_at_ms=self._log[-1].at_ms if self._log else None,
+        )

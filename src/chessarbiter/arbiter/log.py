@@ -1,0 +1,120 @@
+"""The game log as JSON lines: a header line (format version and setup), then one event per
+line. Reading a log replays it through the arbiter, so a game read back is identical."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+from enum import Enum
+from typing import Any, Final
+
+from chessarbiter.arbiter.errors import ArbiterError, LogFormatError
+from chessarbiter.arbiter.events import EVENT_TYPES, ClaimKind, Event, Ruling
+from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.setup import GameSetup
+from chessarbiter.clock.records import Side
+from chessarbiter.laws.endings import Result
+from chessarbiter.laws.mating_material import MateOracle, can_checkmate
+
+LOG_VERSION: Final = 1
+_KINDS: Final = {cls.kind: cls for cls in EVENT_TYPES}
+_ENUMS: Final[dict[str, type[Enum]]] = {"claim": ClaimKind, "ruling": Ruling, "result": Result}
+_INTS: Final = frozenset({"at_ms", "ms", "white_ms", "black_ms"})
+_TEXTS: Final = frozenset({"uci", "square", "reason"})
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An event as plain JSON values: ``kind`` first, sides as ``"white"``/``"black"``."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if isinstance(value, Side):
+            value = value.name.lower()
+        elif isinstance(value, Enum):
+            value = value.value
+        out[f.name] = value
+    return out
+
+
+def event_from_dict(data: Any) -> Event:
+    """The event :func:`event_to_dict` wrote; ``LogFormatError`` naming the bad field."""
+    if not isinstance(data, dict):
+        raise LogFormatError(f"an event must be a JSON object, not {data!r}")
+    kind = data.get("kind")
+    cls = _KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None or not isinstance(kind, str):
+        raise LogFormatError(f"unknown event kind {kind!r}: expected one of {sorted(_KINDS)}")
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names - {"kind"})
+    if unknown:
+        raise LogFormatError(f"{kind}: unknown fields {unknown}")
+    values = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.default is MISSING:
+                raise LogFormatError(f"{kind}: the field {f.name!r} is missing")
+            continue
+        values[f.name] = _field(kind, f.name, data[f.name])
+    return cls(**values)
+
+
+def _field(kind: str, name: str, value: Any) -> Any:
+    """One field's value, checked and converted."""
+    try:
+        if name == "side":
+            return Side[value.upper()] if value in ("white", "black") else _bad()
+        if name in _ENUMS:
+            return _ENUMS[name](value)
+        if name in _INTS:
+            return value if type(value) is int else _bad()
+        if name in _TEXTS or (name == "intended" and value is not None):
+            return value if isinstance(value, str) else _bad()
+        if name == "offers_draw":
+            return value if isinstance(value, bool) else _bad()
+        return value
+    except (ValueError, AttributeError, TypeError):
+        raise LogFormatError(f"{kind}: {name}={value!r} is not a valid value") from None
+
+
+def _bad() -> Any:
+    raise ValueError
+
+
+def to_jsonl(game: Game) -> str:
+    """The game's log as JSON lines."""
+    header = {"version": LOG_VERSION, "setup": game.setup.to_dict()}
+    lines = [json.dumps(header)] + [json.dumps(event_to_dict(e)) for e in game.log]
+    return "\n".join(lines) + "\n"
+
+
+def from_jsonl(text: str, *, mate_oracle: MateOracle = can_checkmate) -> Game:
+    """Rebuild a game from :func:`to_jsonl`'s text by replaying it; ``LogFormatError`` (or the
+    :class:`ArbiterError` of a rejected event) names the line."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise LogFormatError("empty game log: expected a header line")
+    header = _json(*lines[0])
+    if not isinstance(header, dict) or header.get("version") != LOG_VERSION:
+        raise LogFormatError(f"line {lines[0][0]}: expected a header with version {LOG_VERSION}")
+    try:
+        setup = GameSetup.from_dict(header.get("setup") or {})
+    except ValueError as exc:
+        raise LogFormatError(f"line {lines[0][0]}: {exc}") from None
+    game = Game.from_setup(setup, mate_oracle=mate_oracle)
+    for number, line in lines[1:]:
+        try:
+            event = event_from_dict(_json(number, line))
+        except LogFormatError as exc:
+            raise LogFormatError(f"line {number}: {exc}") from None
+        try:
+            game.apply(event)
+        except ArbiterError as exc:
+            raise ArbiterError(f"line {number}: {exc}") from exc
+    return game
+
+
+def _json(number: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"line {number}: not JSON ({exc.msg})") from None

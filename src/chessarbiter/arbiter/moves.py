@@ -1,0 +1,217 @@
+"""Moves, touches and illegal moves (Laws Art. 3-5, 7.5, 9.6), and the automatic endings.
+
+Each handler validates the event against the :class:`Table` first and raises
+:class:`ArbiterError` before changing anything; then it applies the event and returns its
+decisions.
+"""
+
+from __future__ import annotations
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, Touched
+from chessarbiter.arbiter.table import MoveRecord, Table
+from chessarbiter.clock.records import Side
+from chessarbiter.core.errors import InvalidMoveError
+from chessarbiter.core.moves import Move, parse_uci_parts
+from chessarbiter.core.squares import BACK_RANKS, PAWN, QUEEN, SQUARE_NAMES, parse_square
+from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.profiles import Lapse
+from chessarbiter.laws.repetition import (
+    FIFTY_MOVE_PLIES,
+    FIVEFOLD,
+    SEVENTY_FIVE_MOVE_PLIES,
+    THREEFOLD,
+)
+
+
+def on_moved(table: Table, event: Moved) -> list[Decision]:
+    """A move made and completed (Art. 3, 4, 6.7), with a draw offer if made with it (9.1)."""
+    table.require_turn(event.side, f"move {event.uci}")
+    move = table.find_move(event.uci)
+    if move is None:
+        hint = " (record it as an illegal move)" if table.profile.over_the_board else ""
+        raise ArbiterError(f"{event.uci} is not a legal move in {table.pos.fen()}{hint}")
+    if move not in table.allowed_moves():
+        raise ArbiterError(f"{event.uci} breaks {_binding(table)}")
+    if event.offers_draw:
+        check_offer_allowed(table, event.side, with_move=True)
+    return play(table, move, event.offers_draw)
+
+
+def _binding(table: Table) -> str:
+    if table.bound is not None:
+        return f"Art. 9.5: the claimant's intended move {table.pos.uci(table.bound)} must be played"
+    touched = ", ".join(SQUARE_NAMES[sq] for sq in table.touches)
+    return f"touch-move (Art. 4.3-4.4): touched {touched}"
+
+
+def check_offer_allowed(table: Table, side: Side, *, with_move: bool = False) -> None:
+    """Art. 9.1.1: the event may forbid offers before a move; one pending offer at a time
+    (an opponent's offer lapses by the move an offer is made with)."""
+    first = table.profile.offers_from_move
+    if table.pos.fullmove_number < first:
+        raise ArbiterError(f"no draw offers before move {first} in this event (Art. 9.1.1)")
+    if table.offer is side or (table.offer is not None and not with_move):
+        raise ArbiterError(f"a draw offer by {table.offer.name.lower()} is already pending")
+
+
+def play(table: Table, move: Move, offers_draw: bool) -> list[Decision]:
+    """Make a legal move: the clock press, the opponent's pending offer declined (9.1.2.1),
+    touches done, the new position counted, then the automatic endings."""
+    mover = table.mover
+    if table.clock is not None and not table.can_press():
+        raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
+    readings = table.press()
+    table.touches.clear()
+    table.bound = None
+    table.pos.push(move)
+    count = table.reps.add(table.pos.key())
+    table.legal = table.pos.legal_moves()
+    table.moves_made[mover.value] += 1
+    clock_ms, used_ms = readings if readings is not None else (None, None)
+    table.records.append(MoveRecord(move, mover, clock_ms, used_ms, offers_draw))
+    decisions = []
+    if table.offer is mover.opponent:
+        table.offer = None
+        decisions.append(table.note("9.1.2.1", f"{mover.name.lower()} declines the draw offer "
+                                                "by moving"))
+    if offers_draw:
+        table.offer = mover
+        table.offers[mover.value] += 1
+        decisions.append(Decision("9.1.2.1", f"{mover.name.lower()} offers a draw (=)"))
+    ending = automatic_ending(table, count)
+    if ending is not None:
+        decisions.append(ending)
+    return decisions
+
+
+def automatic_ending(table: Table, count: int) -> Decision | None:
+    """The endings that need no claim, checked after each move, in the Laws' order of
+    precedence: checkmate (5.1.1), stalemate (5.2.1), dead position (5.2.2), 75 moves (9.6.2,
+    a mate on the last move stands), fivefold repetition (9.6.1); online, threefold and 50
+    moves too. ``count`` is how often the new position has occurred."""
+    pos = table.pos
+    profile = table.profile
+    mover = pos.turn ^ 1
+    if not table.legal:
+        if pos.is_check():
+            return table.finish(Result.win_for(mover), Termination.CHECKMATE,
+                                f"{_name(mover)} checkmates")
+        return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
+    if profile.dead_position_automatic and not table.can_mate(mover) and not table.can_mate(
+        pos.turn
+    ):
+        return table.finish(Result.DRAW, Termination.DEAD_POSITION,
+                            "neither player can checkmate by any series of legal moves")
+    if profile.seventy_five_moves_automatic and pos.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES:
+        return table.finish(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
+                            "75 moves by each player without a capture or pawn move")
+    if profile.fivefold_automatic and count >= FIVEFOLD:
+        return table.finish(Result.DRAW, Termination.FIVEFOLD_REPETITION,
+                            "the same position for the fifth time")
+    if profile.draw_claims_automatic:
+        if count >= THREEFOLD:
+            return table.finish(Result.DRAW, Termination.THREEFOLD_REPETITION,
+                                "the same position for the third time (claimed automatically)")
+        if pos.halfmove_clock >= FIFTY_MOVE_PLIES:
+            return table.finish(Result.DRAW, Termination.FIFTY_MOVES,
+                                "50 moves by each player without a capture or pawn move "
+                                "(claimed automatically)")
+    return None
+
+
+def on_touched(table: Table, event: Touched) -> list[Decision]:
+    """A deliberate touch by the player having the move (Art. 4.3); under F23 it declines a
+    pending offer (9.1.2.1) and ends the right to claim on this move (9.4)."""
+    _require_over_the_board(table, "touches")
+    table.require_turn(event.side, "touch a piece")
+    try:
+        square = parse_square(event.square)
+    except ValueError as exc:
+        raise ArbiterError(str(exc)) from None
+    if not table.pos.board[square]:
+        raise ArbiterError(f"no piece stands on {event.square} to be touched")
+    decisions = []
+    if table.profile.offer_declined_by is Lapse.TOUCH and table.offer is event.side.opponent:
+        table.offer = None
+        decisions.append(table.note("9.1.2.1", f"{event.side.name.lower()} declines the draw "
+                                               "offer by touching a piece"))
+    if square not in table.touches:
+        table.touches.append(square)
+    return decisions
+
+
+def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]:
+    """A completed illegal move (Art. 7.5; S7.4, 10.3): the position before it stands, the
+    opponent gets time, the 2nd (F23) or 3rd (S) loses, drawn if the opponent cannot mate;
+    touch-move binds the replacement. An unpromoted pawn on the last rank becomes a queen
+    (F23 7.5.2); ``0000`` is a press without a move (7.5.3)."""
+    _require_over_the_board(table, "completed illegal moves")
+    table.require_turn(event.side, f"play {event.uci}")
+    fr = to = -1
+    if event.uci != "0000":
+        try:
+            fr, to, _ = parse_uci_parts(event.uci)
+        except InvalidMoveError as exc:
+            raise ArbiterError(str(exc)) from None
+        if table.find_move(event.uci) is not None:
+            raise ArbiterError(f"{event.uci} is legal: record it as a move")
+        if not table.pos.board[fr]:
+            raise ArbiterError(f"{event.uci}: no piece stands on {SQUARE_NAMES[fr]}")
+    queen = _queened(table, event.uci, fr, to)
+    if queen is not None and table.clock is not None and not table.can_press():
+        raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
+    side = event.side
+    table.illegal_moves[side.value] += 1
+    count = table.illegal_moves[side.value]
+    name = side.name.lower()
+    decisions = [table.note("7.5.1", f"illegal move {event.uci} by {name} (number {count})")]
+    profile = table.profile
+    if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
+        winner = side.opponent.value
+        if profile.illegal_loss_drawn_if_opponent_cannot_mate and table.cannot_win(winner):
+            decisions.append(table.finish(Result.DRAW, Termination.ILLEGAL_MOVES,
+                                          f"{name}'s illegal move {count}, but "
+                                          f"{_name(winner)} cannot checkmate"))
+        else:
+            decisions.append(table.finish(Result.win_for(winner), Termination.ILLEGAL_MOVES,
+                                          f"{name} loses by illegal move {count}"))
+        return decisions
+    penalty = profile.illegal_move_penalty_ms
+    if penalty and table.clock is not None:
+        table.add_time(side.opponent, penalty)
+        decisions.append(table.note("7.5.5", f"{penalty // 1000} s added to "
+                                             f"{side.opponent.name.lower()}'s clock"))
+    if queen is not None:
+        decisions.append(table.note("7.5.2", "the pawn becomes a queen"))
+        return decisions + play(table, queen, False)
+    table.touches = [sq for sq in (fr, to) if sq >= 0 and table.pos.board[sq]]
+    if table.touches:
+        decisions.append(table.note("7.5.1, 4.3", "touch-move binds the replacing move"))
+    return decisions
+
+
+def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:
+    """F23 7.5.2: the queen promotion an unpromoted pawn move to the last rank stands for."""
+    if (
+        not table.profile.unpromoted_pawn_becomes_queen
+        or fr < 0
+        or len(text) != 4
+        or table.pos.board[fr] & 7 != PAWN
+        or not BACK_RANKS[table.pos.turn ^ 1] >> to & 1
+    ):
+        return None
+    move = table.find_move(text + "q")
+    return move if move is not None and (move >> 12) & 7 == QUEEN else None
+
+
+def _require_over_the_board(table: Table, what: str) -> None:
+    if not table.profile.over_the_board:
+        raise ArbiterError(f"{what} are recorded only in over-the-board input, not under "
+                           f"the {table.profile.name} profile")
+
+
+def _name(colour: int) -> str:
+    return Side(colour).name.lower()
+

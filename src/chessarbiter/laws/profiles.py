@@ -1,0 +1,274 @@
+"""Rule profiles: where the rulebooks disagree, the difference is a parameter.
+
+A :class:`RuleProfile` is a plain value; :data:`PROFILES` holds the named ones (``fide-2023``,
+``fide-2023-rapid``, ``fide-2023-blitz``, ``fide-2000``, ``uscf``, ``uscf-blitz``, ``online``).
+Derive an event's own variant with :func:`dataclasses.replace`, e.g. no draw offers before
+move 30 (F23 9.1.1): ``replace(FIDE_2023, offers_from_move=30)``. ``docs/profiles.md`` lists
+every parameter per profile with its article. Article numbers: F23 = FIDE Laws 2023,
+S = the official rules of 2000, USCF = US Chess rulebook 7th edition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+from typing import Any, Final
+
+from chessarbiter.clock.category import Category
+from chessarbiter.clock.records import Start
+
+MINUTE_MS: Final = 60_000
+
+
+class InputMode(Enum):
+    """How moves reach the arbiter."""
+
+    DIGITAL = "digital"
+    """An interface that only lets legal moves through: illegal moves change nothing."""
+    OVER_THE_BOARD = "over-the-board"
+    """A recorder of a physical board: touches and completed illegal moves are events."""
+
+
+class Lapse(Enum):
+    """What the player having the move does that declines an offer or forfeits a claim."""
+
+    MOVE = "move"
+    """Making a move (S9.1, S9.4)."""
+    TOUCH = "touch"
+    """Deliberately touching a piece (F23 9.1.2.1, 9.4); a move implies a touch."""
+
+
+class FlagRule(Enum):
+    """When a flag fall against a side that still has mating chances is drawn."""
+
+    HELPMATE = "helpmate"
+    """Drawn if the opponent cannot checkmate by any series of legal moves (S6.9, F23 6.9)."""
+    USCF_MATERIAL = "uscf-material"
+    """Drawn only if the opponent's material is on US Chess rule 14E's list."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    """The rules in force for a game. Every field is documented with its source article."""
+
+    name: str
+    category: Category = Category.STANDARD
+    """The game category the profile is written for (F23 Appendices A, B)."""
+    input_mode: InputMode = InputMode.OVER_THE_BOARD
+    clock_start: Start = Start.BLACK_STARTS_WHITE
+    """S6.5 / F23 6.5: Black starts White's clock; online clocks start once both have moved."""
+    flags_automatic: bool = False
+    """True: a flag counts the moment it falls (a server); False: when the arbiter observes it
+    or a player claims it (S6.8, F23 6.4)."""
+    clock_shows_first_flag: bool = True
+    """The clock tells which flag fell first; False: both flags down draws in sudden death and
+    the game continues otherwise (S6.11, S10.4, F23 Guidelines III.3.1)."""
+    fivefold_automatic: bool = True
+    """F23 9.6.1: fivefold repetition ends the game (absent in S; USCF 14K: TD's discretion)."""
+    seventy_five_moves_automatic: bool = True
+    """F23 9.6.2: 75 moves each without capture or pawn move end the game (absent in S)."""
+    dead_position_automatic: bool = True
+    """F23 5.2.2, S9.6: a dead position ends the game at once."""
+    draw_claims_automatic: bool = False
+    """Online: threefold repetition and the 50-move rule draw without a claim."""
+    incorrect_claims_rejected: bool = False
+    """Online: the claim button exists only when the claim is correct."""
+    claim_deduction_max_ms: int = 0
+    """S9.5b: half the claimant's remaining time, at most this, is deducted (F23: none)."""
+    claim_penalty_ms: int = 2 * MINUTE_MS
+    """Time added to the opponent of an incorrect claimant (S9.5b 3 min, F23 9.5.3 2 min,
+    F23 A.3 1 min in rapid and blitz)."""
+    claim_is_offer: bool = True
+    """F23 9.1.2.3: a claim under 9.2 or 9.3 is also a draw offer (absent in S)."""
+    offer_declined_by: Lapse = Lapse.TOUCH
+    """S9.1: an offer lapses when the opponent moves; F23 9.1.2.1: when he touches a piece."""
+    claim_right_lost_by: Lapse = Lapse.TOUCH
+    """S9.4: the right to claim on a move is lost by making it; F23 9.4: by touching a piece."""
+    agreement_min_moves: int = 1
+    """F23 5.2.3: agreement only once both players have made this many moves (S: any time)."""
+    offers_from_move: int = 0
+    """F23 9.1.1: the event may forbid offers before this move number (0: no limit)."""
+    illegal_move_penalty_ms: int = 2 * MINUTE_MS
+    """Time added to the opponent per completed illegal move (S10.3, F23 7.5.5 2 min, F23 A.3
+    1 min in rapid and blitz, USCF 11D 2 min)."""
+    illegal_moves_to_lose: int | None = 2
+    """The completed illegal move that loses (S10.3 the 3rd, F23 7.5.5 the 2nd, USCF blitz the
+    1st on the opponent's claim); None: never (USCF 11D)."""
+    illegal_loss_drawn_if_opponent_cannot_mate: bool = True
+    """F23 7.5.5: the loss for illegal moves is a draw if the opponent cannot checkmate."""
+    unpromoted_pawn_becomes_queen: bool = True
+    """F23 7.5.2: a pawn left unpromoted on the last rank becomes a queen (after the penalty)."""
+    resignation_drawn_if_opponent_cannot_mate: bool = True
+    """F23 5.1.2: resigning is a draw if the opponent cannot checkmate (S5.1b: always lost)."""
+    flag_rule: FlagRule = FlagRule.HELPMATE
+    sudden_death_claims: bool = False
+    """S10.2 / F23 Guidelines III.5 (only where announced, never blitz) / USCF 14H: under two
+    minutes in a period without increment or delay, the player to move may claim a draw."""
+    sudden_death_bonus_ms: int = 2 * MINUTE_MS
+    """Time given to the claimant's opponent when the claim is postponed or rejected
+    (S10.2b, F23 III.5)."""
+
+    def __post_init__(self) -> None:
+        for name in (
+            "claim_deduction_max_ms",
+            "claim_penalty_ms",
+            "agreement_min_moves",
+            "offers_from_move",
+            "illegal_move_penalty_ms",
+            "sudden_death_bonus_ms",
+        ):
+            if getattr(self, name) < 0:
+                raise ValueError(f"profile {self.name!r}: {name} must be >= 0")
+        if self.illegal_moves_to_lose is not None and self.illegal_moves_to_lose < 1:
+            raise ValueError(f"profile {self.name!r}: illegal_moves_to_lose must be >= 1 or None")
+
+    @property
+    def over_the_board(self) -> bool:
+        """Touches and completed illegal moves are recorded (not rejected)."""
+        return self.input_mode is InputMode.OVER_THE_BOARD
+
+    def to_dict(self) -> dict[str, Any]:
+        """The profile as plain JSON values (enums by their values)."""
+        return {
+            key: value.value if isinstance(value, Enum) else value
+            for key, value in asdict(self).items()
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleProfile:
+        """The profile written by :meth:`to_dict`; ``ValueError`` naming a bad, unknown or
+        missing field."""
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(set(data) - set(names))
+        missing = [name for name in names if name not in data]
+        if unknown or missing:
+            raise ValueError(f"rule profile: unknown fields {unknown}, missing fields {missing}")
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            kind = _ENUM_FIELDS.get(key)
+            try:
+                values[key] = kind(value) if kind is not None else _checked(key, value)
+            except ValueError:
+                raise ValueError(f"rule profile: {key}={value!r} is not a valid value") from None
+        return cls(**values)
+
+
+def _checked(key: str, value: Any) -> Any:
+    """``value`` if it has the JSON type of field ``key``; ``ValueError`` otherwise."""
+    expected = type(getattr(FIDE_2023, key))
+    if key == "illegal_moves_to_lose" and value is None:
+        return value
+    if type(value) is not expected:
+        raise ValueError(key)
+    return value
+
+
+_ENUM_FIELDS: Final[dict[str, Any]] = {
+    "category": Category,
+    "input_mode": InputMode,
+    "clock_start": Start,
+    "offer_declined_by": Lapse,
+    "claim_right_lost_by": Lapse,
+    "flag_rule": FlagRule,
+}
+
+FIDE_2023: Final = RuleProfile(name="fide-2023")
+"""FIDE Laws of Chess 2023, standard games (Competition Rules in force)."""
+
+FIDE_2023_RAPID: Final = replace(
+    FIDE_2023,
+    name="fide-2023-rapid",
+    category=Category.RAPID,
+    claim_penalty_ms=MINUTE_MS,
+    illegal_move_penalty_ms=MINUTE_MS,
+)
+"""F23 Appendix A: as standard, with the 1-minute penalties of A.3."""
+
+FIDE_2023_BLITZ: Final = replace(FIDE_2023_RAPID, name="fide-2023-blitz", category=Category.BLITZ)
+"""F23 Appendix B: as rapid (B.3 applies A.2, A.3, A.5); Guidelines III never apply."""
+
+FIDE_2000: Final = RuleProfile(
+    name="fide-2000",
+    clock_shows_first_flag=False,
+    fivefold_automatic=False,
+    seventy_five_moves_automatic=False,
+    claim_deduction_max_ms=3 * MINUTE_MS,
+    claim_penalty_ms=3 * MINUTE_MS,
+    claim_is_offer=False,
+    offer_declined_by=Lapse.MOVE,
+    claim_right_lost_by=Lapse.MOVE,
+    agreement_min_moves=0,
+    illegal_moves_to_lose=3,
+    illegal_loss_drawn_if_opponent_cannot_mate=False,
+    unpromoted_pawn_becomes_queen=False,
+    resignation_drawn_if_opponent_cannot_mate=False,
+    sudden_death_claims=True,
+)
+"""The official rules of chess (FIDE, c. 2000) as written."""
+
+USCF: Final = RuleProfile(
+    name="uscf",
+    fivefold_automatic=False,
+    seventy_five_moves_automatic=False,
+    claim_penalty_ms=0,
+    claim_is_offer=False,
+    offer_declined_by=Lapse.MOVE,
+    claim_right_lost_by=Lapse.MOVE,
+    agreement_min_moves=0,
+    illegal_moves_to_lose=None,
+    illegal_loss_drawn_if_opponent_cannot_mate=False,
+    unpromoted_pawn_becomes_queen=False,
+    resignation_drawn_if_opponent_cannot_mate=False,
+    flag_rule=FlagRule.USCF_MATERIAL,
+    sudden_death_claims=True,
+)
+"""US Chess, 7th edition: delay clocks (parse the control with ``parse_us``), 14E on a flag,
+11D +2 minutes per illegal move, 14H insufficient losing chances, 14K no automatic
+fivefold / 75-move draw (the director may declare one)."""
+
+USCF_BLITZ: Final = replace(
+    USCF,
+    name="uscf-blitz",
+    category=Category.BLITZ,
+    illegal_move_penalty_ms=0,
+    illegal_moves_to_lose=1,
+    illegal_loss_drawn_if_opponent_cannot_mate=True,
+    sudden_death_claims=False,
+)
+"""US Chess blitz: a completed illegal move loses when the opponent claims it (a recorded
+illegal move is that claim); the claimant needs mating material; no 14H claims."""
+
+ONLINE: Final = RuleProfile(
+    name="online",
+    input_mode=InputMode.DIGITAL,
+    clock_start=Start.BOTH_MOVED,
+    flags_automatic=True,
+    draw_claims_automatic=True,
+    incorrect_claims_rejected=True,
+    claim_penalty_ms=0,
+    claim_is_offer=False,
+    offer_declined_by=Lapse.MOVE,
+    claim_right_lost_by=Lapse.MOVE,
+    illegal_move_penalty_ms=0,
+    illegal_moves_to_lose=None,
+    illegal_loss_drawn_if_opponent_cannot_mate=False,
+    unpromoted_pawn_becomes_queen=False,
+    resignation_drawn_if_opponent_cannot_mate=False,
+    sudden_death_bonus_ms=0,
+)
+"""A game server: digital input, clocks start once both have moved, flags fall by themselves,
+threefold and 50 moves are drawn automatically (or claimed by button)."""
+
+PROFILES: Final[dict[str, RuleProfile]] = {
+    p.name: p
+    for p in (FIDE_2023, FIDE_2023_RAPID, FIDE_2023_BLITZ, FIDE_2000, USCF, USCF_BLITZ, ONLINE)
+}
+
+
+def get_profile(name: str) -> RuleProfile:
+    """The named profile; ``ValueError`` listing the known names otherwise."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        known = sorted(PROFILES)
+        raise ValueError(f"unknown rule profile {name!r}: expected one of {known}") from None
