@@ -14,9 +14,10 @@ from chessarbiter.arbiter import (
     OfferAccepted,
     Resigned,
     ResultDeclared,
+    oracles,
 )
-from chessarbiter.core import Position
-from chessarbiter.laws import deadpos
+from chessarbiter.core import Position, parse_fen
+from chessarbiter.laws import mating_material
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, ONLINE, PROFILES, USCF, RuleProfile
 from tests.arbiter.driver import B, Driver, S, W
@@ -183,16 +184,27 @@ def test_arbiter_decisions_need_a_reason_and_only_they_change_a_final_result() -
     assert d.result == "1/2-1/2"
 
 
-def test_art_5_2_2_the_full_dead_position_analysis_plugs_into_the_mate_oracle() -> None:
+def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
+    """The default dead check runs the quick dead-position analysis: locked pawn walls are
+    found (material rules alone would not); a plain material check can be put in instead."""
     walls = "8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1K6 w - - 0 1"  # kings locked out by the pawns
-
-    def full(pos: Position, colour: int) -> bool:
-        return not deadpos.can_checkmate(pos, colour, "quick").unwinnable
-
-    quick = Game(FIDE_2023, fen=walls)
-    quick.apply(Moved(0, W, "b1b2"))
-    assert quick.outcome is None
-    game = Game(FIDE_2023, fen=walls, mate_oracle=full)
+    game = Game(FIDE_2023, fen=walls)
     game.apply(Moved(0, W, "b1b2"))
     assert game.outcome is not None
     assert game.outcome.termination is Termination.DEAD_POSITION
+
+    def material_only(pos: Position, thorough: bool) -> bool:
+        return not any(mating_material.can_checkmate(pos, colour) for colour in (0, 1))
+
+    plain = Game(FIDE_2023, fen=walls, dead_check=material_only)
+    plain.apply(Moved(0, W, "b1b2"))
+    assert plain.outcome is None
+
+
+def test_art_6_9_the_full_analysis_decides_a_flag() -> None:
+    """The opponent of a flagged player has only a dark-squared bishop shut in behind its own
+    pawns: material rules alone cannot tell, the full analysis proves he can never mate."""
+    fen = "8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1KB5 w - - 0 1"
+    assert mating_material.can_checkmate(parse_fen(fen), 0)
+    assert not oracles.helpmate_oracle(parse_fen(fen), 0)
+    assert oracles.helpmate_oracle(parse_fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1"), 0)

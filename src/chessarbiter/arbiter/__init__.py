@@ -12,7 +12,10 @@ Quick tour::
     decisions = game.apply(Moved(at_ms=5_000, side=Side.WHITE, uci="e2e4"))
     game.outcome, game.state(), to_jsonl(game), to_pgn(game)
 
-The full dead-position analysis plugs in as ``Game(..., mate_oracle=...)``.
+Flags, resignations and illegal-move losses ask the full dead-position analysis whether the
+opponent can still checkmate; every move asks whether the position is dead (see
+:mod:`chessarbiter.arbiter.oracles`). Both can be replaced: ``Game(..., mate_oracle=...,
+dead_check=...)``.
 """
 
 from chessarbiter.arbiter.decisions import Decision

@@ -41,6 +41,7 @@ from chessarbiter.arbiter.events import (
     Touched,
     Warned,
 )
+from chessarbiter.arbiter.oracles import DeadCheck, dead_position_check, helpmate_oracle
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.arbiter.table import MoveRecord, Table
 from chessarbiter.clock.controls import TimeControl
@@ -49,7 +50,7 @@ from chessarbiter.core.moves import uci
 from chessarbiter.core.position import STARTING_FEN, Position
 from chessarbiter.core.squares import SQUARE_NAMES
 from chessarbiter.laws.endings import Outcome
-from chessarbiter.laws.mating_material import MateOracle, can_checkmate
+from chessarbiter.laws.mating_material import MateOracle
 from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
 
 _Handler = Callable[[Table, Any], list[Decision]]
@@ -107,8 +108,9 @@ class Game:
     """One game under a rule profile: its log and everything derived from it.
 
     ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" (False only when
-    proved) for dead positions, resignations, flags and illegal-move losses; the default is the
-    quick :func:`can_checkmate`, and the full dead-position analysis plugs in here.
+    proved) for resignations, flags and illegal-move losses; ``dead_check(position, thorough)``
+    answers "is the position dead?" after each move. The defaults use the full and the quick
+    dead-position analysis (:mod:`chessarbiter.arbiter.oracles`).
     """
 
     def __init__(
@@ -119,25 +121,37 @@ class Game:
         fen: str = STARTING_FEN,
         chess960: bool = False,
         tags: Mapping[str, str] | None = None,
-        mate_oracle: MateOracle = can_checkmate,
+        mate_oracle: MateOracle = helpmate_oracle,
+        dead_check: DeadCheck = dead_position_check,
     ) -> None:
         self.setup = GameSetup(profile, control, fen, chess960, dict(tags or {}))
-        self._oracle = mate_oracle
-        self._table = Table(self.setup, mate_oracle)
+        self._oracles = (mate_oracle, dead_check)
+        self._table = Table(self.setup, mate_oracle, dead_check)
         self._log: list[Event] = []
 
     @classmethod
-    def from_setup(cls, setup: GameSetup, *, mate_oracle: MateOracle = can_checkmate) -> Game:
+    def from_setup(
+        cls,
+        setup: GameSetup,
+        *,
+        mate_oracle: MateOracle = helpmate_oracle,
+        dead_check: DeadCheck = dead_position_check,
+    ) -> Game:
         """A new game with a given setup."""
         return cls(setup.profile, setup.control, fen=setup.fen, chess960=setup.chess960,
-                   tags=setup.tags, mate_oracle=mate_oracle)
+                   tags=setup.tags, mate_oracle=mate_oracle, dead_check=dead_check)
 
     @classmethod
     def replay(
-        cls, setup: GameSetup, events: Iterable[Event], *, mate_oracle: MateOracle = can_checkmate
+        cls,
+        setup: GameSetup,
+        events: Iterable[Event],
+        *,
+        mate_oracle: MateOracle = helpmate_oracle,
+        dead_check: DeadCheck = dead_position_check,
     ) -> Game:
         """The game a log describes; ``ArbiterError`` naming the first event it rejects."""
-        game = cls.from_setup(setup, mate_oracle=mate_oracle)
+        game = cls.from_setup(setup, mate_oracle=mate_oracle, dead_check=dead_check)
         for index, event in enumerate(events, 1):
             try:
                 game.apply(event)
@@ -201,7 +215,7 @@ class Game:
                                       f"{event.kind} at {at} ms: record the flag", last + left)
 
     def _rebuild(self) -> None:
-        self._table = Table(self.setup, self._oracle)
+        self._table = Table(self.setup, *self._oracles)
         for event in self._log:
             self._table.now = event.at_ms
             _HANDLERS[type(event)](self._table, event)
@@ -269,6 +283,12 @@ class Game:
         """White's and Black's displays at the last event; ``None`` without a clock."""
         clock = self._table.clock
         return None if clock is None else clock.readings()
+
+    def clock_at(self, at_ms: int) -> tuple[int, int] | None:
+        """White's and Black's displays at ``at_ms`` (not before the last event), recording
+        nothing: for showing the running clock between events."""
+        clock = self._table.clock
+        return None if clock is None else clock.readings_at(max(at_ms, self._table.now))
 
     def time_to_flag(self) -> int | None:
         """Milliseconds after the last event until the running display's flag falls."""

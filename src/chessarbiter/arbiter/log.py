@@ -11,10 +11,11 @@ from typing import Any, Final
 from chessarbiter.arbiter.errors import ArbiterError, LogFormatError
 from chessarbiter.arbiter.events import EVENT_TYPES, ClaimKind, Event, Ruling
 from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.oracles import helpmate_oracle
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
-from chessarbiter.laws.mating_material import MateOracle, can_checkmate
+from chessarbiter.laws.mating_material import MateOracle
 
 LOG_VERSION: Final = 1
 _KINDS: Final = {cls.kind: cls for cls in EVENT_TYPES}
@@ -87,7 +88,7 @@ def to_jsonl(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
-def from_jsonl(text: str, *, mate_oracle: MateOracle = can_checkmate) -> Game:
+def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
     """Rebuild a game from :func:`to_jsonl`'s text by replaying it; ``LogFormatError`` (or the
     :class:`ArbiterError` of a rejected event) names the line."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]

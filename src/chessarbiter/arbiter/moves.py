@@ -99,9 +99,8 @@ def automatic_ending(table: Table, count: int) -> Decision | None:
             return table.finish(Result.win_for(mover), Termination.CHECKMATE,
                                 f"{_name(mover)} checkmates")
         return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
-    if profile.dead_position_automatic and not table.can_mate(mover) and not table.can_mate(
-        pos.turn
-    ):
+    thorough = pos.halfmove_clock == 0 or len(table.records) <= 1
+    if profile.dead_position_automatic and table.dead_check(pos, thorough):
         return table.finish(Result.DRAW, Termination.DEAD_POSITION,
                             "neither player can checkmate by any series of legal moves")
     if profile.seventy_five_moves_automatic and pos.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES:

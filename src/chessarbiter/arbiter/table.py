@@ -3,6 +3,7 @@ penalties and the result. The event handlers read and change it; :class:`Game` o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -16,6 +17,7 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts
+from chessarbiter.core.position import Position
 from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.laws.mating_material import MateOracle, uscf_cannot_win_on_time
 from chessarbiter.laws.profiles import FlagRule
@@ -44,10 +46,16 @@ class MoveRecord:
 class Table:
     """The derived state of one game (see the attributes); handlers validate, then change it."""
 
-    def __init__(self, setup: GameSetup, oracle: MateOracle) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        oracle: MateOracle,
+        dead_check: Callable[[Position, bool], bool],
+    ) -> None:
         self.setup = setup
         self.profile = setup.profile
         self.oracle = oracle
+        self.dead_check = dead_check
         self.pos = parse_fen(setup.fen, chess960=setup.chess960)
         self.reps = RepetitionTable()
         self.reps.add(self.pos.key())

@@ -10,10 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from chessarbiter.cli import check_cmd, deadpos_cmd, perft_cmd, uci_cmd
+from chessarbiter.cli import check_cmd, deadpos_cmd, match_cmd, perft_cmd, play_cmd, uci_cmd
 from chessarbiter.core.errors import ChessError
 
-COMMANDS = (perft_cmd, uci_cmd, deadpos_cmd, check_cmd)
+COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,88 @@
+"""``chessarbiter match``: engine against engine under the Laws, with a live score line and
+a PGN file of every game (``%clk``, Termination, the arbiter's reasons)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from chessarbiter.cli.play_cmd import choose_profile, parse_control
+from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.tournament.elo import Tally
+from chessarbiter.tournament.match import Adjudication, GameReport, MatchConfig, run_match
+from chessarbiter.tournament.openings import START, read_openings
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``match`` subcommand."""
+    parser = subparsers.add_parser("match", help="play an engine match under the Laws")
+    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--tc", default="1+0.1", help="time control (default 1+0.1)")
+    parser.add_argument("--pgn", type=Path, required=True, help="PGN file for the games")
+    parser.add_argument("--engine", action="append", default=[], metavar="CMD",
+                        help="a UCI engine command, or engine[:LEVEL] for the built-in one; "
+                             "give it twice for two engines (default: the built-in engine)")
+    parser.add_argument("--openings", type=Path, help="PGN or EPD file of start positions")
+    parser.add_argument("--profile", default="auto", help="rule profile (default by --tc)")
+    parser.add_argument("--chess960", action="store_true", help="Chess960 castling")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help=f"games at a time (at most the cores, {os.cpu_count()})")
+    parser.add_argument("--resign", type=int, metavar="CP",
+                        help="adjudicate a loss when both engines agree on CP centipawns")
+    parser.add_argument("--draw", type=int, metavar="CP",
+                        help="adjudicate a draw from move 40 when both see at most CP")
+    parser.add_argument("--seed", type=int, help="seed for the built-in engine's randomness")
+    parser.set_defaults(func=run)
+
+
+def _spec(text: str) -> str:
+    return text if text == "engine" or text.startswith("engine:") else f"uci:{text}"
+
+
+def config_from(args: argparse.Namespace) -> MatchConfig:
+    """The match the arguments describe; ``SystemExit`` naming a bad argument."""
+    engines = [_spec(e) for e in args.engine] or ["engine:10"]
+    if len(engines) > 2:
+        raise SystemExit("chessarbiter match: error: --engine: at most two engines")
+    if len(engines) == 1:
+        engines.insert(0, "engine:10")
+    if args.games < 1:
+        raise SystemExit("chessarbiter match: error: --games must be at least 1")
+    try:
+        control = parse_control(args.tc)
+        profile = choose_profile(args.profile, control)
+    except (TimeControlError, ValueError) as exc:
+        raise SystemExit(f"chessarbiter match: error: {exc}") from None
+    openings = START
+    if args.openings is not None:
+        try:
+            openings = tuple(read_openings(args.openings, chess960=args.chess960))
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"chessarbiter match: error: --openings: {exc}") from None
+    adjudication = Adjudication(resign_cp=args.resign, draw_cp=args.draw)
+    return MatchConfig(engines[0], engines[1], args.games, control,
+                       replace(profile, flags_automatic=True), openings, args.chess960,
+                       adjudication, args.seed)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the match; the last line is the first engine's score and Elo difference."""
+    config = config_from(args)
+    cores = os.cpu_count() or 1
+    concurrency = max(1, min(args.concurrency, cores, config.games))
+    print(f"{config.first} vs {config.second}: {config.games} games, {args.tc}, "
+          f"{config.profile.name}, {concurrency} at a time", file=sys.stderr)
+
+    def progress(tally: Tally, report: GameReport) -> None:
+        print(f"\rgame {tally.games}/{config.games}: {tally.line()}   ", end="",
+              file=sys.stderr, flush=True)
+
+    with args.pgn.open("w", encoding="utf-8") as pgn:
+        tally = run_match(config, concurrency=concurrency, pgn=pgn, progress=progress)
+    print(file=sys.stderr)
+    print(f"{config.first} vs {config.second}: {tally.line()}")
+    return 0

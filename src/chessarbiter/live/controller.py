@@ -1,0 +1,159 @@
+"""The players' side of the table: a typed line becomes an action on the live game, and
+what happened comes back as lines to show or speak (the same for every interface)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import ClaimKind
+from chessarbiter.clock.records import Side
+from chessarbiter.core.errors import ChessError
+from chessarbiter.core.position import Position
+from chessarbiter.live.commands import Command, help_text, read_command
+from chessarbiter.live.session import LiveGame, read_move
+from chessarbiter.notation.san import legal_san, write_san
+from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces, spoken_rank
+from chessarbiter.tui.board import board_lines, format_ms
+
+
+@dataclass
+class Reply:
+    """What to tell the players; ``quit``/``flip`` ask the interface to stop or turn the
+    board, ``moved`` says a move was played."""
+
+    lines: list[str] = field(default_factory=list)
+    quit: bool = False
+    flip: bool = False
+    moved: bool = False
+
+
+def move_words(pos: Position, move: int, *, spoken: bool) -> str:
+    """A move as the scoresheet writes it (``12... Nf6+``) or in words (``black: knight f6,
+    check``); ``pos`` is the position before it."""
+    side = pos.turn
+    if spoken:
+        return f"{('white', 'black')[side]}: {spoken_move(pos, move)}"
+    number = f"{pos.fullmove_number}." if side == 0 else f"{pos.fullmove_number}..."
+    return f"{number} {write_san(pos, move)}"
+
+
+class Controller:
+    """Runs typed commands for the people at the board. ``spoken`` answers in words."""
+
+    def __init__(self, live: LiveGame, *, spoken: bool = False, unicode: bool = True) -> None:
+        self.live = live
+        self.spoken = spoken
+        self.unicode = unicode
+
+    def handle(self, line: str, side: Side | None = None) -> Reply:
+        """Run one line for ``side`` (default: the player having the move)."""
+        command = read_command(line)
+        if command is None:
+            return Reply()
+        actor = side if side is not None else self.live.game.to_move
+        try:
+            return self._run(command, actor)
+        except (ArbiterError, ChessError, ValueError) as exc:
+            return Reply([f"{exc}"])
+
+    def _run(self, command: Command, side: Side) -> Reply:
+        live = self.live
+        game = live.game
+        name = command.name
+        if name == "move":
+            pos = game.position()
+            move = read_move(pos, command.args[0])
+            words = move_words(pos, move, spoken=self.spoken)
+            decisions = live.move(side, pos.uci(move), offer_draw=command.offer_draw)
+            if command.offer_draw:
+                words += " (=)" if not self.spoken else ", offers a draw"
+            return Reply([words, *self._decisions(decisions)], moved=True)
+        if name == "offer":
+            return Reply(["draw offered", *self._decisions(live.offer(self._side(command, side)))])
+        if name in ("accept", "decline"):
+            offerer = game.pending_offer
+            answering = offerer.opponent if offerer is not None else side
+            act = live.accept if name == "accept" else live.decline
+            return Reply(self._decisions(act(answering)) or [f"draw offer {name}d"])
+        if name == "claim":
+            return Reply(self._claim(side, command))
+        if name == "resign":
+            return Reply(self._decisions(live.resign(self._side(command, side))))
+        if name == "moves":
+            return Reply(["legal moves: " + ", ".join(legal_san(game.position())) or "none"])
+        if name == "clock":
+            return Reply([self.clock_text()])
+        if name == "board":
+            pos = game.position()
+            if self.spoken:
+                return Reply([spoken_rank(pos, r) for r in range(8, 0, -1)])
+            return Reply(board_lines(pos, unicode=self.unicode))
+        if name == "rank":
+            return Reply([spoken_rank(game.position(), int(_one(command, "a rank 1-8")))])
+        if name == "file":
+            return Reply([spoken_file(game.position(), _one(command, "a file a-h").lower())])
+        if name == "pieces":
+            pos = game.position()
+            if command.args:
+                return Reply([spoken_pieces(pos, _colour(command.args[0]))])
+            return Reply([spoken_pieces(pos, 0), spoken_pieces(pos, 1)])
+        if name == "flip":
+            return Reply(flip=True)
+        if name == "help":
+            return Reply(help_text().splitlines())
+        return Reply(quit=True)  # "quit"
+
+    def _side(self, command: Command, default: Side) -> Side:
+        return Side(_colour(command.args[0])) if command.args else default
+
+    def _claim(self, side: Side, command: Command) -> list[str]:
+        kind_text, intended = command.args
+        pos = self.live.game.position()
+        if kind_text:
+            kind = ClaimKind(kind_text)
+        else:  # the 50-move rule when its count is reached, else repetition
+            kind = ClaimKind.FIFTY_MOVES if pos.halfmove_clock >= 99 else ClaimKind.THREEFOLD
+        decisions = self.live.claim(side, kind, intended or None)
+        return self._decisions(decisions) or ["claim recorded"]
+
+    def _decisions(self, decisions: tuple[Decision, ...]) -> list[str]:
+        lines = [str(d) for d in decisions]
+        outcome = self.live.game.outcome
+        if outcome is not None:
+            lines.append(f"game over: {outcome}")
+        return lines
+
+    def clock_text(self) -> str:
+        """Both clocks, in words a screen reader speaks well."""
+        clocks = self.live.clocks()
+        if clocks is None:
+            return "no clock in this game"
+        white, black = (format_ms(ms) for ms in clocks)
+        return f"white {white}, black {black}"
+
+    def status(self) -> str:
+        """Whose move it is, a pending offer, or the result."""
+        game = self.live.game
+        if game.outcome is not None:
+            return f"game over: {game.outcome}"
+        text = f"{game.to_move.name.lower()} to move"
+        if game.pending_offer is not None:
+            text += f"; {game.pending_offer.name.lower()} offers a draw"
+        return text
+
+
+def _one(command: Command, what: str) -> str:
+    if len(command.args) != 1:
+        raise ValueError(f"{command.name}: give {what}")
+    return command.args[0]
+
+
+def _colour(word: str) -> int:
+    lowered = word.lower()
+    if lowered in ("white", "w"):
+        return 0
+    if lowered in ("black", "b"):
+        return 1
+    raise ValueError(f"{word!r} is not a side: say white or black")

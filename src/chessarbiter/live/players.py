@@ -1,0 +1,173 @@
+"""Engines as players: the built-in engine or an external UCI engine, asked for a move with
+the game's clocks. A player returns the move in UCI, or the engine's failure; it never raises.
+"""
+
+from __future__ import annotations
+
+import shlex
+import threading
+from collections.abc import Sequence
+from typing import Protocol
+
+from chessarbiter.arbiter.events import Event, FlagObserved, Forfeited
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.controls import BonusMode
+from chessarbiter.clock.records import Side
+from chessarbiter.engines.builtin import BuiltinEngine
+from chessarbiter.engines.search import mate_in
+from chessarbiter.engines.timeman import budget_for
+from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
+
+
+class EnginePlayer(Protocol):
+    """Something that chooses moves on its own; ``score_cp`` is its last move's evaluation
+    for itself, in centipawns (mates as +-100,000 less the moves to mate), if it gave one."""
+
+    name: str
+    score_cp: int | None
+
+    def think(
+        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+    ) -> str | EngineFailure:
+        """The move to play now in UCI, or why there is none. Blocks while thinking."""
+        ...
+
+    def close(self) -> None:
+        """Release the engine."""
+        ...
+
+
+def moves_made(game: Game) -> int:
+    """How many moves the player having the move has made so far."""
+    return len(game.position().move_stack) // 2
+
+
+class BuiltinPlayer:
+    """The built-in engine at a strength level (1-10)."""
+
+    def __init__(self, level: int = 3, *, seed: int | None = None) -> None:
+        self.engine = BuiltinEngine(level, seed=seed)
+        self.name = f"chessarbiter level {level}"
+        self.score_cp: int | None = None
+
+    def think(
+        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+    ) -> str | EngineFailure:
+        pos = game.position()
+        budget = None
+        control = game.setup.control
+        if control is not None and clocks is not None:
+            remaining = max(clocks[pos.turn], 0)
+            budget = budget_for(control, moves_made(game), remaining)
+        result = self.engine.choose(pos, budget=budget, stop=stop)
+        mate = mate_in(result.score)
+        self.score_cp = result.score if mate is None else _mate_cp(mate)
+        if result.move is None:
+            return EngineFailure("illegal", "the built-in engine found no move")
+        return pos.uci(result.move)
+
+    def close(self) -> None:
+        return None
+
+
+class UciPlayer:
+    """An external engine speaking UCI, started on first use."""
+
+    def __init__(self, command: Sequence[str], *, chess960: bool = False,
+                 options: dict[str, str | int | bool] | None = None) -> None:
+        self.command = list(command)
+        self.name = " ".join(self.command)
+        self.chess960 = chess960
+        self.options = options or {}
+        self.score_cp: int | None = None
+        self._engine: UciEngine | None = None
+
+    def _started(self) -> UciEngine | EngineFailure:
+        if self._engine is None:
+            engine = UciEngine.start(self.command, options=self.options, chess960=self.chess960)
+            if isinstance(engine, EngineFailure):
+                return engine
+            self._engine = engine
+            self.name = engine.name or self.name
+        return self._engine
+
+    def think(
+        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+    ) -> str | EngineFailure:
+        engine = self._started()
+        if isinstance(engine, EngineFailure):
+            return engine
+        pos = game.position()
+        times = None
+        control = game.setup.control
+        if control is not None and clocks is not None:
+            index, made = control.period_index(moves_made(game))
+            period = control.periods[index]
+            inc = period.bonus_ms if period.mode is not BonusMode.HOURGLASS else 0
+            togo = None if period.moves is None else period.moves - made
+            times = ClockTimes(max(clocks[0], 0), max(clocks[1], 0), inc, inc, togo)
+        answer = engine.play(pos, times, depth=None if times else 8)
+        if isinstance(answer, EngineFailure):
+            return answer
+        self.score_cp = info_score(answer.info)
+        return pos.uci(answer.move)
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+
+
+def player_from_spec(spec: str, *, seed: int | None = None,
+                     chess960: bool = False) -> EnginePlayer | None:
+    """``human`` (``None``), ``engine`` / ``engine:LEVEL`` (the built-in engine, level 1-10,
+    default 3) or ``uci:COMMAND[;OPTION=VALUE...]`` (an external engine and the UCI options
+    to set, e.g. ``uci:stockfish;Skill Level=0``); ``ValueError`` for anything else."""
+    if spec == "human":
+        return None
+    if spec == "engine" or spec.startswith("engine:"):
+        level = spec.partition(":")[2] or "3"
+        if not level.isdigit():
+            raise ValueError(f"engine level {level!r}: expected a number 1-10")
+        return BuiltinPlayer(int(level), seed=seed)
+    if spec.startswith("uci:") and spec[4:].strip():
+        command, *settings = spec[4:].split(";")
+        options: dict[str, str | int | bool] = {}
+        for setting in settings:
+            name, equals, value = setting.partition("=")
+            if not equals or not name.strip():
+                raise ValueError(f"engine option {setting!r}: expected NAME=VALUE")
+            options[name.strip()] = value.strip()
+        return UciPlayer(shlex.split(command), chess960=chess960, options=options)
+    raise ValueError(f"player {spec!r}: expected human, engine[:LEVEL] or uci:COMMAND")
+
+
+MATE_CP = 100_000
+
+
+def _mate_cp(moves: int) -> int:
+    return MATE_CP - abs(moves) if moves > 0 else -(MATE_CP - abs(moves))
+
+
+def info_score(info: str) -> int | None:
+    """The score of a UCI ``info`` line (``score cp 34``, ``score mate -3``) in centipawns."""
+    words = info.split()
+    for i, word in enumerate(words[:-2]):
+        if word == "score":
+            kind, value = words[i + 1], words[i + 2]
+            if not value.lstrip("-").isdigit():
+                return None
+            if kind == "cp":
+                return int(value)
+            if kind == "mate":
+                return _mate_cp(int(value))
+    return None
+
+
+def failure_event(game: Game, side: Side, failure: EngineFailure, at_ms: int) -> Event:
+    """The arbiter's answer to an engine that failed: a hang on a clock is its flag (lost,
+    or drawn if the opponent cannot checkmate, Art. 6.9); a crash, an illegal or unreadable
+    move, or a hang without a clock forfeits the game (Art. 11.7 / 12.9 as the arbiter's
+    decision)."""
+    if failure.kind == "timeout" and game.time_to_flag() is not None:
+        return FlagObserved(max(at_ms, game.log[-1].at_ms + (game.time_to_flag() or 0)))
+    return Forfeited(at_ms, side, f"engine {failure.kind}: {failure.detail}")

@@ -1,0 +1,152 @@
+"""A game played live: the arbiter's :class:`Game` with a running time source.
+
+Events get their ``at_ms`` from the time source, continuing from the log's last event (so a
+resumed game picks up where its log ends). The program acts as the arbiter at the board: it
+records a fallen flag as soon as it looks (Art. 6.8), before the next player's event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import (
+    ClaimKind,
+    ClocksStarted,
+    DrawClaimed,
+    DrawOffered,
+    Event,
+    FlagObserved,
+    Moved,
+    OfferAccepted,
+    OfferDeclined,
+    Resigned,
+)
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.clock import monotonic_ms
+from chessarbiter.clock.records import Side, Start
+from chessarbiter.core.errors import ChessError
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position
+from chessarbiter.live.journal import Journal
+from chessarbiter.notation.san import parse_san
+
+
+def read_move(pos: Position, text: str) -> Move:
+    """A move typed by a person: SAN (lenient: ``Nf3``, ``0-0``, ``exd6 e.p.``...), long
+    algebraic (``Ng1-f3``) or UCI (``g1f3``). Raises a :class:`ChessError` saying why not."""
+    text = text.strip()
+    try:
+        return parse_san(pos, text)
+    except ChessError as san_error:
+        try:
+            return pos.parse_uci(text.lower())
+        except ChessError:
+            raise san_error from None
+
+
+class LiveGame:
+    """A :class:`Game` on a running clock, optionally journalled to a file."""
+
+    def __init__(
+        self,
+        game: Game,
+        now: Callable[[], int] = monotonic_ms,
+        journal: Journal | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self._now = now
+        self._base = now() - self.last_at()
+
+    def last_at(self) -> int:
+        """``at_ms`` of the log's last event (0 before the first)."""
+        log = self.game.log
+        return log[-1].at_ms if log else 0
+
+    def time(self) -> int:
+        """The game's time now (never before its last event)."""
+        return max(self._now() - self._base, self.last_at())
+
+    def apply(self, event: Event) -> tuple[Decision, ...]:
+        """Rule on an event and journal it once accepted."""
+        decisions = self.game.apply(event)
+        if self.journal is not None:
+            self.journal.append(event)
+        return decisions
+
+    def start(self) -> tuple[Decision, ...]:
+        """Start White's clock (Art. 6.5) where the profile's clock starts that way."""
+        setup = self.game.setup
+        if (
+            setup.control is None
+            or setup.profile.clock_start is not Start.BLACK_STARTS_WHITE
+            or self.game.log
+        ):
+            return ()
+        return self.apply(ClocksStarted(self.time()))
+
+    def clocks(self) -> tuple[int, int] | None:
+        """White's and Black's displays now (``None`` without a clock)."""
+        return self.game.clock_at(self.time())
+
+    def flag_fallen(self) -> bool:
+        """Whether the running display has reached zero by now."""
+        left = self.game.time_to_flag()
+        return left is not None and self.time() >= self.last_at() + left
+
+    def observe_flag(self) -> tuple[Decision, ...]:
+        """Record a fallen flag (Art. 6.8); nothing if none has fallen or the game is over."""
+        if self.game.is_over or not self.flag_fallen():
+            return ()
+        return self.apply(FlagObserved(self.time()))
+
+    def _act(self, event: Callable[[int], Event]) -> tuple[Decision, ...]:
+        flagged = self.observe_flag()
+        if flagged and self.game.is_over:
+            return flagged
+        return flagged + self.apply(event(self.time()))
+
+    # -- the players' actions (each raises ArbiterError / ChessError, changing nothing) --
+
+    def move(self, side: Side, text: str, *, offer_draw: bool = False) -> tuple[Decision, ...]:
+        """Play a move typed in SAN, long algebraic or UCI, pressing the clock."""
+        if self.game.is_over:
+            raise ArbiterError(f"the game is over ({self.game.outcome})")
+        pos = self.game.position()
+        move = read_move(pos, text)
+        uci = pos.uci(move)
+        return self._act(lambda at: Moved(at, side, uci, offer_draw))
+
+    def offer(self, side: Side) -> tuple[Decision, ...]:
+        """Offer a draw (Art. 9.1)."""
+        return self._act(lambda at: DrawOffered(at, side))
+
+    def accept(self, side: Side) -> tuple[Decision, ...]:
+        """Accept the opponent's draw offer (Art. 9.1, 5.2.3)."""
+        return self._act(lambda at: OfferAccepted(at, side))
+
+    def decline(self, side: Side) -> tuple[Decision, ...]:
+        """Decline the opponent's draw offer (Art. 9.1)."""
+        return self._act(lambda at: OfferDeclined(at, side))
+
+    def claim(
+        self, side: Side, kind: ClaimKind, intended: str | None = None
+    ) -> tuple[Decision, ...]:
+        """Claim a draw by repetition or the 50-move rule (Art. 9.2, 9.3), optionally on the
+        intended move (typed like any move)."""
+        uci = None
+        if intended is not None:
+            pos = self.game.position()
+            uci = pos.uci(read_move(pos, intended))
+        return self._act(lambda at: DrawClaimed(at, side, kind, uci))
+
+    def resign(self, side: Side) -> tuple[Decision, ...]:
+        """Resign (Art. 5.1.2)."""
+        return self._act(lambda at: Resigned(at, side))
+
+    def close(self) -> None:
+        """Close the journal."""
+        if self.journal is not None:
+            self.journal.close()

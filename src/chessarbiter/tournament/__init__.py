@@ -1,0 +1,1 @@
+"""Tournaments and matches (the tournament director's work): engine matches today."""

@@ -1,0 +1,186 @@
+"""Engine matches under the Laws: N games with colours alternating, openings from a file,
+any time control and rule profile, games in parallel, and adjudication by the Laws (the
+arbiter ends dead positions, fivefold repetition and the 75-move rule by itself) or, where
+asked, by the engines' scores as match runners do.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO
+
+from chessarbiter.arbiter.events import ResultDeclared
+from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.clock.controls import TimeControl
+from chessarbiter.clock.records import Side
+from chessarbiter.laws.endings import Result
+from chessarbiter.laws.profiles import RuleProfile
+from chessarbiter.live.play import Play
+from chessarbiter.live.players import EnginePlayer, player_from_spec
+from chessarbiter.live.session import LiveGame
+from chessarbiter.tournament.elo import Tally
+from chessarbiter.tournament.openings import START, Opening
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """Score adjudication, off unless set: resign when the loser's engine sees itself
+    ``resign_cp`` down and the winner's sees itself that much up for ``resign_moves`` moves
+    each; draw from move ``draw_after`` when both see at most ``draw_cp`` for ``draw_moves``
+    moves each; a draw at ``max_plies`` (for profiles without the 75-move rule)."""
+
+    resign_cp: int | None = None
+    resign_moves: int = 3
+    draw_cp: int | None = None
+    draw_moves: int = 8
+    draw_after: int = 40
+    max_plies: int = 1200
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """A match between two players (specs as for ``play``: ``engine[:LEVEL]``, ``uci:CMD``)."""
+
+    first: str
+    second: str
+    games: int
+    control: TimeControl | None
+    profile: RuleProfile
+    openings: tuple[Opening, ...] = START
+    chess960: bool = False
+    adjudication: Adjudication = field(default_factory=Adjudication)
+    seed: int | None = None
+    event: str = "chessarbiter match"
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """One finished game: its number, whether the first player had White, the result
+    and the PGN scoresheet."""
+
+    index: int
+    first_white: bool
+    result: Result
+    reason: str
+    plies: int
+    pgn: str
+
+    def first_points(self) -> float:
+        """The first player's points (Art. 11)."""
+        colour = 0 if self.first_white else 1
+        return float(self.result.score(colour))
+
+
+def _players(config: MatchConfig, index: int) -> tuple[EnginePlayer, EnginePlayer, bool]:
+    first_white = index % 2 == 0
+    specs = (config.first, config.second) if first_white else (config.second, config.first)
+    seed = None if config.seed is None else config.seed * 1000 + index
+    players = []
+    for spec in specs:
+        player = player_from_spec(spec, seed=seed, chess960=config.chess960)
+        if player is None:
+            raise ValueError("a match is between engines: 'human' cannot play")
+        players.append(player)
+    return players[0], players[1], first_white
+
+
+def play_game(config: MatchConfig, index: int) -> GameReport:
+    """Play game ``index`` of the match (the first player has White in even games; each
+    opening is played once with each colour)."""
+    white, black, first_white = _players(config, index)
+    opening = config.openings[(index // 2) % len(config.openings)]
+    tags = {"Event": config.event, "Site": "chessarbiter", "Date": "????.??.??",
+            "Round": str(index + 1), "White": white.name, "Black": black.name,
+            "Opening": opening.name}
+    game = Game(config.profile, config.control, fen=opening.fen, chess960=config.chess960,
+                tags=tags)
+    play = Play(LiveGame(game), {Side.WHITE: white, Side.BLACK: black})
+    judge = _Judge(config.adjudication)
+    try:
+        play.start()
+        while not play.over:
+            mover = game.to_move
+            play.engine_move()
+            if not play.over:
+                judge.look(play, mover, white if mover is Side.WHITE else black)
+    finally:
+        play.close()
+    outcome = game.outcome
+    assert outcome is not None
+    return GameReport(index, first_white, outcome.result, str(outcome), len(game.records),
+                      to_pgn(game))
+
+
+class _Judge:
+    """Score adjudication as :class:`Adjudication` describes."""
+
+    def __init__(self, rules: Adjudication) -> None:
+        self.rules = rules
+        self.scores: dict[Side, list[int | None]] = {Side.WHITE: [], Side.BLACK: []}
+
+    def look(self, play: Play, mover: Side, engine: EnginePlayer) -> None:
+        rules = self.rules
+        self.scores[mover].append(engine.score_cp)
+        game = play.live.game
+        decision = None
+        if len(game.records) >= rules.max_plies:
+            decision = (Result.DRAW, f"adjudicated: {rules.max_plies} plies played")
+        elif rules.resign_cp is not None:
+            for side in (Side.WHITE, Side.BLACK):
+                own = self._last(side, rules.resign_moves)
+                other = self._last(side.opponent, rules.resign_moves)
+                if own and other and all(s <= -rules.resign_cp for s in own) and all(
+                    s >= rules.resign_cp for s in other
+                ):
+                    decision = (Result.win_for(side.opponent.value),
+                                f"adjudicated: {side.name.lower()} is lost by both engines' "
+                                "evaluation")
+        if decision is None and rules.draw_cp is not None and (
+            game.position().fullmove_number >= rules.draw_after
+        ):
+            both = self._last(Side.WHITE, rules.draw_moves) + self._last(Side.BLACK,
+                                                                           rules.draw_moves)
+            if len(both) == 2 * rules.draw_moves and all(abs(s) <= rules.draw_cp for s in both):
+                decision = (Result.DRAW, "adjudicated: drawn by both engines' evaluation")
+        if decision is not None:
+            play.live.apply(ResultDeclared(play.live.time(), decision[0], decision[1]))
+
+    def _last(self, side: Side, n: int) -> list[int]:
+        recent = self.scores[side][-n:]
+        return [s for s in recent if s is not None] if len(recent) == n else []
+
+
+def run_match(
+    config: MatchConfig,
+    *,
+    concurrency: int = 1,
+    pgn: IO[str] | None = None,
+    progress: Callable[[Tally, GameReport], None] | None = None,
+) -> Tally:
+    """Play the match, ``concurrency`` games at a time (separate processes), writing each
+    finished game's PGN to ``pgn``; returns the first player's tally."""
+    tally = Tally()
+    for report in _reports(config, concurrency):
+        points = report.first_points()
+        tally = Tally(tally.wins + (points == 1.0), tally.losses + (points == 0.0 and
+                      report.result is not Result.DRAW), tally.draws + (points == 0.5))
+        if pgn is not None:
+            pgn.write(report.pgn + "\n")
+            pgn.flush()
+        if progress is not None:
+            progress(tally, report)
+    return tally
+
+
+def _reports(config: MatchConfig, concurrency: int) -> Iterator[GameReport]:
+    if concurrency <= 1:
+        for index in range(config.games):
+            yield play_game(config, index)
+        return
+    with concurrent.futures.ProcessPoolExecutor(max_workers=concurrency) as pool:
+        futures = [pool.submit(play_game, config, index) for index in range(config.games)]
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()

@@ -1,0 +1,1 @@
+"""The terminal game: a full-screen board with live clocks, and an accessible line mode."""

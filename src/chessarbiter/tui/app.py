@@ -1,0 +1,164 @@
+"""The full-screen terminal game (Textual): the board, live clocks that tick while a player
+thinks (low time highlighted), the moves in SAN, the pending offer, the result with its
+article, and a line to type moves and commands into.
+
+Textual was chosen for its widgets, its timers (clocks redrawn ten times a second) and its
+test pilot, which drives the real application headless in tests; the accessible mode is a
+plain line interface instead (see :mod:`chessarbiter.tui.accessible`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, RichLog, Static
+
+from chessarbiter.clock.records import Side
+from chessarbiter.live.play import Play
+from chessarbiter.notation.san import write_san
+from chessarbiter.tui.board import board_lines, format_ms
+
+LOW_TIME_MS = 30_000
+"""A display under this many milliseconds is shown as low time."""
+
+
+def move_list(play: Play) -> str:
+    """The game's moves in SAN, numbered, one move pair a line (the last 12 pairs)."""
+    pos = play.live.game.position()
+    moves = pos.move_stack
+    for _ in moves:
+        pos.pop()
+    pairs: list[str] = []
+    for move in moves:
+        san = write_san(pos, move)
+        if pos.turn == 0:
+            pairs.append(f"{pos.fullmove_number}. {san}")
+        elif not pairs:
+            pairs.append(f"{pos.fullmove_number}... {san}")
+        else:
+            pairs[-1] += f" {san}"
+        pos.push(move)
+    return "\n".join(pairs[-12:])
+
+
+class GameApp(App[None]):
+    """One game at one terminal."""
+
+    TITLE = "chessarbiter"
+    CSS = """
+    #board { width: 20; height: 10; margin: 1 2; }
+    #side { width: 1fr; margin: 1 1; }
+    .clock { height: 1; }
+    .clock.running { text-style: bold; }
+    .clock.low { color: red; text-style: bold; }
+    #status { height: 2; margin-top: 1; }
+    #moves { height: 1fr; }
+    #log { height: 8; border: round $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "save and quit"),
+        Binding("ctrl+f", "flip", "flip board"),
+    ]
+
+    def __init__(self, play: Play, *, orientation: Side = Side.WHITE) -> None:
+        super().__init__()
+        self.play = play
+        self.orientation = orientation
+        self.thinking = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Static(id="board")
+            with Vertical(id="side"):
+                yield Static(id="top-clock", classes="clock")
+                yield Static(id="bottom-clock", classes="clock")
+                yield Static(id="status")
+                yield Static(id="moves")
+        yield RichLog(id="log", wrap=True)
+        yield Input(placeholder="your move (Nf3, e2e4) or a command: help", id="entry")
+
+    def on_mount(self) -> None:
+        self.say(self.play.start())
+        self.say(["type help for the commands"])
+        self.redraw()
+        self.set_interval(0.1, self.tick)
+        self.query_one("#entry", Input).focus()
+        self.engine_if_due()
+
+    def say(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(line)
+
+    def tick(self) -> None:
+        lines = self.play.tick()
+        if lines:
+            self.say(lines)
+            self.redraw()
+        else:
+            self.draw_clocks()
+
+    def draw_clocks(self) -> None:
+        clocks = self.play.live.clocks()
+        game = self.play.live.game
+        top, bottom = self.orientation.opponent, self.orientation
+        for widget_id, side in (("#top-clock", top), ("#bottom-clock", bottom)):
+            widget = self.query_one(widget_id, Static)
+            name = side.name.lower()
+            if clocks is None:
+                widget.update(f"{name}: no clock")
+                continue
+            ms = clocks[side.value]
+            running = not game.is_over and game.to_move is side
+            widget.update(f"{'▶' if running else ' '} {name:5} {format_ms(ms)}")
+            widget.set_class(running, "running")
+            widget.set_class(ms < LOW_TIME_MS, "low")
+
+    def redraw(self) -> None:
+        pos = self.play.live.game.position()
+        self.query_one("#board", Static).update(
+            "\n".join(board_lines(pos, orientation=self.orientation.value,
+                                  unicode=self.play.controller.unicode))
+        )
+        self.draw_clocks()
+        self.query_one("#status", Static).update(self.play.controller.status())
+        self.query_one("#moves", Static).update(move_list(self.play))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        reply = self.play.type_line(event.value)
+        self.say([f"> {event.value}", *reply.lines])
+        if reply.flip:
+            self.action_flip()
+        if reply.quit:
+            self.action_leave()
+            return
+        self.redraw()
+        self.engine_if_due()
+
+    def engine_if_due(self) -> None:
+        if not self.thinking and self.play.engine_to_move() is not None:
+            self.thinking = True
+            self.query_one("#status", Static).update(self.play.controller.status() + " …")
+            self.run_worker(self._engine_thread, thread=True, exit_on_error=False)
+
+    def _engine_thread(self) -> None:
+        lines = self.play.engine_move()
+        self.call_from_thread(self._engine_done, lines)
+
+    def _engine_done(self, lines: list[str]) -> None:
+        self.thinking = False
+        self.say(lines)
+        self.redraw()
+        self.engine_if_due()
+
+    def action_flip(self) -> None:
+        self.orientation = self.orientation.opponent
+        self.redraw()
+
+    def action_leave(self) -> None:
+        self.play.close()
+        self.exit()

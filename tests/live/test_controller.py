@@ -1,0 +1,75 @@
+"""Typed lines become actions on the live game; replies come back as text or words."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock import Side, parse_human
+from chessarbiter.core.position import STARTING_FEN
+from chessarbiter.laws.endings import Termination
+from chessarbiter.laws.profiles import FIDE_2023, InputMode
+from chessarbiter.live.controller import Controller
+from chessarbiter.live.session import LiveGame
+from tests.clock.fake_time import FakeTime
+
+PROFILE = replace(FIDE_2023, input_mode=InputMode.DIGITAL)
+
+
+def controller(*, spoken: bool = False, fen: str | None = None) -> Controller:
+    game = Game(PROFILE, parse_human("90+30"), fen=fen or STARTING_FEN)
+    live = LiveGame(game, now=FakeTime())
+    live.start()
+    return Controller(live, spoken=spoken, unicode=False)
+
+
+def test_moves_are_answered_in_scoresheet_notation() -> None:
+    c = controller()
+    assert c.handle("e4").lines == ["1. e4"]
+    assert c.handle("c7c5").lines == ["1... c5"]
+    reply = c.handle("Nf3 =")
+    assert reply.moved and reply.lines[0] == "2. Nf3 (=)"
+    assert "offers a draw" in reply.lines[1]
+    assert c.status() == "black to move; white offers a draw"
+
+
+def test_spoken_moves_and_board_reading() -> None:
+    c = controller(spoken=True)
+    assert c.handle("e4").lines == ["white: pawn e4"]
+    assert c.handle("rank 4").lines == ["rank 4: a4 to d4 empty, e4 white pawn, f4 to h4 empty"]
+    assert c.handle("file e").lines[0].startswith("file e: e1 white king, e2 to e3 empty, e4 white pawn")
+    assert c.handle("pieces black").lines[0].startswith("black: king e8")
+    assert c.handle("clock").lines == ["white 1:30:30, black 1:30:00"]
+    assert len(c.handle("board").lines) == 8
+
+
+def test_bad_input_gets_a_message_and_changes_nothing() -> None:
+    c = controller()
+    before = c.live.game.state()
+    for line in ("Ke2", "zz9", "accept", "rank 9", "file q", "pieces purple"):
+        reply = c.handle(line)
+        assert reply.lines and not reply.moved, line
+    assert c.live.game.state() == before
+
+
+def test_wrong_claim_is_penalised_and_right_claim_draws() -> None:
+    c = controller()
+    reply = c.handle("claim")
+    assert any("incorrect" in line.lower() or "penal" in line.lower() for line in reply.lines)
+    for line in ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"):
+        c.handle(line)
+    reply = c.handle("claim Ng8")
+    assert c.live.game.outcome is not None
+    assert c.live.game.outcome.termination is Termination.THREEFOLD_REPETITION
+    assert any("game over" in line for line in reply.lines)
+
+
+def test_resignation_and_commands() -> None:
+    c = controller()
+    assert c.handle("flip").flip
+    assert c.handle("quit").quit
+    assert any("offer" in line for line in c.handle("help").lines)
+    assert "Nf3" in c.handle("moves").lines[0]
+    c.handle("resign white")
+    outcome = c.live.game.outcome
+    assert outcome is not None and outcome.winner == Side.BLACK.value

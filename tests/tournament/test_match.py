@@ -1,0 +1,124 @@
+"""Engine matches under the Laws: short real matches, adjudication, faulty engines.
+
+The 20-game matches of the issue (built-in against Stockfish, and against itself under a
+delay and a two-period control) are long tests; the default run plays two-game matches.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from chessarbiter.cli.main import main
+from chessarbiter.cli.play_cmd import choose_profile, parse_control
+from chessarbiter.clock import parse_us
+from chessarbiter.notation.pgn_reader import read_pgn_text
+from chessarbiter.tournament.match import Adjudication, MatchConfig, run_match
+
+FAKE = Path(__file__).resolve().parents[1] / "engines" / "fake_engine.py"
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
+def config(first: str, second: str, games: int, tc: str, **kw: object) -> MatchConfig:
+    control = parse_us(tc) if tc.startswith("G/") else parse_control(tc)
+    profile = replace(choose_profile("auto", control), flags_automatic=True)
+    return MatchConfig(first, second, games, control, profile, seed=7, **kw)  # type: ignore[arg-type]
+
+
+def audit(pgn: str, path: Path) -> dict[str, object]:
+    """``chessarbiter check --json`` on the games: legal moves, results, clocks."""
+    path.write_text(pgn)
+    out = subprocess.run([sys.executable, "-m", "chessarbiter.cli.main", "check", "--json",
+                          str(path)], capture_output=True, text=True, timeout=300)
+    report: dict[str, object] = json.loads(out.stdout)
+    assert out.returncode == 0, out.stdout[-2000:]
+    return report
+
+
+def _match(cfg: MatchConfig, tmp_path: Path, concurrency: int = 2) -> str:
+    out = io.StringIO()
+    tally = run_match(cfg, concurrency=concurrency, pgn=out)
+    assert tally.games == cfg.games
+    text = out.getvalue()
+    games = read_pgn_text(text)
+    assert len(games) == cfg.games and not any(g.error for g in games)
+    assert all(g.moves and g.moves[0].clock_ms is not None for g in games)  # %clk written
+    audit(text, tmp_path / "match.pgn")
+    return text
+
+
+def test_two_games_under_a_delay_control(tmp_path: Path) -> None:
+    text = _match(config("engine:2", "engine:1", 2, "G/0.1;d1"), tmp_path)
+    assert text.count("[Termination ") == 2
+
+
+def test_two_games_under_a_two_period_control(tmp_path: Path) -> None:
+    _match(config("engine:2", "engine:2", 2, "10/0.05, 0.1+0.05"), tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [("crash_on_go", "crash"), ("reply:e2e5", "illegal"), ("reply:xyz", "malformed"),
+     ("crash_on_start", "start")],
+)
+def test_faulty_engines_lose_and_nothing_crashes(mode: str, words: str) -> None:
+    bad = f"uci:{sys.executable} {FAKE} {mode}"
+    tally = run_match(config(bad, "engine:1", 2, "0.1+0"), pgn=io.StringIO())
+    assert (tally.wins, tally.losses) == (0, 2)
+
+
+def test_a_hanging_engine_loses_on_time() -> None:
+    bad = f"uci:{sys.executable} {FAKE} hang_on_go"
+    out = io.StringIO()
+    tally = run_match(config(bad, "engine:1", 1, "0.02+0"), pgn=out)
+    assert tally.losses == 1
+    assert '[Termination "time forfeit"]' in out.getvalue()
+
+
+def test_score_adjudication() -> None:
+    rules = Adjudication(resign_cp=300, resign_moves=2, max_plies=400)
+    out = io.StringIO()
+    tally = run_match(config("engine:4", "engine:1", 2, "0.2+0.05", adjudication=rules),
+                      pgn=out)
+    assert tally.games == 2
+    games = read_pgn_text(out.getvalue())
+    assert all(g.result in ("1-0", "0-1", "1/2-1/2") for g in games)
+
+
+def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pgn = tmp_path / "m.pgn"
+    openings = tmp_path / "o.epd"
+    openings.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+    code = main(["match", "--games", "2", "--tc", "0.1+0.05", "--pgn", str(pgn),
+                 "--engine", "engine:1", "--openings", str(openings), "--seed", "3"])
+    assert code == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("engine:10 vs engine:1: +")
+    assert pgn.read_text().count("[FEN ") == 2
+    with pytest.raises(SystemExit, match="--openings"):
+        main(["match", "--pgn", str(pgn), "--openings", str(tmp_path / "missing.epd")])
+    with pytest.raises(SystemExit, match="at most two"):
+        main(["match", "--pgn", str(pgn), "--engine", "a", "--engine", "b", "--engine", "c"])
+
+
+@pytest.mark.long
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_twenty_games_against_stockfish(tmp_path: Path) -> None:
+    sf = f"uci:{STOCKFISH};Skill Level=0;Threads=1;Hash=16"
+    text = _match(config("engine:10", sf, 20, "0.5+0.05"), tmp_path)
+    assert text.count("[Result ") == 20
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("tc", ["G/0.5;d2", "20/0.3, 0.3+0.1"])
+def test_twenty_games_against_itself(tc: str, tmp_path: Path) -> None:
+    text = _match(config("engine:10", "engine:6", 20, tc), tmp_path)
+    results = [g.result for g in read_pgn_text(text)]
+    assert len(results) == 20 and all(r != "*" for r in results)

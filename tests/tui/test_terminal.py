@@ -1,0 +1,136 @@
+"""Whole games through a real terminal (tmux), typed as a person types them; the saved PGN
+scoresheets then pass ``chessarbiter check``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed (scripts/test.sh installs it)")
+
+WAIT_S = 60.0
+
+
+class Terminal:
+    """A tmux session running one command."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        self.name = f"ca-{uuid.uuid4().hex[:8]}"
+        shell = subprocess.list2cmdline(command) + '; echo "[exited $?]"; sleep 60'
+        env = [f"-e{name}={os.environ[name]}" for name in ("PYTHONPATH", "PATH")
+               if name in os.environ]
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "110", "-y", "36",
+                        *env, "-c", str(cwd), shell], check=True)
+
+    def screen(self) -> str:
+        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
+                             capture_output=True, text=True)
+        return out.stdout
+
+    def wait_for(self, text: str, timeout_s: float = WAIT_S) -> str:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def type(self, line: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", line], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def play(tmp_path: Path, *args: str) -> Iterator[Terminal]:
+    command = [sys.executable, "-m", "chessarbiter.cli.main", "play", "--white", "human",
+               "--black", "human", "--ascii", "--dir", str(tmp_path), *args]
+    terminal = Terminal(command, tmp_path)
+    try:
+        terminal.wait_for("type help")
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def moves(terminal: Terminal, *sans: str) -> None:
+    for san in sans:
+        terminal.type(san)
+        terminal.wait_for(san)
+
+
+def quit_game(terminal: Terminal) -> None:
+    terminal.type("quit")
+    terminal.wait_for("[exited 0]")
+
+
+def check_saved(tmp_path: Path) -> dict[str, object]:
+    pgns = sorted(tmp_path.glob("*.pgn"))
+    assert len(pgns) == 1
+    out = subprocess.run([sys.executable, "-m", "chessarbiter.cli.main", "check", "--json",
+                          str(pgns[0])], capture_output=True, text=True, timeout=120)
+    report = json.loads(out.stdout)
+    assert out.returncode == 0, out.stdout
+    assert report["summary"]["games"] == 1
+    return report
+
+
+def test_checkmate(tmp_path: Path) -> None:
+    for term in play(tmp_path):
+        moves(term, "f3", "e5", "g4")
+        term.type("Qh4")
+        term.wait_for("game over: 0-1 by checkmate")
+        quit_game(term)
+    assert '[Termination "normal"]' in next(tmp_path.glob("*.pgn")).read_text()
+    check_saved(tmp_path)
+
+
+def test_flag_against_a_lone_king_is_a_draw(tmp_path: Path) -> None:
+    for term in play(tmp_path, "--tc", "0.05+0", "--fen", "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"):
+        term.type("Kf2")
+        screen = term.wait_for("game over: 1/2-1/2 by time forfeit", timeout_s=WAIT_S)
+        assert "cannot checkmate" in screen
+        quit_game(term)
+    check_saved(tmp_path)
+
+
+def test_claimed_threefold(tmp_path: Path) -> None:
+    for term in play(tmp_path):
+        moves(term, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
+        term.type("claim Ng8")
+        term.wait_for("game over: 1/2-1/2 by threefold repetition")
+        quit_game(term)
+    check_saved(tmp_path)
+
+
+def test_resignation(tmp_path: Path) -> None:
+    for term in play(tmp_path):
+        moves(term, "e4", "e5")
+        term.type("resign")
+        term.wait_for("game over: 0-1 by resignation")
+        quit_game(term)
+    check_saved(tmp_path)
+
+
+def test_wrong_claim_is_penalised(tmp_path: Path) -> None:
+    for term in play(tmp_path, "--tc", "90+30", "--profile", "fide-2023"):
+        moves(term, "e4")
+        term.type("claim")
+        term.wait_for("120 s added to white's clock (Art. 9.5.3)")
+        term.wait_for("white 1:32:")  # 90 min + 30 s increment + the 2-minute penalty
+        quit_game(term)
+    text = next(tmp_path.glob("*.pgn")).read_text()
+    assert '[Result "*"]' in text
+    check_saved(tmp_path)
