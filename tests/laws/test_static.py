@@ -1,18 +1,20 @@
-"""The static mobility analysis: blocked pawn walls are proved, open positions are not."""
+"""The static mobility analysis: blocked pawn walls, boxed pieces and facing pawns are
+proved, open positions are not."""
 
 from __future__ import annotations
 
 import pytest
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos.static import fixed_pawns, statically_unwinnable
+from chessarbiter.core.squares import FILES, RANKS
+from chessarbiter.laws.deadpos.static import fixed_units, mobility, statically_unwinnable
 
 WALL = "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1"
 
 
 def test_pawn_wall_is_dead_for_both() -> None:
     pos = parse_fen(WALL)
-    assert fixed_pawns(pos) == pos.pieces[1] | pos.pieces[9]
+    assert fixed_units(pos) == pos.pieces[1] | pos.pieces[9]
     assert statically_unwinnable(pos, 0)
     assert statically_unwinnable(pos, 1)
 
@@ -35,4 +37,26 @@ def test_a_piece_that_can_cross_the_wall_is_not_proved(fen: str) -> None:
 
 def test_en_passant_pawns_are_not_fixed() -> None:
     pos = parse_fen("8/4k3/8/pPp1p1p1/2P1P1P1/8/4K3/8 w - a6 0 2")
-    assert not fixed_pawns(pos) & (1 << 32 | 1 << 33)
+    assert not fixed_units(pos) & (1 << 32 | 1 << 33)
+
+
+def test_facing_pawns_on_open_files_are_locked() -> None:
+    pos = parse_fen("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1")
+    found = mobility(pos)
+    assert found.locked & pos.pieces[1] == pos.pieces[1] & RANKS[1]
+    assert not found.reach[0].stand & FILES[1]
+    assert statically_unwinnable(pos, 0)
+
+
+def test_a_king_that_can_take_a_facing_pawn_unlocks_it() -> None:
+    pos = parse_fen("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1")
+    assert not mobility(pos).locked & pos.pieces[9] & RANKS[4]
+
+
+def test_boxed_pieces_are_walls() -> None:
+    pos = parse_fen("k4bBN/4pPp1/3pP1Pp/2pP3P/BpP5/1P6/K7/8 b - - 0 1")
+    boxed = 1 << 61 | 1 << 63
+    assert fixed_units(pos) & boxed == boxed
+    assert statically_unwinnable(pos, 0)
+    assert statically_unwinnable(pos, 1)
+

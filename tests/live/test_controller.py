@@ -37,7 +37,9 @@ def test_spoken_moves_and_board_reading() -> None:
     c = controller(spoken=True)
     assert c.handle("e4").lines == ["white: pawn e4"]
     assert c.handle("rank 4").lines == ["rank 4: a4 to d4 empty, e4 white pawn, f4 to h4 empty"]
-    assert c.handle("file e").lines[0].startswith("file e: e1 white king, e2 to e3 empty, e4 white pawn")
+    assert c.handle("file e").lines[0].startswith(
+        "file e: e1 white king, e2 to e3 empty, e4 white pawn"
+    )
     assert c.handle("pieces black").lines[0].startswith("black: king e8")
     assert c.handle("clock").lines == ["white 1:30:30, black 1:30:00"]
     assert len(c.handle("board").lines) == 8

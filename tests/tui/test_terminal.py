@@ -12,6 +12,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,7 +82,7 @@ def check_saved(tmp_path: Path) -> dict[str, object]:
     assert len(pgns) == 1
     out = subprocess.run([sys.executable, "-m", "chessarbiter.cli.main", "check", "--json",
                           str(pgns[0])], capture_output=True, text=True, timeout=120)
-    report = json.loads(out.stdout)
+    report: dict[str, Any] = json.loads(out.stdout)
     assert out.returncode == 0, out.stdout
     assert report["summary"]["games"] == 1
     return report

@@ -65,11 +65,13 @@ def fill(seed: int, allowed: int, step: Step) -> int:
         region = grown
 
 
-def pawn_fill(seed: int, allowed: int, colour: int) -> int:
-    """Every square pawns of ``colour`` could reach by pushes and captures onto ``allowed``."""
+def pawn_fill(seed: int, allowed: int, prey: int, colour: int) -> int:
+    """Every square pawns of ``colour`` could reach by pushes onto ``allowed`` squares and
+    captures onto ``prey`` squares."""
     region = seed
     while True:
-        grown = region | ((pawn_push(region, colour) | pawn_attacks(region, colour)) & allowed)
+        pushed = pawn_push(region, colour) & allowed
+        grown = region | pushed | (pawn_attacks(region, colour) & prey)
         if grown == region:
             return region
         region = grown

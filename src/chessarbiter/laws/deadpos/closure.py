@@ -1,11 +1,11 @@
 """Exhaustive exploration of every position reachable from the analysed one.
 
 Depth-first, each position once. A position whose material can never mate, or that the
-static analysis proves unwinnable, is not expanded: no mate follows it. After a pawn move
-or capture the static analysis runs again; after any other move it would give the same
-answer as before (pieces only moved within the regions it computed, which are closed
-under their moves), so it is skipped. If the exploration ends within its cap without
-meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
+static analysis proves unwinnable, is not expanded: no mate follows it. The static analysis
+runs again only after a pawn move or capture: after any other move the pieces only moved
+within the regions it computed before, so it seldom helps, and skipping it only forgoes a
+pruning. If the exploration ends within its cap without meeting the winner's checkmate, no
+series of legal moves leads to one: unwinnable.
 """
 
 from __future__ import annotations

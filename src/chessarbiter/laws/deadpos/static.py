@@ -1,16 +1,19 @@
 """Static mobility analysis (Laws Art. 5.2.2, 6.9): where could each piece ever go?
 
 A sound over-approximation in the spirit of Ambrona's semi-static analysis (FUN 2022).
-First the *fixed* pawns: the largest set of pawns that, as long as all of them stand, are
-each blocked by another of them, have nothing they could ever capture and can never be
-captured. They never move again, so they are walls; every other piece is confined to the
-squares it can reach around them (a king also avoids squares a fixed enemy pawn attacks,
-and a pawn that can reach its last rank may become a queen or a knight there).
+First the *fixed* units: the largest set of pawns and pieces (not kings) such that, as
+long as all of them stand, none can ever move (a pawn's square ahead holds a fixed unit
+and no enemy piece can ever stand where it captures; every square a piece steps to holds
+a fixed unit of its own colour) and none can ever be captured (no enemy piece can ever
+attack it, and an enemy king that can come next to it finds it guarded by a fixed unit).
+By induction over any series of moves, none of them ever moves: they are walls, and the
+other pieces are confined to what :mod:`.reach` computes around them (a king also avoids
+the squares fixed enemy units attack).
 
 The intended winner can then checkmate only if one of its pieces can attack the square
 region of the losing king. If the only such pieces are bishops of one square colour, every
 square of that colour in the region is tried as a mating square: the king's other flight
-squares must be covered by the winner's king or fixed pawns, or blocked by the loser's own
+squares must be covered by the winner's king or fixed units, or blocked by the loser's own
 pieces, and there must be enough of those that can get there.
 """
 
@@ -23,6 +26,7 @@ from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
+    Step,
     diagonal_step,
     fill,
     king_step,
@@ -32,78 +36,148 @@ from chessarbiter.laws.deadpos.bitboards import (
     pawn_fill,
     pawn_push,
 )
-from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
+from chessarbiter.laws.deadpos.reach import Reach, reaches
+
+STEPS: tuple[tuple[int, Step], ...] = (
+    (KNIGHT, knight_step),
+    (BISHOP, diagonal_step),
+    (ROOK, orthogonal_step),
+    (QUEEN, king_step),
+)
+"""Each piece kind and the squares next to it that it could move to or attack."""
 
 
 @dataclass(frozen=True, slots=True)
-class Reach:
-    """What one colour's pieces could ever do, given the fixed pawns."""
+class Mobility:
+    """The fixed units, the locked pawns with their paths, and what the rest can reach."""
 
-    stand: int
-    """Squares a piece other than the king (pawns and promoted pieces included) may reach."""
-    checks: int
-    """Squares a piece other than a bishop could ever attack."""
-    bishop_checks: int
-    """Squares a bishop (not one promoted to) could ever attack."""
-    pieces: int
-    """How many pieces other than the king and the fixed pawns there are."""
+    fixed: int
+    locked: int
+    reach: tuple[Reach, Reach]
 
 
-def fixed_pawns(pos: Position) -> int:
-    """The bitboard of pawns that can never move or be captured again (see module doc)."""
+_NOTHING = Reach(0, 0, 0, 0)
+"""Stands in for the reach when nothing is fixed: the analysis then proves nothing."""
+
+
+def fixed_units(pos: Position) -> int:
+    """The bitboard of units that can never move or be captured again (see module doc)."""
+    return mobility(pos).fixed
+
+
+def mobility(pos: Position) -> Mobility:
+    """The greatest self-consistent fixed units and locked pawns (see module doc); when no
+    unit is fixed, nothing else is computed."""
     pieces = pos.pieces
-    pawns = (pieces[PAWN], pieces[8 | PAWN])
-    every = pawns[0] | pawns[1]
-    fixed = (pawns[0] & (every >> 8)) | (pawns[1] & (every << 8))
-    if pos.ep_square >= 0:
-        ep = 1 << pos.ep_square
-        fixed &= ~(pawn_push(ep, pos.turn ^ 1) | pawn_attacks(ep, pos.turn ^ 1))
+    units = (
+        pos.occupied_co[0] & ~pieces[KING],
+        pos.occupied_co[1] & ~pieces[8 | KING],
+    )
+    fixed = _candidates(pos, units)
+    movable = (pieces[PAWN] | pieces[8 | PAWN]) & ~_en_passant(pos)
+    locked = movable & ~fixed
     while fixed:
+        paths = (_paths(pieces, fixed, locked, 0), _paths(pieces, fixed, locked, 1))
+        reach = reaches(pos, fixed, locked, (paths[0][0], paths[1][0]))
         allowed = FULL ^ fixed
         kept = 0
+        held = 0
         for colour in (0, 1):
             them = colour ^ 1
-            mine = fixed & pawns[colour]
-            theirs = fixed & pawns[them]
-            reach = _reach(pieces, them, allowed, fixed)
-            king = _king_region(pieces, them, allowed, _pawn_walls(fixed & pawns[colour], colour))
-            blocked = mine & pawn_push(fixed, them)
-            prey = theirs | reach.stand
-            safe = ~pawn_attacks(prey, them) & ~(reach.checks | reach.bishop_checks)
-            guarded = pawn_attacks(mine, colour)
-            safe &= ~(king_step(king) & ~guarded)
-            kept |= blocked & safe
-        if kept == fixed:
-            return fixed
+            mine = fixed & units[colour]
+            guarded = guards(pieces, mine, colour)
+            king = fill(pieces[them << 3 | KING], allowed & ~guarded, king_step)
+            threats = reach[them].checks | reach[them].bishop_checks | (king_step(king) & ~guarded)
+            prey = (fixed & units[them]) | reach[them].stand
+            capture = pawn_attacks(prey, them)
+            pawns = mine & pieces[colour << 3 | PAWN] & pawn_push(fixed, them) & ~capture
+            kept |= (pawns | _boxed(pieces, mine, colour)) & ~threats
+            for pawn, path in paths[colour][1]:
+                if not (path & (threats | LAST_RANKS[colour]) or pawn_attacks(path, colour) & prey):
+                    held |= pawn
+        if kept == fixed and held == locked:
+            return Mobility(fixed, locked, reach)
+        locked = held | ((fixed ^ kept) & movable)
         fixed = kept
-    return 0
+    return Mobility(0, 0, (_NOTHING, _NOTHING))
+
+
+def _paths(
+    pieces: list[int], fixed: int, locked: int, colour: int
+) -> tuple[int, list[tuple[int, int]]]:
+    """Each locked pawn of ``colour`` with the squares ahead it may walk (up to a fixed unit
+    or a locked enemy pawn, which never leave), and their union."""
+    stop = FULL ^ (fixed | (locked & pieces[(colour ^ 1) << 3 | PAWN]))
+    out = []
+    union = 0
+    bb = locked & pieces[colour << 3 | PAWN]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        path = pawn_fill(low, stop, 0, colour)
+        union |= path
+        out.append((low, path))
+    return union, out
+
+
+def guards(pieces: list[int], fixed: int, colour: int) -> int:
+    """Squares the fixed units ``fixed`` of ``colour`` attack whatever else moves."""
+    out = pawn_attacks(fixed & pieces[colour << 3 | PAWN], colour)
+    for kind, step in STEPS:
+        out |= step(fixed & pieces[colour << 3 | kind])
+    return out
+
+
+def _candidates(pos: Position, units: tuple[int, int]) -> int:
+    """Units that cannot move now: the fixed units are among them."""
+    pieces = pos.pieces
+    occupied = units[0] | units[1]
+    pawns = (pieces[PAWN] & (occupied >> 8)) | (pieces[8 | PAWN] & (occupied << 8))
+    pawns &= ~_en_passant(pos)
+    boxed = _boxed(pieces, units[0], 0) | _boxed(pieces, units[1], 1)
+    return pawns | boxed
+
+
+def _en_passant(pos: Position) -> int:
+    """The pawns an en-passant capture available now could move or remove."""
+    if pos.ep_square < 0:
+        return 0
+    ep = 1 << pos.ep_square
+    return pawn_push(ep, pos.turn ^ 1) | pawn_attacks(ep, pos.turn ^ 1)
+
+
+def _boxed(pieces: list[int], mine: int, colour: int) -> int:
+    """``colour``'s pieces on ``mine`` whose every neighbouring move square is in ``mine``."""
+    out = 0
+    for kind, step in STEPS:
+        bb = pieces[colour << 3 | kind] & mine
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            if not step(low) & ~mine:
+                out |= low
+    return out
 
 
 def statically_unwinnable(pos: Position, winner: int) -> bool:
     """Whether the analysis proves that ``winner`` can never give checkmate."""
-    fixed = fixed_pawns(pos)
+    found = mobility(pos)
+    fixed = found.fixed
     if not fixed:
         return False
     pieces = pos.pieces
     loser = winner ^ 1
     allowed = FULL ^ fixed
-    own_walls = _pawn_walls(fixed & pieces[winner << 3 | PAWN], winner)
-    region = _king_region(pieces, loser, allowed, own_walls)
-    reach = _reach(pieces, winner, allowed, fixed)
-    if not (reach.checks | reach.bishop_checks) & region:
-        return True
-    if reach.checks & region:
-        return False
-    bishops = pieces[winner << 3 | BISHOP]
-    if bishops & DARK_SQUARES and bishops & LIGHT_SQUARES:
-        return False
-    colour = DARK_SQUARES if bishops & DARK_SQUARES else LIGHT_SQUARES
-    helper = _king_region(
-        pieces, winner, allowed, _pawn_walls(fixed & pieces[loser << 3 | PAWN], loser)
-    )
-    covered = colour | own_walls | king_step(helper) | fixed
-    blockers = _reach(pieces, loser, allowed, fixed)
-    squares = region & reach.bishop_checks & colour
+    walls = guards(pieces, fixed & pos.occupied_co[winner], winner)
+    region = fill(pieces[loser << 3 | KING], allowed & ~walls, king_step)
+    reach = found.reach
+    attack = reach[winner]
+    checks = attack.checks | attack.bishop_checks
+    their_walls = guards(pieces, fixed & pos.occupied_co[loser], loser)
+    helper = fill(pieces[winner << 3 | KING], allowed & ~their_walls, king_step)
+    covered = checks | walls | king_step(helper) | fixed
+    blockers = reach[loser]
+    squares = region & checks
     while squares:
         low = squares & -squares
         squares ^= low
@@ -111,36 +185,3 @@ def statically_unwinnable(pos: Position, winner: int) -> bool:
         if not need & ~blockers.stand and need.bit_count() <= blockers.pieces:
             return False
     return True
-
-
-def _pawn_walls(fixed_pawns_of: int, colour: int) -> int:
-    """Squares an enemy king can never enter: those attacked by ``colour``'s fixed pawns."""
-    return pawn_attacks(fixed_pawns_of, colour)
-
-
-def _king_region(pieces: list[int], colour: int, allowed: int, walls: int) -> int:
-    return fill(pieces[colour << 3 | KING], allowed & ~walls, king_step)
-
-
-def _reach(pieces: list[int], colour: int, allowed: int, fixed: int) -> Reach:
-    base = colour << 3
-    pawns = pieces[base | PAWN] & ~fixed
-    walked = pawn_fill(pawns, allowed, colour)
-    crowned = walked & LAST_RANKS[colour]
-    queens = fill(pieces[base | QUEEN] | crowned, allowed, king_step)
-    knights = fill(pieces[base | KNIGHT] | crowned, allowed, knight_step)
-    rooks = fill(pieces[base | ROOK], allowed, orthogonal_step)
-    bishops = fill(pieces[base | BISHOP], allowed, diagonal_step)
-    checks = (
-        pawn_attacks(walked & ~crowned, colour)
-        | king_step(queens)
-        | knight_step(knights)
-        | orthogonal_step(rooks)
-    )
-    count = sum(pieces[base | kind].bit_count() for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
-    return Reach(
-        stand=walked | queens | knights | rooks | bishops,
-        checks=checks,
-        bishop_checks=diagonal_step(bishops),
-        pieces=count + pawns.bit_count(),
-    )
