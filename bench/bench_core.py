@@ -7,12 +7,10 @@ of each library over N repeats and the ratio (chessarbiter / python-chess).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 from functools import partial
 
 import chess
+from rates import compare
 
 from chessarbiter.core.fen import parse_fen, write_fen
 from chessarbiter.core.perft import perft
@@ -37,16 +35,6 @@ def pc_perft(board: chess.Board, depth: int, bulk: bool) -> int:
     return nodes
 
 
-def rate(fn: Callable[[], int], repeats: int) -> float:
-    """Median units per second of ``fn`` (which returns the units it did)."""
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        units = fn()
-        rates.append(units / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
 def rows(repeats: int) -> list[tuple[str, float, float]]:
     out = []
     for name, fen, depth in (("start d4", START, 4), ("kiwipete d3", KIWIPETE, 3)):
@@ -54,8 +42,8 @@ def rows(repeats: int) -> list[tuple[str, float, float]]:
             pos = parse_fen(fen)
             board = chess.Board(fen)
             label = f"perft {name} {'bulk' if bulk else 'no bulk'} (nodes/s)"
-            ours = rate(partial(perft, pos, depth, bulk=bulk), repeats)
-            theirs = rate(partial(pc_perft, board, depth, bulk), repeats)
+            ours, theirs = compare(partial(perft, pos, depth, bulk=bulk),
+                                   partial(pc_perft, board, depth, bulk), repeats)
             out.append((label, ours, theirs))
     n = 2000
     for name, fen in (("start", START), ("kiwipete", KIWIPETE), ("middlegame", MIDDLEGAME)):
@@ -72,8 +60,7 @@ def rows(repeats: int) -> list[tuple[str, float, float]]:
                 list(b.legal_moves)
             return n
 
-        out.append((f"legal moves {name} (calls/s)", rate(ours_gen, repeats),
-                    rate(theirs_gen, repeats)))
+        out.append((f"legal moves {name} (calls/s)", *compare(ours_gen, theirs_gen, repeats)))
     fens = [START, KIWIPETE, MIDDLEGAME]
 
     def ours_parse() -> int:
@@ -88,7 +75,7 @@ def rows(repeats: int) -> list[tuple[str, float, float]]:
                 chess.Board(f)
         return n * len(fens)
 
-    out.append(("FEN parse (per s)", rate(ours_parse, repeats), rate(theirs_parse, repeats)))
+    out.append(("FEN parse (per s)", *compare(ours_parse, theirs_parse, repeats)))
     positions = [parse_fen(f) for f in fens]
     boards = [chess.Board(f) for f in fens]
 
@@ -104,7 +91,7 @@ def rows(repeats: int) -> list[tuple[str, float, float]]:
                 b.fen(en_passant="fen")
         return n * len(fens)
 
-    out.append(("FEN write (per s)", rate(ours_write, repeats), rate(theirs_write, repeats)))
+    out.append(("FEN write (per s)", *compare(ours_write, theirs_write, repeats)))
     return out
 
 

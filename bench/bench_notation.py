@@ -12,13 +12,11 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import chess
 import chess.pgn
+from rates import rate
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
@@ -36,16 +34,6 @@ def corpus_texts() -> list[str]:
              and r["path"].endswith(".pgn") and "tricky" not in r["path"]
              and int(r["result_other"]) == 0]
     return [(CORPUS / p).read_text(encoding="utf-8-sig") for p in paths]
-
-
-def rate(fn: Callable[[], int], repeats: int) -> float:
-    """Median units per second of ``fn`` (which returns the units it did)."""
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        units = fn()
-        rates.append(units / (time.perf_counter() - t0))
-    return statistics.median(rates)
 
 
 def ours_full(texts: list[str]) -> int:

@@ -28,7 +28,7 @@ from chessarbiter.core.attacks import (
     attackers,
 )
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.squares import BISHOP, FILES, FULL, KNIGHT, QUEEN, RANKS, ROOK
+from chessarbiter.core.squares import BISHOP, FILES, FULL, KNIGHT, QUEEN, RANKS, ROOK, squares_of
 
 if TYPE_CHECKING:
     from chessarbiter.core.position import Position
@@ -153,7 +153,7 @@ def move_sets(pos: Position) -> MoveSets:
             if occupied & empty:
                 continue
             after = without_king ^ low
-            if any(attackers(pieces, them, sq, after) for sq in _squares(path)):
+            if any(attackers(pieces, them, sq, after) for sq in squares_of(path)):
                 continue
             singles.append(king | rook << 6 | CASTLE_FLAG)
 
@@ -240,15 +240,6 @@ def move_sets(pos: Position) -> MoveSets:
             hits ^= hit
             pawn_sets.append((hit.bit_length() - 1 - sq, hit))
     return piece_sets, pawn_sets, singles
-
-
-def _squares(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
 
 
 def count_moves(pos: Position) -> int:

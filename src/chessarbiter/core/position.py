@@ -64,7 +64,14 @@ class Position:
         """The position of a FEN (strict), by default the initial position; ``None`` gives an
         empty board (no legal moves can be generated until both kings stand on it)."""
         if fen is None:
-            self._setup([0] * 64, 0, 0, -1, 0, 1, chess960)
+            self.board = [0] * 64
+            self.pieces = [0] * 16
+            self.occupied_co = [0, 0]
+            self.turn = self.castling_rights = self.halfmove_clock = self._key = 0
+            self.ep_square = -1
+            self.fullmove_number = 1
+            self.chess960 = chess960
+            self._stack: list[_Undo] = []
         else:
             from chessarbiter.core.fen import parse_fen
 
@@ -112,7 +119,7 @@ class Position:
         self.fullmove_number = fullmove_number
         self.chess960 = chess960
         self._key = key
-        self._stack: list[_Undo] = []
+        self._stack = []
 
     @classmethod
     def from_snapshot(cls, snap: Snapshot) -> Position:
