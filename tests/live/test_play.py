@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from chessarbiter.arbiter.events import Forfeited
 from chessarbiter.arbiter.game import Game
-from chessarbiter.clock import Side, parse_human
-from chessarbiter.core.position import STARTING_FEN
+from chessarbiter.clock import Side, TimeControl, parse_human
+from chessarbiter.core.position import STARTING_FEN, Position
 from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
@@ -33,8 +33,8 @@ class Scripted:
         self.think_ms = think_ms
         self.closed = False
 
-    def think(self, game: Game, clocks: tuple[int, int] | None,
-              stop: threading.Event) -> str | EngineFailure:
+    def think(self, pos: Position, control: TimeControl | None,
+              clocks: tuple[int, int] | None, stop: threading.Event) -> str | EngineFailure:
         if self.time is not None:
             self.time.advance(self.think_ms)
         return self.answers.pop(0)

@@ -94,7 +94,8 @@ class Play:
             game = self.live.game
             side = game.to_move
             clocks = self.live.clocks()
-        answer = engine.think(game, clocks, self.stop)
+            pos = game.position()
+        answer = engine.think(pos, game.setup.control, clocks, self.stop)
         with self.lock:
             if self.stop.is_set() or self.over or game.to_move is not side:
                 return self.tick()

@@ -11,8 +11,9 @@ from typing import Protocol
 
 from chessarbiter.arbiter.events import Event, FlagObserved, Forfeited
 from chessarbiter.arbiter.game import Game
-from chessarbiter.clock.controls import BonusMode
+from chessarbiter.clock.controls import BonusMode, TimeControl
 from chessarbiter.clock.records import Side
+from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
 from chessarbiter.engines.timeman import budget_for
@@ -27,9 +28,14 @@ class EnginePlayer(Protocol):
     score_cp: int | None
 
     def think(
-        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+        self,
+        pos: Position,
+        control: TimeControl | None,
+        clocks: tuple[int, int] | None,
+        stop: threading.Event,
     ) -> str | EngineFailure:
-        """The move to play now in UCI, or why there is none. Blocks while thinking."""
+        """The move to play in ``pos`` (the engine's own copy, with the game's moves in its
+        move stack) in UCI, or why there is none. Blocks while thinking."""
         ...
 
     def close(self) -> None:
@@ -37,9 +43,9 @@ class EnginePlayer(Protocol):
         ...
 
 
-def moves_made(game: Game) -> int:
-    """How many moves the player having the move has made so far."""
-    return len(game.position().move_stack) // 2
+def moves_made(pos: Position) -> int:
+    """How many moves the player having the move has made since the game's start."""
+    return len(pos.move_stack) // 2
 
 
 class BuiltinPlayer:
@@ -51,14 +57,16 @@ class BuiltinPlayer:
         self.score_cp: int | None = None
 
     def think(
-        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+        self,
+        pos: Position,
+        control: TimeControl | None,
+        clocks: tuple[int, int] | None,
+        stop: threading.Event,
     ) -> str | EngineFailure:
-        pos = game.position()
         budget = None
-        control = game.setup.control
         if control is not None and clocks is not None:
             remaining = max(clocks[pos.turn], 0)
-            budget = budget_for(control, moves_made(game), remaining)
+            budget = budget_for(control, moves_made(pos), remaining)
         result = self.engine.choose(pos, budget=budget, stop=stop)
         mate = mate_in(result.score)
         self.score_cp = result.score if mate is None else _mate_cp(mate)
@@ -92,16 +100,18 @@ class UciPlayer:
         return self._engine
 
     def think(
-        self, game: Game, clocks: tuple[int, int] | None, stop: threading.Event
+        self,
+        pos: Position,
+        control: TimeControl | None,
+        clocks: tuple[int, int] | None,
+        stop: threading.Event,
     ) -> str | EngineFailure:
         engine = self._started()
         if isinstance(engine, EngineFailure):
             return engine
-        pos = game.position()
         times = None
-        control = game.setup.control
         if control is not None and clocks is not None:
-            index, made = control.period_index(moves_made(game))
+            index, made = control.period_index(moves_made(pos))
             period = control.periods[index]
             inc = period.bonus_ms if period.mode is not BonusMode.HOURGLASS else 0
             togo = None if period.moves is None else period.moves - made
