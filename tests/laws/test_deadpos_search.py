@@ -36,6 +36,17 @@ def test_the_losing_king_is_steered_to_the_corner() -> None:
     assert guide.corner == 56 and pos.uci(first) == "d5c6"
 
 
+def test_a_pawn_only_winner_goes_for_the_blocker() -> None:
+    pos = parse_fen("8/8/1k6/7p/7P/3K4/8/8 w - - 0 1")
+    guide = Guide(pos, 1)
+    assert guide.target == 31  # h4, the white pawn blocking h5
+    assert Guide(pos, 0).target == 39  # h5
+    knight = Guide(parse_fen("8/3kp3/8/8/8/3KN3/8/8 b - - 0 1"), 0)
+    assert knight.target == knight.corner
+    pos.push(pos.parse_uci("d3e3"))
+    assert pos.uci(guide.order(pos, pos.legal_moves())[0]) == "b6c5"
+
+
 def test_direct_checks_and_attacks() -> None:
     pos = parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     assert gives_check(pos, pos.parse_uci("a1a8"), pos.king(1))

@@ -13,9 +13,9 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 5. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the guided helpmate search
-   (:mod:`.guided`, a quarter of the budget), the exhaustive exploration of every
-   reachable position (:mod:`.closure`, a quarter), then the iterative-deepening search of
-   :mod:`.search` with what is left, whose completed iterations are proofs.
+   (:mod:`.guided`, half of the budget), the exhaustive exploration of every reachable
+   position (:mod:`.closure`, what is left but a tenth), then the iterative-deepening search
+   of :mod:`.search` with the rest, whose completed iterations are proofs.
 
 Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly
 winnable") and is meant for every move of a game; full mode is for flags, resignations and
@@ -52,10 +52,11 @@ QUICK_COST: Final = 6
 """The quick iteration's cost: about six plies."""
 FULL_BUDGET: Final = 200_000
 """Default node budget of the full search."""
-GUIDED_SHARE: Final = 4
-"""The guided search may use a quarter of the full budget."""
-CLOSURE_SHARE: Final = 4
-"""The exhaustive exploration may see a quarter of the full budget's count of positions."""
+GUIDED_SHARE: Final = 2
+"""The guided search may use half of the full budget."""
+SEARCH_SHARE: Final = 10
+"""A tenth of the full budget is kept for the iterative-deepening search; the exhaustive
+exploration may see as many positions as the rest allows."""
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -105,12 +106,16 @@ def _full(work: Position, winner: int, nodes: int, forced: tuple[Move, ...]) -> 
     line, used = guided_helpmate(work, winner, nodes // GUIDED_SHARE)
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
-    outcome, line, seen = explore(work, winner, nodes // CLOSURE_SHARE)
-    used += seen
-    if outcome is not Outcome.UNDETERMINED:
-        line = forced + line if line else ()
-        return Verdict(outcome, winner, line, used, "every reachable position")
-    found = find_helpmate(work, winner, budget=max(1, nodes - used), max_cost=FULL_COST)
+    cap = nodes - used - nodes // SEARCH_SHARE
+    if cap > 0:
+        outcome, line, seen = explore(work, winner, cap)
+        used += seen
+        if outcome is not Outcome.UNDETERMINED:
+            line = forced + line if line else ()
+            return Verdict(outcome, winner, line, used, "every reachable position")
+    if used >= nodes:
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
+    found = find_helpmate(work, winner, budget=nodes - used, max_cost=FULL_COST)
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
     return Verdict(found.outcome, winner, line, used + found.nodes, reason)

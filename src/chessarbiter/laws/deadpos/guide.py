@@ -4,10 +4,12 @@ computed from the move alone without playing it, after the heuristics Ambrona de
 
 The plan it steers towards: the loser's king walks to a mating corner (of the winner's
 bishops' colour when those are all on one colour); the winner's king and pieces come
-close to it; the winner's pawns advance and promote to queens; the winner captures the
-loser's pieces (unless it mates only with minor pieces, which need the loser's pieces as
-blockers); the loser offers its pieces for capture, promotes to a knight or bishop when the
-winner needs a blocker, and avoids capturing the winner's material.
+close to it (a winner with nothing but pawns sends its king to take the unit blocking its
+most advanced pawn instead); the winner's pawns advance and promote to queens; the
+winner captures the loser's pieces (unless it mates only with minor pieces, which need
+the loser's pieces as blockers); the loser offers its pieces for capture, promotes to a
+knight or bishop when the winner needs a blocker, and avoids capturing the winner's
+material.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from chessarbiter.core.attacks import (
 )
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
 
 CORNERS: Final = (0, 7, 56, 63)
@@ -79,6 +81,23 @@ def gives_check(pos: Position, move: int, king: int) -> bool:
     return kind != BISHOP and bool(rook_attacks(to, occupied) & target)
 
 
+def _blocker(pos: Position, winner: int, default: int) -> int:
+    """The square of the loser's unit (not the king) in front of the winner's most
+    advanced pawn that has one, which the winner's king then goes to take; else
+    ``default``."""
+    pawns = squares_of(pos.pieces[winner << 3 | PAWN])
+    step = 8 if winner == 0 else -8
+    for pawn in sorted(pawns, key=lambda sq: -sq * step):
+        sq = pawn + step
+        while 0 <= sq < 64:
+            if pos.board[sq]:
+                if pos.occupied_co[winner ^ 1] >> sq & 1 and pos.board[sq] & 7 != KING:
+                    return sq
+                break
+            sq += step
+    return default
+
+
 class Guide:
     """Scores moves for one intended winner; the mating corner is chosen once."""
 
@@ -99,6 +118,9 @@ class Guide:
                 corners = (7, 56)
         king = pos.king(self.loser)
         self.corner = min(corners, key=lambda c: DISTANCE[king][c])
+        self.target = self.corner
+        if pos.occupied_co[winner] == pieces[w | PAWN] | pieces[w | KING]:
+            self.target = _blocker(pos, winner, self.corner)
 
     def order(self, pos: Position, moves: list[Move]) -> list[Move]:
         """``moves`` best first."""
@@ -125,6 +147,8 @@ class Guide:
             score -= 2 + advance + (20 if promoted == QUEEN else 0)
             if promoted and promoted != QUEEN:
                 score += 24
+        elif kind == KING and self.target != self.corner:
+            score += 4 * (DISTANCE[self.target][to] - DISTANCE[self.target][fr])
         elif kind == KING:
             score += 4 * (abs(near[to] - 2) - abs(near[fr] - 2))
         elif kind in (QUEEN, ROOK):

@@ -52,6 +52,8 @@ class _Guided:
             return False
         self.table[key] = (left, plies)
         moves = pos.legal_moves()
+        if not moves:
+            return pos.turn == self.loser and pos.is_check()
         if pos.turn == self.winner and self._mate_in_one(moves):
             return True
         if plies >= self.max_plies:
@@ -61,11 +63,9 @@ class _Guided:
             if cost > left:
                 break
             pos.push(move)
-            found = (
-                pos.count_legal_moves() > 0
-                and not cannot_mate_by_material(pos.pieces, self.winner)
-                and self.search(left - cost, plies + 1)
-            )
+            found = not cannot_mate_by_material(
+                pos.pieces, self.winner
+            ) and self.search(left - cost, plies + 1)
             pos.pop()
             if found:
                 self.line.append(move)
