@@ -224,7 +224,9 @@ class Searcher:
         self._history = [h >> 2 for h in self._history]
 
     def _soft_expired(self, limits: Limits) -> bool:
-        return limits.soft_ms is not None and self.elapsed_ms() >= limits.soft_ms
+        """Whether to start no further iteration: each one costs several times the one
+        before, so one begun after half the target would end far past it."""
+        return limits.soft_ms is not None and 2 * self.elapsed_ms() >= limits.soft_ms
 
     def _done(self, limits: Limits, score: int, n_moves: int) -> bool:
         if self._soft_expired(limits) or (n_moves == 1 and limits.soft_ms is not None):

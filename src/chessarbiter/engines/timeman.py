@@ -18,7 +18,7 @@ HOURGLASS_MOVES_LEFT: Final = 45
 MOVE_OVERHEAD_MS: Final = 30
 """Kept back each move for communication and process scheduling."""
 MIN_THINK_MS: Final = 5
-HARD_FACTOR: Final = 4
+HARD_FACTOR: Final = 3
 """The hard maximum is this many targets (but at most half the time left)."""
 
 
