@@ -123,3 +123,4 @@ def test_twenty_games_against_itself(tc: str, tmp_path: Path) -> None:
     text = _match(config("engine:10", "engine:6", 20, tc), tmp_path)
     results = [g.result for g in read_pgn_text(text)]
     assert len(results) == 20 and all(r != "*" for r in results)
+    assert text.count('[Termination "time forfeit"]') < 10  # the engines manage their time
