@@ -10,7 +10,10 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    position that is already mate counts as mate whatever the material);
 3. material that can never mate (:mod:`.material`);
 4. the static mobility analysis of blocked pawn structures (:mod:`.static`);
-5. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
+5. the exploration of the reachable pawn structures with the pieces abstracted to regions
+   (:mod:`.phases`, at most :data:`QUICK_PHASES` phases in quick mode, a tenth of the
+   budget in full mode);
+6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the guided helpmate search
    (:mod:`.guided`, half of the budget), the exhaustive exploration of every reachable
@@ -40,6 +43,7 @@ from chessarbiter.laws.deadpos.closure import explore
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
@@ -57,6 +61,13 @@ GUIDED_SHARE: Final = 2
 SEARCH_SHARE: Final = 10
 """A tenth of the full budget is kept for the iterative-deepening search; the exhaustive
 exploration may see as many positions as the rest allows."""
+PHASE_SHARE: Final = 10
+"""The exploration of pawn structures (:mod:`.phases`) may see a tenth of the full budget
+in phases (at most :data:`MAX_PHASES`), on top of the nodes of the other stages."""
+MAX_PHASES: Final = 5_000
+"""The most phases the full mode explores, whatever the budget."""
+QUICK_PHASES: Final = 32
+"""Phases the quick mode may explore."""
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -90,6 +101,11 @@ def can_checkmate(
         return Verdict(Outcome.UNWINNABLE, winner, reason="material")
     if statically_unwinnable(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility")
+    cap = QUICK_PHASES
+    if not quick:
+        cap = min(MAX_PHASES, max(1, (budget or FULL_BUDGET) // PHASE_SHARE))
+    if phases_unwinnable(work, winner, cap)[0]:
+        return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
     if quick:
         nodes = budget if budget is not None else QUICK_BUDGET
         found = find_helpmate(work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True)
