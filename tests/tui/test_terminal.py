@@ -48,7 +48,10 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
 
     def type(self, line: str) -> None:
+        """Type a line, then Enter once it shows (keys that come in one burst would read
+        as a paste, whose line break the input field drops)."""
         subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", line], check=True)
+        self.wait_for(f"▊  {line}")
         subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
 
     def close(self) -> None:
@@ -67,9 +70,14 @@ def play(tmp_path: Path, *args: str) -> Iterator[Terminal]:
 
 
 def moves(terminal: Terminal, *sans: str) -> None:
-    for san in sans:
+    """Play moves from the initial position, each confirmed in the move list."""
+    for ply, san in enumerate(sans):
         terminal.type(san)
-        terminal.wait_for(san)
+        number = ply // 2 + 1
+        if ply % 2 == 0:
+            terminal.wait_for(f"{number}. {san}")
+        else:
+            terminal.wait_for(f"{number}. {sans[ply - 1]} {san}")
 
 
 def quit_game(terminal: Terminal) -> None:
