@@ -8,7 +8,7 @@ cd "$root/src"
 if [ "${1:-}" = "--clean" ]; then
     find chessarbiter -name '*.so' -delete
     find . -maxdepth 1 -name '*__mypyc*.so' -delete
-    rm -rf build
+    rm -rf build .mypy_cache
     echo "compiled core removed"
     exit 0
 fi
