@@ -60,3 +60,9 @@ def test_boxed_pieces_are_walls() -> None:
     assert statically_unwinnable(pos, 0)
     assert statically_unwinnable(pos, 1)
 
+
+def test_a_locked_pawn_blocks_only_on_its_own_file() -> None:
+    # a pawn mate on h3 needs g2, g3 and g4 blocked, and only the g-pawn can stand there
+    pos = parse_fen("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1")
+    assert statically_unwinnable(pos, 1)
+    assert not statically_unwinnable(parse_fen("1k6/8/8/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1"), 1)

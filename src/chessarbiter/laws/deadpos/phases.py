@@ -7,7 +7,10 @@ colour, kind and a *region*: a set of squares it could be on during the phase. P
 shuffles therefore never make a new key; only pawn moves, captures and promotions do.
 
 The regions are closed: a king's region under king steps onto squares holding no pawn and
-attacked by no enemy pawn (the squares it may legally step to within the phase), every other
+attacked by no enemy pawn (the squares it may legally step to within the phase), nor next to
+every square of the other king's region (the other king stands on one of them, and kings
+never stand side by side: by induction over the moves, with both regions closed given each
+other, neither king ever leaves its region), every other
 piece's under its own steps (knight jumps, diagonal, orthogonal, both for a queen) onto
 squares holding no pawn. Other pieces are ignored as obstacles, which only makes a region
 larger. A piece's attacks are the squares one step of its kind away from its region: a
@@ -19,23 +22,32 @@ move matches an explored phase: the pawns are exactly the phase's, each piece is
 region. A move inside a phase stays inside the regions (closure); every pawn move, capture
 and promotion that could be legal from some position matching the phase is enumerated as a
 transition (a pawn push onto a square holding no pawn; a double step from the start rank
-over two such squares; a pawn capture onto an enemy pawn, onto a square in an enemy piece's
-region, or en passant beside an enemy pawn on its fifth rank; a piece or king capturing a
-pawn next to its region, the king only one no enemy pawn defends; a piece capturing a piece
+over two such squares; a pawn capture onto an enemy pawn, or onto a square in an enemy
+piece's region; en passant, legal only as the move right after the enemy pawn's double step,
+so generated from the position that double step leaves (or from the analysed position when
+it has an en-passant square); a piece or king capturing a
+pawn next to its region, the king only one that no enemy pawn, stuck piece or group defends
+(``n`` pieces of one kind whose common region of at most ``n`` + 1 squares no other piece's
+region meets: whichever square is the hole, some of them attacks the pawn, a slider through
+the hole only); a piece capturing a piece
 whose region its attacks meet; a promotion to each kind). The new phase's regions are
 filled again from the old ones minus the new pawn squares (and from the capture or
 promotion square), under the new pawns, so they hold every square a piece can stand on.
+An entry dropped as a stalemate leads to no position with a move, so to no mate.
 
-Checkmate of the loser's king on a square ``s`` of its region needs: ``s`` attacked by a
-winner's pawn or piece other than the king; each flight square attacked by the winner
-(a pawn, a piece, or its king from one square of the king's region not next to ``s``: the
-king stands on one square at the mate), holding a pawn (the loser's own blocks it;
-the winner's is counted as covered, a harmless over-approximation) or blocked by one of the
-loser's pieces, a distinct piece per square: so the flight squares left must lie in the
-pieces' regions and be no more than the loser's pieces whose regions meet them. When no
-explored phase allows such a square and the exploration finished within its cap, no series
-of legal moves leads to the winner's checkmate. Positions with castling rights are not
-analysed (castling would be one more kind of transition).
+Each transition is an :class:`~.phasemate.Entry`: the pieces right after it stand in the old
+regions less the new pawns' squares (a capturing piece on the square it took, the moved unit
+known). The new phase is filled from the same seeds with a capturing piece's old region added
+(wider, so that more phases coincide). :mod:`.phasemate` tells whether the winner's mate can
+be the first or second position of the phase an entry begins, or lie deeper in a phase, and
+drops entries after which the side to move surely has no legal move (the game ends there)
+or the winner is surely checkmated (:func:`.freeze.mates_winner`);
+whether the analysed position is the mate or one winner's move from it is checked on the
+board. When no explored phase or entry allows the mate and the exploration finished within
+its cap, no series of legal moves leads to the winner's checkmate. Castling (a king on its
+e-file square, rooks in the corners) is a piece move inside a phase, covered by the regions
+(:mod:`.phasemate`); the rights are assumed kept throughout, which only allows more. Other
+castling rights (Chess960) are left to the other stages.
 """
 
 from __future__ import annotations
@@ -55,31 +67,25 @@ from chessarbiter.core.squares import (
 )
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
-    Step,
-    diagonal_step,
     fill,
     king_step,
-    knight_step,
-    orthogonal_step,
     pawn_attacks,
     pawn_push,
 )
+from chessarbiter.laws.deadpos.freeze import frozen, mates_winner
+from chessarbiter.laws.deadpos.phasemate import (
+    STEP,
+    Entry,
+    Piece,
+    attacks_from,
+    mate_inside,
+    mate_on_entry,
+    stalemated,
+)
 
-STEP: dict[int, Step] = {
-    KNIGHT: knight_step,
-    BISHOP: diagonal_step,
-    ROOK: orthogonal_step,
-    QUEEN: king_step,
-    KING: king_step,
-}
-"""Each piece kind's one-step moves and attacks."""
 PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 START_RANKS = (RANKS[1], RANKS[6])
-FIFTH_RANKS = (RANKS[4], RANKS[3])
-"""Where a pawn of each colour may capture en passant."""
 
-Piece = tuple[int, int, int]
-"""A piece of a phase: colour, kind, region."""
 Phase = tuple[int, int, tuple[Piece, ...]]
 """White pawns, black pawns and the pieces (sorted)."""
 
@@ -87,40 +93,138 @@ Phase = tuple[int, int, tuple[Piece, ...]]
 def phases_unwinnable(pos: Position, winner: int, cap: int) -> tuple[bool, int]:
     """Whether the exploration proves ``winner`` can never checkmate, and the phases seen
     (at most ``cap`` + 1)."""
-    if pos.castling_rights:
+    castle = _castles(pos, winner)
+    if castle < 0:
         return False, 0
-    pawns = (pos.pieces[PAWN], pos.pieces[8 | PAWN])
+    white, black = pos.pieces[PAWN], pos.pieces[8 | PAWN]
     pieces = [
         (colour, kind, 1 << sq)
         for colour in (0, 1)
         for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING)
         for sq in squares_of(pos.pieces[colour << 3 | kind])
     ]
-    root = _phase(pawns[0], pawns[1], pieces)
+    root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
+    if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
+        return False, 1
     seen = {root}
+    tested: set[Entry] = set()
+    fills: dict[Phase, list[Piece]] = {}
     todo = [root]
+    passed = 0
+    if pos.ep_square >= 0:
+        passed = pawn_push(1 << pos.ep_square, pos.turn ^ 1)
+    entries = _en_passant(white, black, tuple(pieces), passed)
     while todo:
-        phase = todo.pop()
-        if _mate_possible(phase, winner):
-            return False, len(seen)
-        for nxt in _successors(phase):
-            if nxt not in seen:
-                if len(seen) >= cap:
-                    return False, len(seen)
-                seen.add(nxt)
-                todo.append(nxt)
+        entries += _successors(todo.pop())
+        while entries:
+            entry = entries.pop()
+            if entry in tested:
+                continue
+            tested.add(entry)
+            if entry.kind == PAWN and entry.dst & _double_step(entry.origin, entry.mover):
+                entries += _en_passant(entry.white, entry.black, entry.pieces, entry.dst)
+            key = (entry.white, entry.black, entry.seeds)
+            filled = fills.get(key)
+            if filled is None:
+                filled = fills[key] = _fill(entry.white, entry.black, list(entry.seeds), winner)
+            if entry.mover != winner and (stalemated(entry, filled) or mates_winner(entry, winner)):
+                continue
+            if mate_on_entry(entry, filled, winner, castle):
+                return False, len(seen)
+            if entry.mover == winner and stalemated(entry, filled):
+                continue
+            nxt = (entry.white, entry.black, tuple(sorted(filled)))
+            if nxt in seen:
+                continue
+            if len(seen) >= cap:
+                return False, len(seen)
+            seen.add(nxt)
+            if mate_inside(*nxt, winner, castle):
+                return False, len(seen)
+            todo.append(nxt)
     return True, len(seen)
 
 
-def _phase(white: int, black: int, pieces: list[Piece]) -> Phase:
-    """The phase with these pawns whose pieces come from ``pieces`` (regions filled again
-    from what is left of them once the new pawns' squares are taken out).
+def _held(pieces: list[Piece], colour: int) -> int:
+    """Squares that ``colour``'s pieces surely attack: ``n`` pieces of one kind sharing a
+    region of at most ``n`` + 1 squares that no other piece's region meets fill it but for
+    at most one hole, so whichever square is empty some of them attacks (a slider only
+    through the hole)."""
+    out = 0
+    for kind, region in {(k, r) for c, k, r in pieces if c == colour and r & (r - 1)}:
+        count = sum(1 for p in pieces if p == (colour, kind, region))
+        if region.bit_count() > count + 1 or any(
+            r & region for c, k, r in pieces if (c, k, r) != (colour, kind, region)
+        ):
+            continue
+        held = FULL
+        for hole in squares_of(region) if region.bit_count() > count else [-1]:
+            empty = 1 << hole if hole >= 0 else 0
+            held &= attacks_from(kind, region & ~empty, colour, FULL ^ empty)
+        out |= held
+    return out
+
+
+def _castles(pos: Position, winner: int) -> int:
+    """The squares the winner's king may castle to (-1 when a right is not a corner rook's
+    with its king on the e-file)."""
+    out = 0
+    for sq in squares_of(pos.castling_rights):
+        colour, rank = sq >> 5, sq & 56
+        if sq not in (0, 7, 56, 63) or not pos.pieces[colour << 3 | KING] >> (rank | 4) & 1:
+            return -1
+        if colour == winner:
+            out |= 1 << (rank | (6 if sq & 7 else 2))
+    return out
+
+
+def _mates_at_root(pos: Position, winner: int) -> bool:
+    """Whether the analysed position is the winner's mate, or one winner's move gives it."""
+    if pos.turn != winner:
+        return pos.is_checkmate()
+    for move in pos.legal_moves():
+        pos.push(move)
+        mate = pos.is_check() and pos.count_legal_moves() == 0
+        pos.pop()
+        if mate:
+            return True
+    return False
+
+
+def _double_step(origin: int, colour: int) -> int:
+    """Where a pawn of ``colour`` on ``origin`` (its start rank) lands with a double step."""
+    return pawn_push(pawn_push(origin & START_RANKS[colour], colour), colour)
+
+
+def _en_passant(white: int, black: int, pieces: tuple[Piece, ...], passed: int) -> list[Entry]:
+    """The en-passant captures of the pawn on ``passed`` (one that has just made a double
+    step; none when 0), the pieces standing as ``pieces`` say."""
+    out = []
+    for colour, enemy, mine in ((0, black, white), (1, white, black)):
+        if not passed & enemy:
+            continue
+        dst = pawn_push(passed, colour)
+        for pawn in squares_of(pawn_attacks(dst, colour ^ 1) & mine):
+            after = [white, black]
+            after[colour] ^= 1 << pawn | dst
+            after[colour ^ 1] ^= passed
+            free = FULL ^ (after[0] | after[1])
+            kept = tuple((c, k, r & free) for c, k, r in pieces)
+            out.append(Entry(colour, after[0], after[1], kept, PAWN, dst, 1 << pawn | passed, kept))
+    return out
+
+
+def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piece]:
+    """The pieces' regions filled under these pawns, from what is left of the given ones
+    once the pawns' squares are taken out (in the given order).
 
     Pieces that cannot move while the others of a set stand are *stuck*: the greatest such
-    set, found by dropping pieces from those on one square until the rest hold. As long as
-    they all stand none can move, so by induction none moves within the phase: the others
-    go round them, pawns cannot push onto them, and the enemy king keeps off the squares
-    next to them in their move patterns (which they attack whatever else stands)."""
+    set, found by dropping pieces from those on one square until the rest hold; a loser's
+    piece whose every move would checkmate the winner also holds (:mod:`.freeze`: no series
+    of moves to the winner's mate contains such a move). As long as they all stand none can
+    move, so by induction none moves within the phase: the others go round them, pawns
+    cannot push onto them, and the enemy king keeps off the squares next to them in their
+    move patterns (which they attack whatever else stands)."""
     free = FULL ^ (white | black)
     seeds = [(colour, kind, region & free) for colour, kind, region in pieces]
     stuck = 0
@@ -142,55 +246,44 @@ def _phase(white: int, black: int, pieces: list[Piece]) -> Phase:
             out.append((colour, kind, grown))
             if not grown & (grown - 1):
                 held |= grown
+        still = frozen(out, seeds, stuck, (white, black), winner)
+        held |= still
         if held == stuck:
-            return white, black, tuple(sorted(out))
+            out = [
+                (c, k, s if s and not s & ~still else r)
+                for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
+            ]
+            return _apart(out, seeds, [free & ~stuck & ~guard[c] for c in (0, 1)])
         stuck = held
 
 
-def _mate_possible(phase: Phase, winner: int) -> bool:
-    white, black, pieces = phase
-    pawns = (white, black)
-    checks = pawn_attacks(pawns[winner], winner)
-    helper = 0
-    king = 0
-    blockers = []
-    for colour, kind, region in pieces:
-        if colour != winner:
-            if kind == KING:
-                king = region
-            else:
-                blockers.append(region)
-        elif kind == KING:
-            helper = region
-        else:
-            checks |= STEP[kind](region)
-    covered = checks | white | black
-    for sq in squares_of(king & checks):
-        near = KING_ATTACKS[sq]
-        need = near & ~covered
-        if _blockable(need, blockers):
-            return True
-        for where in squares_of(helper & king_step(need) & ~near & ~(1 << sq)):
-            if _blockable(need & ~KING_ATTACKS[where], blockers):
-                return True
-    return False
+def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[Piece]:
+    """The pieces with each king's region filled again off the squares next to every square
+    of the other king's region (the kings never stand side by side), until both hold."""
+    kings = [i for i, (_, kind, _) in enumerate(pieces) if kind == KING]
+    while len(kings) == 2:
+        changed = False
+        for i, j in (kings, kings[::-1]):
+            other = pieces[j][2]
+            if other.bit_count() > 9:
+                continue
+            near = FULL
+            for sq in squares_of(other):
+                near &= KING_ATTACKS[sq] | 1 << sq
+            colour, _, region = pieces[i]
+            if not near & region:
+                continue
+            grown = fill(seeds[i][2], allowed[colour] & ~near, king_step)
+            if grown != region:
+                pieces[i] = (colour, KING, grown)
+                changed = True
+        if not changed:
+            break
+    return pieces
 
 
-def _blockable(need: int, blockers: list[int]) -> bool:
-    """Whether the loser's pieces (their regions) could stand on every square of ``need``,
-    one piece a square (counted, not matched)."""
-    if not need:
-        return True
-    room = 0
-    meet = 0
-    for region in blockers:
-        room |= region
-        if region & need:
-            meet += 1
-    return not need & ~room and need.bit_count() <= meet
-
-
-def _successors(phase: Phase) -> set[Phase]:
+def _successors(phase: Phase) -> list[Entry]:
+    """Every pawn move, capture and promotion that could be legal in the phase."""
     white, black, pieces = phase
     pawns = [white, black]
     listed = list(pieces)
@@ -200,19 +293,36 @@ def _successors(phase: Phase) -> set[Phase]:
         if not region & (region - 1):
             occupied |= region
             defended[colour] |= STEP[kind](region)
-    out: set[Phase] = set()
+    for colour in (0, 1):
+        defended[colour] |= _held(listed, colour)
+    out: list[Entry] = []
+
+    def entry(
+        colour: int,
+        after: list[int],
+        rest: list[Piece],
+        kind: int,
+        dst: int,
+        src: int,
+        wide: list[Piece] | None = None,
+    ) -> None:
+        free = FULL ^ (after[0] | after[1])
+        kept = tuple((c, k, r & free) for c, k, r in rest)
+        seeds = kept if wide is None else tuple((c, k, r & free) for c, k, r in wide)
+        out.append(Entry(colour, after[0], after[1], kept, kind, dst, src, seeds))
 
     def moved(colour: int, src: int, dst: int, victim: int, gone: int) -> None:
         after = pawns.copy()
         after[colour] ^= src
         after[colour ^ 1] &= ~victim
         rest = [p for i, p in enumerate(listed) if i != gone]
+        origin = src | (victim & ~dst)
         if dst & LAST_RANKS[colour]:
             for kind in PROMOTIONS:
-                out.add(_phase(after[0], after[1], [*rest, (colour, kind, dst)]))
+                entry(colour, after, [*rest, (colour, kind, dst)], kind, dst, origin)
         else:
             after[colour] |= dst
-            out.add(_phase(after[0], after[1], rest))
+            entry(colour, after, rest, PAWN, dst, origin)
 
     for colour in (0, 1):
         them = colour ^ 1
@@ -233,29 +343,27 @@ def _successors(phase: Phase) -> set[Phase]:
                     for i, (owner, kind, region) in enumerate(listed):
                         if owner == them and kind != KING and region & dst:
                             moved(colour, src, dst, 0, i)
-            if src & FIFTH_RANKS[colour]:
-                for beside in squares_of((king_step(src) & enemy) & FIFTH_RANKS[colour]):
-                    dst = pawn_push(1 << beside, colour)
-                    if not dst & occupied:
-                        moved(colour, src, dst, 1 << beside, -1)
         for i, (owner, kind, region) in enumerate(listed):
             if owner != colour:
                 continue
             attack = STEP[kind](region)
             if kind == KING:
                 attack &= ~defended[them]
-            prey = attack & enemy
-            for target in squares_of(prey):
+            for target in squares_of(attack & enemy):
+                dst = 1 << target
                 after = pawns.copy()
-                after[them] ^= 1 << target
-                grown = [*listed[:i], (owner, kind, region | 1 << target), *listed[i + 1 :]]
-                out.add(_phase(after[0], after[1], grown))
+                after[them] ^= dst
+                taken = [*listed[:i], (owner, kind, dst), *listed[i + 1 :]]
+                grown = [*listed[:i], (owner, kind, region | dst), *listed[i + 1 :]]
+                origin = region & attacks_from(kind, dst, colour, white | black)
+                entry(colour, after, taken, kind, dst, origin, grown)
             for j, (victim, vkind, vregion) in enumerate(listed):
                 if victim == them and vkind != KING and attack & vregion:
-                    rest = [
-                        (owner, kind, region | (attack & vregion)) if k == i else p
-                        for k, p in enumerate(listed)
-                        if k != j
-                    ]
-                    out.add(_phase(white, black, rest))
+                    dst = attack & vregion
+                    rest = [p for k, p in enumerate(listed) if k != j]
+                    at = i - (j < i)
+                    taken = [*rest[:at], (owner, kind, dst), *rest[at + 1 :]]
+                    grown = [*rest[:at], (owner, kind, region | dst), *rest[at + 1 :]]
+                    origin = region & attacks_from(kind, dst, colour, white | black)
+                    entry(colour, pawns, taken, kind, dst, origin, grown)
     return out

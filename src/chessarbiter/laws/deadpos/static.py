@@ -14,7 +14,9 @@ The intended winner can then checkmate only if one of its pieces can attack the 
 region of the losing king. If the only such pieces are bishops of one square colour, every
 square of that colour in the region is tried as a mating square: the king's other flight
 squares must be covered by the winner's king or fixed units, or blocked by the loser's own
-pieces, and there must be enough of those that can get there.
+pieces, and there must be enough of those that can get there. A locked pawn blocks only
+on its own file (it never captures), so each file's squares beyond its locked pawns ask for
+other blockers.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 
 from chessarbiter.core.attacks import KING_ATTACKS
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
     Step,
@@ -177,11 +179,23 @@ def statically_unwinnable(pos: Position, winner: int) -> bool:
     helper = fill(pieces[winner << 3 | KING], allowed & ~their_walls, king_step)
     covered = checks | walls | king_step(helper) | fixed
     blockers = reach[loser]
+    locked = found.locked & pieces[loser << 3 | PAWN]
+    others = blockers.pieces - locked.bit_count()
     squares = region & checks
     while squares:
         low = squares & -squares
         squares ^= low
         need = KING_ATTACKS[low.bit_length() - 1] & ~covered
-        if not need & ~blockers.stand and need.bit_count() <= blockers.pieces:
+        if not need & ~blockers.stand and _extra(need, locked) <= others:
             return False
     return True
+
+
+def _extra(need: int, locked: int) -> int:
+    """How many blockers other than the locked pawns ``locked`` the squares ``need`` ask
+    for: a locked pawn blocks one square, on its own file."""
+    return sum(
+        max(0, (need & file).bit_count() - (locked & file).bit_count())
+        for file in FILES
+        if need & file
+    )
