@@ -7,19 +7,18 @@ import pytest
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.laws.deadpos.closure import explore
-from chessarbiter.laws.deadpos.guide import Guide, attacked_by, gives_check
+from chessarbiter.laws.deadpos.guide import (
+    WALLED,
+    Guide,
+    attacked_by,
+    gives_check,
+    king_distances,
+    knight_jumps,
+    mating_squares,
+)
 from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.verdict import Outcome
-
-
-def mates(fen: str, line: tuple[int, ...], winner: int) -> bool:
-    """Whether ``line`` is legal from ``fen`` and ends with ``winner`` giving mate."""
-    pos = parse_fen(fen)
-    for move in line:
-        if move not in pos.legal_moves():
-            return False
-        pos.push(move)
-    return pos.is_checkmate() and pos.turn != winner
+from tests.laws.lines import mates
 
 
 def test_the_corner_follows_the_bishops_colour() -> None:
@@ -36,15 +35,49 @@ def test_the_losing_king_is_steered_to_the_corner() -> None:
     assert guide.corner == 56 and pos.uci(first) == "d5c6"
 
 
-def test_a_pawn_only_winner_goes_for_the_blocker() -> None:
+def test_a_winner_with_pawns_goes_for_the_blocker() -> None:
     pos = parse_fen("8/8/1k6/7p/7P/3K4/8/8 w - - 0 1")
     guide = Guide(pos, 1)
-    assert guide.target == 31  # h4, the white pawn blocking h5
-    assert Guide(pos, 0).target == 39  # h5
-    knight = Guide(parse_fen("8/3kp3/8/8/8/3KN3/8/8 b - - 0 1"), 0)
-    assert knight.target == knight.corner
+    assert guide.target(pos) == 31  # h4, the white pawn blocking h5
+    assert Guide(pos, 0).target(pos) == 39  # h5
+    knight = parse_fen("8/3kp3/8/8/8/3KN3/8/8 b - - 0 1")
+    assert Guide(knight, 0).target(knight) == Guide(knight, 0).corner
+    bishop = parse_fen("8/8/1k6/7p/7P/3K4/8/5B2 w - - 0 1")
+    assert Guide(bishop, 0).target(bishop) == 39
     pos.push(pos.parse_uci("d3e3"))
     assert pos.uci(guide.order(pos, pos.legal_moves())[0]) == "b6c5"
+
+
+def test_kings_walk_round_the_pawns() -> None:
+    pos = parse_fen("k7/8/p7/2p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1")
+    walk = king_distances(pos, 0, 56)  # the white king to a8
+    assert walk[18] >= WALLED  # c3 is walled off: b4, d4, f4, h4 are attacked
+    assert king_distances(pos, 1, 0)[56] == 7  # the black king a5, takes a4, on to a1
+    assert Guide(pos, 0).corner == 56
+
+
+def test_mating_squares_are_corners_or_boxes_the_king_can_reach() -> None:
+    pos = parse_fen("8/6p1/6P1/6P1/6P1/2k3PK/6PP/8 w - - 0 1")
+    assert mating_squares(pos, 0) == (0, 63)  # a1, then h8 (only g8 to flee to)
+    bare = parse_fen("8/8/8/8/8/1k6/8/4KB2 w - - 0 1")
+    assert mating_squares(bare, 0) == (56,)
+
+
+def test_the_winner_lures_pawns_off_their_file() -> None:
+    pos = parse_fen("k1b5/8/8/1pBpBpBp/1PbPbPpP/6P1/6P1/K1B1B3 w - - 0 1")
+    guide = Guide(pos, 1)
+    pos.push(pos.parse_uci("a1b2"))
+    first = [pos.uci(m) for m in guide.order(pos, pos.legal_moves())[:2]]
+    assert "e4f3" in first  # g2xf3 g4xf3 frees the black g-pawn
+
+
+def test_a_blocking_knight_heads_for_the_corner() -> None:
+    jumps = knight_jumps(1 << 1)
+    assert jumps[1] == 0 and jumps[16] == 1 and jumps[0] == 3
+    pos = parse_fen("k7/8/8/8/8/8/8/K5nN b - - 0 1")
+    guide = Guide(pos, 0)
+    assert guide.needs_blockers and guide.corner == 56
+    assert pos.uci(guide.order(pos, pos.legal_moves())[0]) in ("g1e2", "g1f3")
 
 
 def test_direct_checks_and_attacks() -> None:
@@ -60,6 +93,9 @@ def test_direct_checks_and_attacks() -> None:
         ("8/8/4k3/8/8/8/3QK3/8 w - - 0 1", 0, 100),
         ("8/7b/4KB2/1k6/8/8/8/8 b - - 0 1", 0, 2_000),
         ("8/8/7p/8/5k1K/7P/8/8 w - - 0 1", 0, 2_000),
+        ("8/4p3/8/4P3/8/2K5/8/k7 w - - 0 1", 0, 200),
+        ("7k/6p1/5pP1/5p1K/5Pp1/6Pp/7P/8 b - - 0 1", 0, 12_000),
+        ("k7/8/p7/2p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", 0, 20_000),
     ],
 )
 def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -> None:

@@ -2,18 +2,23 @@
 computed from the move alone without playing it, after the heuristics Ambrona describes
 (FUN 2022).
 
-The plan it steers towards: the loser's king walks to a mating corner (of the winner's
-bishops' colour when those are all on one colour); the winner's king and pieces come
-close to it (a winner with nothing but pawns sends its king to take the unit blocking its
-most advanced pawn instead); the winner's pawns advance and promote to queens; the
-winner captures the loser's pieces (unless it mates only with minor pieces, which need
-the loser's pieces as blockers); the loser offers its pieces for capture, promotes to a
-knight or bishop when the winner needs a blocker, and avoids capturing the winner's
-material.
+The plan it steers towards: the loser's king walks to a mating square (see
+:func:`mating_squares`: a corner, of the winner's bishops' colour when those are all on
+one colour, or a square its pawns box it in); the winner's king comes to two squares from
+it, or, for a winner with pawns and no queen or rook, goes to take the loser's unit in
+front of one of its pawns (an undefended one first, then the one before the most advanced
+pawn); kings walk round their own pawns and the squares enemy pawns attack. The winner's
+other pieces come close and offer themselves to the loser's pawns (a pawn that takes
+leaves its file); its pawns advance and promote to queens; it captures the loser's pieces
+(unless it mates only with minor pieces, which need the loser's pieces as blockers); the
+loser offers its pieces for capture, promotes to a knight or bishop when the winner needs
+a blocker and then sends its knights next to the mating square, and avoids capturing the
+winner's material.
 """
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Final
 
 from chessarbiter.core.attacks import (
@@ -25,15 +30,23 @@ from chessarbiter.core.attacks import (
 )
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
+from chessarbiter.laws.deadpos.bitboards import king_step, knight_step, pawn_attacks
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
 
 CORNERS: Final = (0, 7, 56, 63)
+CORNER_SQUARES: Final = sum(1 << c for c in CORNERS)
 DISTANCE: Final = tuple(
     tuple(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64))
     for a in range(64)
 )
 """``DISTANCE[a][b]``: king steps between two squares."""
+LURE: Final = 10
+"""Bonus for a winner's piece moving where a loser's pawn could take it: the pawn would
+leave its file, which may free a winner's pawn."""
+WALLED: Final = 16
+"""Added to the distance of a square from which a king cannot walk to its target."""
+_WALLED_OFF: Final = tuple(tuple(WALLED + d for d in row) for row in DISTANCE)
 
 
 def attacked_by(pos: Position, colour: int) -> int:
@@ -81,58 +94,158 @@ def gives_check(pos: Position, move: int, king: int) -> bool:
     return kind != BISHOP and bool(rook_attacks(to, occupied) & target)
 
 
+def _free(white: int, black: int, colour: int) -> int:
+    """The squares ``colour``'s king could stand on as far as the pawns (``white`` and
+    ``black``) tell: neither its own pawns' nor those the enemy pawns attack."""
+    own, enemy = (white, black) if colour == 0 else (black, white)
+    return FULL & ~own & ~pawn_attacks(enemy, colour ^ 1)
+
+
+def king_distances(pos: Position, colour: int, target: int) -> tuple[int, ...]:
+    """King steps from each square to ``target`` for ``colour``'s king, around its own pawns
+    and the squares the enemy pawns attack (the pieces are ignored); a square it cannot
+    reach so gets its plain distance plus :data:`WALLED`."""
+    white, black = pos.pieces[PAWN], pos.pieces[8 | PAWN]
+    if not white | black:
+        return DISTANCE[target]
+    return _walk(white, black, colour, target)
+
+
+@lru_cache(maxsize=4096)
+def _walk(white: int, black: int, colour: int, target: int) -> tuple[int, ...]:
+    """:func:`king_distances` for these pawns, cached."""
+    free = _free(white, black, colour)
+    out = list(_WALLED_OFF[target])
+    out[target] = 0
+    seen = layer = 1 << target
+    steps = 0
+    while layer:
+        steps += 1
+        layer = king_step(layer) & free & ~seen
+        seen |= layer
+        bb = layer
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            out[low.bit_length() - 1] = steps
+    return tuple(out)
+
+
+@cache
+def knight_jumps(targets: int) -> tuple[int, ...]:
+    """Knight jumps from each square to the nearest of ``targets`` on an empty board."""
+    out = [0] * 64
+    seen = layer = targets
+    jumps = 0
+    while layer:
+        jumps += 1
+        layer = knight_step(layer) & ~seen
+        seen |= layer
+        for sq in squares_of(layer):
+            out[sq] = jumps
+    return tuple(out)
+
+
 def _blocker(pos: Position, winner: int, default: int) -> int:
-    """The square of the loser's unit (not the king) in front of the winner's most
-    advanced pawn that has one, which the winner's king then goes to take; else
-    ``default``."""
-    pawns = squares_of(pos.pieces[winner << 3 | PAWN])
+    """The square of a loser's unit (not the king) in front of a winner's pawn, which the
+    winner's king then goes to take: one no loser's pawn defends if there is one, then the
+    one before the most advanced pawn; else ``default``."""
     step = 8 if winner == 0 else -8
-    for pawn in sorted(pawns, key=lambda sq: -sq * step):
+    units = pos.occupied_co[winner ^ 1] & ~pos.pieces[(winner ^ 1) << 3 | KING]
+    guarded = pawn_attacks(pos.pieces[(winner ^ 1) << 3 | PAWN], winner ^ 1)
+    best = default
+    rank = (2, 0)
+    for pawn in squares_of(pos.pieces[winner << 3 | PAWN]):
         sq = pawn + step
-        while 0 <= sq < 64:
-            if pos.board[sq]:
-                if pos.occupied_co[winner ^ 1] >> sq & 1 and pos.board[sq] & 7 != KING:
-                    return sq
-                break
+        while 0 <= sq < 64 and not pos.board[sq]:
             sq += step
-    return default
+        if 0 <= sq < 64 and units >> sq & 1 and (guarded >> sq & 1, -pawn * step) < rank:
+            best = sq
+            rank = (guarded >> sq & 1, -pawn * step)
+    return best
+
+
+def mating_squares(pos: Position, winner: int) -> tuple[int, ...]:
+    """Where the loser's king may be mated, best first. Among the squares it can walk to
+    (any, if none; of the colour of the winner's bishops when it mates with bishops of one
+    colour and no knight), count for each the flight squares next to it that hold none of
+    its pawns and that the winner's pawns do not attack: the first has the fewest, a
+    corner counting one fewer and two or fewer alike, the nearest first; the second, if
+    another, has the fewest outright. Without pawns: the nearest corner."""
+    pieces = pos.pieces
+    bishops = pieces[winner << 3 | BISHOP]
+    squares = FULL
+    if bishops and not pieces[winner << 3 | KNIGHT]:
+        if not bishops & LIGHT_SQUARES:
+            squares = DARK_SQUARES
+        elif not bishops & DARK_SQUARES:
+            squares = LIGHT_SQUARES
+    king = pos.king(winner ^ 1)
+    if not pieces[PAWN] | pieces[8 | PAWN]:
+        return (min(squares_of(squares & CORNER_SQUARES), key=lambda c: DISTANCE[king][c]),)
+    walk = king_distances(pos, winner ^ 1, king)
+    free = _free(pieces[PAWN], pieces[8 | PAWN], winner ^ 1)
+    reached = [sq for sq in squares_of(squares) if walk[sq] < WALLED] or squares_of(squares)
+    keys = [
+        ((KING_ATTACKS[sq] & free).bit_count(), walk[sq], DISTANCE[king][sq], sq) for sq in reached
+    ]
+    usual = min(keys, key=lambda k: (max(2, k[0] - (k[3] in CORNERS)), *k[1:]))[3]
+    fewest = min(keys)[3]
+    return (usual,) if fewest == usual else (usual, fewest)
 
 
 class Guide:
-    """Scores moves for one intended winner; the mating corner is chosen once."""
+    """Scores moves for one intended winner and mating square ``corner`` (by default the
+    first of :func:`mating_squares`); the winner's king's target is cached by pawn
+    structure."""
 
-    def __init__(self, pos: Position, winner: int) -> None:
+    def __init__(self, pos: Position, winner: int, corner: int | None = None) -> None:
         self.winner = winner
         self.loser = winner ^ 1
         pieces = pos.pieces
         w = winner << 3
-        self.needs_blockers = not (
-            pieces[w | PAWN] or pieces[w | ROOK] or pieces[w | QUEEN]
-        )
-        bishops = pieces[w | BISHOP]
-        corners: tuple[int, ...] = CORNERS
-        if bishops and not pieces[w | KNIGHT]:
-            if not bishops & LIGHT_SQUARES:
-                corners = (0, 63)
-            elif not bishops & DARK_SQUARES:
-                corners = (7, 56)
-        king = pos.king(self.loser)
-        self.corner = min(corners, key=lambda c: DISTANCE[king][c])
-        self.target = self.corner
-        if pos.occupied_co[winner] == pieces[w | PAWN] | pieces[w | KING]:
-            self.target = _blocker(pos, winner, self.corner)
+        self.needs_blockers = not (pieces[w | PAWN] or pieces[w | ROOK] or pieces[w | QUEEN])
+        self.corner = mating_squares(pos, winner)[0] if corner is None else corner
+        self.blocking = knight_jumps(KING_ATTACKS[self.corner])
+        self.targets: dict[tuple[int, int, int], int] = {}
 
     def order(self, pos: Position, moves: list[Move]) -> list[Move]:
         """``moves`` best first."""
         if pos.turn == self.winner:
-            scored = [(self._winner_score(pos, m), i, m) for i, m in enumerate(moves)]
+            lure = pawn_attacks(pos.pieces[self.loser << 3 | PAWN], self.loser)
+            target = self.target(pos)
+            walk = king_distances(pos, self.winner, target)
+            hunt = target != self.corner
+            scored = [
+                (self._winner_score(pos, m, lure, walk, hunt), i, m) for i, m in enumerate(moves)
+            ]
         else:
             offered = attacked_by(pos, self.winner)
-            scored = [(self._loser_score(pos, m, offered), i, m) for i, m in enumerate(moves)]
+            walk = king_distances(pos, self.loser, self.corner)
+            scored = [(self._loser_score(pos, m, offered, walk), i, m) for i, m in enumerate(moves)]
         scored.sort()
         return [m for _, _, m in scored]
 
-    def _winner_score(self, pos: Position, move: int) -> int:
+    def target(self, pos: Position) -> int:
+        """Where the winner's king heads: for a winner with pawns and no queen or rook, the
+        loser's unit blocking one of its pawns (see :func:`_blocker`, cached), else the
+        mating square."""
+        w = self.winner << 3
+        pawns = pos.pieces[w | PAWN]
+        if not pawns or pos.pieces[w | ROOK] or pos.pieces[w | QUEEN]:
+            return self.corner
+        units = pos.occupied_co[self.loser] ^ pos.pieces[self.loser << 3 | KING]
+        key = (pawns, pos.pieces[(w ^ 8) | PAWN], units)
+        target = self.targets.get(key)
+        if target is None:
+            target = self.targets[key] = _blocker(pos, self.winner, self.corner)
+        return target
+
+    def _winner_score(
+        self, pos: Position, move: int, lure: int, walk: tuple[int, ...], hunt: bool
+    ) -> int:
+        """The winner's king walks to take a blocker (``hunt``) or to two squares from the
+        corner, by ``walk``; its pieces are lured onto ``lure``, the loser's pawns' attacks."""
         board = pos.board
         fr = move & 63
         to = (move >> 6) & 63
@@ -147,17 +260,19 @@ class Guide:
             score -= 2 + advance + (20 if promoted == QUEEN else 0)
             if promoted and promoted != QUEEN:
                 score += 24
-        elif kind == KING and self.target != self.corner:
-            score += 4 * (DISTANCE[self.target][to] - DISTANCE[self.target][fr])
+        elif kind == KING and hunt:
+            score += 4 * (walk[to] - walk[fr])
         elif kind == KING:
-            score += 4 * (abs(near[to] - 2) - abs(near[fr] - 2))
+            score += 4 * (abs(walk[to] - 2) - abs(walk[fr] - 2))
         elif kind in (QUEEN, ROOK):
             score += max(near[to], 3) - max(near[fr], 3)
         else:
             score += 2 * (near[to] - near[fr])
+        if kind != PAWN and lure >> to & 1:
+            score -= LURE
         return score
 
-    def _loser_score(self, pos: Position, move: int, offered: int) -> int:
+    def _loser_score(self, pos: Position, move: int, offered: int, walk: tuple[int, ...]) -> int:
         board = pos.board
         fr = move & 63
         to = (move >> 6) & 63
@@ -167,11 +282,13 @@ class Guide:
         if board[to] and not move & CASTLE_FLAG:
             score += 10
         if kind == KING:
-            return score + 4 * (near[to] - near[fr])
+            return score + 4 * (walk[to] - walk[fr])
         promoted = (move >> 12) & 7
         if promoted:
             wanted = promoted in (KNIGHT, BISHOP) if self.needs_blockers else promoted == QUEEN
             score += -6 if wanted else 6
+        if self.needs_blockers and kind == KNIGHT:
+            return score + self.blocking[to] - self.blocking[fr]
         if self.needs_blockers:
             return score + near[to] - near[fr] - (3 if kind == PAWN else 0)
         if offered >> to & 1:

@@ -1,11 +1,13 @@
 """Guided helpmate search: finds long helpmates fast, proves nothing.
 
-Limited-discrepancy iterative deepening over the :class:`.guide.Guide` ordering: in
-iteration ``k`` a line may leave the guide's first choice at most ``k`` times (the second
-choice counts one, any later one two) and be at most ``FIRST_PLIES + k * MORE_PLIES``
-plies long. Each winner's node first tries its checks and promotions for an immediate
-mate. A transposition table per iteration skips positions already searched with as many
-discrepancies left and no more plies behind them.
+Limited-discrepancy iterative deepening over the :class:`.guide.Guide` ordering, one
+guide per mating square of :func:`.guide.mating_squares`, taking turns: in iteration
+``k`` a line may leave the guide's first choice at most ``k`` times (the second choice
+counts one, any later one two) and be at most ``FIRST_PLIES + k * MORE_PLIES`` plies
+long. A guide's iterations go on until the budget is spent or one cuts no line short (it
+searched every line the next would). Each winner's node first tries its checks and
+promotions for an immediate mate. A transposition table per iteration skips positions
+already searched with as many discrepancies left and no more plies behind them.
 """
 
 from __future__ import annotations
@@ -14,13 +16,12 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.guide import Guide, gives_check
+from chessarbiter.laws.deadpos.guide import Guide, gives_check, mating_squares
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
 FIRST_PLIES: Final = 24
 """The longest line of the first iteration; each later one allows ``MORE_PLIES`` more."""
 MORE_PLIES: Final = 12
-MAX_DISCREPANCIES: Final = 12
 
 
 class _Spent(Exception):
@@ -32,12 +33,14 @@ class _Guided:
         self.pos = pos
         self.winner = winner
         self.loser = winner ^ 1
-        self.guide = Guide(pos, winner)
+        self.guides = [Guide(pos, winner, square) for square in mating_squares(pos, winner)]
+        self.guide = self.guides[0]
         self.budget = budget
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
         self.max_plies = FIRST_PLIES
         self.line: list[Move] = []
+        self.cut = True  # whether the iteration cut a line short: run another
 
     def search(self, left: int, plies: int) -> bool:
         """Whether a helpmate lies within ``left`` discrepancies; the line (last move first)
@@ -57,15 +60,17 @@ class _Guided:
         if pos.turn == self.winner and self._mate_in_one(moves):
             return True
         if plies >= self.max_plies:
+            self.cut = True
             return False
         for rank, move in enumerate(self.guide.order(pos, moves)):
             cost = 0 if rank == 0 else 1 if rank == 1 else 2
             if cost > left:
+                self.cut = True
                 break
             pos.push(move)
-            found = not cannot_mate_by_material(
-                pos.pieces, self.winner
-            ) and self.search(left - cost, plies + 1)
+            found = not cannot_mate_by_material(pos.pieces, self.winner) and self.search(
+                left - cost, plies + 1
+            )
             pos.pop()
             if found:
                 self.line.append(move)
@@ -91,12 +96,20 @@ def guided_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move
     the nodes used. ``pos`` is restored afterwards."""
     helper = _Guided(pos, winner, budget)
     depth = len(pos.move_stack)
+    going = list(helper.guides)
+    left = 0
     try:
-        for left in range(MAX_DISCREPANCIES + 1):
-            helper.table.clear()
-            helper.max_plies = FIRST_PLIES + left * MORE_PLIES
-            if helper.search(left, 0):
-                return tuple(reversed(helper.line)), helper.nodes
+        while going:
+            for guide in list(going):
+                helper.guide = guide
+                helper.table.clear()
+                helper.cut = False
+                helper.max_plies = FIRST_PLIES + left * MORE_PLIES
+                if helper.search(left, 0):
+                    return tuple(reversed(helper.line)), helper.nodes
+                if not helper.cut:
+                    going.remove(guide)
+            left += 1
     except _Spent:
         while len(pos.move_stack) > depth:
             pos.pop()
