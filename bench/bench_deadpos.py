@@ -76,7 +76,8 @@ def measure(cases: list[tuple[Position, int]], mode: str, budget: int | None) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--every", type=int, default=10, help="corpus line step (default 10)")
-    parser.add_argument("--budget", type=int, default=20_000, help="full-mode node budget")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="full-mode node budget (default: the library's, 200,000)")
     parser.add_argument("--games", type=int, default=1_000, help="games to take (default 1000)")
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS), help="sets to run")
     args = parser.parse_args()

@@ -2,8 +2,9 @@
 helpmate replays to mate, quick mode never calls a winnable side unwinnable.
 
 The default run takes every position in quick mode and a deterministic sample in full mode
-with a 20,000-node budget; ``-m long`` runs full mode on every position with that budget
-(about 15 minutes). Both bound the share of undetermined verdicts.
+with a 20,000-node budget; ``-m long`` runs full mode on every position at the default
+budget and holds it to the issue's bound: at most 1% undetermined (about an hour on two
+cores; ``bench/deadpos_verdicts.py --jobs N`` runs the same check in parallel).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def test_quick_mode_is_sound(name: str) -> None:
     assert proved > 0
 
 
-def _check_full(name: str, every: int, budget: int) -> dict[str, int]:
+def _check_full(name: str, every: int, budget: int | None) -> dict[str, int]:
     counts = {"correct": 0, "undetermined": 0}
     for label, pos in labelled_positions(name, every):
         for side in (0, 1):
@@ -47,12 +48,12 @@ def _check_full(name: str, every: int, budget: int) -> dict[str, int]:
 
 def test_full_mode_sample_is_never_wrong() -> None:
     counts = _check_full(FILES[0], 67, 20_000)
-    assert counts["undetermined"] * 5 <= counts["correct"] + counts["undetermined"]
+    assert counts["undetermined"] * 10 <= counts["correct"] + counts["undetermined"]
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("name", FILES)
 def test_full_mode_every_position(name: str) -> None:
-    counts = _check_full(name, 1, 20_000)
+    counts = _check_full(name, 1, None)
     print(name, counts)
-    assert counts["undetermined"] * 7 <= counts["correct"] + counts["undetermined"]
+    assert counts["undetermined"] * 100 <= counts["correct"] + counts["undetermined"]

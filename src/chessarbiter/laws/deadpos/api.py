@@ -15,8 +15,12 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    budget in full mode);
 6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
-   a node budget: the static analysis after each legal move, the guided helpmate search
-   (:mod:`.guided`, half of the budget), the exhaustive exploration of every reachable
+   a node budget: the static analysis after each legal move, the cheap proofs after each
+   legal move and its forced replies (:mod:`.plies`), the guided helpmate search
+   (:mod:`.guided`, a quarter of the budget), the best-first helpmate search
+   (:mod:`.bestfirst`, another quarter; for a winner with no piece but pawns, an eighth for
+   the guided search and the rest of the half for the staged search of :mod:`.promote`),
+   the exhaustive exploration of every reachable
    position (:mod:`.closure`, what is left but a tenth), then the iterative-deepening search
    of :mod:`.search` with the rest, whose completed iterations are proofs.
 
@@ -38,12 +42,25 @@ from chessarbiter.core.attacks import attackers
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import COLOUR_NAMES, PAWN, RANKS, SQUARE_NAMES, squares_of
+from chessarbiter.core.squares import (
+    BISHOP,
+    COLOUR_NAMES,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    RANKS,
+    ROOK,
+    SQUARE_NAMES,
+    squares_of,
+)
+from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
 from chessarbiter.laws.deadpos.closure import explore
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
+from chessarbiter.laws.deadpos.plies import every_move_proved
+from chessarbiter.laws.deadpos.promote import staged_helpmate
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
@@ -56,8 +73,13 @@ QUICK_COST: Final = 6
 """The quick iteration's cost: about six plies."""
 FULL_BUDGET: Final = 200_000
 """Default node budget of the full search."""
-GUIDED_SHARE: Final = 2
-"""The guided search may use half of the full budget."""
+GUIDED_SHARE: Final = 4
+"""The guided search may use a quarter of the full budget."""
+BESTFIRST_SHARE: Final = 4
+"""The best-first search may use another quarter."""
+PAWNS_GUIDED_SHARE: Final = 8
+"""When the winner has no piece but pawns, the guided search may use an eighth, and the
+staged search of :mod:`.promote` what is left of the half the two searches share."""
 SEARCH_SHARE: Final = 10
 """A tenth of the full budget is kept for the iterative-deepening search; the exhaustive
 exploration may see as many positions as the rest allows."""
@@ -104,7 +126,8 @@ def can_checkmate(
     cap = QUICK_PHASES
     if not quick:
         cap = min(MAX_PHASES, max(1, (budget or FULL_BUDGET) // PHASE_SHARE))
-    if phases_unwinnable(work, winner, cap)[0]:
+    proved, seen = phases_unwinnable(work, winner, cap)
+    if proved:
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
     if quick:
         nodes = budget if budget is not None else QUICK_BUDGET
@@ -112,16 +135,35 @@ def can_checkmate(
         if found.outcome is Outcome.UNWINNABLE:
             return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
         return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
-    return _full(work, winner, budget if budget is not None else FULL_BUDGET, tuple(forced))
+    nodes = budget if budget is not None else FULL_BUDGET
+    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0)
 
 
-def _full(work: Position, winner: int, nodes: int, forced: tuple[Move, ...]) -> Verdict:
-    """The full mode's stages after the cheap ones; ``forced`` were played on ``work``."""
+def _full(
+    work: Position, winner: int, nodes: int, forced: tuple[Move, ...], phases: int
+) -> Verdict:
+    """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
+    ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
     if _every_move_blocked(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
-    line, used = guided_helpmate(work, winner, nodes // GUIDED_SHARE)
+    if phases and every_move_proved(work, winner, phases):
+        return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
+    pieces = work.pieces
+    has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
+    guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
+    line, used = guided_helpmate(work, winner, guided)
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
+    if has_piece:
+        line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE)
+        reason = "best-first search"
+    else:
+        staged = nodes // GUIDED_SHARE + nodes // BESTFIRST_SHARE - guided
+        line, more = staged_helpmate(work, winner, staged)
+        reason = "staged search"
+    used += more
+    if line:
+        return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
     cap = nodes - used - nodes // SEARCH_SHARE
     if cap > 0:
         outcome, line, seen = explore(work, winner, cap)

@@ -1,0 +1,92 @@
+"""Best-first helpmate search: finds helpmates the guided search misses, proves nothing.
+
+Positions are expanded in the order of ``plies + WEIGHT * estimate`` (:mod:`.estimate`),
+the most recent first among equals, each position once. Unlike a depth-first search it
+leaves a dead end for the most promising position met anywhere so far. Each expanded
+position is rebuilt from its parent's snapshot and the move; every generated position
+counts as a node. A winner's move that checks is tested for mate at once.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Final
+
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position, Snapshot
+from chessarbiter.laws.deadpos.estimate import Estimate
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+
+WEIGHT: Final = 10
+"""How much more the estimate counts than the plies already played."""
+
+
+class Tree:
+    """What a best-first search has met: the expanded positions (snapshot, parent and move,
+    depth; the root is 0), the keys seen and the queue of moves still to expand, best (lowest
+    score, then latest offered) first."""
+
+    def __init__(self, pos: Position) -> None:
+        self.snapshots: list[Snapshot] = [pos.snapshot()]
+        self.parents: list[tuple[int, Move]] = [(-1, Move(0))]
+        self.depths = [0]
+        self.seen = {pos.key()}
+        self.queue: list[tuple[int, int, int, Move]] = []
+
+    def root(self) -> Position:
+        """A copy of the root position."""
+        return Position.from_snapshot(self.snapshots[0])
+
+    def offer(self, score: int, order: int, parent: int, move: Move) -> None:
+        """Queues ``move`` from the expanded position ``parent``; ``order`` grows with time."""
+        heapq.heappush(self.queue, (score, -order, parent, move))
+
+    def expand(self) -> tuple[int, Position] | None:
+        """The best queued move played on its parent, now expanded: its index and position
+        (a new one); ``None`` when the queue is empty."""
+        if not self.queue:
+            return None
+        _, _, parent, move = heapq.heappop(self.queue)
+        work = Position.from_snapshot(self.snapshots[parent])
+        work.push(move)
+        self.snapshots.append(work.snapshot())
+        self.parents.append((parent, move))
+        self.depths.append(self.depths[parent] + 1)
+        return len(self.snapshots) - 1, work
+
+    def line(self, index: int) -> tuple[Move, ...]:
+        """The moves from the root to the expanded position ``index``."""
+        out = []
+        while index > 0:
+            index, move = self.parents[index]
+            out.append(move)
+        return tuple(reversed(out))
+
+
+def bestfirst_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+    """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
+    the nodes used. ``pos`` is not changed."""
+    loser = winner ^ 1
+    estimate = Estimate(winner)
+    tree = Tree(pos)
+    nodes = 1
+    index, work = 0, tree.root()
+    while True:
+        depth = tree.depths[index] + 1
+        for move in work.legal_moves():
+            if nodes >= budget:
+                return (), nodes
+            nodes += 1
+            work.push(move)
+            key = work.key()
+            if key not in tree.seen:
+                tree.seen.add(key)
+                if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
+                    return (*tree.line(index), move), nodes
+                if not cannot_mate_by_material(work.pieces, winner):
+                    tree.offer(depth + WEIGHT * estimate.plies(work), nodes, index, move)
+            work.pop()
+        expanded = tree.expand()
+        if expanded is None:
+            return (), nodes
+        index, work = expanded

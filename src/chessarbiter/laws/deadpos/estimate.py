@@ -1,0 +1,286 @@
+"""A rough count of the moves a helpmate still needs, for the best-first search
+(:mod:`.bestfirst`). It only orders the search, so it need not be exact nor admissible.
+
+The terms: the loser's king walking to where the winner's material can mate (an edge for a
+queen or rook; else a corner: of the winner's bishops' colour when those are all on one,
+or of the colour opposite to the loser's bishops when they are its only blockers, since a
+corner's two flights along the edges have the other colour; never the corner of a winner's
+king that cannot move), counted three times, a square the winner attacks costing two
+steps; the winner's king coming to two squares from it (a constant when that king cannot
+move); the winner's quickest check; the minor pieces closing in; the flight squares of the
+loser's king that the winner does not attack and the loser does not hold; for bishops
+alone, the flights of the nearest target corner of the colour they never cover that no
+loser's unit holds yet (each needs a blocker), counted twice; a promotion the mate needs,
+counted twice (the winner's, when its pieces cannot mate a bare king; else the loser's, for
+a blocker the winner's minor pieces need), a pawn's way round a blocked file counting each
+capture of a unit the other side must first bring as :data:`BLOCKED` moves. King walks go
+round the pawns: a king never stands on its own pawns nor where enemy pawns attack.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    bishop_attacks,
+    rook_attacks,
+)
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import (
+    BISHOP,
+    FILES,
+    FULL,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    RANKS,
+    ROOK,
+    squares_of,
+)
+from chessarbiter.laws.deadpos.bitboards import king_step, knight_step, pawn_attacks, pawn_push
+from chessarbiter.laws.deadpos.guide import DISTANCE
+from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
+
+EDGES: Final = RANKS[0] | RANKS[7] | FILES[0] | FILES[7]
+CORNER_SETS: Final = (1 | 1 << 7 | 1 << 56 | 1 << 63, 1 | 1 << 63, 1 << 7 | 1 << 56)
+"""Every corner; the dark corners; the light corners."""
+RING: Final = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] == 2) for a in range(64))
+"""``RING[sq]``: the squares two king steps from ``sq``."""
+FAR: Final = 8
+"""What an unreachable target costs."""
+BLOCKED: Final = 3
+"""What a pawn's capture of a unit the other side must first bring counts."""
+BLOCKER: Final = 2
+"""What each blocker a bishop mate still needs in its corner counts."""
+CACHE_SIZE: Final = 20_000
+"""King walks kept before the cache starts again."""
+
+
+def _knight_distances() -> tuple[tuple[int, ...], ...]:
+    rows = []
+    for a in range(64):
+        row = [FAR] * 64
+        seen = frontier = 1 << a
+        d = 0
+        while frontier:
+            for b in range(64):
+                if frontier >> b & 1:
+                    row[b] = d
+            frontier = knight_step(frontier) & ~seen & FULL
+            seen |= frontier
+            d += 1
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+KNIGHT_DISTANCE: Final = _knight_distances()
+"""``KNIGHT_DISTANCE[a][b]``: knight jumps between two squares on an empty board."""
+
+
+class Estimate:
+    """Plies-to-mate estimates for one intended winner; king walks are cached."""
+
+    def __init__(self, winner: int) -> None:
+        self.winner = winner
+        self.loser = winner ^ 1
+        self.walks: dict[tuple[int, int], list[int]] = {}
+
+    def plies(self, pos: Position) -> int:
+        """The estimate for ``pos``."""
+        pieces = pos.pieces
+        winner = self.winner
+        w = winner << 3
+        lo = self.loser << 3
+        king = pos.king(self.loser)
+        own = pos.king(winner)
+        loser_pawns = pieces[lo | PAWN]
+        winner_pawns = pieces[w | PAWN]
+        heavy = pieces[w | QUEEN] | pieces[w | ROOK]
+        bishops = pieces[w | BISHOP]
+        knights = pieces[w | KNIGHT]
+        free_l = FULL & ~loser_pawns & ~pawn_attacks(winner_pawns, winner)
+        free_w = FULL & ~winner_pawns & ~pawn_attacks(loser_pawns, self.loser)
+        target = EDGES if heavy else self._corners(pieces, bishops, knights)
+        stuck = not KING_ATTACKS[own] & free_w & ~pos.occupied_co[winner]
+        if stuck and target & ~(1 << own):
+            target &= ~(1 << own)
+        attacked = _attacks(pos, winner, king)
+        total = 3 * _walk(free_l, attacked, king, target, 0)
+        total += FAR if stuck else self._walk(free_w, own, RING[king], FAR)
+        total += self._flights(pos, king, attacked)
+        total += self._check(pos, king, heavy, bishops, knights)
+        if bishops and not knights | heavy:
+            total += BLOCKER * blockers_needed(pos, self.loser, king, target, bishops)
+        for sq in squares_of(bishops | knights):
+            total += max(DISTANCE[sq][king] - 2, 0) // 2
+        mates = (
+            heavy
+            or (bishops and knights)
+            or knights & (knights - 1)
+            or (bishops & DARK_SQUARES and bishops & LIGHT_SQUARES)
+        )
+        if not mates and winner_pawns:
+            total += 2 * promotion_moves(pos, winner)
+        if (
+            not mates
+            and not winner_pawns
+            and not (
+                pieces[lo | KNIGHT] | pieces[lo | BISHOP] | pieces[lo | ROOK] | pieces[lo | QUEEN]
+            )
+        ):
+            total += 2 * promotion_moves(pos, self.loser)
+        return total
+
+    def _corners(self, pieces: list[int], bishops: int, knights: int) -> int:
+        """The corners a minor-piece mate can happen in: those of the winner's bishops'
+        colour when they are all on one; else those of the colour opposite to the loser's
+        bishops when these are its only blockers, since a corner's two edge flights are of
+        the other colour."""
+        if bishops and not knights:
+            return CORNER_SETS[1] if not bishops & LIGHT_SQUARES else CORNER_SETS[2]
+        lo = self.loser << 3
+        blockers = pieces[lo | BISHOP]
+        if pieces[lo | KNIGHT] | pieces[lo | ROOK] | pieces[lo | QUEEN] | pieces[lo | PAWN]:
+            return CORNER_SETS[0]
+        if blockers and not blockers & LIGHT_SQUARES:
+            return CORNER_SETS[2]
+        if blockers and not blockers & DARK_SQUARES:
+            return CORNER_SETS[1]
+        return CORNER_SETS[0]
+
+    def _walk(self, free: int, start: int, target: int, missing: int) -> int:
+        """King steps from ``start`` to the nearest ``target`` square through ``free``
+        squares (the target and the start need not be free); ``missing`` if none."""
+        layers = self.walks.get((free, start))
+        if layers is None:
+            if len(self.walks) > CACHE_SIZE:
+                self.walks.clear()
+            layers = []
+            seen = frontier = 1 << start
+            while frontier:
+                layers.append(frontier)
+                frontier = king_step(frontier) & free & ~seen
+                seen |= frontier
+            layers.append(king_step(seen) & ~seen)
+            self.walks[(free, start)] = layers
+        for d, layer in enumerate(layers):
+            if layer & target:
+                return d
+        return missing
+
+    def _flights(self, pos: Position, king: int, attacked: int) -> int:
+        """The loser king's neighbouring squares the winner does not attack and the loser
+        does not hold."""
+        open_squares = KING_ATTACKS[king] & ~pos.occupied_co[self.loser]
+        if not open_squares:
+            return 0
+        return bin(open_squares & ~attacked).count("1")
+
+    def _check(self, pos: Position, king: int, heavy: int, bishops: int, knights: int) -> int:
+        """Moves the winner's quickest piece needs to check the loser's king."""
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        best = FAR
+        if heavy:
+            best = 1
+            pieces = pos.pieces
+            w = self.winner << 3
+            if rook_attacks(king, occupied) & (pieces[w | ROOK] | pieces[w | QUEEN]):
+                return 0
+            if bishop_attacks(king, occupied) & pieces[w | QUEEN]:
+                return 0
+        if bishops:
+            if bishop_attacks(king, occupied) & bishops:
+                return 0
+            colour = DARK_SQUARES if (1 << king) & DARK_SQUARES else LIGHT_SQUARES
+            if bishops & colour:
+                best = 1
+        for sq in squares_of(knights):
+            best = min(best, KNIGHT_DISTANCE[sq][king] - 1)
+        pawns = pos.pieces[self.winner << 3 | PAWN]
+        if pawns:
+            checks = PAWN_ATTACKS[self.loser][king]
+            step = 8 if self.winner == 0 else -8
+            for sq in squares_of(pawns):
+                for n in range(1, 6):
+                    ahead = sq + step * n
+                    if not 0 <= ahead < 64:
+                        break
+                    if checks >> ahead & 1:
+                        best = min(best, n)
+                        break
+        return best
+
+
+def blockers_needed(pos: Position, loser: int, king: int, target: int, bishops: int) -> int:
+    """Flight squares of the target corner nearest the loser's ``king`` that the winner's
+    ``bishops`` can never cover (the other colour) and no loser's unit holds."""
+    corner = min(squares_of(target), key=DISTANCE[king].__getitem__)
+    covered = (DARK_SQUARES if bishops & DARK_SQUARES else 0) | (
+        LIGHT_SQUARES if bishops & LIGHT_SQUARES else 0
+    )
+    return bin(KING_ATTACKS[corner] & ~covered & ~pos.occupied_co[loser]).count("1")
+
+
+def _walk(free: int, dear: int, start: int, target: int, missing: int) -> int:
+    """King moves from ``start`` to the nearest ``target`` square through ``free`` squares,
+    a ``dear`` one counting two (a target need not be free); ``missing`` if none."""
+    if target >> start & 1:
+        return 0
+    seen = 0
+    near = 1 << start
+    far = 0
+    d = 0
+    while near or far:
+        near &= ~seen
+        seen |= near
+        step = king_step(near) & ~seen
+        if step & target:
+            return d + 1
+        step &= free
+        near, far = far | step & ~dear, step & dear
+        d += 1
+    return missing
+
+
+def _attacks(pos: Position, colour: int, king: int) -> int:
+    """Every square ``colour`` attacks, its sliders seeing through the enemy ``king``."""
+    pieces = pos.pieces
+    occupied = (pos.occupied_co[0] | pos.occupied_co[1]) & ~(1 << king)
+    base = colour << 3
+    out = KING_ATTACKS[pos.king(colour)] | pawn_attacks(pieces[base | PAWN], colour)
+    for sq in squares_of(pieces[base | KNIGHT]):
+        out |= KNIGHT_ATTACKS[sq]
+    diagonal = pieces[base | BISHOP] | pieces[base | QUEEN]
+    for sq in squares_of(diagonal):
+        out |= bishop_attacks(sq, occupied)
+    straight = pieces[base | ROOK] | pieces[base | QUEEN]
+    for sq in squares_of(straight):
+        out |= rook_attacks(sq, occupied)
+    return out
+
+
+def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
+    """Moves the quickest pawn of ``colour`` needs to promote (``FAR`` if none): a push onto a
+    square with no pawn, or a capture, counts one; a capture of a unit that is not there
+    yet counts ``blocked`` (the other side must bring one)."""
+    pieces = pos.pieces
+    enemy = pos.occupied_co[colour ^ 1] & ~pieces[(colour ^ 1) << 3 | KING]
+    stops = pieces[PAWN] | pieces[8 | PAWN] | pieces[(colour ^ 1) << 3 | KING]
+    open_captures = FULL & ~stops & ~pos.occupied_co[colour]
+    last = RANKS[7] if colour == 0 else RANKS[0]
+    layers = [pieces[colour << 3 | PAWN]] + [0] * blocked
+    seen = 0
+    for d in range(FAR):
+        near = layers[d] & ~seen
+        if near & last:
+            return d
+        seen |= near
+        hits = pawn_attacks(near, colour)
+        layers.append(0)
+        layers[d + 1] |= pawn_push(near, colour) & ~stops | hits & enemy
+        layers[d + blocked] |= hits & open_captures
+    return FAR

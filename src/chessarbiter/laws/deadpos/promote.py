@@ -1,0 +1,146 @@
+"""Staged helpmate search for a winner whose only units are pawns: finds helpmates, proves
+nothing.
+
+Such a mate needs a promotion first, and when every file is shut, a promotion by the loser
+too, whose new piece a winner's pawn captures to reach an open file. Each plan (the winner
+promotes, then mates; or the loser promotes, then the winner, then mates) is a chain of
+best-first searches: one for positions right after the next promotion, ordered by the
+moves that promotion still needs (:func:`promotion_cost`), and from each such position,
+within a slice of what is left, the next stage; the last stage is
+:func:`.bestfirst_helpmate`. A stage that runs dry or spends its slice hands back to the
+search before it, which goes on to its next promotion. When the first plan's search runs
+dry before any promotion, no promotion by the winner is reachable and the second plan could
+only see the same positions again, so it is skipped. Every generated position counts as a
+node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from chessarbiter.core.moves import Move, promotion
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import FILES, PAWN, squares_of
+from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
+from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
+from chessarbiter.laws.deadpos.guide import DISTANCE
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+
+WEIGHT: Final = 3
+"""How much more the promotion cost counts than the plies already played."""
+UNREACHABLE: Final = 3 * FAR
+"""The cost of a promotion neither way reaches."""
+FIRST: Final = 8
+"""The plan with the winner's promotion alone may use this fraction of the budget."""
+SLICE: Final = 4
+"""A promotion's next stage may use this fraction of what its stage has left."""
+
+
+class _Count:
+    """Nodes used so far, shared by the stages; promotions found; whether the last search
+    for them ran dry."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.goals = 0
+        self.dry = False
+
+
+def staged_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+    """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
+    the nodes used. ``pos`` is not changed."""
+    count = _Count()
+    loser = winner ^ 1
+    for plan in ((winner,), (loser, winner)):
+        left = budget - count.nodes
+        if left <= 0:
+            break
+        share = left // FIRST if len(plan) == 1 else left
+        line = _stage(Position.from_snapshot(pos.snapshot()), winner, plan, share, count)
+        if line or (count.dry and not count.goals):
+            return line, count.nodes
+    return (), count.nodes
+
+
+def _stage(
+    pos: Position, winner: int, plan: tuple[int, ...], budget: int, count: _Count
+) -> tuple[Move, ...]:
+    """A helpmate through the promotions of ``plan`` (colours, in order), within ``budget``."""
+    if budget < 1:
+        return ()
+    if not plan:
+        line, used = bestfirst_helpmate(pos, winner, budget)
+        count.nodes += used
+        return line
+    stop = count.nodes + budget
+    for line, goal in _promotions(pos, winner, plan[0], stop, count):
+        if goal is None:
+            return line
+        rest = _stage(goal, winner, plan[1:], (stop - count.nodes) // SLICE, count)
+        if rest:
+            return line + rest
+    return ()
+
+
+def _promotions(
+    pos: Position, winner: int, colour: int, stop: int, count: _Count
+) -> Iterator[tuple[tuple[Move, ...], Position | None]]:
+    """Lines to positions right after a promotion by ``colour``, best first, with each such
+    position; or a line that mates at once, with ``None``; until ``count`` reaches
+    ``stop``."""
+    loser = winner ^ 1
+    blocked = BLOCKED if colour == winner else FAR
+    tree = Tree(pos)
+    index, work = 0, tree.root()
+    while True:
+        depth = tree.depths[index] + 1
+        for move in work.legal_moves():
+            if count.nodes >= stop:
+                return
+            count.nodes += 1
+            work.push(move)
+            key = work.key()
+            if key not in tree.seen and not cannot_mate_by_material(work.pieces, winner):
+                tree.seen.add(key)
+                if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
+                    yield (*tree.line(index), move), None
+                    return
+                if promotion(move) and work.turn != colour:
+                    count.goals += 1
+                    goal = Position.from_snapshot(work.snapshot())
+                    yield (*tree.line(index), move), goal
+                else:
+                    score = depth + WEIGHT * promotion_cost(work, colour, blocked)
+                    tree.offer(score, count.nodes, index, move)
+            work.pop()
+        expanded = tree.expand()
+        if expanded is None:
+            count.dry = True
+            return
+        index, work = expanded
+
+
+def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
+    """Moves the quickest pawn of ``colour`` needs to promote: :func:`.estimate.promotion_moves`
+    (a capture of a unit not there yet counting ``blocked``), or its pushes plus its king's
+    walk to capture each enemy pawn ahead on its file."""
+    best = promotion_moves(pos, colour, blocked)
+    if best == FAR:
+        best = UNREACHABLE
+    own = pos.pieces[colour << 3 | PAWN]
+    enemy = pos.pieces[(colour ^ 1) << 3 | PAWN]
+    king = pos.king(colour)
+    walls = own | 1 << pos.king(colour ^ 1)
+    for sq in squares_of(own):
+        rank, file = divmod(sq, 8)
+        ahead = FILES[file] & (~0 << (sq + 8) if colour == 0 else (1 << sq) - 1)
+        if ahead & walls:
+            continue
+        cost = 7 - rank if colour == 0 else rank
+        here = king
+        for target in sorted(squares_of(ahead & enemy), reverse=colour == 1):
+            cost += DISTANCE[here][target]
+            here = target
+        best = min(best, cost)
+    return min(best, UNREACHABLE)
