@@ -3,8 +3,8 @@ helpmate replays to mate, quick mode never calls a winnable side unwinnable.
 
 The default run takes every position in quick mode and a deterministic sample in full mode
 with a 20,000-node budget; ``-m long`` runs full mode on every position at the default
-budget and holds it to the issue's bound: at most 1% undetermined (about an hour on two
-cores; ``bench/deadpos_verdicts.py --jobs N`` runs the same check in parallel).
+budget and holds it to the issue's bound: at most 1% undetermined (about half an hour in
+one process; ``bench/deadpos_verdicts.py --jobs N`` runs the same check in parallel).
 """
 
 from __future__ import annotations
