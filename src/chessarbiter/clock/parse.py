@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from chessarbiter.clock.amounts import MINUTE, SECOND, read_amount
+from chessarbiter.clock.amounts import MINUTE, SECOND, read_amount, read_count
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.clock.errors import TimeControlError
 
@@ -32,9 +32,10 @@ def _split(text: str, separator: str) -> list[tuple[str, int]]:
 
 
 def _moves(token: str, text: str, at: int) -> int:
-    if not token.isdigit() or int(token) == 0:
+    moves = read_count(token, text, at, "a positive move count")
+    if moves == 0:
         raise TimeControlError(f"{text!r} at {at}: {token!r}: expected a positive move count")
-    return int(token)
+    return moves
 
 
 def _descriptor(part: str, at: int, text: str, unit: int) -> Period:
