@@ -153,7 +153,7 @@ def test_bad_numbers_are_time_control_errors(parse: object, template: str, token
 
 def test_numbers_up_to_nine_digits_with_leading_zeros_and_trailing_decimal_zeros() -> None:
     tc = parse_pgn_tag("0" * 5000 + "999999999/60+0.5" + "0" * 5000)
-    assert tc.periods == (Period(60 * S, 999_999_999, 500, INC),)
+    assert tc == control(Period(60 * S, 999_999_999, 500, INC))
     assert parse_human("0.00005+0").periods == (Period(3, None, 0, BonusMode.NONE),)
 
 
@@ -222,3 +222,9 @@ def test_us_round_trip(tc: TimeControl) -> None:
 def test_engine_round_trip(period: Period) -> None:
     tc = TimeControl((period,))
     assert parse_engine(format_engine(tc)) == tc
+
+
+def test_long_text_is_cut_short_in_the_message() -> None:
+    with pytest.raises(TimeControlError) as info:
+        parse_human("40/" + HUGE + "+3")
+    assert len(str(info.value)) < 200 and "(5005 characters)" in str(info.value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.clock.errors import TimeControlError, shown
 
 SECOND = 1000
 MINUTE = 60 * SECOND
@@ -21,7 +21,9 @@ def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
     """
     match = _DECIMAL.fullmatch(token)
     if match is None:
-        raise TimeControlError(f"{text!r} at {at}: {token!r}: expected {what} (digits)")
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"
+        )
     whole = read_count(match[1], text, at, what)
     fraction = (match[2] or "").rstrip("0")
     scale: int = 10 ** len(fraction)
@@ -29,7 +31,7 @@ def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
     numerator = (whole * scale + int(fraction or "0")) * unit_ms if len(fraction) < 6 else 1
     if numerator % scale:
         raise TimeControlError(
-            f"{text!r} at {at}: {token!r}: expected {what} in whole milliseconds"
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} in whole milliseconds"
         )
     return numerator // scale
 
@@ -38,11 +40,13 @@ def read_count(token: str, text: str, at: int, what: str) -> int:
     """A whole number written in ASCII digits, at most :data:`MAX_DIGITS` of them (leading
     zeros aside); ``TimeControlError`` otherwise."""
     if not (token.isascii() and token.isdigit()):
-        raise TimeControlError(f"{text!r} at {at}: {token!r}: expected {what} (digits)")
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"
+        )
     digits = token.lstrip("0") or "0"
     if len(digits) > MAX_DIGITS:
         raise TimeControlError(
-            f"{text!r} at {at}: {what} of {len(digits)} digits: expected at most {MAX_DIGITS}"
+            f"{shown(text)} at {at}: {what} of {len(digits)} digits: expected at most {MAX_DIGITS}"
         )
     return int(digits)
 

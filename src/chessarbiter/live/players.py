@@ -136,8 +136,8 @@ def player_from_spec(spec: str, *, seed: int | None = None,
         return None
     if spec == "engine" or spec.startswith("engine:"):
         level = spec.partition(":")[2] or "3"
-        if not level.isdigit():
-            raise ValueError(f"engine level {level!r}: expected a number 1-10")
+        if not (level.isascii() and level.isdigit() and len(level) <= 2):
+            raise ValueError(f"engine level {level[:20]!r}: expected a number 1-10")
         return BuiltinPlayer(int(level), seed=seed)
     if spec.startswith("uci:") and spec[4:].strip():
         command, *settings = spec[4:].split(";")
