@@ -164,7 +164,8 @@ def info_score(info: str) -> int | None:
     for i, word in enumerate(words[:-2]):
         if word == "score":
             kind, value = words[i + 1], words[i + 2]
-            if not value.lstrip("-").isdigit():
+            digits = value.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
                 return None
             if kind == "cp":
                 return int(value)
