@@ -103,8 +103,7 @@ def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
     if not lines:
         raise LogFormatError("empty game log: expected a header line")
     header = _json(*lines[0])
-    if not isinstance(header, dict) or type(header.get("version")) is not int \
-            or header["version"] != LOG_VERSION:
+    if not isinstance(header, dict) or header.get("version") != LOG_VERSION:
         raise LogFormatError(f"line {lines[0][0]}: expected a header with version {LOG_VERSION}")
     if not isinstance(header.get("setup"), dict):
         found = json.dumps(header.get("setup"))

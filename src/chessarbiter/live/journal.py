@@ -71,18 +71,19 @@ class Journal:
         except UnicodeDecodeError:
             raise JournalError(f"{path}: not a journal (not UTF-8 text)") from None
         start = text.rfind("\n") + 1
-        complete = text.endswith("\n") or not text or _is_object(text[start:])
+        complete = text.endswith("\n") or _is_object(text[start:])
         kept = text if complete else text[:start]
         try:
             game = from_jsonl(kept)
         except ValueError as exc:  # LogFormatError, or the ArbiterError of a rejected event
             raise JournalError(f"{path}: not a journal that can be resumed: {exc}") from None
-        with path.open("r+", encoding="utf-8", newline="") as stream:
-            if complete and not text.endswith("\n") and text:
-                stream.seek(0, os.SEEK_END)
-                stream.write("\n")
-            elif not complete:
-                stream.truncate(len(kept.encode("utf-8")))
+        if not text.endswith("\n"):  # the crash came in the last line: finish or drop it
+            with path.open("r+", encoding="utf-8", newline="") as stream:
+                if complete:
+                    stream.seek(0, os.SEEK_END)
+                    stream.write("\n")
+                else:
+                    stream.truncate(len(kept.encode("utf-8")))
         return game, cls(path, path.open("a", encoding="utf-8")), not complete
 
     def append(self, event: Event) -> None:
