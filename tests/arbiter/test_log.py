@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -17,6 +18,7 @@ from chessarbiter.arbiter import (
     Game,
     IllegalMoveCompleted,
     LogFormatError,
+    Moved,
     OfferDeclined,
     Touched,
     Warned,
@@ -26,6 +28,7 @@ from chessarbiter.arbiter import (
     to_jsonl,
 )
 from chessarbiter.arbiter import ClocksStarted as Started
+from chessarbiter.arbiter.log import MAX_INT_DIGITS
 from chessarbiter.clock import parse_us
 from chessarbiter.laws.profiles import FIDE_2023, USCF
 from tests.arbiter.driver import MIN, B, Driver, S, W
@@ -116,3 +119,59 @@ def test_bad_logs_name_the_line() -> None:
     del header["setup"]["fen"]
     with pytest.raises(LogFormatError, match="missing fields"):
         from_jsonl(json.dumps(header) + "\n")
+
+
+@pytest.mark.parametrize("setup", [5, [], ["x"], "x", None, True])
+def test_a_header_whose_setup_is_no_object_is_named(setup: object) -> None:
+    with pytest.raises(LogFormatError, match=r"^line 1: setup: expected an object"):
+        from_jsonl(json.dumps({"version": 1, "setup": setup}) + "\n")
+
+
+HUGE = "7" * 5000  # beyond Python's int-string limit: json.loads would raise a bare ValueError
+
+
+def test_integers_too_long_to_read_are_named_by_line_and_field() -> None:
+    good = to_jsonl(rich_game()).splitlines()
+    event = json.dumps(event_to_dict(rich_game().log[1]) | {"at_ms": "@"})
+    cases = [
+        ([good[0].replace('"version": 1', f'"version": 1{HUGE}')], "line 1: version: "),
+        ([good[0].replace('"claim_penalty_ms": 120000', f'"claim_penalty_ms": -{HUGE}')],
+         "line 1: claim_penalty_ms: "),
+        ([*good[:2], event.replace('"@"', HUGE)], "line 3: at_ms: an integer of 5000 digits"),
+        ([*good[:2], f"[{HUGE}]"], "line 3: an integer"),
+        ([*good[:2], event.replace('"@"', "1" + "0" * MAX_INT_DIGITS)],
+         f"line 3: at_ms: an integer of {MAX_INT_DIGITS + 1} digits"),
+        ([*good[:2], event.replace('"@"', "NaN")], "line 3: at_ms: NaN"),
+        ([*good[:2], event.replace('"@"', "-Infinity")], "line 3: at_ms: -Infinity"),
+    ]
+    for lines, message in cases:
+        with pytest.raises(LogFormatError, match="^" + re.escape(message)):
+            from_jsonl("\n".join(lines) + "\n")
+    longest = event.replace('"@"', "9" * MAX_INT_DIGITS)
+    assert from_jsonl("\n".join([*good[:2], longest])).log[-1].at_ms == 10**MAX_INT_DIGITS - 1
+
+
+def test_json_nested_too_deeply_is_a_format_error() -> None:
+    good = to_jsonl(rich_game()).splitlines()
+    with pytest.raises(LogFormatError, match=r"^line 2: not JSON"):
+        from_jsonl("\n".join([good[0], "[" * 100_000]))
+
+
+def test_an_unreadable_line_is_named_once() -> None:
+    good = to_jsonl(rich_game()).splitlines()
+    with pytest.raises(LogFormatError) as info:
+        from_jsonl("\n".join([*good[:2], "{oops"]))
+    assert str(info.value).count("line 3") == 1
+
+
+@pytest.mark.parametrize("side", ["white", 0, None, "W"])
+def test_an_event_built_with_a_side_that_is_no_side_is_rejected(side: object) -> None:
+    game = Game()
+    before = game.state()
+    with pytest.raises(ArbiterError, match=r"side=.* is not a Side"):
+        game.apply(Moved(0, side, "e2e4"))  # type: ignore[arg-type]
+    with pytest.raises(ArbiterError, match=r"side=.* is not a Side"):
+        game.apply(Warned(0, side, "noise"))  # type: ignore[arg-type]
+    assert game.state() == before and not game.log
+    game.apply(Moved(0, W, "e2e4"))
+    assert game.log == (Moved(0, W, "e2e4"),)

@@ -123,6 +123,40 @@ def test_errors_name_the_token(parse: object, text: str, message: str) -> None:
         parse(text)
 
 
+HUGE = "9" * 5000  # beyond Python's int-string limit
+
+
+@pytest.mark.parametrize("parse", [parse_human, parse_pgn_tag, parse_engine, parse_us])
+@pytest.mark.parametrize(
+    ("template", "token"),
+    [
+        ("5+\u00b3", "\u00b3"),  # superscript digits: str.isdigit() yes, int() no
+        ("\u2075+3", "\u2075"),
+        ("\u00b3/5+3", "\u00b3"),
+        ("\u0665+3", "\u0665"),  # Arabic-Indic digits: int() reads them, a control does not
+        ("5+" + HUGE, "increment"),
+        (HUGE + "+3", "of 5000 digits"),
+        (HUGE + "/5", "of 5000 digits"),
+        ("0" * 5000 + "1234567890/5", "of 10 digits"),
+        ("5.1" + "0" * 5000 + "1+3", "whole milliseconds"),
+    ],
+)
+def test_bad_numbers_are_time_control_errors(parse: object, template: str, token: str) -> None:
+    assert callable(parse)
+    text = "G/" + template if parse is parse_us and template[0] not in "\u00b30" else template
+    with pytest.raises(TimeControlError):
+        parse(text)
+    if parse is not parse_us:  # the US form may reject the whole segment first
+        with pytest.raises(TimeControlError, match=re.escape(token)):
+            parse(text)
+
+
+def test_numbers_up_to_nine_digits_with_leading_zeros_and_trailing_decimal_zeros() -> None:
+    tc = parse_pgn_tag("0" * 5000 + "999999999/60+0.5" + "0" * 5000)
+    assert tc == control(Period(60 * S, 999_999_999, 500, INC))
+    assert parse_human("0.00005+0").periods == (Period(3, None, 0, BonusMode.NONE),)
+
+
 def test_forms_that_cannot_express_a_control() -> None:
     delay = control(Period(MIN, None, 5 * S, DELAY))
     with pytest.raises(TimeControlError, match="PGN form cannot express a delay"):
@@ -188,3 +222,9 @@ def test_us_round_trip(tc: TimeControl) -> None:
 def test_engine_round_trip(period: Period) -> None:
     tc = TimeControl((period,))
     assert parse_engine(format_engine(tc)) == tc
+
+
+def test_long_text_is_cut_short_in_the_message() -> None:
+    with pytest.raises(TimeControlError) as info:
+        parse_human("40/" + HUGE + "+3")
+    assert len(str(info.value)) < 200 and "(5005 characters)" in str(info.value)

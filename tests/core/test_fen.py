@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from chessarbiter.core.errors import FenError
-from chessarbiter.core.fen import parse_epd, parse_fen, write_fen
+from chessarbiter.core.fen import MAX_COUNTER, parse_epd, parse_fen, write_fen
 from chessarbiter.core.moves import is_castle
 from chessarbiter.core.squares import SQUARE_NAMES
 from tests.corpus import CORPUS, corpus_path
@@ -152,3 +152,40 @@ def test_epd_operations_and_clocks() -> None:
     assert ops["id"] == "K v K"
     with pytest.raises(FenError, match="4 position fields"):
         parse_epd("4k3/8/8/8/8/8/8/4K3 w")
+
+
+KINGS = "4k3/8/8/8/8/8/8/4K3 w - -"
+
+
+@pytest.mark.parametrize("lenient", [False, True])
+@pytest.mark.parametrize(
+    ("counters", "field"),
+    [
+        (f"0 {'9' * 5000}", "fullmove number"),  # beyond Python's int-string limit
+        (f"{'9' * 5000} 1", "halfmove clock"),
+        ("1000000000 1", "halfmove clock"),
+        ("0 1000000000", "fullmove number"),
+        ("0 ⁵", "fullmove number"),  # str.isdigit() accepts superscripts, int() does not
+        ("٣ 1", "halfmove clock"),  # Arabic-Indic digits: not FEN
+    ],
+)
+def test_counters_are_ascii_numbers_up_to_a_maximum(counters: str, field: str,
+                                                    lenient: bool) -> None:
+    with pytest.raises(FenError) as info:
+        parse_fen(f"{KINGS} {counters}", lenient=lenient)
+    assert info.value.field == field
+    assert len(str(info.value)) < 300  # a long FEN is quoted cut short
+    if "0000" in counters or "9999" in counters:
+        assert f"at most {MAX_COUNTER}" in str(info.value)
+
+
+def test_counters_up_to_the_maximum_are_read() -> None:
+    pos = parse_fen(f"{KINGS} {MAX_COUNTER} {MAX_COUNTER}")
+    assert (pos.halfmove_clock, pos.fullmove_number) == (MAX_COUNTER, MAX_COUNTER)
+    assert parse_fen(f"{KINGS} {'0' * 5000}12 {'0' * 20}3").fullmove_number == 3
+
+
+def test_epd_clock_operations_are_checked_like_fen_counters() -> None:
+    with pytest.raises(FenError) as info:
+        parse_epd(f"{KINGS} hmvc 1; fmvn {'9' * 5000};")
+    assert info.value.field == "fullmove number"

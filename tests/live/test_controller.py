@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
 from chessarbiter.core.position import STARTING_FEN
@@ -75,3 +77,9 @@ def test_resignation_and_commands() -> None:
     c.handle("resign white")
     outcome = c.live.game.outcome
     assert outcome is not None and outcome.winner == Side.BLACK.value
+
+
+@pytest.mark.parametrize("rank", ["\u00b3", "\u0663", "9" * 5000, "0", "-1"])
+def test_a_rank_that_is_no_ascii_digit_1_to_8_is_named(rank: str) -> None:
+    c = controller()
+    assert c.handle(f"rank {rank}").lines == [f"no rank {rank[:20]!r}: ranks are 1 to 8"]

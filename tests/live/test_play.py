@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+import pytest
+
 from chessarbiter.arbiter.events import Forfeited
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, TimeControl, parse_human
@@ -13,7 +15,7 @@ from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
 from chessarbiter.live.play import Play
-from chessarbiter.live.players import BuiltinPlayer
+from chessarbiter.live.players import MATE_CP, BuiltinPlayer, info_score, player_from_spec
 from chessarbiter.live.session import LiveGame
 from tests.clock.fake_time import FakeTime
 
@@ -98,3 +100,16 @@ def test_builtin_engine_plays_legal_moves_to_the_end() -> None:
     lines = play.engine_move()
     assert lines[0] == "1. Ra8#" and "game over" in lines[-1]
     play.close()
+
+
+def test_info_scores_are_ascii_numbers_or_none() -> None:
+    assert info_score("info depth 3 score cp -34 pv e2e4") == -34
+    assert info_score("info score mate 2") == MATE_CP - 2
+    for value in ("\u00b3", "\u0663", "9" * 5000, "-", "1.5"):
+        assert info_score(f"info depth 1 score cp {value} pv e2e4") is None, value
+
+
+@pytest.mark.parametrize("level", ["\u00b3", "\u0663", "9" * 5000, "0", "11", "x"])
+def test_engine_levels_outside_1_to_10_are_named(level: str) -> None:
+    with pytest.raises(ValueError, match=r"level .*expected .*1.*10"):
+        player_from_spec(f"engine:{level}")

@@ -103,10 +103,15 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("engine:10 vs engine:1: +")
     assert pgn.read_text().count("[FEN ") == 2
-    with pytest.raises(SystemExit, match="--openings"):
-        main(["match", "--pgn", str(pgn), "--openings", str(tmp_path / "missing.epd")])
-    with pytest.raises(SystemExit, match="at most two"):
-        main(["match", "--pgn", str(pgn), "--engine", "a", "--engine", "b", "--engine", "c"])
+    capsys.readouterr()
+    assert main(["match", "--pgn", str(pgn), "--openings", str(tmp_path / "missing.epd")]) == 2
+    assert capsys.readouterr().err.startswith("chessarbiter match: error: --openings: ")
+    assert main(["match", "--pgn", str(pgn), "--engine", "a", "--engine", "b", "--engine",
+                 "c"]) == 2
+    assert "at most two" in capsys.readouterr().err
+    assert main(["match", "--pgn", str(pgn), "--engine", "engine:\u00b3"]) == 2
+    assert capsys.readouterr().err == ("chessarbiter match: error: --engine: engine level "
+                                       "'\u00b3': expected a number 1-10\n")
 
 
 @pytest.mark.long

@@ -194,6 +194,9 @@ class Game:
         at = event.at_ms
         if type(at) is not int or at < 0:
             raise ArbiterError(f"{event.kind}: at_ms={at!r} is not a time in ms (an int >= 0)")
+        side = getattr(event, "side", Side.WHITE)
+        if type(side) is not Side:
+            raise ArbiterError(f"{event.kind}: side={side!r} is not a Side (Side.WHITE or BLACK)")
         last = self._log[-1].at_ms if self._log else 0
         if at < last:
             raise ArbiterError(f"{event.kind} at {at} ms comes before the last event "

@@ -4,6 +4,7 @@ line. Reading a log replays it through the arbiter, so a game read back is ident
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import MISSING, fields
 from enum import Enum
 from typing import Any, Final
@@ -22,6 +23,13 @@ _KINDS: Final = {cls.kind: cls for cls in EVENT_TYPES}
 _ENUMS: Final[dict[str, type[Enum]]] = {"claim": ClaimKind, "ruling": Ruling, "result": Result}
 _INTS: Final = frozenset({"at_ms", "ms", "white_ms", "black_ms"})
 _TEXTS: Final = frozenset({"uci", "square", "reason"})
+MAX_INT_DIGITS: Final = 30
+"""The longest integer a log may hold (times are milliseconds: 18 digits span 30 million
+years)."""
+_KEY_BEFORE_INT: Final = re.compile(
+    rf'"((?:[^"\\]|\\.)*)"\s*:\s*(?:-?[0-9]{{{MAX_INT_DIGITS + 1},}}|NaN|-?Infinity)'
+)
+"""The key before a value :func:`_json` refuses, to name the field."""
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -97,14 +105,19 @@ def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
     header = _json(*lines[0])
     if not isinstance(header, dict) or header.get("version") != LOG_VERSION:
         raise LogFormatError(f"line {lines[0][0]}: expected a header with version {LOG_VERSION}")
+    if not isinstance(header.get("setup"), dict):
+        found = json.dumps(header.get("setup"))
+        raise LogFormatError(f"line {lines[0][0]}: setup: expected an object (the game setup), "
+                             f"found {found[:40]}{'...' if len(found) > 40 else ''}")
     try:
-        setup = GameSetup.from_dict(header.get("setup") or {})
+        setup = GameSetup.from_dict(header["setup"])
     except ValueError as exc:
         raise LogFormatError(f"line {lines[0][0]}: {exc}") from None
     game = Game.from_setup(setup, mate_oracle=mate_oracle)
     for number, line in lines[1:]:
+        data = _json(number, line)
         try:
-            event = event_from_dict(_json(number, line))
+            event = event_from_dict(data)
         except LogFormatError as exc:
             raise LogFormatError(f"line {number}: {exc}") from None
         try:
@@ -114,8 +127,31 @@ def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
     return game
 
 
+class _NotJson(ValueError):
+    """What the JSON reader's hooks raise: a value a log never holds."""
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _NotJson(f"an integer of {len(text.lstrip('-'))} digits (at most "
+                       f"{MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is no JSON number")
+
+
 def _json(number: int, line: str) -> Any:
+    """One line's JSON value; ``LogFormatError`` naming the line (and the field of an
+    integer too long to read: Python refuses those of over 4,300 digits)."""
     try:
-        return json.loads(line)
+        return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise LogFormatError(f"line {number}: not JSON ({exc.msg})") from None
+    except _NotJson as exc:
+        key = _KEY_BEFORE_INT.search(line)
+        where = f"{key[1]}: " if key else ""
+        raise LogFormatError(f"line {number}: {where}{exc}") from None
+    except RecursionError:
+        raise LogFormatError(f"line {number}: not JSON (nested too deeply)") from None

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from chessarbiter.cli.errors import CommandError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import COLOUR_NAMES
@@ -47,7 +48,7 @@ def helpmate_san(pos: Position, verdict: Verdict) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print one verdict per side asked."""
     if args.budget is not None and args.budget < 1:
-        raise SystemExit("chessarbiter deadpos: error: --budget must be 1 or more")
+        raise CommandError("--budget must be 1 or more")
     pos = parse_fen(args.fen, lenient=True)
     report: dict[str, Any] = {}
     for side in _SIDES[args.side]:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from chessarbiter.cli import check_cmd, deadpos_cmd, match_cmd, perft_cmd, play_cmd, uci_cmd
+from chessarbiter.cli.errors import CommandError
 from chessarbiter.core.errors import ChessError
 
 COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd)
@@ -28,11 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a subcommand; bad chess input is reported on stderr with exit code 2."""
+    """Run a subcommand; bad chess input or a bad argument is reported on stderr as one line,
+    with exit code 2."""
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
-    except ChessError as exc:
+    except (ChessError, CommandError) as exc:
         print(f"chessarbiter {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

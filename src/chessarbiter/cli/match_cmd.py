@@ -10,8 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from chessarbiter.cli.errors import CommandError
 from chessarbiter.cli.play_cmd import choose_profile, parse_control
 from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.live.players import player_from_spec
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.match import Adjudication, GameReport, MatchConfig, run_match
 from chessarbiter.tournament.openings import START, read_openings
@@ -44,25 +46,33 @@ def _spec(text: str) -> str:
 
 
 def config_from(args: argparse.Namespace) -> MatchConfig:
-    """The match the arguments describe; ``SystemExit`` naming a bad argument."""
+    """The match the arguments describe; ``CommandError`` naming a bad argument."""
     engines = [_spec(e) for e in args.engine] or ["engine:10"]
     if len(engines) > 2:
-        raise SystemExit("chessarbiter match: error: --engine: at most two engines")
+        raise CommandError("--engine: at most two engines")
     if len(engines) == 1:
         engines.insert(0, "engine:10")
     if args.games < 1:
-        raise SystemExit("chessarbiter match: error: --games must be at least 1")
+        raise CommandError("--games must be at least 1")
+    for spec in engines:
+        try:
+            player_from_spec(spec)  # an external engine starts only when first asked to move
+        except ValueError as exc:
+            raise CommandError(f"--engine: {exc}") from None
     try:
         control = parse_control(args.tc)
+    except TimeControlError as exc:
+        raise CommandError(f"--tc: {exc}") from None
+    try:
         profile = choose_profile(args.profile, control)
-    except (TimeControlError, ValueError) as exc:
-        raise SystemExit(f"chessarbiter match: error: {exc}") from None
+    except ValueError as exc:
+        raise CommandError(f"--profile: {exc}") from None
     openings = START
     if args.openings is not None:
         try:
             openings = tuple(read_openings(args.openings, chess960=args.chess960))
         except (OSError, ValueError) as exc:
-            raise SystemExit(f"chessarbiter match: error: --openings: {exc}") from None
+            raise CommandError(f"--openings: {exc}") from None
     adjudication = Adjudication(resign_cp=args.resign, draw_cp=args.draw)
     return MatchConfig(engines[0], engines[1], args.games, control,
                        replace(profile, flags_automatic=True), openings, args.chess960,

@@ -7,10 +7,14 @@ import argparse
 import time
 from typing import Any
 
+from chessarbiter.cli.errors import CommandError
+from chessarbiter.core.errors import quoted
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.perft import divide, perft
 
 _START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+MAX_DEPTH = 20
+"""The deepest count accepted: a count grows some thirtyfold a ply, so deeper ones never end."""
 
 
 def register(subparsers: Any) -> None:
@@ -18,7 +22,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("perft", help="count the leaves of the legal-move tree")
     parser.add_argument("fen", nargs="?", default=_START,
                         help="position (FEN or 4-field EPD; default: the initial position)")
-    parser.add_argument("depth", nargs="?", type=int, default=4, help="plies (default 4)")
+    parser.add_argument("depth", nargs="?", default="4",
+                        help=f"plies, 0 to {MAX_DEPTH} (default 4)")
     parser.add_argument("--divide", action="store_true", help="nodes per first move")
     parser.add_argument("--chess960", action="store_true", help="read castling as Chess960")
     parser.add_argument("--strict", action="store_true",
@@ -26,22 +31,30 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _depth(text: str) -> int:
+    """The depth argument; ``CommandError`` unless a whole number from 0 to ``MAX_DEPTH``."""
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit()) or len(digits) > 2 or int(digits) > MAX_DEPTH:
+        raise CommandError(f"depth {quoted(text, 20)}: expected a whole number from 0 to "
+                           f"{MAX_DEPTH} (the maximum)")
+    return int(digits)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the perft count (and per-move counts with ``--divide``)."""
-    if args.depth < 0:
-        raise SystemExit("chessarbiter perft: error: depth must be 0 or more")
+    depth = _depth(args.depth)
     pos = parse_fen(args.fen, chess960=args.chess960, lenient=not args.strict)
     start = time.perf_counter()
     if args.divide:
         total = 0
-        for text, nodes in divide(pos, args.depth):
+        for text, nodes in divide(pos, depth):
             print(f"{text}: {nodes}")
             total += nodes
         print()
     else:
-        total = perft(pos, args.depth)
+        total = perft(pos, depth)
     elapsed = time.perf_counter() - start
     rate = f", {total / elapsed:,.0f} nodes/s" if elapsed > 0 else ""
-    print(f"# depth {args.depth}, {elapsed:.3f} s{rate}")
+    print(f"# depth {depth}, {elapsed:.3f} s{rate}")
     print(total)
     return 0

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from chessarbiter.arbiter.game import Game
+from chessarbiter.cli.errors import CommandError
 from chessarbiter.clock.category import Category, classify
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.errors import TimeControlError
@@ -21,7 +22,7 @@ from chessarbiter.clock.parse import parse_human, parse_us
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.profiles import InputMode, RuleProfile, get_profile
-from chessarbiter.live.journal import Journal
+from chessarbiter.live.journal import Journal, JournalError
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import EnginePlayer, player_from_spec
 from chessarbiter.live.session import LiveGame
@@ -79,18 +80,20 @@ def choose_profile(name: str, control: TimeControl | None) -> RuleProfile:
 
 
 def build(args: argparse.Namespace) -> Play:
-    """The game the arguments describe, journalled."""
-    args.dir.mkdir(parents=True, exist_ok=True)
+    """The game the arguments describe, journalled; ``CommandError`` naming a bad argument."""
     engines: dict[Side, EnginePlayer] = {}
     for side, spec in ((Side.WHITE, args.white), (Side.BLACK, args.black)):
         try:
             player = player_from_spec(spec, seed=args.seed, chess960=args.chess960)
         except ValueError as exc:
-            raise SystemExit(f"chessarbiter play: error: --{side.name.lower()}: {exc}") from None
+            raise CommandError(f"--{side.name.lower()}: {exc}") from None
         if player is not None:
             engines[side] = player
     if args.resume is not None:
-        game, journal, cut = Journal.resume(args.resume)
+        try:
+            game, journal, cut = Journal.resume(args.resume)
+        except JournalError as exc:
+            raise CommandError(f"--resume: {exc}") from None
         if cut:
             print(f"note: {args.resume}: an unfinished last line was dropped")
         pgn = args.resume.with_suffix(".pgn")
@@ -98,11 +101,11 @@ def build(args: argparse.Namespace) -> Play:
         try:
             control = parse_control(args.tc)
         except TimeControlError as exc:
-            raise SystemExit(f"chessarbiter play: error: --tc: {exc}") from None
+            raise CommandError(f"--tc: {exc}") from None
         try:
             profile = choose_profile(args.profile, control)
         except ValueError as exc:
-            raise SystemExit(f"chessarbiter play: error: --profile: {exc}") from None
+            raise CommandError(f"--profile: {exc}") from None
         names = {s: ("Human" if s not in engines else engines[s].name) for s in Side}
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         tags = {
@@ -111,9 +114,12 @@ def build(args: argparse.Namespace) -> Play:
             "White": names[Side.WHITE], "Black": names[Side.BLACK],
         }
         game = Game(profile, control, fen=args.fen, chess960=args.chess960, tags=tags)
-        path = args.dir / f"game-{stamp}.jsonl"
-        journal = Journal.create(path, game)
-        pgn = path.with_suffix(".pgn")
+        try:
+            args.dir.mkdir(parents=True, exist_ok=True)
+            journal = Journal.create_unique(args.dir, f"game-{stamp}", game)
+        except OSError as exc:
+            raise CommandError(f"--dir: {args.dir}: {exc.strerror or exc}") from None
+        pgn = journal.path.with_suffix(".pgn")
     live = LiveGame(game, journal=journal)
     return Play(live, engines, spoken=args.accessible, unicode=not args.ascii, pgn_path=pgn)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
-from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.clock.errors import TimeControlError, shown
 
 SECOND = 1000
 MINUTE = 60 * SECOND
 
-_DECIMAL = re.compile(r"(\d+)(?:\.(\d+))?")
+MAX_DIGITS = 9
+"""The most digits a whole number of a time control may have (before a decimal point)."""
+_DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
 
 
 def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
@@ -19,15 +21,34 @@ def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
     """
     match = _DECIMAL.fullmatch(token)
     if match is None:
-        raise TimeControlError(f"{text!r} at {at}: {token!r}: expected {what} (digits)")
-    whole, fraction = match[1], match[2] or ""
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"
+        )
+    whole = read_count(match[1], text, at, what)
+    fraction = (match[2] or "").rstrip("0")
     scale: int = 10 ** len(fraction)
-    numerator = (int(whole) * scale + int(fraction or "0")) * unit_ms
+    # six or more significant decimals of a second or a minute are never whole milliseconds
+    numerator = (whole * scale + int(fraction or "0")) * unit_ms if len(fraction) < 6 else 1
     if numerator % scale:
         raise TimeControlError(
-            f"{text!r} at {at}: {token!r}: expected {what} in whole milliseconds"
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} in whole milliseconds"
         )
     return numerator // scale
+
+
+def read_count(token: str, text: str, at: int, what: str) -> int:
+    """A whole number written in ASCII digits, at most :data:`MAX_DIGITS` of them (leading
+    zeros aside); ``TimeControlError`` otherwise."""
+    if not (token.isascii() and token.isdigit()):
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"
+        )
+    digits = token.lstrip("0") or "0"
+    if len(digits) > MAX_DIGITS:
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {what} of {len(digits)} digits: expected at most {MAX_DIGITS}"
+        )
+    return int(digits)
 
 
 def write_amount(ms: int, unit_ms: int) -> str:

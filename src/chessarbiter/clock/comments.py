@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import re
 
-_TIME = re.compile(r"(\d+):(\d\d):(\d\d)(?:\.(\d{1,3}))?")
+_TIME = re.compile(r"([0-9]{1,9}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,3}))?")
 _COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*?)\s*\]")
 
 
 def parse_clock_time(text: str) -> int:
-    """``h:mm:ss`` or ``h:mm:ss.fff`` (any number of hour digits) -> milliseconds."""
+    """``h:mm:ss`` or ``h:mm:ss.fff`` (up to nine hour digits) -> milliseconds."""
     match = _TIME.fullmatch(text)
     if match is None:
-        raise ValueError(f"{text!r}: expected h:mm:ss with at most three decimals")
+        raise ValueError(f"{text[:40]!r}: expected h:mm:ss (at most 9 hour digits and 3 "
+                         "decimals)")
     hours, minutes, seconds, fraction = match.groups()
     if int(minutes) > 59 or int(seconds) > 59:
         raise ValueError(f"{text!r}: expected minutes and seconds below 60")

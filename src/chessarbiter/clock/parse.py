@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from chessarbiter.clock.amounts import MINUTE, SECOND, read_amount
+from chessarbiter.clock.amounts import MINUTE, SECOND, read_amount, read_count
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
-from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.clock.errors import TimeControlError, shown
 
 
 class NoControl(Enum):
@@ -32,9 +32,12 @@ def _split(text: str, separator: str) -> list[tuple[str, int]]:
 
 
 def _moves(token: str, text: str, at: int) -> int:
-    if not token.isdigit() or int(token) == 0:
-        raise TimeControlError(f"{text!r} at {at}: {token!r}: expected a positive move count")
-    return int(token)
+    moves = read_count(token, text, at, "a positive move count")
+    if moves == 0:
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: expected a positive move count"
+        )
+    return moves
 
 
 def _descriptor(part: str, at: int, text: str, unit: int) -> Period:
@@ -59,7 +62,8 @@ def _rest_last(periods: list[Period], offsets: list[int], text: str) -> TimeCont
     for period, at in zip(periods[:-1], offsets, strict=False):
         if period.moves is None:
             raise TimeControlError(
-                f"{text!r} at {at}: a rest-of-game period: expected 'moves/time' before the last"
+                f"{shown(text)} at {at}: a rest-of-game period: expected 'moves/time' before "
+                "the last"
             )
     return TimeControl(tuple(periods))
 
@@ -90,7 +94,7 @@ def parse_engine(text: str) -> TimeControl:
     ``10+0.1``); a move count repeats."""
     stripped = text.strip()
     if not stripped or ":" in stripped or stripped[0] in "*?-":
-        raise TimeControlError(f"{text!r}: expected '[moves/]seconds[+increment]'")
+        raise TimeControlError(f"{shown(text)}: expected '[moves/]seconds[+increment]'")
     return TimeControl((_descriptor(stripped, text.index(stripped), text, SECOND),))
 
 
@@ -112,7 +116,7 @@ def _us_segment(part: str, at: int, text: str) -> tuple[Period, bool]:
     match = _US_SEGMENT.fullmatch(part)
     if match is None:
         raise TimeControlError(
-            f"{text!r} at {at}: {part!r}: expected 'G/min', 'SD/min' or 'moves/min'"
+            f"{shown(text)} at {at}: {shown(part)}: expected 'G/min', 'SD/min' or 'moves/min'"
         )
     moves = None if match["kind"] else _moves(match["moves"], text, at)
     time_ms = read_amount(match["time"], MINUTE, text, at + match.start("time"), "minutes")
@@ -122,8 +126,8 @@ def _us_segment(part: str, at: int, text: str) -> tuple[Period, bool]:
     bonus_at = at + match.start("bonus")
     if bonus is None:
         raise TimeControlError(
-            f"{text!r} at {bonus_at}: {match['bonus']!r}: expected ';d<seconds>' (delay), "
-            "';b<seconds>' (Bronstein) or '+<seconds>' / ';inc<seconds>' (increment)"
+            f"{shown(text)} at {bonus_at}: {shown(match['bonus'])}: expected ';d<seconds>' "
+            "(delay), ';b<seconds>' (Bronstein) or '+<seconds>' / ';inc<seconds>' (increment)"
         )
     mode = BonusMode.INCREMENT if bonus["inc"] is not None else _US_MODES[bonus["name"]]
     amount = bonus["amount"] if bonus["inc"] is None else bonus["inc"]

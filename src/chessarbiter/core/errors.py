@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 
+def quoted(text: str, limit: int = 80) -> str:
+    """``repr(text)``, cut after ``limit`` characters for long input (messages stay short)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 class ChessError(ValueError):
     """Base class for invalid chess input (a ``ValueError``)."""
 
@@ -14,7 +21,7 @@ class FenError(ChessError):
         self.field = field
         self.reason = reason
         self.text = text
-        where = f" in {text!r}" if text else ""
+        where = f" in {quoted(text)}" if text else ""
         super().__init__(f"invalid FEN {field}: {reason}{where}")
 
 

@@ -16,7 +16,7 @@ import re
 from typing import Final
 
 from chessarbiter.core.attacks import BETWEEN, LINE, attackers
-from chessarbiter.core.errors import FenError
+from chessarbiter.core.errors import FenError, quoted
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import (
     BACK_RANKS,
@@ -43,6 +43,8 @@ _FIELD_NAMES: Final = (
 _SLIDERS: Final = (3, 4, 5)
 _EMPTY_RUNS: Final = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
 _SYMBOLS: Final = tuple("1" if c == " " else c for c in PIECE_SYMBOLS)
+MAX_COUNTER: Final = 999_999_999
+"""The largest halfmove clock or fullmove number read (no game comes near it)."""
 
 
 def parse_fen(
@@ -157,8 +159,8 @@ def _placement(field: str, text: str) -> list[int]:
     for i, row in enumerate(rows):
         if len(row) != 8:
             raise FenError("piece placement",
-                           f"rank {8 - i} ({field.split('/')[i]!r}) describes {len(row)} squares, "
-                           "not 8", text)
+                           f"rank {8 - i} ({quoted(field.split('/')[i])}) describes "
+                           f"{len(row)} squares, not 8", text)
     try:
         return [_PIECES[c] for c in "".join(rows[::-1])]
     except KeyError as exc:
@@ -170,13 +172,17 @@ def _turn(field: str, text: str) -> int:
         return 0
     if field == "b":
         return 1
-    raise FenError("side to move", f"expected 'w' or 'b', found {field!r}", text)
+    raise FenError("side to move", f"expected 'w' or 'b', found {quoted(field)}", text)
 
 
 def _counter(field: str, name: str, minimum: int, text: str) -> int:
     if not field.isdigit() or not field.isascii():
-        raise FenError(name, f"expected a number, found {field!r}", text)
-    value = int(field)
+        raise FenError(name, f"expected a number, found {quoted(field)}", text)
+    digits = field.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_COUNTER)):
+        raise FenError(name, f"must be at most {MAX_COUNTER}, found a number of {len(digits)} "
+                       "digits", text)
+    value = int(digits)
     if value < minimum:
         raise FenError(name, f"must be at least {minimum}, found {value}", text)
     return value
@@ -252,7 +258,8 @@ def _en_passant(pos: Position, field: str, lenient: bool, text: str) -> int:
     try:
         ep = parse_square(field)
     except ValueError:
-        raise FenError("en passant", f"expected '-' or a square, found {field!r}", text) from None
+        raise FenError("en passant", f"expected '-' or a square, found {quoted(field)}",
+                       text) from None
     want = 5 if pos.turn == 0 else 2
     if ep >> 3 != want:
         raise FenError("en passant",

@@ -91,7 +91,10 @@ class Controller:
                 return Reply([spoken_rank(pos, r) for r in range(8, 0, -1)])
             return Reply(board_lines(pos, unicode=self.unicode))
         if name == "rank":
-            return Reply([spoken_rank(game.position(), int(_one(command, "a rank 1-8")))])
+            rank = _one(command, "a rank 1-8")
+            if len(rank) != 1 or rank not in "12345678":
+                raise ValueError(f"no rank {rank[:20]!r}: ranks are 1 to 8")
+            return Reply([spoken_rank(game.position(), int(rank))])
         if name == "file":
             return Reply([spoken_file(game.position(), _one(command, "a file a-h").lower())])
         if name == "pieces":

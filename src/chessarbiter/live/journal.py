@@ -13,6 +13,18 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.log import event_to_dict, from_jsonl, to_jsonl
 
 
+class JournalError(ValueError):
+    """A file that holds no journal that can be resumed: names the file and the reason."""
+
+
+def _is_object(line: str) -> bool:
+    """Whether a line is a whole JSON object (a complete event, not one cut short)."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
 class Journal:
     """An append-only JSON-lines file: the header, then each event as it is accepted."""
 
@@ -31,17 +43,48 @@ class Journal:
         return journal
 
     @classmethod
+    def create_unique(cls, folder: Path, stem: str, game: Game) -> Journal:
+        """Start a journal ``stem.jsonl`` in ``folder``, or ``stem-2.jsonl``, ``stem-3.jsonl``,
+        ... when the name (or its ``.pgn``) is taken: two games started in the same second
+        never share a file (each name is created exclusively)."""
+        number = 1
+        while True:
+            path = folder / (f"{stem}.jsonl" if number == 1 else f"{stem}-{number}.jsonl")
+            number += 1
+            if path.with_suffix(".pgn").exists():
+                continue
+            try:
+                return cls.create(path, game)
+            except FileExistsError:
+                continue
+
+    @classmethod
     def resume(cls, path: Path) -> tuple[Game, Journal, bool]:
         """The game a journal holds, the journal reopened for appending, and whether a last
-        line cut off by a crash was dropped (it is removed from the file)."""
-        text = path.read_text(encoding="utf-8")
-        cut = bool(text) and not text.endswith("\n")
-        if cut:
-            text = text[: text.rfind("\n") + 1]
-            with path.open("r+", encoding="utf-8") as stream:
-                stream.truncate(len(text.encode("utf-8")))
-        game = from_jsonl(text)
-        return game, cls(path, path.open("a", encoding="utf-8")), cut
+        line cut off by a crash was dropped (it is removed from the file). A complete last
+        event whose newline the crash lost is kept (the newline is added). ``JournalError``
+        naming the file and the reason if it holds no game; the file is then left as it is."""
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            raise JournalError(f"{path}: not a journal (not UTF-8 text)") from None
+        start = text.rfind("\n") + 1
+        complete = text.endswith("\n") or _is_object(text[start:])
+        kept = text if complete else text[:start]
+        try:
+            game = from_jsonl(kept)
+        except ValueError as exc:  # LogFormatError, or the ArbiterError of a rejected event
+            raise JournalError(f"{path}: not a journal that can be resumed: {exc}") from None
+        if not text.endswith("\n"):  # the crash came in the last line: finish or drop it
+            with path.open("r+", encoding="utf-8", newline="") as stream:
+                if complete:
+                    stream.seek(0, os.SEEK_END)
+                    stream.write("\n")
+                else:
+                    stream.truncate(len(kept.encode("utf-8")))
+        return game, cls(path, path.open("a", encoding="utf-8")), not complete
 
     def append(self, event: Event) -> None:
         """Write one accepted event and make sure it is on disk."""

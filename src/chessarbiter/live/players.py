@@ -136,8 +136,8 @@ def player_from_spec(spec: str, *, seed: int | None = None,
         return None
     if spec == "engine" or spec.startswith("engine:"):
         level = spec.partition(":")[2] or "3"
-        if not level.isdigit():
-            raise ValueError(f"engine level {level!r}: expected a number 1-10")
+        if not (level.isascii() and level.isdigit() and len(level) <= 2):
+            raise ValueError(f"engine level {level[:20]!r}: expected a number 1-10")
         return BuiltinPlayer(int(level), seed=seed)
     if spec.startswith("uci:") and spec[4:].strip():
         command, *settings = spec[4:].split(";")
@@ -164,7 +164,8 @@ def info_score(info: str) -> int | None:
     for i, word in enumerate(words[:-2]):
         if word == "score":
             kind, value = words[i + 1], words[i + 2]
-            if not value.lstrip("-").isdigit():
+            digits = value.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
                 return None
             if kind == "cp":
                 return int(value)
