@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chessarbiter.arbiter import draws, moves, rulings, timing
+from chessarbiter.arbiter import draws, irregularities, moves, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
 from chessarbiter.arbiter.events import (
@@ -23,14 +23,19 @@ from chessarbiter.arbiter.events import (
     ClocksSet,
     ClocksStarted,
     ClocksStopped,
+    ColoursReversed,
     DrawClaimed,
     DrawOffered,
     Event,
     FlagClaimed,
     FlagObserved,
     Forfeited,
+    IllegalMoveClaimed,
     IllegalMoveCompleted,
+    IllegalMoveFound,
+    IllegalMoveUnnoticed,
     Moved,
+    MovedWithTwoHands,
     OfferAccepted,
     OfferDeclined,
     Resigned,
@@ -40,6 +45,7 @@ from chessarbiter.arbiter.events import (
     TimeAdded,
     Touched,
     Warned,
+    WrongInitialPosition,
 )
 from chessarbiter.arbiter.oracles import DeadCheck, dead_position_check, helpmate_oracle
 from chessarbiter.arbiter.setup import GameSetup
@@ -75,6 +81,12 @@ _HANDLERS: dict[type, _Handler] = {
     ResultDeclared: rulings.on_result_declared,
     Forfeited: rulings.on_forfeited,
     BothLost: rulings.on_both_lost,
+    MovedWithTwoHands: moves.on_moved_with_two_hands,
+    IllegalMoveUnnoticed: irregularities.on_illegal_move_unnoticed,
+    IllegalMoveClaimed: irregularities.on_illegal_move_claimed,
+    IllegalMoveFound: irregularities.on_illegal_move_found,
+    WrongInitialPosition: irregularities.on_wrong_initial_position,
+    ColoursReversed: irregularities.on_colours_reversed,
 }
 _AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
 """The arbiter's events that remain possible once the game has ended."""
