@@ -8,6 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chessarbiter.arbiter import (
     ArbiterError,
@@ -24,7 +26,9 @@ from chessarbiter.arbiter import (
     from_jsonl,
     to_jsonl,
 )
+from chessarbiter.clock import parse_human
 from chessarbiter.core import STARTING_FEN
+from chessarbiter.core.squares import SQUARE_NAMES as SQUARES
 from chessarbiter.laws.endings import Termination
 from chessarbiter.laws.profiles import (
     FIDE_2000,
@@ -36,6 +40,7 @@ from chessarbiter.laws.profiles import (
     RuleProfile,
 )
 from tests.arbiter.driver import MIN, B, Driver, S, W
+from tests.arbiter.test_properties import Maker, makers
 
 AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
 RUY_LOPEZ = [
@@ -230,3 +235,46 @@ def test_a_custom_profile_sets_the_colours_rule() -> None:
     assert d.game.fen == AFTER_E4_E5
     d.game.apply(Moved(d.tick(S), W, "g1f3"))
     assert d.game.to_move is B
+
+
+# -- properties: the new events keep the log's guarantees ----------------------------------
+
+
+def irregularities(game: Game) -> st.SearchStrategy[Maker]:
+    """The events of this module, for the game as it stands (many are rejected)."""
+    pos = game.position()
+    mover = game.to_move
+    own = [sq for sq in range(64) if pos.piece_at(sq) and pos.piece_at(sq) >> 3 == mover.value]
+    legal = game.legal_moves() or ["e2e4"]
+    sides = st.sampled_from([W, B])
+    return st.one_of(
+        st.builds(lambda a, b: lambda t: IllegalMoveUnnoticed(t, mover, a + b),
+                  st.sampled_from([SQUARES[sq] for sq in own] or ["e2"]), st.sampled_from(SQUARES)),
+        st.sampled_from(legal).map(lambda m: lambda t: MovedWithTwoHands(t, mover, m)),
+        sides.map(lambda s: lambda t: IllegalMoveClaimed(t, s)),
+        st.integers(0, len(game.records) + 1).map(lambda n: lambda t: IllegalMoveFound(t, n)),
+        st.just(lambda t: WrongInitialPosition(t)),
+        st.sampled_from([None, True, False]).map(lambda b: lambda t: ColoursReversed(t, b)),
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([FIDE_2023, FIDE_2000, FIDE_2023_BLITZ]))
+def test_random_irregularities_replay_and_leave_rejected_events_unapplied(
+    data: st.DataObject, profile: RuleProfile
+) -> None:
+    game = Game(profile, parse_human("3+2"))
+    game.apply(ClocksStarted(0))
+    t = 0
+    for _ in range(data.draw(st.integers(1, 40), label="events")):
+        t += data.draw(st.integers(0, 5_000), label="dt")
+        roll = data.draw(st.integers(0, 9), label="roll")
+        strategy = irregularities(game) if roll < 4 else makers(game)
+        event = data.draw(strategy, label="event")(t)
+        before_state, before_log = game.state(), game.log
+        try:
+            game.apply(event)
+        except ArbiterError:
+            assert game.state() == before_state and game.log == before_log
+    assert Game.replay(game.setup, game.log).state() == game.state()
+    assert from_jsonl(to_jsonl(game)).state() == game.state()
