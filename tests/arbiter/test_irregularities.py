@@ -137,6 +137,23 @@ def test_art_7_5_1_the_ply_must_be_an_unnoticed_illegal_move() -> None:
     refused(Driver(ONLINE), IllegalMoveUnnoticed, "over-the-board", side=W, uci="e2e5")
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"kind": "illegal-move-found", "at_ms": 9000, "ply": "3"}', "ply='3'"),
+        ('{"kind": "illegal-move-found", "at_ms": 9000, "ply": true}', "ply=True"),
+        ('{"kind": "colours-reversed", "at_ms": 9000, "new_game": 1}', "new_game=1"),
+        ('{"kind": "wrong-initial-position", "at_ms": 9000, "fen": 7}', "fen=7"),
+    ],
+)
+def test_bad_values_in_the_log_are_named(line: str, message: str) -> None:
+    d = Driver(FIDE_2023)
+    d.play("e2e4 e7e5")
+    d.event(IllegalMoveUnnoticed, side=W, uci="f1f3")
+    with pytest.raises(ArbiterError, match=message):
+        from_jsonl(to_jsonl(d.game) + line + "\n")
+
+
 def test_an_illegal_move_leaving_the_king_attacked_cannot_stand() -> None:
     d = Driver(FIDE_2023)
     d.play("e2e4 d7d5 e4d5 d8d5 b1c3 d5e5")  # the queen checks the white king along the file

@@ -71,6 +71,9 @@ def test_s_10_2b_the_arbiter_chooses_the_time_on_postponing(bonus: int | None, a
 
 def test_the_ruling_time_is_only_for_postponing_and_not_negative() -> None:
     d = claimed(F23_III)
+    line = '{"kind": "sudden-death-ruling", "at_ms": 9000, "ruling": "postpone", "bonus_ms": "2"}'
+    with pytest.raises(ArbiterError, match="bonus_ms='2'"):
+        from_jsonl(to_jsonl(d.game) + line + "\n")
     refused(d, SuddenDeathRuled, "only when postponing", ruling=Ruling.DRAW, bonus_ms=0)
     refused(d, SuddenDeathRuled, "only when postponing", ruling=Ruling.REJECT, bonus_ms=MIN)
     refused(d, SuddenDeathRuled, "not a time", ruling=Ruling.POSTPONE, bonus_ms=-1)

@@ -114,6 +114,8 @@ class GameState:
     records: tuple[MoveRecord, ...]
     notes: tuple[tuple[int, str], ...]
     last_at_ms: int | None
+    unnoticed: tuple[int, ...] = ()
+    """The plies of unnoticed illegal moves standing on the board (F23 7.5.1, A.5.2)."""
 
 
 class Game:
@@ -331,4 +333,5 @@ class Game:
             records=tuple(table.records),
             notes=tuple(table.notes),
             last_at_ms=self._log[-1].at_ms if self._log else None,
+            unnoticed=tuple(table.unnoticed),
         )
