@@ -25,6 +25,7 @@ from chessarbiter.arbiter import (
     WrongInitialPosition,
     from_jsonl,
     to_jsonl,
+    to_pgn,
 )
 from chessarbiter.clock import parse_human
 from chessarbiter.core import STARTING_FEN
@@ -295,3 +296,19 @@ def test_random_irregularities_replay_and_leave_rejected_events_unapplied(
             assert game.state() == before_state and game.log == before_log
     assert Game.replay(game.setup, game.log).state() == game.state()
     assert from_jsonl(to_jsonl(game)).state() == game.state()
+
+
+def test_the_scoresheet_follows_the_new_game_and_the_reinstated_position() -> None:
+    wrong = STARTING_FEN.replace("RNBQKBNR", "R1BQKBNR")
+    d = Driver(FIDE_2023, fen=wrong)
+    d.play("e2e4 e7e5", offer=True)
+    d.event(WrongInitialPosition)
+    assert {after for after, _ in d.game.notes} == {0}
+    d.event(ClocksStarted)
+    d.play("b1c3 e7e5")
+    d.event(IllegalMoveUnnoticed, side=W, uci="f1f3")
+    d.play("g8f6 d2d3")
+    d.event(IllegalMoveFound, ply=3)
+    assert all(after <= len(d.game.records) == 2 for after, _ in d.game.notes)
+    pgn = to_pgn(d.game)
+    assert '[FEN "' not in pgn and "1. Nc3" in pgn and "7.2.1" in pgn and "ply 3" in pgn

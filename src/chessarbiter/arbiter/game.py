@@ -262,6 +262,12 @@ class Game:
     def fen(self) -> str:
         return self._table.pos.fen()
 
+    @property
+    def start_fen(self) -> str:
+        """The position the recorded moves start from: the setup's, or that of the new game
+        the arbiter ordered (Art. 7.2.1, 7.3)."""
+        return self._table.setup.fen
+
     def position(self) -> Position:
         """A copy of the position on the board (its move history included)."""
         return self._table.pos.copy()

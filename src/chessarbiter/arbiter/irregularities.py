@@ -107,7 +107,8 @@ def on_illegal_move_found(table: Table, event: IllegalMoveFound) -> list[Decisio
 
 
 def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
-    """The position immediately before ``ply``, re-derived from the moves before it."""
+    """The position immediately before ``ply``, re-derived from the moves before it; the
+    notes made since go before the replacing move."""
     record = table.records[ply - 1]
     side, move = record.side, record.move
     kept = table.records[: ply - 1]
@@ -119,6 +120,7 @@ def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
         reps.add(pos.key())
     table.pos, table.reps, table.legal = pos, reps, pos.legal_moves()
     table.records = kept
+    table.notes = [(min(after, ply - 1), text) for after, text in table.notes]
     table.moves_made = [sum(r.side is s for r in kept) for s in (Side.WHITE, Side.BLACK)]
     table.unnoticed = [p for p in table.unnoticed if p < ply]
     table.offer = None
@@ -178,8 +180,8 @@ def _new_setup(table: Table, fen: object) -> GameSetup:
 
 def _new_game(table: Table, setup: GameSetup, article: str, why: str) -> list[Decision]:
     """Start the game afresh from ``setup`` (position, clocks, scoresheet, counts), keeping
-    the notes; the clocks wait to be started (6.5)."""
-    notes, now = table.notes, table.now
+    the notes as notes before the first move; the clocks wait to be started (6.5)."""
+    notes, now = [(0, text) for _, text in table.notes], table.now
     Table.__init__(table, setup, table.oracle, table.dead_check)
     table.notes, table.now = notes, now
     return [table.note(article, f"{why}: a new game is played")]
