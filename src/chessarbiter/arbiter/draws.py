@@ -6,6 +6,7 @@ changing anything, then applies the event and returns its decisions.
 
 from __future__ import annotations
 
+from chessarbiter.arbiter import timing
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import (
@@ -19,7 +20,7 @@ from chessarbiter.arbiter.events import (
     SuddenDeathClaimed,
     SuddenDeathRuled,
 )
-from chessarbiter.arbiter.moves import check_offer_allowed
+from chessarbiter.arbiter.moves import check_offer_allowed, persistent_offers
 from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.moves import Move, parse_uci_parts
@@ -27,8 +28,6 @@ from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import Lapse
 from chessarbiter.laws.repetition import fifty_move_claim_correct, threefold_claim_correct
 
-PERSISTENT_OFFERS = 3
-"""Offers by one player from which the arbiter is told they may be annoying (Art. 11.5)."""
 SUDDEN_DEATH_CLAIM_BELOW_MS = 2 * 60_000
 """S10.2, F23 III.5, USCF 14H: a claim needs less than two minutes on the claimant's clock."""
 
@@ -40,11 +39,7 @@ def on_offered(table: Table, event: DrawOffered) -> list[Decision]:
     table.offer = side
     table.offers[side.value] += 1
     decisions = [table.note("9.1.2.1", f"{_name(side)} offers a draw")]
-    if table.offers[side.value] >= PERSISTENT_OFFERS:
-        decisions.append(table.note("11.5 (S12.5)", f"{_name(side)} has offered a draw "
-                                    f"{table.offers[side.value]} times: persistent offers may "
-                                    "be penalised"))
-    return decisions
+    return decisions + persistent_offers(table, side)
 
 
 def on_accepted(table: Table, event: OfferAccepted) -> list[Decision]:
@@ -182,24 +177,57 @@ def on_sudden_death_claimed(table: Table, event: SuddenDeathClaimed) -> list[Dec
 
 
 def on_sudden_death_ruled(table: Table, event: SuddenDeathRuled) -> list[Decision]:
-    """The arbiter's ruling: draw; or postpone / reject, the opponent getting two minutes and
-    the game continuing (S10.2a-b, F23 III.5)."""
-    claimant = table.sudden_death_claim
-    if claimant is None:
+    """The arbiter's ruling: draw; or postpone (the opponent may get two minutes, S10.2b,
+    III.5.2) or reject (two minutes, III.5.3; S10.2a knows no rejection), the game
+    continuing. After a postponed claim a fallen flag waits for the final ruling (S10.2c,
+    III.5.2): draw, or reject: the flag counts."""
+    pending = table.sudden_death_claim
+    if pending is None:
         raise ArbiterError("no sudden-death claim awaits a ruling")
-    if event.ruling is Ruling.DRAW:
+    ruling = event.ruling
+    bonus = _sudden_death_bonus(table, event)
+    if table.postponed and table.flagged():
+        if ruling is Ruling.POSTPONE:
+            raise ArbiterError("a flag has fallen after the postponed claim: the arbiter "
+                               "declares the result now (III.5.2, S10.2c)")
+        if ruling is Ruling.DRAW:
+            return [table.finish(Result.DRAW, Termination.SUDDEN_DEATH_CLAIM,
+                                 "the arbiter declares the postponed claim drawn after "
+                                 f"{_name(pending)}'s flag fell")]
+        table.sudden_death_claim = None
+        return [table.note("III.5.2 (S10.2c)", "the arbiter does not draw: the flag counts"),
+                *timing.flag_stands(table)]
+    if ruling is Ruling.DRAW:
         return [table.finish(Result.DRAW, Termination.SUDDEN_DEATH_CLAIM,
-                             f"the arbiter upholds {_name(claimant)}'s claim")]
+                             f"the arbiter upholds {_name(pending)}'s claim")]
+    if ruling is Ruling.REJECT and not table.profile.sudden_death_reject:
+        raise ArbiterError("the arbiter declares the game drawn or postpones the decision; "
+                           f"no rejection under the {table.profile.name} profile (S10.2a)")
     table.sudden_death_claim = None
-    table.postponed = table.postponed or event.ruling is Ruling.POSTPONE
-    decisions = [table.note("III.5 (S10.2)", f"the arbiter {event.ruling.value}s the claim")]
-    bonus = table.profile.sudden_death_bonus_ms
+    table.postponed = table.postponed or ruling is Ruling.POSTPONE
+    decisions = [table.note("III.5 (S10.2)", f"the arbiter {ruling.value}s the claim")]
     if bonus:
-        table.add_time(claimant.opponent, bonus)
+        table.add_time(pending.opponent, bonus)
         decisions.append(table.note("III.5 (S10.2b)", f"{bonus // 1000} s added to "
-                                                      f"{_name(claimant.opponent)}'s clock"))
+                                                      f"{_name(pending.opponent)}'s clock"))
     table.restart_clock()
     return decisions
+
+
+def _sudden_death_bonus(table: Table, event: SuddenDeathRuled) -> int:
+    """The time for the claimant's opponent: the arbiter's choice on postponing (S10.2b,
+    III.5.2: "may be awarded two extra minutes"), the profile's two minutes on rejecting
+    (III.5.3)."""
+    chosen = event.bonus_ms
+    if chosen is None:
+        return table.profile.sudden_death_bonus_ms
+    if event.ruling is not Ruling.POSTPONE:
+        raise ArbiterError(f"sudden-death-ruling: bonus_ms is the arbiter's choice only when "
+                           f"postponing, not with {event.ruling.value}")
+    if type(chosen) is not int or chosen < 0:
+        raise ArbiterError(f"sudden-death-ruling: bonus_ms={chosen!r} is not a time in ms "
+                           "(an int >= 0)")
+    return chosen
 
 
 def _name(side: Side) -> str:

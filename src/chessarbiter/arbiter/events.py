@@ -13,6 +13,7 @@ from enum import Enum
 from typing import ClassVar
 
 from chessarbiter.clock.records import Side
+from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Result
 
 
@@ -144,11 +145,15 @@ class SuddenDeathClaimed:
 
 @dataclass(frozen=True, slots=True)
 class SuddenDeathRuled:
-    """The arbiter's decision on the pending sudden-death claim."""
+    """The arbiter's decision on the pending sudden-death claim, or after a postponed claim on
+    a fallen flag (S10.2c, F23 III.5.2: ``DRAW``, or ``REJECT``: the flag counts).
+    ``bonus_ms``: the time the arbiter gives the opponent on postponing (S10.2b, III.5.2
+    "may be awarded two extra minutes"); ``None``: the profile's two minutes."""
 
     kind: ClassVar[str] = "sudden-death-ruling"
     at_ms: int
     ruling: Ruling
+    bonus_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +235,70 @@ class BothLost:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class MovedWithTwoHands:
+    """A legal move made with two hands and completed by the clock press (F23 7.5.4: penalised
+    as an illegal move, 7.5.5; the move stands). Over-the-board input."""
+
+    kind: ClassVar[str] = "two-hands-move"
+    at_ms: int
+    side: Side
+    uci: str
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMoveUnnoticed:
+    """An illegal move completed and not noticed at once: it stands on the board until the
+    arbiter finds it (F23 7.5.1, S7.4) or the opponent claims it (A.5.2). Over-the-board
+    input; a move leaving an illegal position (3.10.3) is not accepted."""
+
+    kind: ClassVar[str] = "illegal-move-unnoticed"
+    at_ms: int
+    side: Side
+    uci: str
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMoveClaimed:
+    """``side`` claims the opponent's last move, an unnoticed illegal move, before making
+    his own next move (F23 A.5.2)."""
+
+    kind: ClassVar[str] = "illegal-move-claim"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalMoveFound:
+    """The arbiter finds that the move of ``ply`` (1 = the game's first move) was an
+    unnoticed illegal move: the position before it is reinstated (F23 7.5.1, S7.4)."""
+
+    kind: ClassVar[str] = "illegal-move-found"
+    at_ms: int
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class WrongInitialPosition:
+    """The arbiter finds that the initial position was incorrect: a new game is played from
+    ``fen``, the correct one (F23 7.2.1, S7.1a)."""
+
+    kind: ClassVar[str] = "wrong-initial-position"
+    at_ms: int
+    fen: str = STARTING_FEN
+
+
+@dataclass(frozen=True, slots=True)
+class ColoursReversed:
+    """The arbiter finds that the game began with colours reversed (F23 7.3, S7.2).
+    ``new_game``: the arbiter's ruling where the profile leaves it to him (S7.2); ``None``:
+    as the rule says."""
+
+    kind: ClassVar[str] = "colours-reversed"
+    at_ms: int
+    new_game: bool | None = None
+
+
 Event = (
     Moved
     | DrawOffered
@@ -251,6 +320,12 @@ Event = (
     | ResultDeclared
     | Forfeited
     | BothLost
+    | MovedWithTwoHands
+    | IllegalMoveUnnoticed
+    | IllegalMoveClaimed
+    | IllegalMoveFound
+    | WrongInitialPosition
+    | ColoursReversed
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -274,11 +349,18 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ResultDeclared,
     Forfeited,
     BothLost,
+    MovedWithTwoHands,
+    IllegalMoveUnnoticed,
+    IllegalMoveClaimed,
+    IllegalMoveFound,
+    WrongInitialPosition,
+    ColoursReversed,
 )
 """Every event class, in the order of the union above."""
 
 ARBITER_EVENTS: frozenset[type[Event]] = frozenset(
     {SuddenDeathRuled, ClocksStopped, ClocksStarted, TimeAdded, ClocksSet, Warned,
-     ResultDeclared, Forfeited, BothLost}
+     ResultDeclared, Forfeited, BothLost, IllegalMoveFound, WrongInitialPosition,
+     ColoursReversed}
 )
 """The arbiter's actions; the others are the players' (and the flag observation)."""

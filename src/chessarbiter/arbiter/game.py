@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chessarbiter.arbiter import draws, moves, rulings, timing
+from chessarbiter.arbiter import draws, irregularities, moves, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
 from chessarbiter.arbiter.events import (
@@ -23,14 +23,19 @@ from chessarbiter.arbiter.events import (
     ClocksSet,
     ClocksStarted,
     ClocksStopped,
+    ColoursReversed,
     DrawClaimed,
     DrawOffered,
     Event,
     FlagClaimed,
     FlagObserved,
     Forfeited,
+    IllegalMoveClaimed,
     IllegalMoveCompleted,
+    IllegalMoveFound,
+    IllegalMoveUnnoticed,
     Moved,
+    MovedWithTwoHands,
     OfferAccepted,
     OfferDeclined,
     Resigned,
@@ -40,6 +45,7 @@ from chessarbiter.arbiter.events import (
     TimeAdded,
     Touched,
     Warned,
+    WrongInitialPosition,
 )
 from chessarbiter.arbiter.oracles import DeadCheck, dead_position_check, helpmate_oracle
 from chessarbiter.arbiter.setup import GameSetup
@@ -75,6 +81,12 @@ _HANDLERS: dict[type, _Handler] = {
     ResultDeclared: rulings.on_result_declared,
     Forfeited: rulings.on_forfeited,
     BothLost: rulings.on_both_lost,
+    MovedWithTwoHands: moves.on_moved_with_two_hands,
+    IllegalMoveUnnoticed: irregularities.on_illegal_move_unnoticed,
+    IllegalMoveClaimed: irregularities.on_illegal_move_claimed,
+    IllegalMoveFound: irregularities.on_illegal_move_found,
+    WrongInitialPosition: irregularities.on_wrong_initial_position,
+    ColoursReversed: irregularities.on_colours_reversed,
 }
 _AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
 """The arbiter's events that remain possible once the game has ended."""
@@ -102,6 +114,8 @@ class GameState:
     records: tuple[MoveRecord, ...]
     notes: tuple[tuple[int, str], ...]
     last_at_ms: int | None
+    unnoticed: tuple[int, ...] = ()
+    """The plies of unnoticed illegal moves standing on the board (F23 7.5.1, A.5.2)."""
 
 
 class Game:
@@ -251,6 +265,12 @@ class Game:
     def fen(self) -> str:
         return self._table.pos.fen()
 
+    @property
+    def start_fen(self) -> str:
+        """The position the recorded moves start from: the setup's, or that of the new game
+        the arbiter ordered (Art. 7.2.1, 7.3)."""
+        return self._table.setup.fen
+
     def position(self) -> Position:
         """A copy of the position on the board (its move history included)."""
         return self._table.pos.copy()
@@ -322,4 +342,5 @@ class Game:
             records=tuple(table.records),
             notes=tuple(table.notes),
             last_at_ms=self._log[-1].at_ms if self._log else None,
+            unnoticed=tuple(table.unnoticed),
         )

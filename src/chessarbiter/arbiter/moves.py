@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
-from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, Touched
+from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, MovedWithTwoHands, Touched
 from chessarbiter.arbiter.table import MoveRecord, Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
@@ -23,6 +23,9 @@ from chessarbiter.laws.repetition import (
     SEVENTY_FIVE_MOVE_PLIES,
     THREEFOLD,
 )
+
+PERSISTENT_OFFERS = 3
+"""Offers by one player from which the arbiter is told they may be annoying (Art. 11.5)."""
 
 
 def on_moved(table: Table, event: Moved) -> list[Decision]:
@@ -56,9 +59,20 @@ def check_offer_allowed(table: Table, side: Side, *, with_move: bool = False) ->
         raise ArbiterError(f"a draw offer by {table.offer.name.lower()} is already pending")
 
 
-def play(table: Table, move: Move, offers_draw: bool) -> list[Decision]:
+def persistent_offers(table: Table, side: Side) -> list[Decision]:
+    """From :data:`PERSISTENT_OFFERS` offers on (with a move or not), the arbiter is told they
+    may annoy the opponent (Art. 11.5, S12.5)."""
+    count = table.offers[side.value]
+    if count < PERSISTENT_OFFERS:
+        return []
+    return [table.note("11.5 (S12.5)", f"{side.name.lower()} has offered a draw {count} times: "
+                                       "persistent offers may be penalised")]
+
+
+def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> list[Decision]:
     """Make a legal move: the clock press, the opponent's pending offer declined (9.1.2.1),
-    touches done, the new position counted, then the automatic endings."""
+    touches done, the new position counted, then the automatic endings (none after an illegal
+    move left standing, ``legal=False``: 5.1.1, 5.2.1, 5.2.2 need a move per Art. 3)."""
     mover = table.mover
     if table.clock is not None and not table.can_press():
         raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
@@ -80,7 +94,8 @@ def play(table: Table, move: Move, offers_draw: bool) -> list[Decision]:
         table.offer = mover
         table.offers[mover.value] += 1
         decisions.append(Decision("9.1.2.1", f"{mover.name.lower()} offers a draw (=)"))
-    ending = automatic_ending(table, count)
+        decisions += persistent_offers(table, mover)
+    ending = automatic_ending(table, count) if legal else None
     if ending is not None:
         decisions.append(ending)
     return decisions
@@ -162,10 +177,26 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
     if queen is not None and table.clock is not None and not table.can_press():
         raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
     side = event.side
+    decisions = penalise(table, side, "7.5.1", f"illegal move {event.uci}")
+    if table.outcome is not None:
+        return decisions
+    if queen is not None:
+        decisions.append(table.note("7.5.2", "the pawn becomes a queen"))
+        return decisions + play(table, queen, False)
+    table.touches = [sq for sq in (fr, to) if sq >= 0 and table.pos.board[sq]]
+    if table.touches:
+        decisions.append(table.note("7.5.1, 4.3", "touch-move binds the replacing move"))
+    return decisions
+
+
+def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision]:
+    """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D): counted against
+    ``side``; the losing one ends the game (drawn if the opponent cannot checkmate, F23),
+    otherwise the opponent gets time."""
     table.illegal_moves[side.value] += 1
     count = table.illegal_moves[side.value]
     name = side.name.lower()
-    decisions = [table.note("7.5.1", f"illegal move {event.uci} by {name} (number {count})")]
+    decisions = [table.note(article, f"{what} by {name} (number {count})")]
     profile = table.profile
     if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
         winner = side.opponent.value
@@ -182,13 +213,22 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
         table.add_time(side.opponent, penalty)
         decisions.append(table.note("7.5.5", f"{penalty // 1000} s added to "
                                              f"{side.opponent.name.lower()}'s clock"))
-    if queen is not None:
-        decisions.append(table.note("7.5.2", "the pawn becomes a queen"))
-        return decisions + play(table, queen, False)
-    table.touches = [sq for sq in (fr, to) if sq >= 0 and table.pos.board[sq]]
-    if table.touches:
-        decisions.append(table.note("7.5.1, 4.3", "touch-move binds the replacing move"))
     return decisions
+
+
+def on_moved_with_two_hands(table: Table, event: MovedWithTwoHands) -> list[Decision]:
+    """A legal move made with two hands and completed (F23 7.5.4): the move stands and is
+    penalised as an illegal move (7.5.5). A move that ends the game needs no press (6.2.1.1)
+    and is not penalised; 5.1.1 asks only for Art. 3 and 4.2-4.7, not 4.1."""
+    _require_over_the_board(table, "two-handed moves")
+    if not table.profile.two_hands_as_illegal_move:
+        raise ArbiterError(f"a two-handed move is not penalised as an illegal move under the "
+                           f"{table.profile.name} profile (S4.1): record the move, the arbiter "
+                           "may warn")
+    decisions = on_moved(table, Moved(event.at_ms, event.side, event.uci))
+    if table.outcome is not None:
+        return decisions
+    return decisions + penalise(table, event.side, "7.5.4", f"two-handed move {event.uci}")
 
 
 def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:

@@ -42,7 +42,7 @@ def recorded_game(game: Game) -> RecordedGame:
     return RecordedGame(
         tags=tags,
         moves=moves,
-        start_fen=setup.fen,
+        start_fen=game.start_fen,
         chess960=setup.chess960,
         result="*" if outcome is None else outcome.result.pgn,
         comment=" ".join(notes.get(0, [])),

@@ -94,6 +94,8 @@ class Table:
         self.records: list[MoveRecord] = []
         self.notes: list[tuple[int, str]] = []
         """(moves played, text): what the scoresheet notes after that move (0: before any)."""
+        self.unnoticed: list[int] = []
+        """The plies (1: the first record) of unnoticed illegal moves standing (F23 7.5.1)."""
 
     def _time(self) -> int:
         return self.now

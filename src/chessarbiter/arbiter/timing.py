@@ -45,6 +45,8 @@ def _rule_on_flags(table: Table, flagged: list[Side]) -> list[Decision]:
     clock cannot tell which fell first: drawn in the last period (S10.4, F23 III.3.1), the game
     continues otherwise (S6.11)."""
     clock = table.require_clock("rule on a flag")
+    if table.postponed and table.sudden_death_claim is None:
+        return _await_ruling(table, flagged[0])
     if len(flagged) == 2 and not table.profile.clock_shows_first_flag:
         if all(clock.period(side).moves is None for side in flagged):
             return [table.finish(Result.DRAW, Termination.BOTH_FLAGS,
@@ -103,6 +105,9 @@ def on_clocks_set(table: Table, event: ClocksSet) -> list[Decision]:
     """The arbiter sets both displays after an irregularity (Art. 6.13); a flag cancelled by
     the new times no longer counts."""
     clock = table.require_clock("set the clocks")
+    for name, ms in (("white_ms", event.white_ms), ("black_ms", event.black_ms)):
+        if type(ms) is not int or ms < 0:
+            raise ArbiterError(f"set-clocks: {name}={ms!r} is not a time in ms (an int >= 0)")
     before = clock.readings()
     clock.set_displays(event.white_ms, event.black_ms)
     table.adjusted[0] += event.white_ms - before[0]
@@ -111,3 +116,21 @@ def on_clocks_set(table: Table, event: ClocksSet) -> list[Decision]:
     reason = f": {event.reason}" if event.reason else ""
     return [table.note("6.13", f"clocks set to {event.white_ms} ms and {event.black_ms} "
                                f"ms{reason}")]
+
+
+def _await_ruling(table: Table, flagged: Side) -> list[Decision]:
+    """After a postponed sudden-death claim a flag does not end the game: the arbiter
+    declares the result (S10.2c, F23 III.5.2) by a ruling on the claim."""
+    if table.clock is not None and table.clock.running:
+        table.clock.stop()
+    table.sudden_death_claim = flagged
+    return [table.note("III.5.2 (S10.2c)", f"{flagged.name.lower()}'s flag has fallen after "
+                                           "the postponed claim: the arbiter declares the "
+                                           "result")]
+
+
+def flag_stands(table: Table) -> list[Decision]:
+    """The arbiter's final ruling after a postponed claim is no draw: the fallen flag counts
+    as in Art. 6.9 (S6.9-6.11, 10.4)."""
+    table.postponed = False
+    return _rule_on_flags(table, table.flagged())

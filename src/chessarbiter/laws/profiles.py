@@ -105,8 +105,21 @@ class RuleProfile:
     """S10.2 / F23 Guidelines III.5 (only where announced, never blitz) / USCF 14H: under two
     minutes in a period without increment or delay, the player to move may claim a draw."""
     sudden_death_bonus_ms: int = 2 * MINUTE_MS
-    """Time given to the claimant's opponent when the claim is postponed or rejected
-    (S10.2b, F23 III.5)."""
+    """Time given to the claimant's opponent when the claim is rejected (F23 III.5.3), and by
+    default when it is postponed (S10.2b, F23 III.5.2: the arbiter's choice, in the ruling)."""
+    sudden_death_reject: bool = True
+    """F23 III.5.1: the arbiter draws, postpones or rejects; S10.2a: only draws or postpones."""
+    two_hands_as_illegal_move: bool = True
+    """F23 7.5.4: a move made with two hands and completed is penalised as an illegal move
+    (7.5.5), the move standing; S4.1 forbids it without a penalty of its own."""
+    limited_supervision: bool = False
+    """F23 A.5 (rapid; blitz by B.3): fewer arbiters than A.4 / B.2 ask for. An illegal move
+    can be corrected only before the opponent's next move, then it stands (A.5.2); no claim on
+    the set-up once ten moves each have been completed (A.5.1.2)."""
+    colours_reversed_moves: int | None = 10
+    """F23 7.3: a game begun with colours reversed is replayed with the correct colours unless
+    both players have made this many moves; None (S7.2): it continues unless the arbiter
+    rules otherwise."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -121,6 +134,8 @@ class RuleProfile:
                 raise ValueError(f"profile {self.name!r}: {name} must be >= 0")
         if self.illegal_moves_to_lose is not None and self.illegal_moves_to_lose < 1:
             raise ValueError(f"profile {self.name!r}: illegal_moves_to_lose must be >= 1 or None")
+        if self.colours_reversed_moves is not None and self.colours_reversed_moves < 0:
+            raise ValueError(f"profile {self.name!r}: colours_reversed_moves must be >= 0 or None")
 
     @property
     def over_the_board(self) -> bool:
@@ -156,7 +171,7 @@ class RuleProfile:
 def _checked(key: str, value: Any) -> Any:
     """``value`` if it has the JSON type of field ``key``; ``ValueError`` otherwise."""
     expected = type(getattr(FIDE_2023, key))
-    if key == "illegal_moves_to_lose" and value is None:
+    if key in ("illegal_moves_to_lose", "colours_reversed_moves") and value is None:
         return value
     if type(value) is not expected:
         raise ValueError(key)
@@ -184,8 +199,14 @@ FIDE_2023_RAPID: Final = replace(
 )
 """F23 Appendix A: as standard, with the 1-minute penalties of A.3."""
 
-FIDE_2023_BLITZ: Final = replace(FIDE_2023_RAPID, name="fide-2023-blitz", category=Category.BLITZ)
-"""F23 Appendix B: as rapid (B.3 applies A.2, A.3, A.5); Guidelines III never apply."""
+FIDE_2023_BLITZ: Final = replace(
+    FIDE_2023_RAPID,
+    name="fide-2023-blitz",
+    category=Category.BLITZ,
+    limited_supervision=True,
+)
+"""F23 Appendix B: as rapid, under B.3 (A.2, A.3, A.5 apply: an illegal move stands once the
+opponent has moved, A.5.2); Guidelines III never apply."""
 
 FIDE_2000: Final = RuleProfile(
     name="fide-2000",
@@ -203,6 +224,9 @@ FIDE_2000: Final = RuleProfile(
     unpromoted_pawn_becomes_queen=False,
     resignation_drawn_if_opponent_cannot_mate=False,
     sudden_death_claims=True,
+    sudden_death_reject=False,
+    two_hands_as_illegal_move=False,
+    colours_reversed_moves=None,
 )
 """The official rules of chess (FIDE, c. 2000) as written."""
 
@@ -221,6 +245,8 @@ USCF: Final = RuleProfile(
     resignation_drawn_if_opponent_cannot_mate=False,
     flag_rule=FlagRule.USCF_MATERIAL,
     sudden_death_claims=True,
+    two_hands_as_illegal_move=False,
+    colours_reversed_moves=None,
 )
 """US Chess, 7th edition: delay clocks (parse the control with ``parse_us``), 14E on a flag,
 11D +2 minutes per illegal move, 14H insufficient losing chances, 14K no automatic
