@@ -11,6 +11,7 @@ from chessarbiter.laws.profiles import (
     FIDE_2000,
     FIDE_2023,
     FIDE_2023_RAPID,
+    LATER_FIELDS,
     ONLINE,
     PROFILES,
     USCF,
@@ -66,3 +67,18 @@ def test_the_docs_table_lists_every_parameter_and_profile() -> None:
         assert f"`{f.name}`" in text, f.name
     for name in PROFILES:
         assert f"`{name}`" in text, name
+
+
+@pytest.mark.parametrize("profile", list(PROFILES.values()), ids=lambda p: p.name)
+def test_a_profile_stored_before_the_later_fields_still_loads(profile: RuleProfile) -> None:
+    data = profile.to_dict()
+    for name in LATER_FIELDS:
+        del data[name]
+    assert RuleProfile.from_dict(data) == profile
+
+
+def test_a_stored_profile_missing_an_original_field_is_refused() -> None:
+    data = FIDE_2023.to_dict()
+    del data["illegal_moves_to_lose"]
+    with pytest.raises(ValueError, match="missing fields"):
+        RuleProfile.from_dict(data)

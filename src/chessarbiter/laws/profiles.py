@@ -156,6 +156,11 @@ class RuleProfile:
         names = [f.name for f in fields(cls)]
         unknown = sorted(set(data) - set(names))
         missing = [name for name in names if name not in data]
+        if missing and set(missing) <= LATER_FIELDS and isinstance(data.get("name"), str):
+            known = PROFILES.get(data["name"])  # a log written before these fields existed
+            data = {**{n: (getattr(known, n) if known else _DEFAULTS[n]) for n in missing},
+                    **data}
+            missing = []
         if unknown or missing:
             raise ValueError(f"rule profile: unknown fields {unknown}, missing fields {missing}")
         values: dict[str, Any] = {}
@@ -166,6 +171,13 @@ class RuleProfile:
             except ValueError:
                 raise ValueError(f"rule profile: {key}={value!r} is not a valid value") from None
         return cls(**values)
+
+
+LATER_FIELDS: Final = frozenset({"sudden_death_reject", "two_hands_as_illegal_move",
+                                 "limited_supervision", "colours_reversed_moves"})
+"""Fields added after logs were first written: a stored profile without them takes them from
+the named profile of that name (else the defaults), so older logs still replay."""
+_DEFAULTS: Final = {f.name: f.default for f in fields(RuleProfile)}
 
 
 def _checked(key: str, value: Any) -> Any:
