@@ -65,13 +65,14 @@ def read_pgn(
     letters: PieceLetters = ENGLISH,
     headers_only: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    first_line: int = 1,
 ) -> Iterator[RecordedGame]:
     """Yield the games of a PGN stream: text, or bytes read as UTF-8 (undecodable bytes
     become U+FFFD). A game that cannot be read completely is yielded too, with its ``error``.
 
     ``headers_only`` skips movetext (much faster): the games have tags and no moves; a game
     ends where a tag section follows movetext or repeats a tag name, so games without tags
-    are not listed.
+    are not listed. ``first_line`` numbers the stream's first line (for a part of a file).
     """
     text: IO[str]
     if isinstance(source.read(0), bytes):
@@ -80,8 +81,9 @@ def read_pgn(
         text = cast(IO[str], source)
     chunks = _chunks(text, limits.line_chars)
     if headers_only:
-        return _headers(chunks)
+        return _headers(chunks, first_line)
     context = Context(SanReader(strict=strict, letters=letters), limits.moves, limits.comment_chars)
+    context.lineno = first_line - 1
     return _games(_lines(chunks, limits.line_chars), context, limits.line_chars)
 
 
@@ -220,11 +222,11 @@ def _next_tag_line(text: str, pos: int) -> int:
     return found + 1 if found >= 0 else -1
 
 
-def _headers(chunks: Iterator[str | None]) -> Iterator[RecordedGame]:
+def _headers(chunks: Iterator[str | None], first_line: int) -> Iterator[RecordedGame]:
     """Tags only: each chunk is searched for blocks of tag lines; a game ends where a tag
     follows other text (its movetext) or repeats a tag name of the game."""
     state = _Headers()
-    lineno = 1
+    lineno = first_line
     for text in chunks:
         if text is None:
             lineno += 1
@@ -265,7 +267,7 @@ def _games(
     lines: Iterator[str | None], context: Context, line_limit: int
 ) -> Iterator[RecordedGame]:
     """Full games: tags, then movetext read and checked move by move."""
-    game = GameBuilder(context, 1)
+    game = GameBuilder(context, context.lineno + 1)
     blank = False
     for line in lines:
         context.lineno += 1
