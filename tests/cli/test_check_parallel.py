@@ -47,7 +47,7 @@ def test_parts_hold_whole_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert len(cut) > 10
     assert "".join(p.text for p in cut) == path.read_bytes().decode()
     assert all(p.text.lstrip()[:1] == "[" for p in cut)
-    assert any(p.text.strip() == OPEN_COMMENT.strip() for p in cut)  # the reader goes on into the next part
+    assert any(p.text.strip() == OPEN_COMMENT.strip() for p in cut)  # read on into the next
     lines = [sum(p.text.count("\n") for p in cut[:i]) + 1 for i in range(len(cut))]
     assert [p.first_line for p in cut] == lines
 
