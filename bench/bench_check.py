@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import chess.pgn
@@ -55,9 +56,8 @@ def speed_rows(repeats: int) -> None:
     print(f"{'file':34} {'check --jobs 1':>15} {f'--jobs {jobs}':>10} {'python-chess':>13} "
           f"{'ratio 1':>8} {f'ratio {jobs}':>8}   (games/s)")
     for path in sorted((CORPUS / "large").glob("*.pgn")):
-        one, theirs = compare(lambda p=path: audit(p, 1), lambda p=path: read(p), repeats)
-        many, theirs_again = compare(lambda p=path: audit(p, jobs), lambda p=path: read(p),
-                                     repeats)
+        one, theirs = compare(partial(audit, path, 1), partial(read, path), repeats)
+        many, theirs_again = compare(partial(audit, path, jobs), partial(read, path), repeats)
         print(f"{path.name:34} {one:15,.0f} {many:10,.0f} {theirs:13,.0f} "
               f"{one / theirs:7.2f}x {many / theirs_again:7.2f}x")
 
