@@ -201,3 +201,14 @@ def test_text_output_and_missing_file(capsys: pytest.CaptureFixture[str],
     assert "A - B: 1/2-1/2 (2 plies) ok" in out and "1 games in 1 files" in out
     assert main(["check", str(tmp_path / "missing.pgn")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_dead_position_behind_a_locked_pawn_wall() -> None:
+    """With every pawn locked the quick analysis is asked, and proves the wall closed by
+    1. h4 dead; with a pawn still free it is not asked (and the position is not dead)."""
+    fen = "7k/8/8/1p1p1p1p/pPpPpPp1/P1P1P1PP/8/K7 w - - 0 1"
+    game = read_pgn_text(f'[FEN "{fen}"]\n[Result "1/2-1/2"]\n\n1. h4 Kg7 2. Kb2 1/2-1/2')[0]
+    audit = audit_game(game)
+    assert audit.ending == "dead position" and not audit.errors
+    assert [(f.code, f.move) for f in audit.findings] == [("void-moves", "1...Kg7")]
+    assert not dead_position(parse_fen(fen))
