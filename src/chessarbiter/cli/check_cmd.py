@@ -25,7 +25,14 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TextIO
 
 from chessarbiter.cli.check_audit import CLAIM, ERROR, NOTE, WARNING
-from chessarbiter.cli.check_parts import Options, Part, Report, audit_part, parts
+from chessarbiter.cli.check_parts import (
+    Options,
+    Part,
+    Report,
+    audit_part,
+    parts,
+    stream_reports,
+)
 from chessarbiter.notation.letters import LANGUAGES
 
 _PROGRESS_EVERY_S = 0.5
@@ -116,7 +123,7 @@ def _reports(
     cut into parts audited ``jobs`` at a time (a few more read ahead)."""
     with open(path, encoding="utf-8", errors="replace", newline="") as stream:
         if pool is None:
-            yield from audit_part(Part("", 1, stream), options)[0]
+            yield from stream_reports(stream, options)
             return
         source = parts(stream)
         pending: deque[tuple[Part, Future[tuple[list[Report], bool]] | None]] = deque()

@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Final, cast
 
-from chessarbiter.cli.check_audit import Finding, audit_game
+from chessarbiter.cli.check_audit import ERROR, Finding, audit_game
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.letters import LANGUAGES
+from chessarbiter.notation.pgn_builder import UNCLOSED_AT_END
 from chessarbiter.notation.pgn_reader import read_pgn
 from chessarbiter.notation.pgn_tokens import parse_tags
 
@@ -80,18 +81,26 @@ class _Joined:
         return self.rest.read(size) if self.rest is not None else ""
 
 
+def stream_reports(stream: IO[str], options: Options, first_line: int = 1) -> Iterator[Report]:
+    """The reports of the games of a stream, one at a time."""
+    games = read_pgn(stream, strict=options.strict, letters=LANGUAGES[options.letters],
+                     first_line=first_line)
+    for game in games:
+        yield report(game)
+
+
 def audit_part(part: Part, options: Options) -> tuple[list[Report], bool]:
     """The reports of a part's games, and whether its last game ends in a comment still
     open (then the next part must be read with it)."""
     source = io.StringIO(part.text) if part.rest is None else _Joined(part.text, part.rest)
-    games = read_pgn(cast(IO[str], source), strict=options.strict,
-                     letters=LANGUAGES[options.letters], first_line=part.first_line)
-    reports = []
-    error = None
-    for game in games:
-        reports.append(report(game))
-        error = game.error
-    return reports, error is not None and error.kind == "syntax" and error.text == "{"
+    reports = list(stream_reports(cast(IO[str], source), options, part.first_line))
+    return reports, bool(reports) and _open_comment(reports[-1])
+
+
+def _open_comment(last: Report) -> bool:
+    """Whether reading stopped in a ``{`` comment still open at the end of the text."""
+    return any(f.severity == ERROR and f.code == "syntax" and f.move == "" and
+               f.message.endswith(UNCLOSED_AT_END) for f in last.findings)
 
 
 def report(game: RecordedGame) -> Report:

@@ -47,6 +47,8 @@ from chessarbiter.notation.pgn_tokens import (
 from chessarbiter.notation.san import SanReader, resolve
 
 _START: Final = Position().snapshot()
+UNCLOSED_AT_END: Final = "comment not closed at the end of the game"
+"""The error of a game whose ``{`` comment is still open where the text ends."""
 _CACHE_LIMIT: Final = 100_000
 
 Frame = tuple[list[RecordedMove], RecordedMove | None]
@@ -384,7 +386,7 @@ class GameBuilder:
         """The game read: result, notes and error settled."""
         game = self.game
         if self.comment_parts is not None:
-            self.fail("comment not closed at the end of the game", "syntax", "{")
+            self.fail(UNCLOSED_AT_END, "syntax", "{")
         if not self.started:
             found = self._setup()
             if isinstance(found, PgnError):
