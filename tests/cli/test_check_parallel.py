@@ -136,3 +136,18 @@ def test_repetition_claims_match_making_every_move() -> None:
             audit = audit_game(game)
             assert audit.plies == len(game.moves)
     assert seen >= 8
+
+
+def test_file_without_places_to_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Past MAX_PART_CHARS without a place to cut, the rest is read as one stream."""
+    monkeypatch.setattr(check_parts, "PART_CHARS", 1)
+    monkeypatch.setattr(check_parts, "MAX_PART_CHARS", 100)
+    path = tmp_path / "uncut.pgn"
+    path.write_text("".join(f'[Event "{n}"]\n\n1. e4 e5 * {{no cut}}\n\n' for n in range(50)))
+    with open(path, encoding="utf-8", newline="") as stream:
+        cut = list(parts(stream))
+        assert len(cut) == 1 and cut[0].rest is stream
+    _, one = run(["--jobs", "1", str(path)], capsys)
+    assert one.count(": game ") == 50
+    assert run(["--jobs", "2", str(path)], capsys)[1] == one
