@@ -12,9 +12,10 @@ The replay is cheap per move, so that whole databases can be audited: repetition
 counted on the positions' keys, a move that would repeat a position is looked up from the
 key difference it would make (only while a position already stands twice), and SAN is
 written only for the moves a finding names. Dead positions and "cannot checkmate" (Art.
-5.2.2, 6.9) are proved by material after every capture, and by the laws package's quick
-analysis (which answers "unwinnable" only when it has proved it) when the pawns that matter
-are locked, the only other case in which the quick analysis proves anything in practice.
+5.2.2, 6.9) are proved by material after every capture or pawn move, and by the laws
+package's quick analysis (which answers "unwinnable" only when it has proved it) when every
+pawn that matters is locked head-on (pawn walls); to keep the per-move cost small, positions
+with a pawn still free to advance are not analysed further.
 """
 
 from __future__ import annotations
