@@ -167,9 +167,9 @@ def main() -> None:
         *header_rows(args.repeats),
         *san_rows(texts, args.repeats),
     ]
-    print(f"{'row':44} {'chessarbiter':>14} {'python-chess':>14} {'ratio':>7}")
+    print(f"{'row':52} {'chessarbiter':>14} {'python-chess':>14} {'ratio':>7}")
     for label, ours, theirs in rows:
-        print(f"{label:44} {ours:14,.0f} {theirs:14,.0f} {ours / theirs:6.2f}x")
+        print(f"{label:52} {ours:14,.0f} {theirs:14,.0f} {ours / theirs:6.2f}x")
 
 
 if __name__ == "__main__":
