@@ -4,7 +4,9 @@ Run: ``.venv/bin/python bench/bench_notation.py [--repeats N]``. Reads the corpu
 PGN files (the valid ones: MANIFEST.tsv rows without errors, plus both ``large/`` files) from
 memory with both libraries: full games with every move checked, then tags only; then SAN
 parsing and writing over the same games. Prints the median rate of each over N repeats and
-the ratio (chessarbiter / python-chess).
+the ratio (chessarbiter / python-chess). Tags only is also timed per kind of file, the two
+libraries in alternation: lichess games with ``%clk`` comments, lichess games without, and
+master games (pgn-extract's and chessops' collections of tournament games).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+from functools import partial
 from pathlib import Path
 
 import chess
 import chess.pgn
-from rates import rate
+from rates import compare, rate
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
@@ -34,6 +37,27 @@ def corpus_texts() -> list[str]:
              and r["path"].endswith(".pgn") and "tricky" not in r["path"]
              and int(r["result_other"]) == 0]
     return [(CORPUS / p).read_text(encoding="utf-8-sig") for p in paths]
+
+
+KINDS = {
+    "lichess games with %clk": ["large/lichess_2017-05_sample_clk.pgn"],
+    "lichess games": ["large/lichess_2016-05_sample.pgn"],
+    "master games": ["pgn-extract/fischer.pgn", "pgn-extract/petrosian.pgn",
+                     "pgn-extract/najdorf.pgn", "chessops/kasparov-deep-blue-1997.pgn"],
+}
+"""Real files of each kind, for the tags-only rows."""
+
+
+def header_rows(repeats: int) -> list[tuple[str, float, float]]:
+    """Tags only per kind of file; small sets are read several times per timing."""
+    rows = []
+    for kind, paths in KINDS.items():
+        texts = [(CORPUS / p).read_text(encoding="utf-8-sig") for p in paths]
+        texts *= max(1, 2_000_000 // sum(len(t) for t in texts))
+        ours, theirs = compare(partial(ours_headers, texts), partial(theirs_headers, texts),
+                               repeats)
+        rows.append((f"PGN headers only, {kind} (games/s)", ours, theirs))
+    return rows
 
 
 def ours_full(texts: list[str]) -> int:
@@ -140,11 +164,12 @@ def main() -> None:
         ("PGN headers only (games/s)",
          rate(lambda: ours_headers(texts), args.repeats),
          rate(lambda: theirs_headers(texts), args.repeats)),
+        *header_rows(args.repeats),
         *san_rows(texts, args.repeats),
     ]
-    print(f"{'row':44} {'chessarbiter':>14} {'python-chess':>14} {'ratio':>7}")
+    print(f"{'row':52} {'chessarbiter':>14} {'python-chess':>14} {'ratio':>7}")
     for label, ours, theirs in rows:
-        print(f"{label:44} {ours:14,.0f} {theirs:14,.0f} {ours / theirs:6.2f}x")
+        print(f"{label:52} {ours:14,.0f} {theirs:14,.0f} {ours / theirs:6.2f}x")
 
 
 if __name__ == "__main__":

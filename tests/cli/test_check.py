@@ -116,15 +116,35 @@ def test_play_after_fivefold_and_75_moves() -> None:
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 148 100"
     game = read_pgn_text(f'[FEN "{fen}"]\n[Result "1/2-1/2"]\n\n100. Ra2 Kd8 Ra3 1/2-1/2')[0]
     audit = audit_game(game)
-    assert audit.ending == "75-move rule" and "after-end" in codes(audit)
-    assert "result" not in codes(audit)
+    assert audit.ending == "75-move rule" and not audit.errors
+    void, = (f for f in audit.findings if f.code == "void-moves")
+    assert void.severity == "note" and void.move == "101.Ra3" and "1/2-1/2 stands" in void.message
+
+
+def test_void_moves_after_a_dead_position() -> None:
+    """Broadcasts often record one more king move after K v K: void when the result is the
+    draw the dead position gave, an error when the result claims a win."""
+    fen = "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"
+    for result, code, severity in (("1/2-1/2", "void-moves", "note"),
+                                   ("0-1", "after-end", "error")):
+        game = read_pgn_text(f'[FEN "{fen}"]\n[Result "{result}"]\n\n'
+                             f'1. Kxd2 Kd7 2. Kd3 {result}')[0]
+        audit = audit_game(game)
+        assert audit.ending == "dead position" and audit.plies == 3
+        found, = (f for f in audit.findings if f.code == code)
+        assert found.severity == severity and found.ply == 2 and found.move == "1...Kd7"
+        assert bool(audit.errors) == (severity == "error")
 
 
 def test_moves_after_mate_and_illegal_moves() -> None:
-    audit = audit_game(read_pgn_text("1. f3 e5 2. g4 Qh4# 3. a3 0-1")[0])
+    audit = audit_game(read_pgn_text("1. f3 e5 2. g4 Qh4# 3. a3 1-0")[0])
     error, = audit.errors
     assert error.code == "after-end" and "checkmate" in error.message
     assert error.move == "3.a3"
+    audit = audit_game(read_pgn_text("1. f3 e5 2. g4 Qh4# 3. a3 0-1")[0])
+    assert not audit.errors
+    assert [(f.code, f.move) for f in audit.findings if f.severity == "note"] == [
+        ("void-moves", "3.a3")]
     audit = audit_game(read_pgn_text("1. e4 Qa1 1/2-1/2")[0])
     error, = audit.errors
     assert error.code == "illegal" and error.move == "1...Qa1" and error.ply == 2
@@ -181,3 +201,14 @@ def test_text_output_and_missing_file(capsys: pytest.CaptureFixture[str],
     assert "A - B: 1/2-1/2 (2 plies) ok" in out and "1 games in 1 files" in out
     assert main(["check", str(tmp_path / "missing.pgn")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_dead_position_behind_a_locked_pawn_wall() -> None:
+    """With every pawn locked the quick analysis is asked, and proves the wall closed by
+    1. h4 dead; with a pawn still free it is not asked (and the position is not dead)."""
+    fen = "7k/8/8/1p1p1p1p/pPpPpPp1/P1P1P1PP/8/K7 w - - 0 1"
+    game = read_pgn_text(f'[FEN "{fen}"]\n[Result "1/2-1/2"]\n\n1. h4 Kg7 2. Kb2 1/2-1/2')[0]
+    audit = audit_game(game)
+    assert audit.ending == "dead position" and not audit.errors
+    assert [(f.code, f.move) for f in audit.findings] == [("void-moves", "1...Kg7")]
+    assert not dead_position(parse_fen(fen))

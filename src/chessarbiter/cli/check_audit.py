@@ -2,18 +2,26 @@
 
 For a game read from PGN it finds: an illegal or unreadable move (Art. 3, 8.1); a game that
 went on after it had ended (checkmate Art. 5.1.1, stalemate 5.2.1, dead position 5.2.2,
-fivefold repetition 9.6.1, 75 moves 9.6.2); a Result that the final position contradicts;
+fivefold repetition 9.6.1, 75 moves 9.6.2): an error, or a *void-moves* note when the
+recorded result is the one the end gives; a Result that the final position contradicts;
 the first moments a player could have claimed a draw (threefold repetition 9.2, including a
 move about to be made, and the 50-move rule 9.3); and clock readings (``%clk``) that the
 TimeControl tag cannot explain (Art. 6.2).
 
-Dead positions and "cannot checkmate" (Art. 5.2.2, 6.9) are decided by the laws package's
-quick analysis, which answers "unwinnable" only when it has proved it.
+The replay is cheap per move, so that whole databases can be audited: repetitions are
+counted on the positions' keys, a move that would repeat a position is looked up from the
+key difference it would make (only while a position already stands twice), and SAN is
+written only for the moves a finding names. Dead positions and "cannot checkmate" (Art.
+5.2.2, 6.9) are proved by material after every capture or pawn move, and by the laws
+package's quick analysis (which answers "unwinnable" only when it has proved it) when every
+pawn that matters is locked head-on (pawn walls); to keep the per-move cost small, positions
+with a pawn still free to advance are not analysed further.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final
 
 from chessarbiter.clock import (
@@ -25,15 +33,17 @@ from chessarbiter.clock import (
     parse_pgn_tag,
 )
 from chessarbiter.core.position import Position
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
 from chessarbiter.laws.deadpos import Outcome, can_checkmate, is_dead_position
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.san import write_san
 
-"""a1, c1, ... (a square is dark when its file and rank have the same parity)."""
 CLOCK_TOLERANCE_MS: Final = 1000
 """PGN clock readings are usually rounded to whole seconds."""
 
-ERROR, WARNING, CLAIM = "error", "warning", "claim"
+ERROR, WARNING, NOTE, CLAIM = "error", "warning", "note", "claim"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +52,8 @@ class Finding:
 
     severity: str
     """``error`` (the record breaks the Laws or cannot be read), ``warning`` (an
-    inconsistency that the Laws do not settle), ``claim`` (a draw a player could claim)."""
+    inconsistency that the Laws do not settle), ``note`` (moves recorded after the game
+    had ended, void under a result that stands), ``claim`` (a draw a player could claim)."""
     code: str
     message: str
     ply: int = 0
@@ -58,8 +69,8 @@ class Audit:
     game: RecordedGame
     plies: int = 0
     ending: str = ""
-    """How the final position ends the game by itself: ``checkmate``, ``stalemate``,
-    ``dead position``, ``fivefold repetition``, ``75-move rule``, or empty."""
+    """How the game ended by itself: ``checkmate``, ``stalemate``, ``dead position``,
+    ``fivefold repetition``, ``75-move rule``, or empty."""
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -67,15 +78,32 @@ class Audit:
         return [f for f in self.findings if f.severity == ERROR]
 
 
+def _locked(pos: Position, colour: int) -> bool:
+    """Whether every pawn of ``colour`` stands right in front of an opposing pawn."""
+    pieces = pos.pieces
+    own = pieces[colour << 3 | PAWN]
+    other = pieces[(colour ^ 1) << 3 | PAWN]
+    ahead = own >> 8 if colour else own << 8
+    return not ahead & ~other
+
+
 def dead_position(pos: Position) -> bool:
-    """Whether neither side can ever checkmate (Art. 5.2.2), as far as the quick analysis
-    proves."""
+    """Whether neither side can ever checkmate (Art. 5.2.2), as far as material or, with
+    the pawns locked, the quick analysis proves."""
+    pieces = pos.pieces
+    if cannot_mate_by_material(pieces, 0) and cannot_mate_by_material(pieces, 1):
+        return True
+    if not (_locked(pos, 0) and _locked(pos, 1)):
+        return False
     return is_dead_position(pos, mode="quick") is Outcome.UNWINNABLE
 
 
 def cannot_checkmate(pos: Position, colour: int) -> bool:
-    """Whether ``colour`` is proved unable to checkmate by any series of legal moves (Art. 6.9)."""
-    return can_checkmate(pos, colour, mode="quick").unwinnable
+    """Whether ``colour`` is proved unable to checkmate by any series of legal moves (Art. 6.9):
+    by material, or, with its pawns locked, by the quick analysis."""
+    if cannot_mate_by_material(pos.pieces, colour):
+        return True
+    return _locked(pos, colour) and can_checkmate(pos, colour, mode="quick").unwinnable
 
 
 def move_label(pos: Position, move: int) -> str:
@@ -84,76 +112,53 @@ def move_label(pos: Position, move: int) -> str:
     return f"{pos.fullmove_number}{dots}{write_san(pos, move)}"
 
 
-class _Replay:
-    """Follows the main line, remembering what the audit needs."""
+@cache
+def _piece_steps() -> dict[int, tuple[int, int, int]]:
+    """Key difference -> (piece, square, square) of a piece stepping between two squares
+    (either way) with the turn passing."""
+    found = {}
+    for colour in (0, 1):
+        for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING):
+            keys = PIECE_KEYS[colour << 3 | kind]
+            for a in range(64):
+                for b in range(a + 1, 64):
+                    found[keys[a] ^ keys[b] ^ TURN_KEY] = (colour << 3 | kind, a, b)
+    return found
 
-    def __init__(self, audit: Audit) -> None:
-        self.audit = audit
-        self.pos = audit.game.start_position()
-        self.counts: dict[int, int] = {self.pos.key(): 1}
-        self.twice: set[int] = set()
-        self.threefold_move = False
-        self.threefold = False
-        self.fifty_move = False
-        self.fifty = False
-        self.end_ply = 0
 
-    def add(self, severity: str, code: str, message: str, ply: int = 0, move: str = "") -> None:
-        self.audit.findings.append(Finding(severity, code, message, ply, move))
+def repeating_move(pos: Position, twice: set[int]) -> int:
+    """A legal move that would make a position of ``twice`` stand a third time, or 0.
 
-    def before(self, ply: int) -> None:
-        """Claims a player can make by declaring the move about to be made (9.2.1, 9.3.1)."""
-        pos = self.pos
-        if not self.threefold_move and self.twice:
-            for move in pos.legal_moves():
-                pos.push(move)
-                repeats = pos.key() in self.twice
-                pos.pop()
-                if repeats:
-                    self.threefold_move = True
-                    label = move_label(pos, move)
-                    self.add(CLAIM, "threefold-move", f"threefold repetition claimable by writing "
-                             f"{label}, which repeats a position a third time (Art. 9.2.1)",
-                             ply, label)
-                    break
-        if not self.fifty_move and pos.halfmove_clock == 99:
-            for move in pos.legal_moves():
-                if not pos.board[(move >> 6) & 63] and pos.board[move & 63] & 7 != 1:
-                    self.fifty_move = True
-                    label = move_label(pos, move)
-                    self.add(CLAIM, "fifty-moves-move", f"50-move rule claimable by writing "
-                             f"{label}, the 50th move of each player without capture or pawn "
-                             "move (Art. 9.3.1)", ply, label)
-                    break
+    Such a move is a piece step without capture that keeps the castling rights (anything
+    else makes a position that never stood before), so it is found from the difference
+    between the keys; only a move that fits is tested for legality."""
+    key = pos.key()
+    board = pos.board
+    steps = _piece_steps()
+    for other in twice:
+        step = steps.get(key ^ other)
+        if step is None:
+            continue
+        piece, a, b = step
+        if piece >> 3 != pos.turn:
+            continue
+        if board[a] == piece and not board[b]:
+            move = a | b << 6
+        elif board[b] == piece and not board[a]:
+            move = b | a << 6
+        else:
+            continue
+        if pos.is_legal(move):
+            return move
+    return 0
 
-    def after(self, ply: int, label: str) -> None:
-        """Repetitions, the move counters and automatic ends after a move."""
-        pos = self.pos
-        if pos.halfmove_clock == 0:
-            self.counts.clear()
-            self.twice.clear()
-        key = pos.key()
-        count = self.counts[key] = self.counts.get(key, 0) + 1
-        if count == 2:
-            self.twice.add(key)
-        if count == 3 and not self.threefold:
-            self.threefold = True
-            self.add(CLAIM, "threefold", "threefold repetition claimable: this position has "
-                     "now appeared three times (Art. 9.2.2)", ply, label)
-        if pos.halfmove_clock >= 100 and not self.fifty:
-            self.fifty = True
-            self.add(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by each player "
-                     "without capture or pawn move (Art. 9.3.2)", ply, label)
-        if self.audit.ending:
-            return
-        if count >= 5:
-            self.audit.ending = "fivefold repetition"
-        elif pos.halfmove_clock >= 150 and not pos.is_checkmate():
-            self.audit.ending = "75-move rule"
-        elif pos.halfmove_clock == 0 and pos.count_legal_moves() and dead_position(pos):
-            self.audit.ending = "dead position"
-        if self.audit.ending:
-            self.end_ply = ply
+
+def _label_at(game: RecordedGame, ply: int) -> str:
+    """The label of the main line's move ``ply`` (1 = first), replaying to it."""
+    pos = game.start_position()
+    for record in game.moves[: ply - 1]:
+        pos.push(record.move)
+    return move_label(pos, game.moves[ply - 1].move)
 
 
 _ARTICLES: Final = {
@@ -163,61 +168,148 @@ _ARTICLES: Final = {
     "fivefold repetition": "Art. 9.6.1",
     "75-move rule": "Art. 9.6.2",
 }
+_WINNERS: Final = {"1-0": 0, "0-1": 1}
 
 
 def audit_game(game: RecordedGame) -> Audit:
     """Audit a game read from PGN."""
     audit = Audit(game)
+    findings = audit.findings
     try:
-        replay = _Replay(audit)
+        pos = game.start_position()
     except ValueError as exc:
-        audit.findings.append(Finding(ERROR, "position", f"starting position: {exc}"))
+        findings.append(Finding(ERROR, "position", f"starting position: {exc}"))
         return audit
-    pos = replay.pos
-    after_end = ""
-    clocks: list[tuple[int, int, str]] = []
+    counts: dict[int, int] = {pos.key(): 1}
+    twice: set[int] = set()
+    threefold_move = threefold = fifty_move = fifty = False
+    ending = ""
+    end_ply = 0
+    ended_at: Position | None = None
+    clocks: list[tuple[int, int]] = []
     for ply, record in enumerate(game.moves, 1):
-        replay.before(ply)
-        label = move_label(pos, record.move)
-        if audit.ending and not after_end:
-            after_end = label
-            replay.add(ERROR, "after-end", f"{label} was played after the game had ended by "
-                       f"{audit.ending} ({_ARTICLES[audit.ending]})", ply, label)
+        move = record.move
+        if twice and not threefold_move:
+            repeat = repeating_move(pos, twice)
+            if repeat:
+                threefold_move = True
+                label = move_label(pos, repeat)
+                findings.append(Finding(
+                    CLAIM, "threefold-move", f"threefold repetition claimable by writing "
+                    f"{label}, which repeats a position a third time (Art. 9.2.1)", ply, label))
+        if pos.halfmove_clock == 99 and not fifty_move:
+            board = pos.board
+            for step in pos.legal_moves():
+                if not board[(step >> 6) & 63] and board[step & 63] & 7 != PAWN:
+                    fifty_move = True
+                    label = move_label(pos, step)
+                    findings.append(Finding(
+                        CLAIM, "fifty-moves-move", f"50-move rule claimable by writing {label}, "
+                        "the 50th move of each player without capture or pawn move "
+                        "(Art. 9.3.1)", ply, label))
+                    break
         if record.clock_ms is not None:
-            clocks.append((ply, record.clock_ms, label))
-        pos.push(record.move)
-        replay.after(ply, label)
+            clocks.append((ply, record.clock_ms))
+        if ending and not end_ply:
+            end_ply = ply
+        pos.push(move)
+        halfmove = pos.halfmove_clock
+        if halfmove == 0:
+            counts.clear()
+            twice.clear()
+        key = pos.key()
+        count = counts[key] = counts.get(key, 0) + 1
+        if count == 2:
+            twice.add(key)
+        elif count == 3 and not threefold:
+            threefold = True
+            findings.append(Finding(CLAIM, "threefold", "threefold repetition claimable: this "
+                                    "position has now appeared three times (Art. 9.2.2)",
+                                    ply, _label_at(game, ply)))
+        if halfmove >= 100 and not fifty:
+            fifty = True
+            findings.append(Finding(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by "
+                                    "each player without capture or pawn move (Art. 9.3.2)",
+                                    ply, _label_at(game, ply)))
+        if ending:
+            continue
+        if count >= 5:
+            ending = "fivefold repetition"
+        elif halfmove >= 150 and not pos.is_checkmate():
+            ending = "75-move rule"
+        elif halfmove == 0 and dead_position(pos) and pos.count_legal_moves():
+            ending = "dead position"
+        if ending:
+            ended_at = pos.copy()
     audit.plies = len(game.moves)
-    if not audit.ending:
+    if not ending:
         if pos.is_checkmate():
-            audit.ending = "checkmate"
+            ending = "checkmate"
         elif pos.is_stalemate():
-            audit.ending = "stalemate"
-    _read_error(audit, pos)
+            ending = "stalemate"
+        ended_at = pos
+    audit.ending = ending
+    _void_moves(audit, end_ply, ended_at)
+    _read_error(audit)
     _result(audit, pos)
     _clock(audit, clocks)
     return audit
 
 
-def _read_error(audit: Audit, pos: Position) -> None:
+def _ending_result(audit: Audit, ended_at: Position | None) -> str:
+    """The result the automatic end gives (Art. 5.1.1, 5.2, 9.6)."""
+    if audit.ending == "checkmate" and ended_at is not None:
+        return "0-1" if ended_at.turn == 0 else "1-0"
+    return "1/2-1/2"
+
+
+def _recorded_result(game: RecordedGame) -> str:
+    return game.tags.get("Result", game.result)
+
+
+def _void_moves(audit: Audit, end_ply: int, ended_at: Position | None) -> None:
+    """Moves recorded after the game ended (also an unplayable one after a mate or
+    stalemate): void when the recorded result is the end's, else an error."""
+    game = audit.game
+    error = game.error
+    after_mate = error is not None and error.kind in ("illegal", "ambiguous", "invalid") and (
+        audit.ending in ("checkmate", "stalemate")
+    )
+    if not end_ply and not after_mate:
+        return
+    if end_ply:
+        label = _label_at(game, end_ply)
+        ply = end_ply
+    else:
+        assert error is not None
+        label = f"{error.move_number}{'...' if error.black else '.'}{error.text}"
+        ply = error.ply
+    ended = f"{audit.ending} ({_ARTICLES[audit.ending]})"
+    result = _ending_result(audit, ended_at)
+    if _recorded_result(game) == result:
+        recorded = audit.plies - end_ply + 1 if end_ply else 1
+        audit.findings.append(Finding(
+            NOTE, "void-moves", f"{label} and what follows ({recorded} recorded "
+            f"move{'s' if recorded > 1 else ''}) came after the game had ended by {ended}: "
+            f"void; the result {result} stands", ply, label))
+    else:
+        audit.findings.append(Finding(ERROR, "after-end", f"{label} was played after the "
+                                      f"game had ended by {ended}", ply, label))
+
+
+def _read_error(audit: Audit) -> None:
     error = audit.game.error
     if error is None:
         return
+    if error.kind in ("illegal", "ambiguous", "invalid") and audit.ending in ("checkmate",
+                                                                               "stalemate"):
+        return  # the move came after the end (see _void_moves)
     where = ""
     if error.move_number:
         where = f"{error.move_number}{'...' if error.black else '.'}{error.text}"
-    if error.kind in ("illegal", "ambiguous", "invalid") and audit.ending in ("checkmate",
-                                                                               "stalemate"):
-        message = (f"{where} was recorded after the game had ended by {audit.ending} "
-                   f"({_ARTICLES[audit.ending]})")
-        code = "after-end"
-    else:
-        message = f"line {error.line}: {error.message}"
-        code = error.kind if error.kind != "invalid" else "unreadable-move"
-    audit.findings.append(Finding(ERROR, code, message, error.ply, where))
-
-
-_WINNERS: Final = {"1-0": 0, "0-1": 1}
+    code = error.kind if error.kind != "invalid" else "unreadable-move"
+    audit.findings.append(Finding(ERROR, code, f"line {error.line}: {error.message}",
+                                  error.ply, where))
 
 
 def _result(audit: Audit, pos: Position) -> None:
@@ -253,7 +345,7 @@ def _result(audit: Audit, pos: Position) -> None:
                                       "the game is drawn (Art. 6.9)"))
 
 
-def _clock(audit: Audit, clocks: list[tuple[int, int, str]]) -> None:
+def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
     """``%clk`` readings that exceed what the time control gives (Art. 6.2)."""
     value = audit.game.tags.get("TimeControl")
     if not clocks or value is None:
@@ -271,12 +363,13 @@ def _clock(audit: Audit, clocks: list[tuple[int, int, str]]) -> None:
     previous = [control.periods[0].time_ms] * 2
     made = [0, 0]
     reported = [False, False]
-    for ply, reading, label in clocks:
+    for ply, reading in clocks:
         side = (first + ply - 1) % 2
         allowed = previous[side] + _allowance(control, made[side])
         made[side] += 1
         if reading > allowed + CLOCK_TOLERANCE_MS and not reported[side]:
             reported[side] = True
+            label = _label_at(audit.game, ply)
             audit.findings.append(Finding(
                 WARNING, "clock",
                 f"{'White' if side == 0 else 'Black'}'s clock reads "

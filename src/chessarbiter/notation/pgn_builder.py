@@ -47,6 +47,8 @@ from chessarbiter.notation.pgn_tokens import (
 from chessarbiter.notation.san import SanReader, resolve
 
 _START: Final = Position().snapshot()
+UNCLOSED_AT_END: Final = "comment not closed at the end of the game"
+"""The error of a game whose ``{`` comment is still open where the text ends."""
 _CACHE_LIMIT: Final = 100_000
 
 Frame = tuple[list[RecordedMove], RecordedMove | None]
@@ -229,7 +231,9 @@ class GameBuilder:
             elif kind == CLOSE:
                 self._close()
             elif kind == NAG:
-                self._nag(int(match.group(3)), match.group(0))
+                digits = match.group(3)  # int() refuses more than 4,300 digits
+                nag = int(digits) if len(digits.lstrip("0")) < 4 else NAG_LIMIT + 1
+                self._nag(nag, match.group(0))
             elif kind == SUFFIX:
                 glyph = GLYPHS.get(match.group(4))
                 if glyph is not None:
@@ -271,12 +275,22 @@ class GameBuilder:
         pos.push(move)
 
     def _nag(self, nag: int, text: str) -> None:
+        """A NAG: kept when in 0-255 after a move (PGN standard 10); else an error of a
+        strict reader, dropped (with a note when out of range) by a lenient one."""
         if self.error is not None or self.skipping >= 0:
             return
-        if self.current and 0 <= nag <= NAG_LIMIT:
+        shown = text if len(text) <= 12 else f"{text[:8]}... ({len(text) - 1} digits)"
+        if nag > NAG_LIMIT:
+            if self.context.strict:
+                self.fail(f"NAG {shown} out of the range $0-${NAG_LIMIT} (PGN 10)", "syntax",
+                          text[:12])
+            else:
+                self.game.notes.append(f"line {self.context.lineno}: NAG {shown} out of the "
+                                       f"range $0-${NAG_LIMIT} dropped")
+        elif self.current:
             self.current[-1].nags.append(nag)
         elif self.context.strict:
-            self.fail(f"annotation {text!r} without a move to annotate", "syntax", text)
+            self.fail(f"annotation {shown!r} without a move to annotate", "syntax", text[:12])
 
     def _open(self) -> None:
         if self.error is not None:
@@ -372,7 +386,7 @@ class GameBuilder:
         """The game read: result, notes and error settled."""
         game = self.game
         if self.comment_parts is not None:
-            self.fail("comment not closed at the end of the game", "syntax", "{")
+            self.fail(UNCLOSED_AT_END, "syntax", "{")
         if not self.started:
             found = self._setup()
             if isinstance(found, PgnError):

@@ -16,7 +16,8 @@ from chessarbiter.notation.nags import GLYPHS
 
 TOKEN: Final = re.compile(
     r"""(?:\d+\s*\.+\s*)*(?:
-      ([^\s{}();$!?\[\]]+)   # 1 symbol: a move, a result, a move number, a glyph
+      ([^\s{}();$!?\[\]]+(?:(?<=[18])\([A-Z]\))?)  # 1 symbol: a move (b8(Q) too), a
+                            # result, a move number, a glyph
     | \{([^}]*)\}           # 2 comment
     | \$(\d+)               # 3 NAG
     | ([!?]+)               # 4 suffix annotation

@@ -11,9 +11,10 @@ missing check or mate sign is tolerated (as every reader of the test corpus does
 default) also takes what people and programs write: ``0-0``/``o-o``, a missing or superfluous
 ``x``, wrong or missing ``+``/``#``, ``e8Q`` without ``=``, over-disambiguation (``Nge7``,
 ``Rc1c4``), long algebraic with or without a hyphen (``Ng1-f3``, ``e2e4``, ``e1g1`` for
-castling), ``e.p.``, figurines and other languages' piece letters (E2). Errors are
-:class:`InvalidMoveError` (unparseable), :class:`IllegalMoveError` (no such legal move) and
-:class:`AmbiguousMoveError` (several legal moves fit; they are listed).
+castling, ``b7b8Q``), ``b8(Q)``, ``exd6 e.p.``, figurines and other languages' piece
+letters (E2). Errors are :class:`InvalidMoveError` (unparseable, or not text),
+:class:`IllegalMoveError` (no such legal move) and :class:`AmbiguousMoveError` (several
+legal moves fit; they are listed).
 
 Reading never lists every legal SAN: the text is parsed once (and cached), then only the
 pieces of the named kind that reach the arrival square are tested for legality.
@@ -61,8 +62,9 @@ _DASHES: Final = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2
 _CASTLING: Final = re.compile(r"([O0o])-?\1(-?\1)?(?:[+#]|\+\+)?[!?]*")
 _LENIENT: Final = re.compile(
     r"(?P<piece>[A-Z\u2654-\u265f])?(?P<file>[a-h])?(?P<rank>[1-8])?[-x:]?"
-    r"(?P<to>[a-h][1-8])(?:=?(?P<promo>[A-Za-z\u2654-\u265f]))?"
-    r"(?:e\.?p\.?)?(?:[+#]|\+\+)?[!?]*"
+    r"(?P<to>[a-h][1-8])"
+    r"(?:=?(?P<promo>[A-Za-z\u2654-\u265f])|=?\((?P<bracketed>[A-Za-z\u2654-\u265f])\))?"
+    r"(?:\s*(?:e\.?p\.?|\(ep\)))?(?:[+#]|\+\+)?[!?]*"
 )
 _STRICT: Final = re.compile(
     r"(?:O-O(?:-O)?|[A-Z\u2654-\u265f][a-h]?[1-8]?x?[a-h][1-8]"
@@ -88,7 +90,10 @@ class SanReader:
         self._cache: dict[str, Parsed] = {}
 
     def parse(self, pos: Position, text: str) -> Move:
-        """The legal move ``text`` names in ``pos``; raises a :class:`MoveError` subclass."""
+        """The legal move ``text`` names in ``pos``; raises a :class:`MoveError` subclass
+        (:class:`InvalidMoveError` also when ``text`` is not a ``str``)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"invalid SAN: expected text, not {type(text).__name__}")
         parsed = self._cache.get(text)
         if parsed is None:
             parsed = self.read_text(text)
@@ -106,6 +111,8 @@ class SanReader:
 
     def read_text(self, text: str) -> Parsed:
         """Read a SAN text without a position; raises :class:`InvalidMoveError`."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"invalid SAN: expected text, not {type(text).__name__}")
         if self.strict:
             if _STRICT.fullmatch(text) is None:
                 raise InvalidMoveError(f"invalid SAN {text!r}: not in standard form")
@@ -117,7 +124,10 @@ class SanReader:
         match = _LENIENT.fullmatch(text)
         if match is None:
             raise InvalidMoveError(f"invalid SAN {text!r}: expected a move like Nf3, exd5 or O-O")
-        piece, file, rank, to, promo = match.group("piece", "file", "rank", "to", "promo")
+        piece, file, rank, to, promo, bracketed = match.group(
+            "piece", "file", "rank", "to", "promo", "bracketed"
+        )
+        promo = promo or bracketed
         kind = PAWN
         if piece is not None:
             kind = self._types.get(piece, 0)
