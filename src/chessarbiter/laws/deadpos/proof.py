@@ -9,7 +9,8 @@ with the quick mode's cap). A position that is not dead, or not proved so, answe
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
 turn them away first (:func:`_may_close`): the structural proofs need pawn walls, so a
-position goes on only if its pawns are all stuck (none can step forward), or if at least
+position goes on only if no pawn has an empty file ahead of it to its last rank, and its
+pawns are all stuck (none can step forward) or at least
 :data:`MIN_STUCK` pawns are stuck (a pawn, of either colour, on the square ahead) and no
 more can step than are stuck; and only if knights, rooks and queens have at most
 :data:`MAX_FREE_STEPS` empty squares one step (one jump) away, counted over all of them:
@@ -93,6 +94,8 @@ def _may_close(pieces: list[int], occupied: int) -> bool:
     pawns = white | black
     if not pawns:
         return False
+    if white & ~_down(occupied >> 8) or black & ~_up(occupied << 8 & FULL):
+        return False
     free = (white & ~(occupied >> 8)).bit_count() + (black & ~(occupied << 8) & FULL).bit_count()
     if free:
         stuck = (white & (pawns >> 8)).bit_count() + (black & (pawns << 8)).bit_count()
@@ -104,3 +107,17 @@ def _may_close(pieces: list[int], occupied: int) -> bool:
     steps += (orthogonal_step(pieces[ROOK] | pieces[8 | ROOK] | queens) & empty).bit_count()
     steps += (diagonal_step(queens) & empty).bit_count()
     return steps <= MAX_FREE_STEPS
+
+
+def _up(b: int) -> int:
+    """The squares of ``b`` and every square above them."""
+    b |= b << 8
+    b |= b << 16
+    return (b | b << 32) & FULL
+
+
+def _down(b: int) -> int:
+    """The squares of ``b`` and every square below them."""
+    b |= b >> 8
+    b |= b >> 16
+    return b | b >> 32
