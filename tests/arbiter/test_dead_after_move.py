@@ -1,0 +1,164 @@
+"""Playing into dead positions through ``Game.apply`` (Art. 5.2.2, S9.6): the game ends at the
+move that reaches a dead position the quick analysis proves, whatever move it is.
+
+Each dead position of the unwinnability corpus gets a predecessor by un-making a move of the
+side that just moved: a non-capture move of a piece back to a square it attacks, a pawn's
+single step (or its double step when the position has an en-passant square). The predecessor
+is checked legal and the move replayed with python-chess before the arbiter sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import chess
+import pytest
+
+from chessarbiter.arbiter import Game, GameOverError, Moved, Resigned
+from chessarbiter.clock.records import Side
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos import IllegalPositionError, can_checkmate
+from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023
+from tests.laws.corpus_lines import labelled_positions
+
+FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
+EXAMPLE = "6bk/7p/7B/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
+GATED: frozenset[str] = frozenset({
+    # A forced sequence ending in stalemate, in positions the per-move gate turns away
+    # (a pawn with an open file ahead of it, or free heavy pieces and knights).
+    "k7/Pp6/1P5P/8/8/6p1/6Pp/7K",
+    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5",
+    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5",
+    "5bnr/1p3qnr/1P6/5p1p/p1p1pPpP/PbPpP1P1/1Q1P1BN1/1Nk1KRRB",
+    "RBQ2n1N/P1P2Pp1/kn4P1/p7/P7/7r/8/4qbK1",
+    "N1n3Q1/1bP2k2/1P6/3N4/8/3q4/6K1/5rbB",
+    # The pawn-structure exploration proves it, but the h-pawn has an open file.
+    "8/pp6/kp4pP/1p6/1P6/6p1/6Pp/7K",
+})
+"""Dead positions the quick analysis proves that the per-move proof leaves (placement only)."""
+
+
+def quick_proved_dead() -> list[Position]:
+    """The corpus's dead positions (both sides labelled unwinnable), once each, that the quick
+    analysis proves without its helpmate search, less :data:`GATED`."""
+    out: list[Position] = []
+    seen: set[str] = set()
+    for name in FILES:
+        for label, pos in labelled_positions(name):
+            placement = pos.fen().split()[0]
+            if label != "--" or pos.fen() in seen or placement in GATED:
+                continue
+            seen.add(pos.fen())
+            try:
+                verdicts = [can_checkmate(pos, side, "quick") for side in (0, 1)]
+            except IllegalPositionError:
+                continue
+            if all(v.unwinnable and v.reason != "search" for v in verdicts):
+                out.append(pos)
+    return out
+
+
+def predecessor(pos: Position) -> tuple[str, str] | None:
+    """A legal position and the UCI move that leads from it to ``pos``, if one is found (the
+    first retraction that python-chess and the arbiter's FEN reader both accept)."""
+    target = chess.Board(pos.fen())
+    for board, move in _retractions(target):
+        if not board.is_valid() or move not in board.legal_moves:
+            continue
+        board.push(move)
+        same = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
+        board.pop()
+        if same == (target.board_fen(), target.turn, target.castling_rights, target.ep_square):
+            try:
+                Position(board.fen())  # the arbiter's own, stricter, legality test
+            except ValueError:
+                continue
+            return board.fen(), move.uci()
+    return None
+
+
+def _retractions(target: chess.Board) -> Iterator[tuple[chess.Board, chess.Move]]:
+    mover = not target.turn
+    step = 8 if mover == chess.WHITE else -8
+    if target.ep_square is not None:
+        to = target.ep_square + step
+        origin = target.ep_square - step
+        yield _moved(target, to, origin), chess.Move(origin, to)
+        return
+    for to in chess.SquareSet(target.occupied_co[mover]):
+        piece = target.piece_at(to)
+        assert piece is not None
+        if piece.piece_type == chess.PAWN:
+            origins = [to - step] if 0 <= to - step < 64 else []
+        else:
+            origins = list(target.attacks(to))
+        for origin in origins:
+            if target.piece_at(origin) is None:
+                yield _moved(target, to, origin), chess.Move(origin, to)
+
+
+def _moved(target: chess.Board, to: int, origin: int) -> chess.Board:
+    board = target.copy(stack=False)
+    piece = board.remove_piece_at(to)
+    assert piece is not None
+    board.set_piece_at(origin, piece)
+    board.turn = not target.turn
+    board.ep_square = None
+    return board
+
+
+def _ends_at_the_move(pos: Position) -> None:
+    found = predecessor(pos)
+    assert found is not None, pos.fen()
+    fen, uci = found
+    game = Game(FIDE_2023, fen=fen)
+    side = Side.WHITE if " w " in fen else Side.BLACK
+    game.apply(Moved(0, side, uci))
+    assert game.outcome is not None, (fen, uci)
+    expected = Termination.DEAD_POSITION if pos.count_legal_moves() else Termination.STALEMATE
+    assert game.outcome.termination is expected, (fen, uci, game.outcome)
+    assert game.outcome.result is Result.DRAW
+
+
+def _corpus_has_retractable(positions: list[Position]) -> list[Position]:
+    out = [p for p in positions if predecessor(p) is not None]
+    assert len(out) * 10 >= len(positions) * 9  # nearly every position has a predecessor
+    return out
+
+
+@pytest.fixture(scope="module")
+def dead_positions() -> list[Position]:
+    return _corpus_has_retractable(quick_proved_dead())
+
+
+def test_a_sample_of_dead_positions_ends_the_game_at_the_move(
+    dead_positions: list[Position],
+) -> None:
+    sample = dead_positions[::3]
+    assert len(sample) > 250
+    for pos in sample:
+        _ends_at_the_move(pos)
+
+
+@pytest.mark.long
+def test_every_dead_position_ends_the_game_at_the_move(dead_positions: list[Position]) -> None:
+    assert len(dead_positions) > 800
+    for pos in dead_positions:
+        _ends_at_the_move(pos)
+
+
+def test_the_only_reply_locks_the_wall_so_the_check_ends_the_game() -> None:
+    """1.Kd1 Bf7 2.Ke1 Bg8 3.Bg7+ leaves Black only Kxg7 and a locked wall: dead at 3.Bg7+,
+    so a resignation there comes too late (under fide-2000 it used to score 1-0)."""
+    game = Game(FIDE_2000, fen=EXAMPLE)
+    for ply, uci in enumerate(("e1d1", "g8f7", "d1e1", "f7g8")):
+        game.apply(Moved(0, Side.WHITE if ply % 2 == 0 else Side.BLACK, uci))
+        assert game.outcome is None
+    game.apply(Moved(0, Side.WHITE, "h6g7"))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.DEAD_POSITION
+    assert game.outcome.result is Result.DRAW
+    with pytest.raises(GameOverError):
+        game.apply(Resigned(0, Side.BLACK))
+    assert game.outcome.result is Result.DRAW
