@@ -95,7 +95,8 @@ def main() -> None:
     print("per position (us)          median    mean     p99      max")
     print("proved_dead              " + "".join(f"{v:8.2f}" for v in mine))
     print("python-chess push+outcome" + "".join(f"{v:8.2f}" for v in other))
-    print("ratio                    " + "".join(f"{a / b:8.2f}" for a, b in zip(mine, other)))
+    ratios = (a / b for a, b in zip(mine, other, strict=True))
+    print("ratio                    " + "".join(f"{v:8.2f}" for v in ratios))
     print("proved dead:", dict(proved) or "none")
 
 

@@ -109,8 +109,8 @@ class Game:
 
     ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" (False only when
     proved) for resignations, flags and illegal-move losses; ``dead_check(position)``
-    answers "is the position dead?" after each move (a reason, or None). The defaults use the full and the quick
-    dead-position analysis (:mod:`chessarbiter.arbiter.oracles`).
+    answers "is the position dead?" after each move (a reason, or None). The defaults use the
+    full dead-position analysis and the per-move proof (:mod:`chessarbiter.arbiter.oracles`).
     """
 
     def __init__(
