@@ -50,7 +50,7 @@ def proved_dead(pos: Position) -> str | None:
     unchanged. A position without legal moves is left to the checkmate and stalemate rules
     (``None``)."""
     pieces = pos.pieces
-    if _material_dead(pieces):
+    if not (pieces[PAWN] | pieces[ROOK] | pieces[QUEEN]) and _material_dead(pieces):
         return "insufficient material"
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
     walls = _may_close(pieces, occupied)
@@ -92,15 +92,14 @@ def _may_close(pieces: list[int], occupied: int) -> bool:
     white = pieces[PAWN]
     black = pieces[8 | PAWN]
     pawns = white | black
-    if not pawns:
+    stuck = (white & (pawns >> 8)).bit_count() + (black & (pawns << 8)).bit_count()
+    if not stuck:
+        return False
+    free = (white & ~(occupied >> 8)).bit_count() + (black & ~(occupied << 8) & FULL).bit_count()
+    if free and (stuck < MIN_STUCK or free > stuck):
         return False
     if white & ~_down(occupied >> 8) or black & ~_up(occupied << 8 & FULL):
         return False
-    free = (white & ~(occupied >> 8)).bit_count() + (black & ~(occupied << 8) & FULL).bit_count()
-    if free:
-        stuck = (white & (pawns >> 8)).bit_count() + (black & (pawns << 8)).bit_count()
-        if stuck < MIN_STUCK or free > stuck:
-            return False
     empty = FULL ^ occupied
     queens = pieces[QUEEN] | pieces[8 | QUEEN]
     steps = (knight_step(pieces[KNIGHT] | pieces[8 | KNIGHT]) & empty).bit_count()
