@@ -16,8 +16,10 @@ import pytest
 
 from chessarbiter.arbiter import Game, GameOverError, Moved, Resigned
 from chessarbiter.clock.records import Side
+from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import IllegalPositionError, can_checkmate
+from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, can_checkmate, is_dead_position
+from chessarbiter.laws.deadpos.proof import proved_dead
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023
 from tests.laws.corpus_lines import labelled_positions
@@ -27,16 +29,16 @@ EXAMPLE = "6bk/7p/7B/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
 GATED: frozenset[str] = frozenset({
     # A forced sequence ending in stalemate, in positions the per-move gate turns away
     # (a pawn with an open file ahead of it, or free heavy pieces and knights).
-    "k7/Pp6/1P5P/8/8/6p1/6Pp/7K",
-    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5",
-    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5",
-    "5bnr/1p3qnr/1P6/5p1p/p1p1pPpP/PbPpP1P1/1Q1P1BN1/1Nk1KRRB",
-    "RBQ2n1N/P1P2Pp1/kn4P1/p7/P7/7r/8/4qbK1",
-    "N1n3Q1/1bP2k2/1P6/3N4/8/3q4/6K1/5rbB",
+    "k7/Pp6/1P5P/8/8/6p1/6Pp/7K w - - 0 1",
+    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5 w - - 0 1",
+    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1",
+    "5bnr/1p3qnr/1P6/5p1p/p1p1pPpP/PbPpP1P1/1Q1P1BN1/1Nk1KRRB b - - 0 1",
+    "RBQ2n1N/P1P2Pp1/kn4P1/p7/P7/7r/8/4qbK1 b - - 0 1",
+    "N1n3Q1/1bP2k2/1P6/3N4/8/3q4/6K1/5rbB b - - 0 1",
     # The pawn-structure exploration proves it, but the h-pawn has an open file.
-    "8/pp6/kp4pP/1p6/1P6/6p1/6Pp/7K",
+    "8/pp6/kp4pP/1p6/1P6/6p1/6Pp/7K b - - 0 1",
 })
-"""Dead positions the quick analysis proves that the per-move proof leaves (placement only)."""
+"""Dead positions the quick analysis proves that the per-move proof leaves."""
 
 
 def quick_proved_dead() -> list[Position]:
@@ -46,8 +48,7 @@ def quick_proved_dead() -> list[Position]:
     seen: set[str] = set()
     for name in FILES:
         for label, pos in labelled_positions(name):
-            placement = pos.fen().split()[0]
-            if label != "--" or pos.fen() in seen or placement in GATED:
+            if label != "--" or pos.fen() in seen or pos.fen() in GATED:
                 continue
             seen.add(pos.fen())
             try:
@@ -146,6 +147,13 @@ def test_every_dead_position_ends_the_game_at_the_move(dead_positions: list[Posi
     assert len(dead_positions) > 800
     for pos in dead_positions:
         _ends_at_the_move(pos)
+
+
+def test_the_gated_positions_are_proved_only_by_the_quick_analysis() -> None:
+    for fen in GATED:
+        pos = parse_fen(fen)
+        assert is_dead_position(pos, "quick") is Outcome.UNWINNABLE
+        assert proved_dead(pos) is None
 
 
 def test_the_only_reply_locks_the_wall_so_the_check_ends_the_game() -> None:

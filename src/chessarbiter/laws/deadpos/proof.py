@@ -8,17 +8,19 @@ mobility analysis (:mod:`.static`) or the exploration of pawn structures (:mod:`
 with the quick mode's cap). A position that is not dead, or not proved so, answers ``None``.
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
-turn them away first (:func:`_may_close`): the structural proofs need pawn walls, so a
-position goes on only if no pawn has an empty file ahead of it to its last rank, and its
-pawns are all stuck (none can step forward) or at least
-:data:`MIN_STUCK` pawns are stuck (a pawn, of either colour, on the square ahead) and no
-more can step than are stuck; and only if knights, rooks and queens have at most
-:data:`MAX_FREE_STEPS` empty squares one step (one jump) away, counted over all of them:
-free heavy pieces and knights attack walls from behind and get round them. Positions the gate
-turns away go on to the forced replies only when at most :data:`FEW_UNITS` units other than
-kings are left (a forced capture can then leave too little material). The gate decides only
-what is analysed, never a verdict: it costs completeness, never soundness (the tests hold it
-to every dead position the quick analysis proves in the unwinnability corpus).
+turn them away first (:func:`_may_close`). The structural proofs need pawn walls, so a
+position goes on only if some pawn is stuck (a pawn, of either colour, on the square ahead
+of it); if any pawn can step forward, at least :data:`MIN_STUCK` pawns are stuck and no more
+can step than are stuck; no pawn has an empty file ahead of it up to its last rank; and
+knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one step (one
+jump) away, counted over all of them: free heavy pieces and knights attack walls from behind
+and get round them. A position the gate turns away goes on to its forced replies only when at
+most :data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too
+little material). The gate decides only what is analysed, never a verdict: it costs
+completeness, never soundness. The unwinnability corpus holds it to the quick analysis: of
+the dead positions quick proves without its helpmate search, the gate turns away seven
+composed ones (a forced sequence ending in stalemate, or a pawn with an open file), which
+the tests list.
 """
 
 from __future__ import annotations
