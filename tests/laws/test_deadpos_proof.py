@@ -41,6 +41,11 @@ def test_the_check_whose_only_reply_locks_the_wall_is_dead() -> None:
         ("8/8/8/4k3/8/8/8/4KB2 b - - 0 1", "insufficient material"),
         ("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", "insufficient material after the forced moves"),
         ("8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1K6 w - - 0 1", "blocked pawn structure"),
+        # Both Rxd1 and Rxf1 leave a shut-in position the static analysis proves dead.
+        ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3bRnkr w - - 0 1", "every legal move leads to a dead position"),
+        ("8/8/8/8/8/2K5/N7/kN6 b - - 0 1", "every legal move leads to a dead position"),
+        # With a black queen on d1 instead, Black can still mate (labelled so in the corpus).
+        ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3qRnkr w - - 0 1", None),
         ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", None),
         (chess.STARTING_FEN, None),
     ],

@@ -5,7 +5,9 @@ Only the cheap, sound stages of :mod:`.api`'s quick analysis run, never a helpma
 material (:mod:`.material`); the forced replies played out (:mod:`.forced`), a loop or a
 stalemate at their end being dead and a checkmate not; then, for each side, the static
 mobility analysis (:mod:`.static`) or the exploration of pawn structures (:mod:`.phases`,
-with the quick mode's cap). A position that is not dead, or not proved so, answers ``None``.
+with the quick mode's cap); last, when only one or two moves are legal, each of them must
+stalemate or lead to a position those stages prove dead (one ply, no deeper). A position that
+is not dead, or not proved so, answers ``None``.
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
 turn them away first (:func:`_may_close`). The structural proofs need pawn walls, so a
@@ -42,6 +44,8 @@ MAX_FREE_STEPS: Final = 8
 """Most empty squares one knight jump, rook step or queen step away from any knight, rook or
 queen in a position that is analysed (the corpus positions the static proofs close have at
 most 7)."""
+MAX_REPLIES: Final = 2
+"""Most legal moves a position may have for each of them to be tried."""
 FEW_UNITS: Final = 6
 """Most units other than kings in a position the gate turns away whose forced replies are
 still played out."""
@@ -49,8 +53,15 @@ still played out."""
 
 def proved_dead(pos: Position) -> str | None:
     """A short reason when ``pos`` is proved dead (Art. 5.2.2), else ``None``; ``pos`` is
-    unchanged. A position without legal moves is left to the checkmate and stalemate rules
-    (``None``)."""
+    unchanged. The checkmate and stalemate rules come first (Art. 5.1.1, 5.2.1): the caller
+    applies them before asking."""
+    return _proved(pos, True)
+
+
+def _proved(pos: Position, branch: bool) -> str | None:
+    """:func:`proved_dead`; with ``branch``, a position with at most :data:`MAX_REPLIES`
+    legal moves is also dead when each of them ends the game in stalemate or leads to a
+    position proved dead without branching again."""
     pieces = pos.pieces
     if not (pieces[PAWN] | pieces[ROOK] | pieces[QUEEN]) and _material_dead(pieces):
         return "insufficient material"
@@ -59,17 +70,35 @@ def proved_dead(pos: Position) -> str | None:
     if not walls and (occupied & ~(pieces[KING] | pieces[8 | KING])).bit_count() > FEW_UNITS:
         return None
     work = pos
-    if pos.count_legal_moves() == 1:
+    count = pos.count_legal_moves()
+    if count == 1:
         work = Position.from_snapshot(pos.snapshot())
         _, looped = play_forced_moves(work)
         if looped:
             return "the forced moves repeat"
-        if work.count_legal_moves() == 0:
+        count = work.count_legal_moves()
+        if count == 0:
             return None if work.is_check() else "the forced moves end in stalemate"
         if _material_dead(work.pieces):
             return "insufficient material after the forced moves"
         walls = walls or _may_close(work.pieces, work.occupied_co[0] | work.occupied_co[1])
-    return _structure(work) if walls else None
+    reason = _structure(work) if walls else None
+    if reason is None and branch and 0 < count <= MAX_REPLIES and _every_reply_dead(work):
+        return "every legal move leads to a dead position"
+    return reason
+
+
+def _every_reply_dead(pos: Position) -> bool:
+    """Whether each legal move stalemates or leads to a position proved dead (not branching
+    again); ``pos`` is restored."""
+    for move in pos.legal_moves():
+        pos.push(move)
+        stuck = not pos.count_legal_moves()
+        dead = not pos.is_check() if stuck else _proved(pos, False) is not None
+        pos.pop()
+        if not dead:
+            return False
+    return True
 
 
 def _structure(pos: Position) -> str | None:
