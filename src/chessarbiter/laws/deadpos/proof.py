@@ -20,9 +20,9 @@ and get round them. A position the gate turns away goes on to its forced replies
 most :data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too
 little material). The gate decides only what is analysed, never a verdict: it costs
 completeness, never soundness. The unwinnability corpus holds it to the quick analysis: of
-the dead positions quick proves without its helpmate search, the gate turns away seven
-composed ones (a forced sequence ending in stalemate, or a pawn with an open file), which
-the tests list.
+the dead positions quick proves, the gate turns away seven composed ones (a forced sequence
+ending in stalemate, or a pawn with an open file), and 51 need quick's helpmate search (more
+than the one ply looked ahead here); the tests list both.
 """
 
 from __future__ import annotations
