@@ -193,8 +193,9 @@ def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
     assert game.outcome is not None
     assert game.outcome.termination is Termination.DEAD_POSITION
 
-    def material_only(pos: Position, thorough: bool) -> bool:
-        return not any(mating_material.can_checkmate(pos, colour) for colour in (0, 1))
+    def material_only(pos: Position) -> str | None:
+        dead = not any(mating_material.can_checkmate(pos, colour) for colour in (0, 1))
+        return "material" if dead else None
 
     plain = Game(FIDE_2023, fen=walls, dead_check=material_only)
     plain.apply(Moved(0, W, "b1b2"))

@@ -122,9 +122,9 @@ class Game:
     """One game under a rule profile: its log and everything derived from it.
 
     ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" (False only when
-    proved) for resignations, flags and illegal-move losses; ``dead_check(position, thorough)``
-    answers "is the position dead?" after each move. The defaults use the full and the quick
-    dead-position analysis (:mod:`chessarbiter.arbiter.oracles`).
+    proved) for resignations, flags and illegal-move losses; ``dead_check(position)``
+    answers "is the position dead?" after each move (a reason, or None). The defaults use the
+    full dead-position analysis and the per-move proof (:mod:`chessarbiter.arbiter.oracles`).
     """
 
     def __init__(

@@ -114,10 +114,11 @@ def automatic_ending(table: Table, count: int) -> Decision | None:
             return table.finish(Result.win_for(mover), Termination.CHECKMATE,
                                 f"{_name(mover)} checkmates")
         return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
-    thorough = pos.halfmove_clock == 0 or len(table.records) <= 1
-    if profile.dead_position_automatic and table.dead_check(pos, thorough):
+    reason = table.dead_check(pos) if profile.dead_position_automatic else None
+    if reason is not None:
         return table.finish(Result.DRAW, Termination.DEAD_POSITION,
-                            "neither player can checkmate by any series of legal moves")
+                            f"neither player can checkmate by any series of legal moves "
+                            f"({reason})")
     if profile.seventy_five_moves_automatic and pos.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES:
         return table.finish(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
                             "75 moves by each player without a capture or pawn move")

@@ -50,7 +50,7 @@ class Table:
         self,
         setup: GameSetup,
         oracle: MateOracle,
-        dead_check: Callable[[Position, bool], bool],
+        dead_check: Callable[[Position], str | None],
     ) -> None:
         self.setup = setup
         self.profile = setup.profile

@@ -1,0 +1,99 @@
+"""The per-move dead-position proof (Art. 5.2.2, S9.6): never claims a dead position where the
+unwinnability corpus says a side can mate, proves the dead positions the gate lets through,
+leaves the position unchanged, and finds no dead position in real games beyond material."""
+
+from __future__ import annotations
+
+import chess
+import chess.pgn
+import pytest
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.proof import proved_dead
+from tests.corpus import corpus_path
+from tests.laws.corpus_lines import labelled_positions
+
+FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
+EXAMPLE = "6bk/7p/7B/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
+
+
+def _after(fen: str, *moves: str) -> Position:
+    pos = parse_fen(fen)
+    for text in moves:
+        pos.push_uci(text)
+    return pos
+
+
+def test_the_check_whose_only_reply_locks_the_wall_is_dead() -> None:
+    before = _after(EXAMPLE, "e1d1", "g8f7", "d1e1", "f7g8")
+    assert proved_dead(before) is None
+    after = _after(EXAMPLE, "e1d1", "g8f7", "d1e1", "f7g8", "h6g7")
+    fen = after.fen()
+    assert proved_dead(after) == "blocked pawn structure"
+    assert after.fen() == fen
+    assert len(after.move_stack) == 5
+
+
+@pytest.mark.parametrize(
+    ("fen", "reason"),
+    [
+        ("8/8/8/4k3/8/8/8/4KB2 b - - 0 1", "insufficient material"),
+        ("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", "insufficient material after the forced moves"),
+        ("8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1K6 w - - 0 1", "blocked pawn structure"),
+        # Both Rxd1 and Rxf1 leave a shut-in position the static analysis proves dead.
+        ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3bRnkr w - - 0 1", "every legal move leads to a dead position"),
+        ("8/8/8/8/8/2K5/N7/kN6 b - - 0 1", "every legal move leads to a dead position"),
+        # With a black queen on d1 instead, Black can still mate (labelled so in the corpus).
+        ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3qRnkr w - - 0 1", None),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", None),
+        (chess.STARTING_FEN, None),
+    ],
+)
+def test_reasons(fen: str, reason: str | None) -> None:
+    assert proved_dead(parse_fen(fen)) == reason
+
+
+def _check_sound(every: int) -> int:
+    """Never dead where a side can mate; returns how many positions were proved dead."""
+    proved = 0
+    for name in FILES:
+        for label, pos in labelled_positions(name, every):
+            if pos.count_legal_moves() == 0:
+                continue  # checkmate and stalemate come first (composed mates in the corpus)
+            fen = pos.fen()
+            reason = proved_dead(pos)
+            assert pos.fen() == fen
+            if reason is not None:
+                assert label == "--", (fen, label, reason)
+                proved += 1
+    return proved
+
+
+def test_sound_on_a_corpus_sample() -> None:
+    assert _check_sound(9) > 50
+
+
+@pytest.mark.long
+def test_sound_on_the_whole_corpus() -> None:
+    assert _check_sound(1) > 900
+
+
+def test_real_games_are_dead_only_by_material() -> None:
+    """In the first lichess games, a position is proved dead only when python-chess also finds
+    insufficient material, and most positions pass."""
+    path = corpus_path("pgn", "large", "lichess_2016-05_sample.pgn")
+    positions = 0
+    with path.open(encoding="utf-8") as stream:
+        for _ in range(300):
+            game = chess.pgn.read_game(stream)
+            assert game is not None
+            board = game.board()
+            pos = Position()
+            for move in game.mainline_moves():
+                board.push(move)
+                pos.push_uci(move.uci())
+                positions += 1
+                if proved_dead(pos) is not None:
+                    assert board.is_insufficient_material(), board.fen()
+    assert positions > 10_000
