@@ -11,11 +11,10 @@ TimeControl tag cannot explain (Art. 6.2).
 The replay is cheap per move, so that whole databases can be audited: repetitions are
 counted on the positions' keys, a move that would repeat a position is looked up from the
 key difference it would make (only while a position already stands twice), and SAN is
-written only for the moves a finding names. Dead positions and "cannot checkmate" (Art.
-5.2.2, 6.9) are proved by material after every capture or pawn move, and by the laws
-package's quick analysis (which answers "unwinnable" only when it has proved it) when every
-pawn that matters is locked head-on (pawn walls); to keep the per-move cost small, positions
-with a pawn still free to advance are not analysed further.
+written only for the moves a finding names. A dead position (Art. 5.2.2) is found after
+every move by the arbiter's per-move proof (:mod:`chessarbiter.laws.deadpos.proof`); "cannot
+checkmate" on a time loss (6.9) by material, and by the quick analysis (which answers
+"unwinnable" only when it has proved it) when every pawn of that side is locked head-on.
 """
 
 from __future__ import annotations
@@ -35,8 +34,9 @@ from chessarbiter.clock import (
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
-from chessarbiter.laws.deadpos import Outcome, can_checkmate, is_dead_position
+from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.proof import proved_dead
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.san import write_san
 
@@ -88,14 +88,9 @@ def _locked(pos: Position, colour: int) -> bool:
 
 
 def dead_position(pos: Position) -> bool:
-    """Whether neither side can ever checkmate (Art. 5.2.2), as far as material or, with
-    the pawns locked, the quick analysis proves."""
-    pieces = pos.pieces
-    if cannot_mate_by_material(pieces, 0) and cannot_mate_by_material(pieces, 1):
-        return True
-    if not (_locked(pos, 0) and _locked(pos, 1)):
-        return False
-    return is_dead_position(pos, mode="quick") is Outcome.UNWINNABLE
+    """Whether neither side can ever checkmate (Art. 5.2.2), as the arbiter's per-move proof
+    finds it."""
+    return proved_dead(pos) is not None
 
 
 def cannot_checkmate(pos: Position, colour: int) -> bool:
@@ -237,7 +232,7 @@ def audit_game(game: RecordedGame) -> Audit:
             ending = "fivefold repetition"
         elif halfmove >= 150 and not pos.is_checkmate():
             ending = "75-move rule"
-        elif halfmove == 0 and dead_position(pos) and pos.count_legal_moves():
+        elif dead_position(pos) and pos.count_legal_moves():
             ending = "dead position"
         if ending:
             ended_at = pos.copy()
