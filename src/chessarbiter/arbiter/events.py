@@ -13,6 +13,7 @@ from enum import Enum
 from typing import ClassVar
 
 from chessarbiter.clock.records import Side
+from chessarbiter.laws.deadpos.verdict import Outcome
 from chessarbiter.laws.endings import Result
 
 
@@ -34,6 +35,17 @@ class Ruling(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Analysis:
+    """The dead-position analysis' answer, recorded by the arbiter with the event that asked
+    for it (never given by a player), so that a replay reads it instead of asking again.
+    With a move: ``UNWINNABLE``, the position after it is dead (Art. 5.2.2); with a
+    resignation, a flag or an illegal move: whether the opponent can still checkmate."""
+
+    outcome: Outcome
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Moved:
     """A move made and completed by the clock press (Art. 6.7; a game-ending move needs no
     press). ``offers_draw``: the player offered a draw after moving, before pressing (9.1)."""
@@ -43,6 +55,7 @@ class Moved:
     side: Side
     uci: str
     offers_draw: bool = False
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +104,7 @@ class Resigned:
     kind: ClassVar[str] = "resign"
     at_ms: int
     side: Side
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +113,7 @@ class FlagObserved:
 
     kind: ClassVar[str] = "flag"
     at_ms: int
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,7 @@ class FlagClaimed:
     kind: ClassVar[str] = "flag-claim"
     at_ms: int
     side: Side
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +146,7 @@ class IllegalMoveCompleted:
     at_ms: int
     side: Side
     uci: str
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +247,18 @@ class BothLost:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class ArbiterRuled:
+    """The arbiter's ruling when the analysis could not tell whether the opponent of a player
+    who resigned, whose flag fell or who completed a losing illegal move can still checkmate
+    (Art. 5.1.2, 6.9, 7.5.5): ``can_mate`` decides between the loss and the draw."""
+
+    kind: ClassVar[str] = "arbiter-ruling"
+    at_ms: int
+    can_mate: bool
+    reason: str
+
+
 Event = (
     Moved
     | DrawOffered
@@ -251,6 +280,7 @@ Event = (
     | ResultDeclared
     | Forfeited
     | BothLost
+    | ArbiterRuled
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -274,11 +304,12 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ResultDeclared,
     Forfeited,
     BothLost,
+    ArbiterRuled,
 )
 """Every event class, in the order of the union above."""
 
 ARBITER_EVENTS: frozenset[type[Event]] = frozenset(
     {SuddenDeathRuled, ClocksStopped, ClocksStarted, TimeAdded, ClocksSet, Warned,
-     ResultDeclared, Forfeited, BothLost}
+     ResultDeclared, Forfeited, BothLost, ArbiterRuled}
 )
 """The arbiter's actions; the others are the players' (and the flag observation)."""

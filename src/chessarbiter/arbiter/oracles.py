@@ -4,11 +4,13 @@ Two questions, asked at different rates:
 
 * "can ``colour`` still checkmate?" on a flag (Art. 6.9), a resignation (F23 5.1.2) or a
   losing illegal move (F23 7.5.5): rare events, so the full dead-position analysis runs, within
-  :data:`FLAG_BUDGET` positions, and answers "cannot" only when it has proved it;
-* "is the position dead?" (Art. 5.2.2, S9.6) after every move: the material rules always,
-  and the quick dead-position analysis whenever material or the pawn structure has just
-  changed (a capture or a pawn move, where a position can turn dead) and after the first
-  move of a game (a start position may be dead already).
+  :data:`FLAG_BUDGET` positions and :data:`RULING_SECONDS`, and answers with a
+  :class:`~chessarbiter.laws.deadpos.Verdict`: proved unwinnable, winnable, or undetermined
+  (then the arbiter rules, as over the board);
+* "is the position dead?" (Art. 5.2.2, S9.6) after every move (:data:`DeadCheck`): a reason
+  when the position is proved dead, else ``None``.
+
+The game records each answer in its log, so a replay reads the answer instead of asking again.
 """
 
 from __future__ import annotations
@@ -17,40 +19,45 @@ from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, can_checkmate
+from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, Verdict, can_checkmate
 from chessarbiter.laws.deadpos import is_dead_position as analyse_dead_position
 from chessarbiter.laws.mating_material import can_checkmate as material_can_checkmate
 
-FLAG_BUDGET: Final = 20_000
-"""Positions the full analysis may visit for one flag, resignation or illegal move."""
+FLAG_BUDGET: Final = 200_000
+"""Positions the full analysis may visit for one flag, resignation or illegal move (within
+:data:`RULING_SECONDS`)."""
+RULING_SECONDS: Final = 5.0
+"""Seconds the full analysis may take for one ruling; past them it is undetermined."""
 MOVE_BUDGET: Final = 1
-"""Positions the quick analysis may search after a move: its material and static tests
-(locked pawn walls, bishops of one colour, shut-in kings) are what find dead positions in
-play; a search is left to the rare flag."""
+"""Positions the quick analysis may search after a move."""
 
-DeadCheck = Callable[[Position, bool], bool]
-"""``check(position, thorough)``: True only when the position is proved dead."""
+MateOracle = Callable[[Position, int], Verdict]
+"""``oracle(position, colour)``: can ``colour`` still checkmate? UNWINNABLE only when proved,
+UNDETERMINED when not decided (the arbiter then rules)."""
+DeadCheck = Callable[[Position], str | None]
+"""``check(position)``: the reason the position is proved dead (Art. 5.2.2), else ``None``."""
 
 
-def helpmate_oracle(pos: Position, colour: int) -> bool:
-    """Whether ``colour`` may still checkmate by some series of legal moves (False only when
-    proved: Art. 5.1.2, 6.9, 7.5.5)."""
+def mate_verdict(pos: Position, colour: int) -> Verdict:
+    """Whether ``colour`` may still checkmate by some series of legal moves (Art. 5.1.2, 6.9,
+    7.5.5): the material rules, then the full dead-position analysis."""
     if not material_can_checkmate(pos, colour):
-        return False
+        return Verdict(Outcome.UNWINNABLE, colour, reason="material")
     try:
-        return not can_checkmate(pos, colour, "full", FLAG_BUDGET).unwinnable
-    except IllegalPositionError:
-        return True
+        return can_checkmate(pos, colour, "full", FLAG_BUDGET)
+    except IllegalPositionError as exc:
+        return Verdict(Outcome.UNDETERMINED, colour, reason=f"illegal position: {exc}")
 
 
-def dead_position_check(pos: Position, thorough: bool) -> bool:
-    """Whether neither side can ever checkmate (Art. 5.2.2): material rules, and with
-    ``thorough`` the quick dead-position analysis."""
+def dead_position_check(pos: Position) -> str | None:
+    """Why neither side can ever checkmate (Art. 5.2.2), ``None`` unless proved: the material
+    rules always, the quick dead-position analysis after a capture or a pawn move."""
     if not material_can_checkmate(pos, 0) and not material_can_checkmate(pos, 1):
-        return True
-    if not thorough:
-        return False
+        return "insufficient material"
+    if pos.halfmove_clock:
+        return None
     try:
-        return analyse_dead_position(pos, "quick", MOVE_BUDGET) is Outcome.UNWINNABLE
+        dead = analyse_dead_position(pos, "quick", MOVE_BUDGET) is Outcome.UNWINNABLE
     except IllegalPositionError:
-        return False
+        return None
+    return "no series of legal moves leads to checkmate" if dead else None
