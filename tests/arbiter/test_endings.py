@@ -195,7 +195,7 @@ def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
     game.apply(Moved(0, W, "b1b2"))  # the knight taken: the kings are locked out
     assert game.outcome is not None
     assert game.outcome.termination is Termination.DEAD_POSITION
-    analysis = game.log[-1].analysis  # type: ignore[union-attr]
+    analysis = game.log[-1].analysis
     assert analysis is not None and analysis.outcome is Outcome.UNWINNABLE
 
     def material_only(pos: Position) -> str | None:

@@ -11,7 +11,7 @@ from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, Touched
 from chessarbiter.arbiter.mating import lose_unless_cannot_mate
-from chessarbiter.arbiter.table import SIDES, MoveRecord, Table
+from chessarbiter.arbiter.table import SIDES, Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.moves import Move, parse_uci_parts
@@ -28,7 +28,8 @@ from chessarbiter.laws.repetition import (
 
 def on_moved(table: Table, event: Moved) -> list[Decision]:
     """A move made and completed (Art. 3, 4, 6.7), with a draw offer if made with it (9.1)."""
-    table.require_turn(event.side, f"move {event.uci}")
+    if event.side is not SIDES[table.pos.turn]:
+        table.require_turn(event.side, f"move {event.uci}")
     move = table.find_move(event.uci)
     if move is None:
         hint = " (record it as an illegal move)" if table.profile.over_the_board else ""
@@ -75,7 +76,7 @@ def play(table: Table, move: Move, offers_draw: bool) -> list[Decision]:
     table.moved()
     count = table.reps.add(pos.key())
     table.moves_made[colour] += 1
-    table.records.append(MoveRecord(move, mover, clock_ms, used_ms, offers_draw))
+    table.played.append((move, mover, clock_ms, used_ms, offers_draw))
     decisions = []
     if table.offer is not None and table.offer is not mover:
         table.offer = None

@@ -108,7 +108,10 @@ class Table:
         """Time added (removed if negative) to each clock by penalties and the arbiter."""
         self.flags_seen = [0, 0]
         """Flags of each side already cancelled by time the arbiter gave back."""
-        self.records: list[MoveRecord] = []
+        self._records: list[MoveRecord] = []
+        self.played: list[tuple[Move, Side, int | None, int | None, bool]] = []
+        """The moves as :class:`MoveRecord` fields, appended by every move (the records
+        themselves are built when asked for)."""
         self.notes: list[tuple[int, str]] = []
         """(moves played, text): what the scoresheet notes after that move (0: before any)."""
 
@@ -132,6 +135,14 @@ class Table:
     def moved(self) -> None:
         """The position on the board has changed."""
         self._legal = None
+
+    @property
+    def records(self) -> list[MoveRecord]:
+        """The moves played, for the scoresheet."""
+        built = self._records
+        if len(built) < len(self.played):
+            built += [MoveRecord(*fields) for fields in self.played[len(built):]]
+        return built
 
     def allowed_moves(self) -> list[Move]:
         """The legal moves left by touch-move (Art. 4.3-4.4) and a bound intended move (9.5)."""
@@ -226,7 +237,7 @@ class Table:
     def note(self, article: str, text: str) -> Decision:
         """Record a decision on the scoresheet after the last move; returns it."""
         decision = Decision(article, text)
-        self.notes.append((len(self.records), str(decision)))
+        self.notes.append((len(self.played), str(decision)))
         return decision
 
     def finish(self, result: Result, termination: Termination, reason: str) -> Decision:

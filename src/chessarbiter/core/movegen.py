@@ -319,10 +319,11 @@ def has_legal_move(pos: Position) -> bool:
     ub = us << 3
     tb = them << 3
     king = pieces[ub | 6].bit_length() - 1
-    if not attackers(pieces, them, king, occupied):
-        t_queens = pieces[tb | 5]
-        free = ~pinned_pieces(king, own, occupied, pieces[tb | 4] | t_queens,
-                              pieces[tb | 3] | t_queens)
+    t_queens = pieces[tb | 5]
+    t_orth = pieces[tb | 4] | t_queens
+    t_diag = pieces[tb | 3] | t_queens
+    if not _attacked(pieces, us, king, occupied, 0):
+        free = ~pinned_pieces(king, own, occupied, t_orth, t_diag)
         pawns = pieces[ub | 1] & free
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
             return True
@@ -389,10 +390,9 @@ def is_legal(pos: Position, move: int) -> bool:
         if kind == KNIGHT:
             reach = KNIGHT_ATTACKS[fr]
         elif kind == KING:
-            reach = KING_ATTACKS[fr]
-            return reach >> to & 1 == 1 and not (
-                attackers(pos.pieces, us ^ 1, to, occupied ^ 1 << fr) & ~(1 << to)
-            )
+            if not KING_ATTACKS[fr] >> to & 1:
+                return False
+            return not _attacked(pos.pieces, us, to, occupied ^ 1 << fr, 1 << to)
         else:
             reach = 0
             if kind != ROOK:
@@ -404,4 +404,24 @@ def is_legal(pos: Position, move: int) -> bool:
             return False
     king = pos.pieces[us << 3 | 6].bit_length() - 1
     after = (occupied ^ 1 << fr) | 1 << to
-    return not attackers(pos.pieces, us ^ 1, king, after) & ~(1 << to)
+    return not _attacked(pos.pieces, us, king, after, 1 << to)
+
+
+def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> bool:
+    """Whether the enemy attacks ``sq`` under ``occupied``, his pieces on ``gone`` (a
+    capture) left out (Art. 3.9)."""
+    tb = (us ^ 1) << 3
+    keep = ~gone
+    if (
+        KNIGHT_ATTACKS[sq] & pieces[tb | 2] | PAWN_ATTACKS[us][sq] & pieces[tb | 1]
+        | KING_ATTACKS[sq] & pieces[tb | 6]
+    ) & keep:
+        return True
+    queens = pieces[tb | 5]
+    orth = (pieces[tb | 4] | queens) & keep
+    if ROOK_RAYS[sq] & orth and (
+        RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]] | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+    ) & orth:
+        return True
+    diag = (pieces[tb | 3] | queens) & keep
+    return bool(BISHOP_RAYS[sq] & diag and DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & diag)
