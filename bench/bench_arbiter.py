@@ -1,22 +1,36 @@
-"""Benchmark: the cost of one move through the arbiter, over the corpus's real games.
+"""Benchmark: one move through the arbiter against python-chess's ``push`` + ``outcome()``.
 
-Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N] [--repeats R]``. Every readable game
-of ``../shared/corpus/pgn`` is replayed under ``fide-2023`` with a 90+30 clock, each move an
-``apply(Moved(...))`` (legality, touch-move, clock press, repetition count, automatic endings
-with the quick mate oracle). Each apply is timed alone; prints the median, mean, 99th percentile
-and maximum per move (the median of R repeats for the median and mean).
+Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N]``. Every readable game of the
+corpus (``../shared/corpus/pgn``: the lichess samples of ``large/`` and the master games) is
+replayed three ways side by side, the three timed in turn on every move (the order rotating
+from move to move, so the machine's load falls on all alike):
+
+* python-chess: ``board.push(move)`` then ``board.outcome()`` (checkmate, stalemate,
+  insufficient material, 75 moves, fivefold repetition);
+* chessarbiter: ``Game.apply(Moved(...))`` under ``fide-2023`` with a 90+30 clock (legality,
+  touch-move, clock press, repetition count, every automatic ending with the dead-position
+  check after every move);
+* the same without the dead-position check (``dead_check`` answering "not proved dead").
+
+Prints mean, median, 99th percentile and maximum per move for each, and the ratios to
+python-chess. The garbage collector runs between games (every 50), not while a move is timed
+(it would bill one side for the other's allocations).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 from pathlib import Path
 
+import chess
+
 from chessarbiter.arbiter import ClocksStarted, Game, Moved
 from chessarbiter.clock import parse_human
 from chessarbiter.core.moves import uci
+from chessarbiter.core.position import Position
 from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.pgn_reader import read_pgn_file
@@ -25,48 +39,97 @@ CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pgn
 
 
 def load(limit: int | None) -> list[RecordedGame]:
-    """The readable games with moves, up to ``limit``."""
+    """The readable standard-chess games with moves, up to ``limit``."""
     out: list[RecordedGame] = []
     for path in sorted(CORPUS.rglob("*.pgn")):
-        out += [g for g in read_pgn_file(path) if g.error is None and g.moves]
+        out += [g for g in read_pgn_file(path) if g.error is None and g.moves and not g.chess960]
         if limit is not None and len(out) >= limit:
             return out[:limit]
     return out
 
 
-def run(games: list[RecordedGame]) -> list[float]:
-    """Seconds per move, every move of every game."""
+def no_dead_check(pos: Position) -> str | None:
+    return None
+
+
+def run(games: list[RecordedGame]) -> tuple[list[float], list[float], list[float]]:
+    """Seconds per move for python-chess, the arbiter, the arbiter without the dead check."""
     control = parse_human("90+30")
-    times: list[float] = []
+    ours: list[float] = []
+    bare: list[float] = []
+    theirs: list[float] = []
     clock = time.perf_counter
-    for game in games:
-        arbiter = Game(FIDE_2023, control, fen=game.start_fen, chess960=game.chess960)
-        arbiter.apply(ClocksStarted(0))
-        apply = arbiter.apply
+    turn = 0
+    for number, game in enumerate(games):
+        if number % 50 == 0:
+            gc.collect()
+        full = Game(FIDE_2023, control, fen=game.start_fen)
+        lean = Game(FIDE_2023, control, fen=game.start_fen, dead_check=no_dead_check)
+        board = chess.Board(game.start_fen)
+        if full.is_over or lean.is_over:
+            continue
+        full.apply(ClocksStarted(0))
+        lean.apply(ClocksStarted(0))
+
+        push, outcome = board.push, board.outcome
+        apply_full, apply_lean = full.apply, lean.apply
         for ply, record in enumerate(game.moves, 1):
-            event = Moved(ply * 1_000, arbiter.to_move, uci(record.move, game.chess960))
-            began = clock()
-            apply(event)
-            times.append(clock() - began)
-            if arbiter.is_over:
+            text = uci(record.move)
+            move = chess.Move.from_uci(text)
+            event = Moved(ply * 1_000, full.to_move, text)
+            turn += 1
+            for k in range(3):
+                which = (turn + k) % 3
+                if which == 0:
+                    began = clock()
+                    push(move)
+                    outcome()
+                    theirs.append(clock() - began)
+                elif which == 1:
+                    began = clock()
+                    apply_full(event)
+                    ours.append(clock() - began)
+                else:
+                    began = clock()
+                    apply_lean(event)
+                    bare.append(clock() - began)
+            if full.is_over or lean.is_over or board.is_game_over():
                 break
-    return times
+    return theirs, ours, bare
+
+
+def _row(name: str, times: list[float], base: list[float] | None) -> str:
+    ordered = sorted(times)
+    stats = (
+        statistics.fmean(ordered),
+        statistics.median(ordered),
+        ordered[int(0.99 * (len(ordered) - 1))],
+        ordered[-1],
+    )
+    cells = "".join(f"{s * 1e6:>11.1f}" for s in stats)
+    if base is None:
+        return f"{name:<28}{cells}"
+    b = sorted(base)
+    refs = (statistics.fmean(b), statistics.median(b), b[int(0.99 * (len(b) - 1))], b[-1])
+    ratios = "".join(f"{s / r:>8.2f}x" for s, r in zip(stats, refs, strict=True))
+    return f"{name:<28}{cells}   {ratios}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="games to replay (all)")
-    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     games = load(args.limit)
-    runs = [run(games) for _ in range(args.repeats)]
-    last = sorted(runs[-1])
-    median = statistics.median(statistics.median(r) for r in runs)
-    mean = statistics.median(statistics.fmean(r) for r in runs)
-    p99 = last[int(0.99 * (len(last) - 1))]
-    print(f"{len(games):,} games, {len(last):,} moves, median of {args.repeats} runs")
-    print(f"per move: median {median * 1e6:.1f} us, mean {mean * 1e6:.1f} us, "
-          f"p99 {p99 * 1e6:.1f} us, max {last[-1] * 1e3:.2f} ms")
+    gc.disable()
+    try:
+        theirs, ours, bare = run(games)
+    finally:
+        gc.enable()
+    print(f"{len(games):,} games, {len(ours):,} moves; microseconds per move")
+    print(f"{'':<28}{'mean':>11}{'median':>11}{'p99':>11}{'max':>11}   ratios to python-chess")
+    print(_row("python-chess push+outcome", theirs, None))
+    print(_row("chessarbiter apply", ours, theirs))
+    print(_row("  without the dead check", bare, theirs))
 
 
 if __name__ == "__main__":

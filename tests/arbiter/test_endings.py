@@ -18,6 +18,7 @@ from chessarbiter.arbiter import (
 )
 from chessarbiter.core import Position, parse_fen
 from chessarbiter.laws import mating_material
+from chessarbiter.laws.deadpos import Outcome
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, ONLINE, PROFILES, USCF, RuleProfile
 from tests.arbiter.driver import B, Driver, S, W
@@ -73,13 +74,14 @@ def test_art_5_2_1_stalemate(profile: RuleProfile) -> None:
 @pytest.mark.parametrize(
     ("fen", "move"),
     [
-        ("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", "e1e2"),  # K v K after Kxe2
-        ("4k3/8/8/8/8/8/3b4/2B1K3 w - - 0 1", "e1d2"),  # KB v K
-        ("2b1k3/8/8/8/8/8/8/3bKB2 w - - 0 1", "e1d1"),  # KB v KB, bishops on one colour
+        ("4k3/8/8/8/8/8/4q3/3K4 w - - 0 1", "d1e2"),  # K v K after Kxe2
+        ("4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", "e1d2"),  # KB v K
+        ("2b1k3/8/8/8/8/8/8/3nKB2 w - - 0 1", "e1d1"),  # KB v KB, bishops on one colour
     ],
 )
 def test_art_5_2_2_dead_position_ends_the_game(fen: str, move: str) -> None:
     d = Driver(FIDE_2023, fen=fen)
+    assert d.game.outcome is None
     d.play(move)
     assert d.game.outcome is not None
     assert (d.result, d.game.outcome.termination) == ("1/2-1/2", Termination.DEAD_POSITION)
@@ -188,10 +190,13 @@ def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
     """The default dead check runs the quick dead-position analysis: locked pawn walls are
     found (material rules alone would not); a plain material check can be put in instead."""
     walls = "8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1K6 w - - 0 1"  # kings locked out by the pawns
-    game = Game(FIDE_2023, fen=walls)
-    game.apply(Moved(0, W, "b1b2"))
+    game = Game(FIDE_2023, fen="8/8/1k6/8/p1p1p1p1/P1P1P1P1/1n6/1K6 w - - 0 1")
+    assert game.outcome is None
+    game.apply(Moved(0, W, "b1b2"))  # the knight taken: the kings are locked out
     assert game.outcome is not None
     assert game.outcome.termination is Termination.DEAD_POSITION
+    analysis = game.log[-1].analysis
+    assert analysis is not None and analysis.outcome is Outcome.UNWINNABLE
 
     def material_only(pos: Position) -> str | None:
         dead = not any(mating_material.can_checkmate(pos, colour) for colour in (0, 1))
@@ -200,6 +205,7 @@ def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
     plain = Game(FIDE_2023, fen=walls, dead_check=material_only)
     plain.apply(Moved(0, W, "b1b2"))
     assert plain.outcome is None
+    assert Game(FIDE_2023, fen=walls).outcome is not None  # judged when set up
 
 
 def test_art_6_9_the_full_analysis_decides_a_flag() -> None:
@@ -207,5 +213,5 @@ def test_art_6_9_the_full_analysis_decides_a_flag() -> None:
     pawns: material rules alone cannot tell, the full analysis proves he can never mate."""
     fen = "8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1KB5 w - - 0 1"
     assert mating_material.can_checkmate(parse_fen(fen), 0)
-    assert not oracles.helpmate_oracle(parse_fen(fen), 0)
-    assert oracles.helpmate_oracle(parse_fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1"), 0)
+    assert oracles.mate_verdict(parse_fen(fen), 0).unwinnable
+    assert oracles.mate_verdict(parse_fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1"), 0).winnable

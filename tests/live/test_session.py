@@ -124,3 +124,24 @@ def test_journal_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError):
         Journal.create(path, Game())
     assert path.read_text() == "precious"
+
+
+def test_journal_keeps_the_analysis_the_arbiter_recorded(tmp_path: Path) -> None:
+    """A dead position found after a move is journalled with the move: resuming reads it."""
+
+    def dead_once_captured(pos: Position) -> str | None:
+        return "injected" if pos.pieces[13] == 0 else None  # no black queen left
+
+    time = FakeTime()
+    game = Game(PROFILE, parse_human("5+3"), fen="4k3/8/8/8/8/8/4q3/3K3R w - - 0 1",
+                dead_check=dead_once_captured)
+    path = tmp_path / "game.jsonl"
+    live = LiveGame(game, now=time, journal=Journal.create(path, game))
+    live.start()
+    time.advance(2 * S)
+    live.move(W, "Kxe2")
+    live.close()
+    assert live.game.outcome is not None
+    resumed, journal, _ = Journal.resume(path)  # the default dead check would not find it
+    journal.close()
+    assert resumed.outcome == live.game.outcome

@@ -13,9 +13,11 @@ Quick tour::
     game.outcome, game.state(), to_jsonl(game), to_pgn(game)
 
 Flags, resignations and illegal-move losses ask the full dead-position analysis whether the
-opponent can still checkmate; every move asks whether the position is dead (see
+opponent can still checkmate (when it cannot tell, the arbiter rules: ``ArbiterRuled``); the
+set-up position and every move are checked for a dead position (see
 :mod:`chessarbiter.arbiter.oracles`). Both can be replaced: ``Game(..., mate_oracle=...,
-dead_check=...)``.
+dead_check=...)``. Their answers are recorded in the log (``Analysis``) and read back, not
+asked again, when a log is replayed.
 """
 
 from chessarbiter.arbiter.decisions import Decision
@@ -23,6 +25,8 @@ from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverE
 from chessarbiter.arbiter.events import (
     ARBITER_EVENTS,
     EVENT_TYPES,
+    Analysis,
+    ArbiterRuled,
     BothLost,
     ClaimKind,
     ClocksSet,
@@ -43,6 +47,7 @@ from chessarbiter.arbiter.events import (
     MovedWithTwoHands,
     OfferAccepted,
     OfferDeclined,
+    Question,
     Resigned,
     ResultDeclared,
     Ruling,
@@ -69,7 +74,9 @@ __all__ = [
     "ARBITER_EVENTS",
     "EVENT_TYPES",
     "LOG_VERSION",
+    "Analysis",
     "ArbiterError",
+    "ArbiterRuled",
     "BothLost",
     "ClaimKind",
     "ClocksSet",
@@ -98,6 +105,7 @@ __all__ = [
     "MovedWithTwoHands",
     "OfferAccepted",
     "OfferDeclined",
+    "Question",
     "Resigned",
     "ResultDeclared",
     "Ruling",

@@ -20,6 +20,7 @@ from chessarbiter.arbiter.events import (
     SuddenDeathClaimed,
     SuddenDeathRuled,
 )
+from chessarbiter.arbiter.mating import lose_unless_cannot_mate
 from chessarbiter.arbiter.moves import check_offer_allowed, persistent_offers
 from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
@@ -142,15 +143,16 @@ def _claim_penalty(table: Table, side: Side) -> list[Decision]:
 
 
 def on_resigned(table: Table, event: Resigned) -> list[Decision]:
-    """Resignation loses (Art. 5.1.2); under F23 it draws if the opponent cannot mate."""
+    """Resignation loses (Art. 5.1.2); under F23 it draws if the opponent cannot mate (the
+    arbiter rules when the analysis cannot tell)."""
     side = event.side
-    winner = side.opponent.value
-    if table.profile.resignation_drawn_if_opponent_cannot_mate and not table.can_mate(winner):
-        return [table.finish(Result.DRAW, Termination.RESIGNATION,
-                             f"{_name(side)} resigns, but {_name(side.opponent)} cannot "
-                             "checkmate")]
-    return [table.finish(Result.win_for(winner), Termination.RESIGNATION,
-                         f"{_name(side)} resigns")]
+    winner = side.opponent
+    loss = f"{_name(side)} resigns"
+    if not table.profile.resignation_drawn_if_opponent_cannot_mate:
+        return [table.finish(Result.win_for(winner.value), Termination.RESIGNATION, loss)]
+    cannot = table.cannot_mate(winner.value)
+    return [lose_unless_cannot_mate(table, side, cannot, Termination.RESIGNATION, loss,
+                                    f"{loss}, but {_name(winner)} cannot checkmate")]
 
 
 def on_sudden_death_claimed(table: Table, event: SuddenDeathClaimed) -> list[Decision]:

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
+from chessarbiter.laws.deadpos.verdict import Outcome
 from chessarbiter.laws.endings import Result
 
 
@@ -34,6 +35,27 @@ class Ruling(Enum):
     """Claim rejected; the opponent gets two minutes (F23 III.5)."""
 
 
+class Question(Enum):
+    """What the arbiter asked the dead-position analysis."""
+
+    DEAD_POSITION = "dead-position"
+    """After a move: is the position dead (Art. 5.2.2)? Recorded only when it is."""
+    CAN_MATE = "can-mate"
+    """On a resignation, a flag or a losing illegal move: can the opponent still checkmate
+    (Art. 5.1.2, 6.9, 7.5.5)?"""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The dead-position analysis' answer to ``question``, recorded by the arbiter with the
+    event that asked for it (never given by a player), so that a replay reads it instead of
+    asking again: ``UNWINNABLE`` for a dead position, or whether the opponent can mate."""
+
+    question: Question
+    outcome: Outcome
+    reason: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Moved:
     """A move made and completed by the clock press (Art. 6.7; a game-ending move needs no
@@ -44,6 +66,7 @@ class Moved:
     side: Side
     uci: str
     offers_draw: bool = False
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +115,7 @@ class Resigned:
     kind: ClassVar[str] = "resign"
     at_ms: int
     side: Side
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +124,7 @@ class FlagObserved:
 
     kind: ClassVar[str] = "flag"
     at_ms: int
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +134,7 @@ class FlagClaimed:
     kind: ClassVar[str] = "flag-claim"
     at_ms: int
     side: Side
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +157,7 @@ class IllegalMoveCompleted:
     at_ms: int
     side: Side
     uci: str
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +271,7 @@ class MovedWithTwoHands:
     at_ms: int
     side: Side
     uci: str
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +294,7 @@ class IllegalMoveClaimed:
     kind: ClassVar[str] = "illegal-move-claim"
     at_ms: int
     side: Side
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +305,7 @@ class IllegalMoveFound:
     kind: ClassVar[str] = "illegal-move-found"
     at_ms: int
     ply: int
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +327,18 @@ class ColoursReversed:
     kind: ClassVar[str] = "colours-reversed"
     at_ms: int
     new_game: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterRuled:
+    """The arbiter's ruling when the analysis could not tell whether the opponent of a player
+    who resigned, whose flag fell or who completed a losing illegal move can still checkmate
+    (Art. 5.1.2, 6.9, 7.5.5): ``can_mate`` decides between the loss and the draw."""
+
+    kind: ClassVar[str] = "arbiter-ruling"
+    at_ms: int
+    can_mate: bool
+    reason: str
 
 
 Event = (
@@ -326,6 +368,7 @@ Event = (
     | IllegalMoveFound
     | WrongInitialPosition
     | ColoursReversed
+    | ArbiterRuled
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -355,12 +398,13 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     IllegalMoveFound,
     WrongInitialPosition,
     ColoursReversed,
+    ArbiterRuled,
 )
 """Every event class, in the order of the union above."""
 
 ARBITER_EVENTS: frozenset[type[Event]] = frozenset(
     {SuddenDeathRuled, ClocksStopped, ClocksStarted, TimeAdded, ClocksSet, Warned,
      ResultDeclared, Forfeited, BothLost, IllegalMoveFound, WrongInitialPosition,
-     ColoursReversed}
+     ColoursReversed, ArbiterRuled}
 )
 """The arbiter's actions; the others are the players' (and the flag observation)."""

@@ -3,22 +3,26 @@
 ``Game.apply(event)`` validates the event against the state derived from the log, appends it
 and returns the arbiter's decisions; a rejected event raises :class:`ArbiterError` and leaves
 log and state untouched. All state (position, clocks, pending offer, touches, penalties,
-result) derives from the log: ``Game.replay(setup, game.log)`` rebuilds the same game. The
-clock reads the events' ``at_ms`` as its time source, so replay reproduces it to the
-millisecond.
+result) derives from the log: ``Game.replay(setup, game.log, start=game.start_analysis)``
+rebuilds the same game. The clock reads the events' ``at_ms`` as its time source, so replay
+reproduces it to the millisecond; the dead-position analysis' answers are recorded with the
+events that asked for them (:class:`Analysis`), so replay reads them instead of asking again
+and agrees whatever version of the analysis replays it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from chessarbiter.arbiter import draws, irregularities, moves, rulings, timing
+from chessarbiter.arbiter import draws, irregularities, mating, moves, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
 from chessarbiter.arbiter.events import (
     ARBITER_EVENTS,
+    Analysis,
+    ArbiterRuled,
     BothLost,
     ClocksSet,
     ClocksStarted,
@@ -47,7 +51,7 @@ from chessarbiter.arbiter.events import (
     Warned,
     WrongInitialPosition,
 )
-from chessarbiter.arbiter.oracles import DeadCheck, dead_position_check, helpmate_oracle
+from chessarbiter.arbiter.oracles import DeadCheck, MateOracle, dead_position_check, mate_verdict
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.arbiter.table import MoveRecord, Table
 from chessarbiter.clock.controls import TimeControl
@@ -56,7 +60,6 @@ from chessarbiter.core.moves import uci
 from chessarbiter.core.position import STARTING_FEN, Position
 from chessarbiter.core.squares import SQUARE_NAMES
 from chessarbiter.laws.endings import Outcome
-from chessarbiter.laws.mating_material import MateOracle
 from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
 
 _Handler = Callable[[Table, Any], list[Decision]]
@@ -87,6 +90,7 @@ _HANDLERS: dict[type, _Handler] = {
     IllegalMoveFound: irregularities.on_illegal_move_found,
     WrongInitialPosition: irregularities.on_wrong_initial_position,
     ColoursReversed: irregularities.on_colours_reversed,
+    ArbiterRuled: mating.on_arbiter_ruled,
 }
 _AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
 """The arbiter's events that remain possible once the game has ended."""
@@ -116,15 +120,19 @@ class GameState:
     last_at_ms: int | None
     unnoticed: tuple[int, ...] = ()
     """The plies of unnoticed illegal moves standing on the board (F23 7.5.1, A.5.2)."""
+    pending_ruling: str | None = None
+    """What the arbiter must rule on before the game goes on (the analysis undetermined)."""
 
 
 class Game:
     """One game under a rule profile: its log and everything derived from it.
 
-    ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" (False only when
-    proved) for resignations, flags and illegal-move losses; ``dead_check(position)``
-    answers "is the position dead?" after each move (a reason, or None). The defaults use the
-    full dead-position analysis and the per-move proof (:mod:`chessarbiter.arbiter.oracles`).
+    ``mate_oracle(position, colour)`` answers "can ``colour`` still checkmate?" with a
+    :class:`~chessarbiter.laws.deadpos.Verdict` for resignations, flags and illegal-move
+    losses (undetermined: the arbiter rules, :class:`ArbiterRuled`); ``dead_check(position)``
+    gives the reason a position is proved dead, checked when the game is created and after
+    each move. The defaults use the full dead-position analysis and the per-move proof
+    (:mod:`chessarbiter.arbiter.oracles`).
     """
 
     def __init__(
@@ -135,20 +143,34 @@ class Game:
         fen: str = STARTING_FEN,
         chess960: bool = False,
         tags: Mapping[str, str] | None = None,
-        mate_oracle: MateOracle = helpmate_oracle,
+        mate_oracle: MateOracle = mate_verdict,
         dead_check: DeadCheck = dead_position_check,
     ) -> None:
         self.setup = GameSetup(profile, control, fen, chess960, dict(tags or {}))
         self._oracles = (mate_oracle, dead_check)
-        self._table = Table(self.setup, mate_oracle, dead_check)
         self._log: list[Event] = []
+        self._legacy = False
+        self._table = Table(self.setup, mate_oracle, dead_check)
+        self._judge_start()
+
+    def _judge_start(self, recorded: Analysis | None = None, *, replaying: bool = False) -> None:
+        """The set-up position's endings (checkmate, stalemate, dead, 75 moves), the dead
+        check's answer read from ``recorded`` when ``replaying``."""
+        table = self._table
+        table.replaying = replaying
+        table.analysis = recorded
+        moves.judge_start(table)
+        self.start_analysis: Analysis | None = table.analysis
+        """The dead check's answer on the set-up position, when it proved it dead."""
+        table.replaying = False
+        table.analysis = None
 
     @classmethod
     def from_setup(
         cls,
         setup: GameSetup,
         *,
-        mate_oracle: MateOracle = helpmate_oracle,
+        mate_oracle: MateOracle = mate_verdict,
         dead_check: DeadCheck = dead_position_check,
     ) -> Game:
         """A new game with a given setup."""
@@ -161,43 +183,82 @@ class Game:
         setup: GameSetup,
         events: Iterable[Event],
         *,
-        mate_oracle: MateOracle = helpmate_oracle,
+        mate_oracle: MateOracle = mate_verdict,
         dead_check: DeadCheck = dead_position_check,
+        start: Analysis | None = None,
+        recorded: bool = True,
     ) -> Game:
-        """The game a log describes; ``ArbiterError`` naming the first event it rejects."""
-        game = cls.from_setup(setup, mate_oracle=mate_oracle, dead_check=dead_check)
+        """The game a log describes; ``ArbiterError`` naming the first event it rejects.
+
+        With ``recorded`` (a log that records the analyses), the analyses are read from the
+        events and ``start`` (the game's :attr:`start_analysis`), never run again, so the
+        outcome does not depend on the oracles; without it (a log written before analyses
+        were recorded), they run as the game goes, as they did when it was played."""
+        game = cls.__new__(cls)
+        game.setup = setup
+        game._oracles = (mate_oracle, dead_check)
+        game._log = []
+        game._legacy = not recorded
+        game._table = Table(setup, mate_oracle, dead_check)
+        if recorded:
+            game._judge_start(start, replaying=True)
+        else:
+            game.start_analysis = None  # such logs come from games never judged at the start
         for index, event in enumerate(events, 1):
             try:
-                game.apply(event)
+                game.replay_event(event, recorded=recorded)
             except ArbiterError as exc:
                 raise ArbiterError(f"event {index} ({event.kind} at {event.at_ms} ms) rejected: "
                                    f"{exc}") from exc
         return game
 
+    def replay_event(self, event: Event, *, recorded: bool = True) -> tuple[Decision, ...]:
+        """Apply an event read from a log: like :meth:`apply`, but the analysis it records
+        (if ``recorded``) is taken as the answer instead of asking the oracles."""
+        return self._apply(event, recorded)
+
     # -- the arbiter -------------------------------------------------------------------
 
     def apply(self, event: Event) -> tuple[Decision, ...]:
         """Rule on ``event`` and append it to the log; returns the decisions it caused.
-        Raises :class:`ArbiterError` (the game unchanged) if the event is not allowed."""
+        Raises :class:`ArbiterError` (the game unchanged) if the event is not allowed; an
+        event may not bring its own analysis (the arbiter records it)."""
+        return self._apply(event, None)
+
+    def _apply(self, event: Event, recorded: bool | None) -> tuple[Decision, ...]:
+        """``recorded``: ``None`` live, else replaying a log that does (True) or does not
+        (False) record the analyses."""
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise ArbiterError(f"not a game event: {event!r}")
+        given: Analysis | None = getattr(event, "analysis", None)
+        if given is not None and recorded is None:
+            raise ArbiterError(f"{event.kind}: the analysis is recorded by the arbiter, not "
+                               "given with the event")
         self._check(event)
         table = self._table
         before = table.now
-        flags = len(table.clock.flags) if table.clock is not None else 0
+        clock = table.clock
+        flags = clock.flag_count if clock is not None else 0
         table.now = event.at_ms
+        table.replaying = recorded is True
+        table.analysis = given
         try:
             decisions = handler(table, event)
         except ArbiterError:
             table.now = before
-            if table.clock is not None and len(table.clock.flags) != flags:
+            if clock is not None and clock.flag_count != flags:
                 self._rebuild()  # reading the clock later recorded a flag that has not fallen
             raise
         except Exception as exc:  # a defect must never cost the game's data: rebuild it
             self._rebuild()
             raise ArbiterError(f"{event.kind} at {event.at_ms} ms could not be applied "
                                f"({exc!r}); the game is unchanged") from exc
+        finally:
+            table.replaying = False
+        found = table.analysis
+        if found is not given and hasattr(event, "analysis"):
+            event = replace(event, analysis=found)  # type: ignore[arg-type]
         self._log.append(event)
         return tuple(decisions)
 
@@ -223,6 +284,10 @@ class Game:
         if table.sudden_death_claim is not None:
             raise ArbiterError(f"{event.kind}: the arbiter must first rule on the sudden-death "
                                "claim")
+        if table.pending is not None:
+            raise ArbiterError(f"{event.kind}: the arbiter must first rule whether "
+                               f"{table.pending.loser.opponent.name.lower()} can still "
+                               "checkmate")
         clock = table.clock
         if table.profile.flags_automatic and clock is not None and type(event) is not FlagObserved:
             left = clock.time_to_flag()
@@ -232,10 +297,17 @@ class Game:
                                       f"{event.kind} at {at} ms: record the flag", last + left)
 
     def _rebuild(self) -> None:
-        self._table = Table(self.setup, *self._oracles)
+        """The state again from the log, the recorded analyses read, not run again."""
+        self._table = table = Table(self.setup, *self._oracles)
+        if not self._legacy:
+            self._judge_start(self.start_analysis, replaying=True)
         for event in self._log:
-            self._table.now = event.at_ms
-            _HANDLERS[type(event)](self._table, event)
+            table.now = event.at_ms
+            table.replaying = True
+            table.analysis = getattr(event, "analysis", None)
+            _HANDLERS[type(event)](table, event)
+        table.replaying = False
+        table.analysis = None
 
     # -- what the log says -------------------------------------------------------------
 
@@ -256,6 +328,13 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self._table.outcome is not None
+
+    @property
+    def pending_ruling(self) -> str | None:
+        """The ending awaiting the arbiter's ruling (:class:`ArbiterRuled`), the analysis
+        having been unable to tell whether the opponent can still checkmate."""
+        pending = self._table.pending
+        return None if pending is None else pending.loss
 
     @property
     def to_move(self) -> Side:
@@ -343,4 +422,5 @@ class Game:
             notes=tuple(table.notes),
             last_at_ms=self._log[-1].at_ms if self._log else None,
             unnoticed=tuple(table.unnoticed),
+            pending_ruling=None if table.pending is None else table.pending.loss,
         )

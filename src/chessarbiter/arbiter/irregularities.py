@@ -118,8 +118,9 @@ def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
     for earlier in kept:
         pos.push(earlier.move)
         reps.add(pos.key())
-    table.pos, table.reps, table.legal = pos, reps, pos.legal_moves()
-    table.records = kept
+    table.pos, table.reps = pos, reps
+    table.moved()
+    table.keep_records(ply - 1)
     table.notes = [(min(after, ply - 1), text) for after, text in table.notes]
     table.moves_made = [sum(r.side is s for r in kept) for s in (Side.WHITE, Side.BLACK)]
     table.unnoticed = [p for p in table.unnoticed if p < ply]

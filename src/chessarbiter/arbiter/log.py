@@ -1,5 +1,9 @@
-"""The game log as JSON lines: a header line (format version and setup), then one event per
-line. Reading a log replays it through the arbiter, so a game read back is identical."""
+"""The game log as JSON lines: a header line (format version, the dead-position analysis'
+version, the setup and the analysis of the set-up position), then one event per line. Reading
+a log replays it through the arbiter, so a game read back is identical: the analyses the log
+records are read, not run again, whatever the version of the analysis reading it. A log
+without the analysis' version (written before analyses were recorded) replays as it was
+played, the analyses running again."""
 
 from __future__ import annotations
 
@@ -10,13 +14,20 @@ from enum import Enum
 from typing import Any, Final
 
 from chessarbiter.arbiter.errors import ArbiterError, LogFormatError
-from chessarbiter.arbiter.events import EVENT_TYPES, ClaimKind, Event, Ruling
+from chessarbiter.arbiter.events import (
+    EVENT_TYPES,
+    Analysis,
+    ClaimKind,
+    Event,
+    Question,
+    Ruling,
+)
 from chessarbiter.arbiter.game import Game
-from chessarbiter.arbiter.oracles import helpmate_oracle
+from chessarbiter.arbiter.oracles import DeadCheck, MateOracle, dead_position_check, mate_verdict
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.clock.records import Side
+from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION, Outcome
 from chessarbiter.laws.endings import Result
-from chessarbiter.laws.mating_material import MateOracle
 
 LOG_VERSION: Final = 1
 _KINDS: Final = {cls.kind: cls for cls in EVENT_TYPES}
@@ -33,11 +44,16 @@ _KEY_BEFORE_INT: Final = re.compile(
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """An event as plain JSON values: ``kind`` first, sides as ``"white"``/``"black"``."""
+    """An event as plain JSON values: ``kind`` first, sides as ``"white"``/``"black"``, an
+    analysis as an object (left out when there is none)."""
     out: dict[str, Any] = {"kind": event.kind}
     for f in fields(event):
         value = getattr(event, f.name)
-        if isinstance(value, Side):
+        if isinstance(value, Analysis):
+            value = _analysis_to_dict(value)
+        elif value is None and f.name == "analysis":
+            continue
+        elif isinstance(value, Side):
             value = value.name.lower()
         elif isinstance(value, Enum):
             value = value.value
@@ -78,8 +94,10 @@ def _field(kind: str, name: str, value: Any) -> Any:
             return value if type(value) is int else _bad()
         if name in _TEXTS or (name == "intended" and value is not None):
             return value if isinstance(value, str) else _bad()
-        if name == "offers_draw":
+        if name in ("offers_draw", "can_mate"):
             return value if isinstance(value, bool) else _bad()
+        if name == "analysis":
+            return _analysis(value)
         return value
     except (ValueError, AttributeError, TypeError):
         raise LogFormatError(f"{kind}: {name}={value!r} is not a valid value") from None
@@ -89,16 +107,42 @@ def _bad() -> Any:
     raise ValueError
 
 
+def _analysis_to_dict(analysis: Analysis) -> dict[str, str]:
+    return {"question": analysis.question.value, "outcome": analysis.outcome.value,
+            "reason": analysis.reason}
+
+
+def _analysis(value: Any) -> Analysis:
+    """An analysis as :func:`_analysis_to_dict` wrote it."""
+    if not isinstance(value, dict) or set(value) != {"question", "outcome", "reason"}:
+        raise ValueError
+    if not isinstance(value["reason"], str):
+        raise ValueError
+    return Analysis(Question(value["question"]), Outcome(value["outcome"]), value["reason"])
+
+
 def to_jsonl(game: Game) -> str:
     """The game's log as JSON lines."""
-    header = {"version": LOG_VERSION, "setup": game.setup.to_dict()}
+    start = game.start_analysis
+    header = {
+        "version": LOG_VERSION,
+        "solver": SOLVER_VERSION,
+        "setup": game.setup.to_dict(),
+        "start": None if start is None else _analysis_to_dict(start),
+    }
     lines = [json.dumps(header)] + [json.dumps(event_to_dict(e)) for e in game.log]
     return "\n".join(lines) + "\n"
 
 
-def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
+def from_jsonl(
+    text: str,
+    *,
+    mate_oracle: MateOracle = mate_verdict,
+    dead_check: DeadCheck = dead_position_check,
+) -> Game:
     """Rebuild a game from :func:`to_jsonl`'s text by replaying it; ``LogFormatError`` (or the
-    :class:`ArbiterError` of a rejected event) names the line."""
+    :class:`ArbiterError` of a rejected event) names the line. The oracles only answer what
+    the log does not record (all of it in a log without ``solver`` in its header)."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
         raise LogFormatError("empty game log: expected a header line")
@@ -109,11 +153,17 @@ def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
         found = json.dumps(header.get("setup"))
         raise LogFormatError(f"line {lines[0][0]}: setup: expected an object (the game setup), "
                              f"found {found[:40]}{'...' if len(found) > 40 else ''}")
+    recorded = "solver" in header
     try:
         setup = GameSetup.from_dict(header["setup"])
+        if recorded and not isinstance(header["solver"], str):
+            raise ValueError(f"solver={header['solver']!r} is not a version text")
+        start = header.get("start")
+        start = None if start is None else _analysis(start)
     except ValueError as exc:
-        raise LogFormatError(f"line {lines[0][0]}: {exc}") from None
-    game = Game.from_setup(setup, mate_oracle=mate_oracle)
+        raise LogFormatError(f"line {lines[0][0]}: {exc or 'start: not an analysis'}") from None
+    game = Game.replay(setup, (), mate_oracle=mate_oracle, dead_check=dead_check, start=start,
+                       recorded=recorded)
     for number, line in lines[1:]:
         data = _json(number, line)
         try:
@@ -121,7 +171,7 @@ def from_jsonl(text: str, *, mate_oracle: MateOracle = helpmate_oracle) -> Game:
         except LogFormatError as exc:
             raise LogFormatError(f"line {number}: {exc}") from None
         try:
-            game.apply(event)
+            game.replay_event(event, recorded=recorded)
         except ArbiterError as exc:
             raise ArbiterError(f"line {number}: {exc}") from exc
     return game

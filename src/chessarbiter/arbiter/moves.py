@@ -10,7 +10,8 @@ from __future__ import annotations
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, MovedWithTwoHands, Touched
-from chessarbiter.arbiter.table import MoveRecord, Table
+from chessarbiter.arbiter.mating import lose_unless_cannot_mate
+from chessarbiter.arbiter.table import SIDES, Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.moves import Move, parse_uci_parts
@@ -30,12 +31,13 @@ PERSISTENT_OFFERS = 3
 
 def on_moved(table: Table, event: Moved) -> list[Decision]:
     """A move made and completed (Art. 3, 4, 6.7), with a draw offer if made with it (9.1)."""
-    table.require_turn(event.side, f"move {event.uci}")
+    if event.side is not SIDES[table.pos.turn]:
+        table.require_turn(event.side, f"move {event.uci}")
     move = table.find_move(event.uci)
     if move is None:
         hint = " (record it as an illegal move)" if table.profile.over_the_board else ""
         raise ArbiterError(f"{event.uci} is not a legal move in {table.pos.fen()}{hint}")
-    if move not in table.allowed_moves():
+    if (table.touches or table.bound is not None) and move not in table.allowed_moves():
         raise ArbiterError(f"{event.uci} breaks {_binding(table)}")
     if event.offers_draw:
         check_offer_allowed(table, event.side, with_move=True)
@@ -73,32 +75,42 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     """Make a legal move: the clock press, the opponent's pending offer declined (9.1.2.1),
     touches done, the new position counted, then the automatic endings (none after an illegal
     move left standing, ``legal=False``: 5.1.1, 5.2.1, 5.2.2 need a move per Art. 3)."""
-    mover = table.mover
-    if table.clock is not None and not table.can_press():
-        raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
-    readings = table.press()
-    table.touches.clear()
+    pos = table.pos
+    colour = pos.turn
+    mover = SIDES[colour]
+    clock_ms = used_ms = None
+    if table.clock is not None:
+        if not table.can_press():
+            raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
+        clock_ms, used_ms = table.press()
+    if table.touches:
+        table.touches.clear()
     table.bound = None
-    table.pos.push(move)
-    count = table.reps.add(table.pos.key())
-    table.legal = table.pos.legal_moves()
-    table.moves_made[mover.value] += 1
-    clock_ms, used_ms = readings if readings is not None else (None, None)
-    table.records.append(MoveRecord(move, mover, clock_ms, used_ms, offers_draw))
+    pos.push(move)
+    table.moved()
+    count = table.reps.add(pos.key())
+    table.moves_made[colour] += 1
+    table.played.append((move, mover, clock_ms, used_ms, offers_draw))
     decisions = []
-    if table.offer is mover.opponent:
+    if table.offer is not None and table.offer is not mover:
         table.offer = None
         decisions.append(table.note("9.1.2.1", f"{mover.name.lower()} declines the draw offer "
                                                 "by moving"))
     if offers_draw:
         table.offer = mover
-        table.offers[mover.value] += 1
+        table.offers[colour] += 1
         decisions.append(Decision("9.1.2.1", f"{mover.name.lower()} offers a draw (=)"))
         decisions += persistent_offers(table, mover)
     ending = automatic_ending(table, count) if legal else None
     if ending is not None:
         decisions.append(ending)
     return decisions
+
+
+def judge_start(table: Table) -> Decision | None:
+    """A set-up position that is already checkmate, stalemate, dead or past the automatic
+    move-count limits ends the game when it is created (Art. 5.1.1, 5.2.1, 5.2.2, 9.6.2)."""
+    return automatic_ending(table, 1)
 
 
 def automatic_ending(table: Table, count: int) -> Decision | None:
@@ -108,28 +120,28 @@ def automatic_ending(table: Table, count: int) -> Decision | None:
     moves too. ``count`` is how often the new position has occurred."""
     pos = table.pos
     profile = table.profile
-    mover = pos.turn ^ 1
-    if not table.legal:
+    if not pos.has_legal_move():
         if pos.is_check():
-            return table.finish(Result.win_for(mover), Termination.CHECKMATE,
-                                f"{_name(mover)} checkmates")
+            return table.finish(Result.win_for(pos.turn ^ 1), Termination.CHECKMATE,
+                                f"{_name(pos.turn ^ 1)} checkmates")
         return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
-    reason = table.dead_check(pos) if profile.dead_position_automatic else None
+    reason = table.dead_reason() if profile.dead_position_automatic else None
     if reason is not None:
         return table.finish(Result.DRAW, Termination.DEAD_POSITION,
-                            f"neither player can checkmate by any series of legal moves "
+                            "neither player can checkmate by any series of legal moves "
                             f"({reason})")
-    if profile.seventy_five_moves_automatic and pos.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES:
+    halfmoves = pos.halfmove_clock
+    if profile.seventy_five_moves_automatic and halfmoves >= SEVENTY_FIVE_MOVE_PLIES:
         return table.finish(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
                             "75 moves by each player without a capture or pawn move")
-    if profile.fivefold_automatic and count >= FIVEFOLD:
+    if count >= FIVEFOLD and profile.fivefold_automatic:
         return table.finish(Result.DRAW, Termination.FIVEFOLD_REPETITION,
                             "the same position for the fifth time")
     if profile.draw_claims_automatic:
         if count >= THREEFOLD:
             return table.finish(Result.DRAW, Termination.THREEFOLD_REPETITION,
                                 "the same position for the third time (claimed automatically)")
-        if pos.halfmove_clock >= FIFTY_MOVE_PLIES:
+        if halfmoves >= FIFTY_MOVE_PLIES:
             return table.finish(Result.DRAW, Termination.FIFTY_MOVES,
                                 "50 moves by each player without a capture or pawn move "
                                 "(claimed automatically)")
@@ -201,13 +213,14 @@ def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision
     profile = table.profile
     if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
         winner = side.opponent.value
-        if profile.illegal_loss_drawn_if_opponent_cannot_mate and table.cannot_win(winner):
-            decisions.append(table.finish(Result.DRAW, Termination.ILLEGAL_MOVES,
-                                          f"{name}'s illegal move {count}, but "
-                                          f"{_name(winner)} cannot checkmate"))
-        else:
-            decisions.append(table.finish(Result.win_for(winner), Termination.ILLEGAL_MOVES,
-                                          f"{name} loses by illegal move {count}"))
+        cannot = (
+            table.cannot_win(winner) if profile.illegal_loss_drawn_if_opponent_cannot_mate
+            else False
+        )
+        decisions.append(lose_unless_cannot_mate(table, side, cannot, Termination.ILLEGAL_MOVES,
+                                                 f"{name} loses by illegal move {count}",
+                                                 f"{name}'s illegal move {count}, but "
+                                                 f"{_name(winner)} cannot checkmate"))
         return decisions
     penalty = profile.illegal_move_penalty_ms
     if penalty and table.clock is not None:
@@ -253,5 +266,5 @@ def _require_over_the_board(table: Table, what: str) -> None:
 
 
 def _name(colour: int) -> str:
-    return Side(colour).name.lower()
+    return SIDES[colour].name.lower()
 

@@ -4,10 +4,15 @@ Two questions, asked at different rates:
 
 * "can ``colour`` still checkmate?" on a flag (Art. 6.9), a resignation (F23 5.1.2) or a
   losing illegal move (F23 7.5.5): rare events, so the full dead-position analysis runs, within
-  :data:`FLAG_BUDGET` positions, and answers "cannot" only when it has proved it;
-* "is the position dead?" (Art. 5.2.2, S9.6) after every move: the cheap sound proofs of
-  :func:`chessarbiter.laws.deadpos.proof.proved_dead` (material, forced replies, blocked pawn
-  structures), never a helpmate search.
+  :data:`FLAG_BUDGET` positions and :data:`RULING_SECONDS`, and answers with a
+  :class:`~chessarbiter.laws.deadpos.Verdict`: proved unwinnable, winnable, or undetermined
+  (then the arbiter rules, as over the board);
+* "is the position dead?" (Art. 5.2.2, S9.6) after every move (:data:`DeadCheck`): the cheap
+  sound proofs of :func:`chessarbiter.laws.deadpos.proof.proved_dead` (material, forced
+  replies, blocked pawn structures), never a helpmate search; a reason when the position is
+  proved dead, else ``None``.
+
+The game records each answer in its log, so a replay reads the answer instead of asking again.
 """
 
 from __future__ import annotations
@@ -16,26 +21,32 @@ from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import IllegalPositionError, can_checkmate
+from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, Verdict, can_checkmate
 from chessarbiter.laws.deadpos.proof import proved_dead
 from chessarbiter.laws.mating_material import can_checkmate as material_can_checkmate
 
-FLAG_BUDGET: Final = 20_000
-"""Positions the full analysis may visit for one flag, resignation or illegal move."""
+FLAG_BUDGET: Final = 200_000
+"""Positions the full analysis may visit for one flag, resignation or illegal move (within
+:data:`RULING_SECONDS`)."""
+RULING_SECONDS: Final = 5.0
+"""Seconds the full analysis may take for one ruling; past them it is undetermined."""
 
+MateOracle = Callable[[Position, int], Verdict]
+"""``oracle(position, colour)``: can ``colour`` still checkmate? UNWINNABLE only when proved,
+UNDETERMINED when not decided (the arbiter then rules)."""
 DeadCheck = Callable[[Position], str | None]
-"""``check(position)``: a short reason only when the position is proved dead, else None."""
+"""``check(position)``: the reason the position is proved dead (Art. 5.2.2), else ``None``."""
 
 
-def helpmate_oracle(pos: Position, colour: int) -> bool:
-    """Whether ``colour`` may still checkmate by some series of legal moves (False only when
-    proved: Art. 5.1.2, 6.9, 7.5.5)."""
+def mate_verdict(pos: Position, colour: int) -> Verdict:
+    """Whether ``colour`` may still checkmate by some series of legal moves (Art. 5.1.2, 6.9,
+    7.5.5): the material rules, then the full dead-position analysis."""
     if not material_can_checkmate(pos, colour):
-        return False
+        return Verdict(Outcome.UNWINNABLE, colour, reason="material")
     try:
-        return not can_checkmate(pos, colour, "full", FLAG_BUDGET).unwinnable
-    except IllegalPositionError:
-        return True
+        return can_checkmate(pos, colour, "full", FLAG_BUDGET, seconds=RULING_SECONDS)
+    except IllegalPositionError as exc:
+        return Verdict(Outcome.UNDETERMINED, colour, reason=f"illegal position: {exc}")
 
 
 def dead_position_check(pos: Position) -> str | None:

@@ -3,12 +3,13 @@ penalties and the result. The event handlers read and change it; :class:`Game` o
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import Analysis, Question
+from chessarbiter.arbiter.oracles import DeadCheck, MateOracle
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.arbiter.touch import touch_bound_moves
 from chessarbiter.clock.clock import Clock
@@ -17,12 +18,16 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts
-from chessarbiter.core.position import Position
-from chessarbiter.laws.endings import Outcome, Result, Termination
-from chessarbiter.laws.mating_material import MateOracle, uscf_cannot_win_on_time
+from chessarbiter.core.squares import KING
+from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.endings import Outcome as Ending
+from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.mating_material import uscf_cannot_win_on_time
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.laws.repetition import RepetitionTable
 
+SIDES: Final = (Side.WHITE, Side.BLACK)
+"""The sides by colour number, without an enum conversion."""
 UNTIMED_PRESSES: Final = {
     Start.BLACK_STARTS_WHITE: 0,
     Start.WHITE_FIRST_MOVE: 1,
@@ -43,15 +48,21 @@ class MoveRecord:
     offers_draw: bool
 
 
+@dataclass(frozen=True, slots=True)
+class PendingRuling:
+    """A game ending the analysis could not decide (Art. 5.1.2, 6.9, 7.5.5): ``loser`` loses
+    unless the arbiter rules that the opponent cannot checkmate."""
+
+    loser: Side
+    termination: Termination
+    loss: str
+    draw: str
+
+
 class Table:
     """The derived state of one game (see the attributes); handlers validate, then change it."""
 
-    def __init__(
-        self,
-        setup: GameSetup,
-        oracle: MateOracle,
-        dead_check: Callable[[Position], str | None],
-    ) -> None:
+    def __init__(self, setup: GameSetup, oracle: MateOracle, dead_check: DeadCheck) -> None:
         self.setup = setup
         self.profile = setup.profile
         self.oracle = oracle
@@ -59,8 +70,14 @@ class Table:
         self.pos = parse_fen(setup.fen, chess960=setup.chess960)
         self.reps = RepetitionTable()
         self.reps.add(self.pos.key())
-        self.legal: list[Move] = self.pos.legal_moves()
-        """The legal moves of the position on the board (kept to validate the next move)."""
+        self._legal: list[Move] | None = None
+        self.replaying = False
+        """A log that records the analyses is being replayed: they are read, not run."""
+        self.analysis: Analysis | None = None
+        """The analysis of the event being applied: given by the log when replaying, else
+        the one the arbiter made (to be recorded with the event)."""
+        self.pending: PendingRuling | None = None
+        """An ending awaiting the arbiter's ruling, the analysis having been undetermined."""
         self.now = 0
         """The time of the event being applied: the clock's time source."""
         self.clock = (
@@ -83,7 +100,7 @@ class Table:
         self.illegal_moves = [0, 0]
         self.warnings = [0, 0]
         self.moves_made = [0, 0]
-        self.outcome: Outcome | None = None
+        self.outcome: Ending | None = None
         self.sudden_death_claim: Side | None = None
         """A sudden-death claim awaiting the arbiter's ruling (S10.2)."""
         self.postponed = False
@@ -91,7 +108,10 @@ class Table:
         """Time added (removed if negative) to each clock by penalties and the arbiter."""
         self.flags_seen = [0, 0]
         """Flags of each side already cancelled by time the arbiter gave back."""
-        self.records: list[MoveRecord] = []
+        self._records: list[MoveRecord] = []
+        self.played: list[tuple[Move, Side, int | None, int | None, bool]] = []
+        """The moves as :class:`MoveRecord` fields, appended by every move (the records
+        themselves are built when asked for)."""
         self.notes: list[tuple[int, str]] = []
         """(moves played, text): what the scoresheet notes after that move (0: before any)."""
         self.unnoticed: list[int] = []
@@ -105,7 +125,31 @@ class Table:
     @property
     def mover(self) -> Side:
         """The side having the move."""
-        return Side(self.pos.turn)
+        return SIDES[self.pos.turn]
+
+    @property
+    def legal(self) -> list[Move]:
+        """The legal moves of the position on the board (listed when first asked)."""
+        if self._legal is None:
+            self._legal = self.pos.legal_moves()
+        return self._legal
+
+    def moved(self) -> None:
+        """The position on the board has changed."""
+        self._legal = None
+
+    @property
+    def records(self) -> list[MoveRecord]:
+        """The moves played, for the scoresheet."""
+        built = self._records
+        if len(built) < len(self.played):
+            built += [MoveRecord(*fields) for fields in self.played[len(built):]]
+        return built
+
+    def keep_records(self, count: int) -> None:
+        """Forget the moves played after the first ``count`` (a position reinstated)."""
+        del self.played[count:]
+        del self._records[count:]
 
     def allowed_moves(self) -> list[Move]:
         """The legal moves left by touch-move (Art. 4.3-4.4) and a bound intended move (9.5)."""
@@ -120,26 +164,50 @@ class Table:
             fr, to, promo = parse_uci_parts(text)
         except InvalidMoveError as exc:
             raise ArbiterError(str(exc)) from None
-        castle = None
-        for move in self.legal:
-            if move & 63 == fr and (move >> 12) & 7 == promo:
-                if (move >> 6) & 63 == to:
-                    return move
-                if move & CASTLE_FLAG and king_destination(move) == to:
-                    castle = move
-        return castle
+        pos = self.pos
+        move = fr | to << 6 | promo << 12
+        if pos.is_legal(move):
+            return Move(move)
+        if promo or pos.board[fr] != (pos.turn << 3 | KING):
+            return None
+        for castle in self.legal:  # castling: the king takes its rook, or steps two squares
+            if castle & CASTLE_FLAG and castle & 63 == fr and (
+                (castle >> 6) & 63 == to or king_destination(castle) == to
+            ):
+                return castle
+        return None
 
-    def can_mate(self, colour: int) -> bool:
-        """Whether ``colour`` may still checkmate (the mate oracle: Art. 5.1.2, 5.2.2, 7.5.5)."""
-        return self.oracle(self.pos, colour)
+    def cannot_mate(self, colour: int) -> bool | None:
+        """Whether ``colour`` can no longer checkmate (Art. 5.1.2, 6.9, 7.5.5), ``None`` when
+        undetermined: the analysis the log records for this event, else the mate oracle's
+        (which the event will record)."""
+        found = self.analysis
+        if found is None or found.question is not Question.CAN_MATE:
+            verdict = self.oracle(self.pos, colour)
+            found = self.analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
+        outcome = found.outcome
+        return None if outcome is Outcome.UNDETERMINED else outcome is Outcome.UNWINNABLE
 
-    def cannot_win(self, winner: int) -> bool:
+    def cannot_win(self, winner: int) -> bool | None:
         """Whether ``winner`` lacks the means to win on the opponent's flag or illegal move:
         no checkmate by any series of legal moves (S6.9, F23 6.9, 7.5.5), or under US Chess
-        the material of rule 14E's list."""
+        the material of rule 14E's list; ``None`` when the analysis cannot tell."""
         if self.profile.flag_rule is FlagRule.USCF_MATERIAL:
             return uscf_cannot_win_on_time(self.pos, winner)
-        return not self.can_mate(winner)
+        return self.cannot_mate(winner)
+
+    def dead_reason(self) -> str | None:
+        """Why the position on the board is dead (Art. 5.2.2), ``None`` unless proved: read
+        from the log when replaying, else the dead check's (recorded with the event)."""
+        if self.replaying:
+            found = self.analysis
+            if found is None or found.question is not Question.DEAD_POSITION:
+                return None
+            return found.reason
+        reason = self.dead_check(self.pos)
+        if reason is not None:
+            self.analysis = Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, reason)
+        return reason
 
     def flagged(self) -> list[Side]:
         """The sides whose flag has fallen and still counts, first fallen first."""
@@ -166,7 +234,7 @@ class Table:
     # -- changing ----------------------------------------------------------------------
 
     def require_turn(self, side: Side, what: str) -> None:
-        if side is not self.mover:
+        if side.value != self.pos.turn:
             raise ArbiterError(
                 f"{side.name.lower()} cannot {what}: {self.mover.name.lower()} has the move"
             )
@@ -179,12 +247,13 @@ class Table:
     def note(self, article: str, text: str) -> Decision:
         """Record a decision on the scoresheet after the last move; returns it."""
         decision = Decision(article, text)
-        self.notes.append((len(self.records), str(decision)))
+        self.notes.append((len(self.played), str(decision)))
         return decision
 
     def finish(self, result: Result, termination: Termination, reason: str) -> Decision:
         """End (or, by an arbiter's decision, re-decide) the game: offers lapse, clocks stop."""
-        self.outcome = Outcome(result, termination, reason)
+        self.outcome = Ending(result, termination, reason)
+        self.pending = None
         self.offer = None
         self.touches.clear()
         self.bound = None
@@ -212,10 +281,9 @@ class Table:
         if self.clock is not None and not self.clock.running and self.clock_started():
             self.clock.restart()
 
-    def press(self) -> tuple[int, int] | None:
+    def press(self) -> tuple[int, int]:
         """Complete the mover's move on the clock: his display after it and the time used."""
-        if self.clock is None:
-            return None
+        assert self.clock is not None
         try:
             press = self.clock.press(self.mover)
         except ClockError as exc:

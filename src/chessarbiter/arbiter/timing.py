@@ -16,6 +16,7 @@ from chessarbiter.arbiter.events import (
     FlagObserved,
     TimeAdded,
 )
+from chessarbiter.arbiter.mating import lose_unless_cannot_mate
 from chessarbiter.arbiter.table import UNTIMED_PRESSES, Table
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result, Termination
@@ -54,14 +55,12 @@ def _rule_on_flags(table: Table, flagged: list[Side]) -> list[Decision]:
         return [table.note("S6.11", "both flags have fallen before the last period: the game "
                                     "continues")]
     loser = flagged[0]
-    winner = loser.opponent.value
     name = loser.name.lower()
-    if table.cannot_win(winner):
-        return [table.finish(Result.DRAW, Termination.TIME_FORFEIT,
-                             f"{name}'s flag has fallen, but {Side(winner).name.lower()} "
-                             "cannot checkmate")]
-    return [table.finish(Result.win_for(winner), Termination.TIME_FORFEIT,
-                         f"{name}'s flag has fallen")]
+    loss = f"{name}'s flag has fallen"
+    return [lose_unless_cannot_mate(table, loser, table.cannot_win(loser.opponent.value),
+                                    Termination.TIME_FORFEIT, loss,
+                                    f"{loss}, but {loser.opponent.name.lower()} cannot "
+                                    "checkmate")]
 
 
 def on_clocks_stopped(table: Table, event: ClocksStopped) -> list[Decision]:

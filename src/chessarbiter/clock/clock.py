@@ -227,6 +227,11 @@ class Clock:
         return left if left > 0 else 0
 
     @property
+    def flag_count(self) -> int:
+        """How many flag falls have been recorded so far (the clock not read again)."""
+        return len(self._flags)
+
+    @property
     def flags(self) -> tuple[Flag, ...]:
         """Every flag fall so far, first first."""
         self._observe(self._now())

@@ -28,7 +28,18 @@ from chessarbiter.core.attacks import (
     attackers,
 )
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.squares import BISHOP, FILES, FULL, KNIGHT, QUEEN, RANKS, ROOK, squares_of
+from chessarbiter.core.squares import (
+    BISHOP,
+    FILES,
+    FULL,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    RANKS,
+    ROOK,
+    squares_of,
+)
 
 if TYPE_CHECKING:
     from chessarbiter.core.position import Position
@@ -83,6 +94,20 @@ def en_passant_moves(pos: Position) -> list[int]:
     finally:
         pieces[them << 3 | 1] = saved
     return out
+
+
+def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) -> int:
+    """Pins (Art. 3.9): the own pieces each alone between the king and an enemy line piece
+    (``t_orth``: enemy rooks and queens, ``t_diag``: bishops and queens)."""
+    pinned = 0
+    snipers = (ROOK_RAYS[king] & t_orth) | (BISHOP_RAYS[king] & t_diag)
+    while snipers:
+        low = snipers & -snipers
+        snipers ^= low
+        blockers = BETWEEN[king][low.bit_length() - 1] & occupied
+        if blockers and not blockers & (blockers - 1) and blockers & own:
+            pinned |= blockers
+    return pinned
 
 
 def move_sets(pos: Position) -> MoveSets:
@@ -157,15 +182,7 @@ def move_sets(pos: Position) -> MoveSets:
                 continue
             singles.append(king | rook << 6 | CASTLE_FLAG)
 
-    # Pins (Art. 3.9): an own piece alone between the king and an enemy line piece.
-    pinned = 0
-    snipers = (ROOK_RAYS[king] & t_orth) | (BISHOP_RAYS[king] & t_diag)
-    while snipers:
-        low = snipers & -snipers
-        snipers ^= low
-        blockers = BETWEEN[king][low.bit_length() - 1] & occupied
-        if blockers and not blockers & (blockers - 1) and blockers & own:
-            pinned |= blockers
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
 
     knights = pieces[ub | 2] & ~pinned
     while knights:
@@ -287,3 +304,124 @@ def checkers(pos: Position) -> int:
     king = pos.pieces[us << 3 | 6].bit_length() - 1
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
     return attackers(pos.pieces, us ^ 1, king, occupied)
+
+
+def has_legal_move(pos: Position) -> bool:
+    """Whether the side to move has a legal move (the test behind checkmate and stalemate,
+    Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
+    a knight, bishop, rook or queen that is not pinned is legal, and there usually is one;
+    otherwise the moves are counted."""
+    us = pos.turn
+    them = us ^ 1
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    occupied = own | pos.occupied_co[them]
+    ub = us << 3
+    tb = them << 3
+    king = pieces[ub | 6].bit_length() - 1
+    t_queens = pieces[tb | 5]
+    t_orth = pieces[tb | 4] | t_queens
+    t_diag = pieces[tb | 3] | t_queens
+    if not _attacked(pieces, us, king, occupied, 0):
+        free = ~pinned_pieces(king, own, occupied, t_orth, t_diag)
+        pawns = pieces[ub | 1] & free
+        if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
+            return True
+        knights = pieces[ub | 2] & free
+        while knights:
+            low = knights & -knights
+            knights ^= low
+            if KNIGHT_ATTACKS[low.bit_length() - 1] & ~own:
+                return True
+        queens = pieces[ub | 5]
+        sliders = (pieces[ub | 3] | pieces[ub | 4] | queens) & free
+        while sliders:
+            low = sliders & -sliders
+            sliders ^= low
+            sq = low.bit_length() - 1
+            kind = pos.board[sq] & 7
+            reach = 0
+            if kind != ROOK:
+                reach = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]]
+            if kind != BISHOP:
+                reach |= (RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+                          | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]])
+            if reach & ~own:
+                return True
+    return count_moves(pos) > 0
+
+
+def is_legal(pos: Position, move: int) -> bool:
+    """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
+    there, and the own king is not attacked afterwards. Castling and en passant are looked
+    up among the generated moves."""
+    if move >> 15 or move < 0:
+        return move in legal_moves(pos)  # castling, or not a move at all
+    fr = move & 63
+    to = (move >> 6) & 63
+    promo = move >> 12
+    us = pos.turn
+    board = pos.board
+    piece = board[fr]
+    own = pos.occupied_co[us]
+    if not piece or piece >> 3 != us or own >> to & 1:
+        return False
+    occupied = own | pos.occupied_co[us ^ 1]
+    kind = piece & 7
+    if kind == PAWN:
+        if to == pos.ep_square:
+            return not promo and move in en_passant_moves(pos)
+        if not (KNIGHT <= promo <= QUEEN if _PROMOTION_RANK >> to & 1 else promo == 0):
+            return False
+        if board[to]:
+            if not PAWN_ATTACKS[us][fr] >> to & 1:
+                return False
+        else:
+            step = 8 if us == 0 else -8
+            if to != fr + step and not (
+                to == fr + 2 * step
+                and fr >> 3 == (1 if us == 0 else 6)
+                and not occupied >> (fr + step) & 1
+            ):
+                return False
+    else:
+        if promo:
+            return False
+        if kind == KNIGHT:
+            reach = KNIGHT_ATTACKS[fr]
+        elif kind == KING:
+            if not KING_ATTACKS[fr] >> to & 1:
+                return False
+            return not _attacked(pos.pieces, us, to, occupied ^ 1 << fr, 1 << to)
+        else:
+            reach = 0
+            if kind != ROOK:
+                reach = DIAG_ATTACKS[fr][occupied & DIAG_MASKS[fr]]
+            if kind != BISHOP:
+                reach |= (RANK_ATTACKS[fr][occupied & RANK_MASKS[fr]]
+                          | FILE_ATTACKS[fr][occupied & FILE_MASKS[fr]])
+        if not reach >> to & 1:
+            return False
+    king = pos.pieces[us << 3 | 6].bit_length() - 1
+    after = (occupied ^ 1 << fr) | 1 << to
+    return not _attacked(pos.pieces, us, king, after, 1 << to)
+
+
+def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> bool:
+    """Whether the enemy attacks ``sq`` under ``occupied``, his pieces on ``gone`` (a
+    capture) left out (Art. 3.9)."""
+    tb = (us ^ 1) << 3
+    keep = ~gone
+    if (
+        KNIGHT_ATTACKS[sq] & pieces[tb | 2] | PAWN_ATTACKS[us][sq] & pieces[tb | 1]
+        | KING_ATTACKS[sq] & pieces[tb | 6]
+    ) & keep:
+        return True
+    queens = pieces[tb | 5]
+    orth = (pieces[tb | 4] | queens) & keep
+    if ROOK_RAYS[sq] & orth and (
+        RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]] | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+    ) & orth:
+        return True
+    diag = (pieces[tb | 3] | queens) & keep
+    return bool(BISHOP_RAYS[sq] & diag and DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & diag)

@@ -192,8 +192,12 @@ class Position:
         return movegen.count_moves(self)
 
     def is_legal(self, move: int) -> bool:
-        """Whether a move is legal here."""
-        return move in movegen.legal_moves(self)
+        """Whether a move is legal here (tested alone, without listing the moves)."""
+        return movegen.is_legal(self, move)
+
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has any legal move (without listing them)."""
+        return movegen.has_legal_move(self)
 
     def checkers(self) -> list[int]:
         """The squares of the pieces giving check (Art. 3.9)."""
@@ -205,11 +209,11 @@ class Position:
 
     def is_checkmate(self) -> bool:
         """In check with no legal move (Art. 5.1.1)."""
-        return self.is_check() and movegen.count_moves(self) == 0
+        return self.is_check() and not movegen.has_legal_move(self)
 
     def is_stalemate(self) -> bool:
         """Not in check with no legal move (Art. 5.2.1)."""
-        return not self.is_check() and movegen.count_moves(self) == 0
+        return not self.is_check() and not movegen.has_legal_move(self)
 
     def uci(self, move: int) -> str:
         """A move in UCI notation, Chess960 style when the position is Chess960."""

@@ -73,7 +73,7 @@ class LiveGame:
         """Rule on an event and journal it once accepted."""
         decisions = self.game.apply(event)
         if self.journal is not None:
-            self.journal.append(event)
+            self.journal.append(self.game.log[-1])  # as recorded, with its analysis
         return decisions
 
     def start(self) -> tuple[Decision, ...]:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from chessarbiter.core.moves import Move
+
+SOLVER_VERSION: Final[str] = "1"
+"""Changes whenever the analysis may prove more or less: a game log names it, since a verdict
+recorded in a log is read back, not recomputed."""
 
 
 class Outcome(Enum):
