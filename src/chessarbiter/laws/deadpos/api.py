@@ -36,6 +36,7 @@ first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, Literal
 
 from chessarbiter.core.attacks import attackers
@@ -55,6 +56,7 @@ from chessarbiter.core.squares import (
 )
 from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
 from chessarbiter.laws.deadpos.closure import explore
+from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -99,16 +101,38 @@ class IllegalPositionError(ChessError):
 
 
 def can_checkmate(
-    pos: Position, winner: int, mode: Mode = "full", budget: int | None = None
+    pos: Position,
+    winner: int,
+    mode: Mode = "full",
+    budget: int | None = None,
+    *,
+    seconds: float | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Verdict:
     """Whether ``winner`` (0 white, 1 black) can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode). ``pos`` is not changed. Raises ``ValueError`` for
-    a bad ``winner``, ``mode`` or ``budget`` and :class:`IllegalPositionError` for a
-    position with the side not to move in check or a pawn on the first or last rank.
+    :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
+    ``time.monotonic``) the analysis stops and the verdict is UNDETERMINED with reason
+    ``"time"``; without ``seconds`` only the budget bounds it. ``pos`` is not changed.
+    Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
+    :class:`IllegalPositionError` for a position with the side not to move in check or a
+    pawn on the first or last rank.
     """
     _validate(pos, winner, mode, budget)
+    if seconds is not None and not seconds >= 0:
+        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    deadline = Deadline(seconds, clock)
+    try:
+        return _analyse(pos, winner, mode, budget, deadline)
+    except TimeUp:
+        return Verdict(Outcome.UNDETERMINED, winner, reason="time")
+
+
+def _analyse(
+    pos: Position, winner: int, mode: Mode, budget: int | None, deadline: Deadline
+) -> Verdict:
+    """:func:`can_checkmate` on valid arguments; raises :class:`TimeUp` past ``deadline``."""
     work = Position.from_snapshot(pos.snapshot())
     forced, looped = play_forced_moves(work)
     quick = mode == "quick"
@@ -126,54 +150,63 @@ def can_checkmate(
     cap = QUICK_PHASES
     if not quick:
         cap = min(MAX_PHASES, max(1, (budget or FULL_BUDGET) // PHASE_SHARE))
-    proved, seen = phases_unwinnable(work, winner, cap)
+    proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
     if quick:
         nodes = budget if budget is not None else QUICK_BUDGET
-        found = find_helpmate(work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True)
+        found = find_helpmate(
+            work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True, deadline=deadline
+        )
         if found.outcome is Outcome.UNWINNABLE:
             return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
         return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
     nodes = budget if budget is not None else FULL_BUDGET
-    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0)
+    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
 
 
 def _full(
-    work: Position, winner: int, nodes: int, forced: tuple[Move, ...], phases: int
+    work: Position,
+    winner: int,
+    nodes: int,
+    forced: tuple[Move, ...],
+    phases: int,
+    deadline: Deadline,
 ) -> Verdict:
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
     ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
     if _every_move_blocked(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
-    if phases and every_move_proved(work, winner, phases):
+    if phases and every_move_proved(work, winner, phases, deadline):
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
-    line, used = guided_helpmate(work, winner, guided)
+    line, used = guided_helpmate(work, winner, guided, deadline)
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
     if has_piece:
-        line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE)
+        line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE, deadline)
         reason = "best-first search"
     else:
         staged = nodes // GUIDED_SHARE + nodes // BESTFIRST_SHARE - guided
-        line, more = staged_helpmate(work, winner, staged)
+        line, more = staged_helpmate(work, winner, staged, deadline)
         reason = "staged search"
     used += more
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
     cap = nodes - used - nodes // SEARCH_SHARE
     if cap > 0:
-        outcome, line, seen = explore(work, winner, cap)
+        outcome, line, seen = explore(work, winner, cap, deadline)
         used += seen
         if outcome is not Outcome.UNDETERMINED:
             line = forced + line if line else ()
             return Verdict(outcome, winner, line, used, "every reachable position")
     if used >= nodes:
         return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
-    found = find_helpmate(work, winner, budget=nodes - used, max_cost=FULL_COST)
+    found = find_helpmate(
+        work, winner, budget=nodes - used, max_cost=FULL_COST, deadline=deadline
+    )
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
     return Verdict(found.outcome, winner, line, used + found.nodes, reason)

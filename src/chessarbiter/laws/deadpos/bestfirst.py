@@ -14,6 +14,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Snapshot
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
@@ -63,7 +64,9 @@ class Tree:
         return tuple(reversed(out))
 
 
-def bestfirst_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+def bestfirst_helpmate(
+    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is not changed."""
     loser = winner ^ 1
@@ -77,6 +80,7 @@ def bestfirst_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[M
             if nodes >= budget:
                 return (), nodes
             nodes += 1
+            deadline.tick()
             work.push(move)
             key = work.key()
             if key not in tree.seen:

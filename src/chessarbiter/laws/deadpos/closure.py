@@ -13,15 +13,18 @@ from __future__ import annotations
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import PAWN
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Outcome
 
 
-def explore(pos: Position, winner: int, cap: int) -> tuple[Outcome, tuple[Move, ...], int]:
+def explore(
+    pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
+) -> tuple[Outcome, tuple[Move, ...], int]:
     """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
     reachable position was seen without one, else UNDETERMINED; and the positions seen.
-    ``pos`` is restored afterwards."""
+    ``pos`` is restored afterwards (not when ``deadline`` raises)."""
     loser = winner ^ 1
     seen = {pos.key()}
     line: list[Move] = []
@@ -42,6 +45,7 @@ def explore(pos: Position, winner: int, cap: int) -> tuple[Outcome, tuple[Move, 
             pos.pop()
             continue
         seen.add(key)
+        deadline.tick()
         moves = pos.legal_moves()
         if not moves:
             if pos.turn == loser and pos.is_check():
