@@ -45,14 +45,15 @@ def cases(name: str, every: int, budget: int | None) -> list[Case]:
     return out
 
 
-def judge(case: Case) -> dict[str, object]:
-    """One verdict, compared with the label; a helpmate is replayed to checkmate."""
+def judge(case: Case, seconds: float | None = None) -> dict[str, object]:
+    """One verdict, compared with the label; a helpmate is replayed to checkmate. With
+    ``seconds``, the analysis has that time bound."""
     name, index, label, fen, side, budget = case
     fields = fen.split()
     fields += ["-"] * (4 - len(fields))
     pos = parse_fen(" ".join(fields), lenient=True)
     start = time.perf_counter()
-    verdict = can_checkmate(pos, side, "full", budget)
+    verdict = can_checkmate(pos, side, "full", budget, seconds=seconds)
     seconds = time.perf_counter() - start
     expected = label[side] != "-"
     if verdict.outcome is Outcome.UNDETERMINED:

@@ -37,6 +37,7 @@ first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final, Literal
 
 from chessarbiter.core.attacks import attackers
@@ -92,6 +93,16 @@ MAX_PHASES: Final = 5_000
 """The most phases the full mode explores, whatever the budget."""
 QUICK_PHASES: Final = 32
 """Phases the quick mode may explore."""
+PROBE_MIN: Final = 10_000
+"""From this budget on, the full mode probes: a very short guided search (a
+:data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
+move on, short guided and best-first searches (a :data:`PROBE_SHARE`-th each) and an
+exploration of every reachable position (a :data:`EXPLORE_PROBE_SHARE`-th), which decide
+most corpus positions at a fraction of the cost of the stages below; the stages' shares
+come on top of the probes'."""
+EARLY_SHARE: Final = 400
+PROBE_SHARE: Final = 32
+EXPLORE_PROBE_SHARE: Final = 4
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -147,22 +158,27 @@ def _analyse(
         return Verdict(Outcome.UNWINNABLE, winner, reason="material")
     if statically_unwinnable(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility")
+    nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
+    early = 0
+    if not quick and nodes >= PROBE_MIN:
+        line, early = guided_helpmate(work, winner, nodes // EARLY_SHARE, deadline)
+        if line:
+            return Verdict(Outcome.WINNABLE, winner, tuple(forced) + line, early, "guided search")
     cap = QUICK_PHASES
     if not quick:
-        cap = min(MAX_PHASES, max(1, (budget or FULL_BUDGET) // PHASE_SHARE))
+        cap = min(MAX_PHASES, max(1, nodes // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
     if quick:
-        nodes = budget if budget is not None else QUICK_BUDGET
         found = find_helpmate(
             work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True, deadline=deadline
         )
         if found.outcome is Outcome.UNWINNABLE:
             return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
         return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
-    nodes = budget if budget is not None else FULL_BUDGET
-    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
+    verdict = _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
+    return replace(verdict, nodes=verdict.nodes + early)
 
 
 def _full(
@@ -181,10 +197,26 @@ def _full(
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
+    probe = nodes // PROBE_SHARE if nodes >= PROBE_MIN else 0
+    spent = 0
+    if probe:
+        line, spent = guided_helpmate(work, winner, probe, deadline)
+        if line:
+            return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
+        if has_piece:
+            line, more = bestfirst_helpmate(work, winner, probe, deadline)
+            spent += more
+            if line:
+                return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "best-first search")
+        outcome, line, seen = explore(work, winner, nodes // EXPLORE_PROBE_SHARE, deadline)
+        spent += seen
+        if outcome is not Outcome.UNDETERMINED:
+            line = forced + line if line else ()
+            return Verdict(outcome, winner, line, spent, "every reachable position")
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
     line, used = guided_helpmate(work, winner, guided, deadline)
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent + used, "guided search")
     if has_piece:
         line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE, deadline)
         reason = "best-first search"
@@ -194,22 +226,22 @@ def _full(
         reason = "staged search"
     used += more
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent + used, reason)
     cap = nodes - used - nodes // SEARCH_SHARE
-    if cap > 0:
+    if cap > (nodes // EXPLORE_PROBE_SHARE if probe else 0):
         outcome, line, seen = explore(work, winner, cap, deadline)
         used += seen
         if outcome is not Outcome.UNDETERMINED:
             line = forced + line if line else ()
-            return Verdict(outcome, winner, line, used, "every reachable position")
+            return Verdict(outcome, winner, line, spent + used, "every reachable position")
     if used >= nodes:
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=spent + used, reason="budget spent")
     found = find_helpmate(
         work, winner, budget=nodes - used, max_cost=FULL_COST, deadline=deadline
     )
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, used + found.nodes, reason)
+    return Verdict(found.outcome, winner, line, spent + used + found.nodes, reason)
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:
