@@ -59,10 +59,10 @@ def test_bad_seconds_are_refused(seconds: float) -> None:
 def test_the_caged_kings_are_proved_for_both_sides_within_a_small_budget() -> None:
     # Both kings are caged; White has only pawn moves and runs out of them before Black can
     # promote and mate, and White needs Black's promotion first. The exploration of every
-    # reachable position proves it for both sides (about 49,000 positions, under a second
-    # on an idle machine), which rulings on a flag (Art. 6.9) need.
+    # reachable position proves it for both sides (about 49,000 positions, after a smaller
+    # probe), which rulings on a flag (Art. 6.9) need within their time bound.
     pos = parse_fen("8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1")
     for side in (0, 1):
         verdict = can_checkmate(pos, side, "full")
         assert verdict.unwinnable, verdict
-        assert verdict.nodes < 60_000
+        assert verdict.nodes < 70_000

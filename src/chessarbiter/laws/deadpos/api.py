@@ -96,13 +96,13 @@ QUICK_PHASES: Final = 32
 PROBE_MIN: Final = 10_000
 """From this budget on, the full mode probes: a very short guided search (a
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
-move on, short guided and best-first searches (a :data:`PROBE_SHARE`-th each) and an
-exploration of every reachable position (a :data:`EXPLORE_PROBE_SHARE`-th), which decide
+move on, rounds of short guided and best-first searches (a :data:`PROBE_SHARES`-th of the
+budget each; only when the winner has a piece, as pawns alone need the staged search) and
+an exploration of every reachable position (twice that), which decide
 most corpus positions at a fraction of the cost of the stages below; the stages' shares
 come on top of the probes'."""
 EARLY_SHARE: Final = 400
-PROBE_SHARE: Final = 32
-EXPLORE_PROBE_SHARE: Final = 4
+PROBE_SHARES: Final = (32, 8)
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -197,18 +197,19 @@ def _full(
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
-    probe = nodes // PROBE_SHARE if nodes >= PROBE_MIN else 0
+    probes = PROBE_SHARES if nodes >= PROBE_MIN else ()
     spent = 0
-    if probe:
-        line, spent = guided_helpmate(work, winner, probe, deadline)
-        if line:
-            return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
+    for share in probes:
         if has_piece:
-            line, more = bestfirst_helpmate(work, winner, probe, deadline)
+            line, more = guided_helpmate(work, winner, nodes // share, deadline)
+            spent += more
+            if line:
+                return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
+            line, more = bestfirst_helpmate(work, winner, nodes // share, deadline)
             spent += more
             if line:
                 return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "best-first search")
-        outcome, line, seen = explore(work, winner, nodes // EXPLORE_PROBE_SHARE, deadline)
+        outcome, line, seen = explore(work, winner, 2 * nodes // share, deadline)
         spent += seen
         if outcome is not Outcome.UNDETERMINED:
             line = forced + line if line else ()
@@ -228,7 +229,7 @@ def _full(
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, spent + used, reason)
     cap = nodes - used - nodes // SEARCH_SHARE
-    if cap > (nodes // EXPLORE_PROBE_SHARE if probe else 0):
+    if cap > (2 * nodes // probes[-1] if probes else 0):
         outcome, line, seen = explore(work, winner, cap, deadline)
         used += seen
         if outcome is not Outcome.UNDETERMINED:
