@@ -12,8 +12,9 @@ mode, the median and 99th percentile time per verdict and the verdict counts.
 of both unwinnability files (from the first), both sides, each verdict judged against its
 label and every helpmate replayed (as ``deadpos_verdicts.py`` does). It prints the median,
 99th percentile and largest time and node count, and the correct, undetermined and wrong
-verdicts; ``--seconds`` is the time bound of a ruling, ``--rows`` writes every verdict as
-a JSON line.
+verdicts; ``--seconds`` is the time bound of a ruling, ``--cpu`` measures (and bounds) the
+process's CPU time instead of the wall clock (for a loaded machine), ``--rows`` writes every
+verdict as a JSON line.
 """
 
 from __future__ import annotations
@@ -85,12 +86,12 @@ def measure(cases: list[tuple[Position, int]], mode: str, budget: int | None) ->
             f"p99 {p99:9.3f} ms  {dict(verdicts)}")
 
 
-def sample(seconds: float | None, rows_out: Path | None) -> None:
+def sample(seconds: float | None, rows_out: Path | None, cpu: bool) -> None:
     """The corpus sample: every 10th line of both files, both sides, judged."""
     todo = [c for name in FILES for c in cases(name, SAMPLE_EVERY, None)]
     rows = []
     for case in todo:
-        rows.append(judge(case, seconds))
+        rows.append(judge(case, seconds, cpu))
         if rows_out:
             with rows_out.open("a") as out:
                 out.write(json.dumps(rows[-1]) + "\n")
@@ -103,7 +104,8 @@ def sample(seconds: float | None, rows_out: Path | None) -> None:
         p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
         return f"median {statistics.median(values):,.1f}  p99 {p99:,.1f}  max {values[-1]:,.1f}"
 
-    print(f"corpus sample: {len(rows)} verdicts, time bound {seconds} s")
+    clock = "CPU" if cpu else "wall-clock"
+    print(f"corpus sample: {len(rows)} verdicts, time bound {seconds} s, {clock} times")
     print(f"  ms     {spread(times)}")
     print(f"  nodes  {spread(nodes)}")
     print(f"  {dict(results)}  undetermined by reason {dict(reasons)}")
@@ -118,10 +120,11 @@ def main() -> None:
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS), help="sets to run")
     parser.add_argument("--sample", action="store_true", help="measure the corpus sample")
     parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
+    parser.add_argument("--cpu", action="store_true", help="sample: CPU time, not wall clock")
     parser.add_argument("--rows", type=Path, default=None, help="sample verdicts (JSON lines)")
     args = parser.parse_args()
     if args.sample:
-        sample(args.seconds, args.rows)
+        sample(args.seconds, args.rows, args.cpu)
         return
     for name in args.sets:
         cases = game_finals(args.games) if name == "games" else corpus_set(SETS[name], args.every)

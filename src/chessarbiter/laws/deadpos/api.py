@@ -56,7 +56,7 @@ from chessarbiter.core.squares import (
     squares_of,
 )
 from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
-from chessarbiter.laws.deadpos.closure import explore
+from chessarbiter.laws.deadpos.closure import Exploration
 from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.guided import guided_helpmate
@@ -97,10 +97,11 @@ PROBE_MIN: Final = 10_000
 """From this budget on, the full mode probes: a very short guided search (a
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
 move on, rounds of short guided and best-first searches (a :data:`PROBE_SHARES`-th of the
-budget each; only when the winner has a piece, as pawns alone need the staged search) and
-an exploration of every reachable position (twice that), which decide
-most corpus positions at a fraction of the cost of the stages below; the stages' shares
-come on top of the probes'."""
+budget each; when the winner has no piece but pawns, only the first guided one, as pawns
+alone need the staged search) and an exploration of every reachable position (twice that,
+in all: each round goes on with the same exploration), which decide most corpus positions
+at a fraction of the cost of the stages below; the stages' shares come on top of the
+probes', and the last stage's exploration goes on with the probes'."""
 EARLY_SHARE: Final = 400
 PROBE_SHARES: Final = (32, 8)
 FULL_COST: Final = 2_000
@@ -197,27 +198,27 @@ def _full(
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
-    probes = PROBE_SHARES if nodes >= PROBE_MIN else ()
+    exploration = Exploration(work, winner)
     spent = 0
-    for share in probes:
-        if has_piece:
+    for share in PROBE_SHARES if nodes >= PROBE_MIN else ():
+        if has_piece or share == PROBE_SHARES[0]:
             line, more = guided_helpmate(work, winner, nodes // share, deadline)
             spent += more
             if line:
                 return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
+        if has_piece:
             line, more = bestfirst_helpmate(work, winner, nodes // share, deadline)
             spent += more
             if line:
                 return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "best-first search")
-        outcome, line, seen = explore(work, winner, 2 * nodes // share, deadline)
-        spent += seen
+        outcome = exploration.run(work, 2 * nodes // share, deadline)
         if outcome is not Outcome.UNDETERMINED:
-            line = forced + line if line else ()
-            return Verdict(outcome, winner, line, spent, "every reachable position")
+            return _explored(exploration, outcome, forced, spent)
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
     line, used = guided_helpmate(work, winner, guided, deadline)
+    used += spent
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, spent + used, "guided search")
+        return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
     if has_piece:
         line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE, deadline)
         reason = "best-first search"
@@ -227,22 +228,28 @@ def _full(
         reason = "staged search"
     used += more
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, spent + used, reason)
-    cap = nodes - used - nodes // SEARCH_SHARE
-    if cap > (2 * nodes // probes[-1] if probes else 0):
-        outcome, line, seen = explore(work, winner, cap, deadline)
-        used += seen
-        if outcome is not Outcome.UNDETERMINED:
-            line = forced + line if line else ()
-            return Verdict(outcome, winner, line, spent + used, "every reachable position")
-    if used >= nodes:
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=spent + used, reason="budget spent")
+        return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
+    outcome = exploration.run(work, nodes - (used - spent) - nodes // SEARCH_SHARE, deadline)
+    if outcome is not Outcome.UNDETERMINED:
+        return _explored(exploration, outcome, forced, used)
+    used += len(exploration.seen)
+    if used - spent >= nodes:
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
     found = find_helpmate(
-        work, winner, budget=nodes - used, max_cost=FULL_COST, deadline=deadline
+        work, winner, budget=nodes - (used - spent), max_cost=FULL_COST, deadline=deadline
     )
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, spent + used + found.nodes, reason)
+    return Verdict(found.outcome, winner, line, used + found.nodes, reason)
+
+
+def _explored(
+    exploration: Exploration, outcome: Outcome, forced: tuple[Move, ...], used: int
+) -> Verdict:
+    """The verdict of an exploration that decided, after ``used`` nodes of other stages."""
+    line = forced + exploration.found if exploration.found else ()
+    nodes = used + len(exploration.seen)
+    return Verdict(outcome, exploration.winner, line, nodes, "every reachable position")
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:

@@ -27,62 +27,89 @@ MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
 
 
+class Exploration:
+    """A depth-first exploration from a root position that pauses at a cap on the positions
+    seen and can go on later with a larger one (nothing is explored twice)."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.winner = winner
+        self.seen = {pos.key()}
+        self.line: list[Move] = []
+        self.moves = [pos.legal_moves()]
+        self.next = [0]
+        self.found: tuple[Move, ...] = ()
+        self.gap = self.skip = 0
+
+    def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Outcome:
+        """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
+        :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
+        UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
+        ``deadline`` raises)."""
+        for move in self.line:
+            pos.push(move)
+        outcome = self._run(pos, cap, deadline)
+        for _ in self.line:
+            pos.pop()
+        return outcome
+
+    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Outcome:
+        if self.found:
+            return Outcome.WINNABLE
+        winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
+        stack, index = self.moves, self.next
+        while stack:
+            moves, i = stack[-1], index[-1]
+            if i == len(moves):
+                stack.pop()
+                index.pop()
+                if line:
+                    line.pop()
+                    pos.pop()
+                continue
+            move = moves[i]
+            structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+            pos.push(move)
+            key = pos.key()
+            if key in seen:
+                pos.pop()
+                index[-1] = i + 1
+                continue
+            if len(seen) >= cap:
+                pos.pop()
+                return Outcome.UNDETERMINED
+            seen.add(key)
+            index[-1] = i + 1
+            deadline.tick()
+            if structural and self.skip:
+                self.skip -= 1
+                structural = False
+            replies = pos.legal_moves()
+            if not replies:
+                if pos.turn == loser and pos.is_check():
+                    self.found = (*line, move)
+                    pos.pop()
+                    return Outcome.WINNABLE
+            elif not cannot_mate_by_material(pos.pieces, winner):
+                if structural:
+                    if statically_unwinnable(pos, winner):
+                        self.gap = self.skip = 0
+                        pos.pop()
+                        continue
+                    self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
+                line.append(move)
+                stack.append(replies)
+                index.append(0)
+                continue
+            pos.pop()
+        return Outcome.UNWINNABLE
+
+
 def explore(
     pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
 ) -> tuple[Outcome, tuple[Move, ...], int]:
     """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
     reachable position was seen without one, else UNDETERMINED; and the positions seen.
     ``pos`` is restored afterwards (not when ``deadline`` raises)."""
-    loser = winner ^ 1
-    seen = {pos.key()}
-    line: list[Move] = []
-    stack = [iter(pos.legal_moves())]
-    outcome = Outcome.UNWINNABLE
-    gap = skip = 0
-    while stack:
-        move = next(stack[-1], None)
-        if move is None:
-            stack.pop()
-            if line:
-                line.pop()
-                pos.pop()
-            continue
-        structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
-        if structural and skip:
-            skip -= 1
-            structural = False
-        pos.push(move)
-        key = pos.key()
-        if key in seen:
-            pos.pop()
-            continue
-        seen.add(key)
-        deadline.tick()
-        moves = pos.legal_moves()
-        if not moves:
-            if pos.turn == loser and pos.is_check():
-                found = (*line, move)
-                while line:
-                    line.pop()
-                    pos.pop()
-                pos.pop()
-                return Outcome.WINNABLE, found, len(seen)
-        elif len(seen) > cap:
-            outcome = Outcome.UNDETERMINED
-            pos.pop()
-            break
-        elif not cannot_mate_by_material(pos.pieces, winner):
-            if structural:
-                if statically_unwinnable(pos, winner):
-                    gap = skip = 0
-                    pos.pop()
-                    continue
-                gap = skip = min(MAX_GAP, 2 * gap + 1)
-            line.append(move)
-            stack.append(iter(moves))
-            continue
-        pos.pop()
-    while line:
-        line.pop()
-        pos.pop()
-    return outcome, (), len(seen)
+    exploration = Exploration(pos, winner)
+    outcome = exploration.run(pos, cap, deadline)
+    return outcome, exploration.found, len(exploration.seen)
