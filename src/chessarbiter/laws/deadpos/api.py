@@ -55,7 +55,7 @@ from chessarbiter.core.squares import (
     SQUARE_NAMES,
     squares_of,
 )
-from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
+from chessarbiter.laws.deadpos.bestfirst import BestFirst
 from chessarbiter.laws.deadpos.closure import Exploration
 from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
 from chessarbiter.laws.deadpos.forced import play_forced_moves
@@ -96,12 +96,12 @@ QUICK_PHASES: Final = 32
 PROBE_MIN: Final = 10_000
 """From this budget on, the full mode probes: a very short guided search (a
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
-move on, rounds of short guided and best-first searches (a :data:`PROBE_SHARES`-th of the
-budget each; when the winner has no piece but pawns, only the first guided one, as pawns
-alone need the staged search) and an exploration of every reachable position (twice that,
-in all: each round goes on with the same exploration), which decide most corpus positions
-at a fraction of the cost of the stages below; the stages' shares come on top of the
-probes', and the last stage's exploration goes on with the probes'."""
+move on, a short guided search (a ``PROBE_SHARES[0]``-th of the budget), then rounds of the
+best-first search (when the winner has a piece; up to a :data:`PROBE_SHARES`-th of the
+budget in all) and the exploration of every reachable position (twice that), each round
+going on with the same searches, which decide most corpus positions at a fraction of the
+cost of the stages below. The guided probe comes on top of the stages' shares; the
+best-first stage and the last exploration go on from the probes'."""
 EARLY_SHARE: Final = 400
 PROBE_SHARES: Final = (32, 8)
 FULL_COST: Final = 2_000
@@ -199,28 +199,26 @@ def _full(
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
+    bestfirst = BestFirst(work, winner)
     spent = 0
     for share in PROBE_SHARES if nodes >= PROBE_MIN else ():
-        if has_piece or share == PROBE_SHARES[0]:
-            line, more = guided_helpmate(work, winner, nodes // share, deadline)
-            spent += more
+        if share == PROBE_SHARES[0]:
+            line, spent = guided_helpmate(work, winner, nodes // share, deadline)
             if line:
                 return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
-        if has_piece:
-            line, more = bestfirst_helpmate(work, winner, nodes // share, deadline)
-            spent += more
-            if line:
-                return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "best-first search")
+        if has_piece and bestfirst.run(nodes // share, deadline):
+            line, used = forced + bestfirst.found, spent + bestfirst.nodes
+            return Verdict(Outcome.WINNABLE, winner, line, used, "best-first search")
         outcome = exploration.run(work, 2 * nodes // share, deadline)
         if outcome is not Outcome.UNDETERMINED:
-            return _explored(exploration, outcome, forced, spent)
+            return _explored(exploration, outcome, forced, spent + bestfirst.nodes - 1)
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
     line, used = guided_helpmate(work, winner, guided, deadline)
     used += spent
     if line:
         return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
     if has_piece:
-        line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE, deadline)
+        line, more = bestfirst.run(nodes // BESTFIRST_SHARE, deadline), bestfirst.nodes
         reason = "best-first search"
     else:
         staged = nodes // GUIDED_SHARE + nodes // BESTFIRST_SHARE - guided
