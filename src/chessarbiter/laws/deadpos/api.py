@@ -104,6 +104,7 @@ cost of the stages below. The guided probe comes on top of the stages' shares; t
 best-first stage and the last exploration go on from the probes'."""
 EARLY_SHARE: Final = 400
 PROBE_SHARES: Final = (32, 8)
+EXPLORED: Final = "every reachable position"
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -200,23 +201,28 @@ def _full(
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
-    spent = 0
+    probed = 0  # the guided probe's nodes, on top of the stages' shares
+
+    def spent(stages: int) -> int:
+        """All nodes: the probe's, ``stages`` and the positions explored."""
+        return probed + stages + len(exploration.seen) - 1
+
     for share in PROBE_SHARES if nodes >= PROBE_MIN else ():
         if share == PROBE_SHARES[0]:
-            line, spent = guided_helpmate(work, winner, nodes // share, deadline)
+            line, probed = guided_helpmate(work, winner, nodes // share, deadline)
             if line:
-                return Verdict(Outcome.WINNABLE, winner, forced + line, spent, "guided search")
+                return Verdict(Outcome.WINNABLE, winner, forced + line, probed, "guided search")
         if has_piece and bestfirst.run(nodes // share, deadline):
-            line, used = forced + bestfirst.found, spent + bestfirst.nodes
+            line, used = forced + bestfirst.found, spent(bestfirst.nodes)
             return Verdict(Outcome.WINNABLE, winner, line, used, "best-first search")
         outcome = exploration.run(work, 2 * nodes // share, deadline)
         if outcome is not Outcome.UNDETERMINED:
-            return _explored(exploration, outcome, forced, spent + bestfirst.nodes - 1)
+            line = forced + exploration.found if exploration.found else ()
+            return Verdict(outcome, winner, line, spent(bestfirst.nodes - 1), EXPLORED)
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
     line, used = guided_helpmate(work, winner, guided, deadline)
-    used += spent
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), "guided search")
     if has_piece:
         line, more = bestfirst.run(nodes // BESTFIRST_SHARE, deadline), bestfirst.nodes
         reason = "best-first search"
@@ -226,28 +232,18 @@ def _full(
         reason = "staged search"
     used += more
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
-    outcome = exploration.run(work, nodes - (used - spent) - nodes // SEARCH_SHARE, deadline)
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), reason)
+    outcome = exploration.run(work, nodes - used - nodes // SEARCH_SHARE, deadline)
     if outcome is not Outcome.UNDETERMINED:
-        return _explored(exploration, outcome, forced, used)
-    used += len(exploration.seen)
-    if used - spent >= nodes:
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
-    found = find_helpmate(
-        work, winner, budget=nodes - (used - spent), max_cost=FULL_COST, deadline=deadline
-    )
+        line = forced + exploration.found if exploration.found else ()
+        return Verdict(outcome, winner, line, spent(used), EXPLORED)
+    left = nodes - used - len(exploration.seen)
+    if left <= 0:
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=spent(used), reason="budget spent")
+    found = find_helpmate(work, winner, budget=left, max_cost=FULL_COST, deadline=deadline)
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, used + found.nodes, reason)
-
-
-def _explored(
-    exploration: Exploration, outcome: Outcome, forced: tuple[Move, ...], used: int
-) -> Verdict:
-    """The verdict of an exploration that decided, after ``used`` nodes of other stages."""
-    line = forced + exploration.found if exploration.found else ()
-    nodes = used + len(exploration.seen)
-    return Verdict(outcome, exploration.winner, line, nodes, "every reachable position")
+    return Verdict(found.outcome, winner, line, spent(used + found.nodes), reason)
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:
