@@ -16,7 +16,9 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the cheap proofs after each
-   legal move and its forced replies (:mod:`.plies`), the guided helpmate search
+   legal move and its forced replies (:mod:`.plies`), short probes (see
+   :data:`PROBE_MIN`; a very short guided search also comes before stage 5), the guided
+   helpmate search
    (:mod:`.guided`, a quarter of the budget), the best-first helpmate search
    (:mod:`.bestfirst`, another quarter; for a winner with no piece but pawns, an eighth for
    the guided search and the rest of the half for the staged search of :mod:`.promote`),
@@ -24,9 +26,10 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    position (:mod:`.closure`, what is left but a tenth), then the iterative-deepening search
    of :mod:`.search` with the rest, whose completed iterations are proofs.
 
-Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly
-winnable") and is meant for every move of a game; full mode is for flags, resignations and
-adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
+A time bound (``seconds``) turns a search still running past it into UNDETERMINED
+(:mod:`.deadline`). Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED,
+read "possibly winnable") and is meant for every move of a game; full mode is for flags,
+resignations and adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
 
 The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
 legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
