@@ -1,18 +1,21 @@
 """Full-mode verdicts on the whole unwinnability corpus, in parallel (issue 6).
 
 Run: ``.venv/bin/python bench/deadpos_verdicts.py [--jobs N] [--budget NODES] [--every N]
-[--files chasolver d3chess] [--undetermined FILE]``.
+[--files chasolver d3chess] [--undetermined FILE] [--seconds S [--cpu]]``.
 For every position of each file and both sides: full mode's verdict against the label
 (first character ``-`` = white cannot mate, second for black), every helpmate replayed to
 checkmate. Prints, per file and side, the correct, undetermined (split by label) and wrong
 verdicts, and the median and 99th percentile time per verdict. Budgets count nodes, so the
-verdicts do not depend on ``--jobs``; a position both files hold is analysed once. Exits 1
-on any wrong verdict or bad helpmate.
+verdicts do not depend on ``--jobs`` (unless ``--seconds`` bounds each verdict's time, as a
+ruling does; ``--cpu`` measures and bounds CPU time, which a loaded machine inflates
+less); a position both files hold is analysed once. Exits 1 on any wrong verdict or bad
+helpmate.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -45,15 +48,18 @@ def cases(name: str, every: int, budget: int | None) -> list[Case]:
     return out
 
 
-def judge(case: Case) -> dict[str, object]:
-    """One verdict, compared with the label; a helpmate is replayed to checkmate."""
+def judge(case: Case, seconds: float | None = None, cpu: bool = False) -> dict[str, object]:
+    """One verdict, compared with the label; a helpmate is replayed to checkmate. With
+    ``seconds``, the analysis has that time bound; with ``cpu``, times (the bound's too) are
+    the process's CPU time, which a loaded machine inflates less than the wall clock."""
     name, index, label, fen, side, budget = case
     fields = fen.split()
     fields += ["-"] * (4 - len(fields))
     pos = parse_fen(" ".join(fields), lenient=True)
-    start = time.perf_counter()
-    verdict = can_checkmate(pos, side, "full", budget)
-    seconds = time.perf_counter() - start
+    clock = time.process_time if cpu else time.perf_counter
+    start = clock()
+    verdict = can_checkmate(pos, side, "full", budget, seconds=seconds, clock=clock)
+    seconds = clock() - start
     expected = label[side] != "-"
     if verdict.outcome is Outcome.UNDETERMINED:
         result = "undetermined"
@@ -113,13 +119,16 @@ def main() -> None:
                         help="full-mode node budget (default: the library's default)")
     parser.add_argument("--every", type=int, default=1, help="corpus line step (default 1)")
     parser.add_argument("--files", nargs="+", choices=sorted(FILES), default=sorted(FILES))
+    parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
+    parser.add_argument("--cpu", action="store_true", help="CPU time, not the wall clock")
     parser.add_argument("--undetermined", type=Path, help="write undetermined cases (JSON lines)")
     args = parser.parse_args()
     todo = [c for name in args.files for c in cases(name, args.every, args.budget)]
     unique = {_same(c): c for c in reversed(todo)}
     start = time.perf_counter()
     with Pool(args.jobs) as pool:
-        judged = pool.map(judge, list(unique.values()), chunksize=1)
+        work = functools.partial(judge, seconds=args.seconds, cpu=args.cpu)
+        judged = pool.map(work, list(unique.values()), chunksize=1)
     done = dict(zip(unique, judged, strict=True))
     rows = [{**done[_same(c)], "file": c[0], "i": c[1]} for c in todo]
     print(f"{len(rows)} verdicts, budget {args.budget or 'default'}, "

@@ -6,7 +6,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.closure import explore
+from chessarbiter.laws.deadpos.closure import Exploration, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
     Guide,
@@ -124,4 +124,16 @@ def test_exploration_finds_a_mate_or_stops_at_its_cap() -> None:
     outcome, line, _ = explore(parse_fen(fen), 1, 20_000)
     assert outcome is Outcome.WINNABLE and mates(fen, line, 1)
     outcome, line, seen = explore(Position(), 0, 300)
-    assert outcome is Outcome.UNDETERMINED and line == () and seen == 301
+    assert outcome is Outcome.UNDETERMINED and line == () and seen == 300
+
+
+def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
+    fen = "5k2/p1p5/8/4p3/8/6p1/P1P1P1Pp/7K w - - 0 1"
+    pos = parse_fen(fen)
+    at_once = explore(pos, 1, 20_000)
+    exploration = Exploration(pos, 1)
+    assert exploration.run(pos, 500) is Outcome.UNDETERMINED
+    assert len(exploration.seen) == 500 and pos.fen() == fen
+    assert exploration.run(pos, 20_000) is Outcome.WINNABLE
+    assert (Outcome.WINNABLE, exploration.found, len(exploration.seen)) == at_once
+    assert pos.fen() == fen

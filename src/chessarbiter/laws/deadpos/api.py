@@ -16,7 +16,9 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the cheap proofs after each
-   legal move and its forced replies (:mod:`.plies`), the guided helpmate search
+   legal move and its forced replies (:mod:`.plies`), short probes (see
+   :data:`PROBE_MIN`; a very short guided search also comes before stage 5), the guided
+   helpmate search
    (:mod:`.guided`, a quarter of the budget), the best-first helpmate search
    (:mod:`.bestfirst`, another quarter; for a winner with no piece but pawns, an eighth for
    the guided search and the rest of the half for the staged search of :mod:`.promote`),
@@ -24,9 +26,10 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    position (:mod:`.closure`, what is left but a tenth), then the iterative-deepening search
    of :mod:`.search` with the rest, whose completed iterations are proofs.
 
-Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly
-winnable") and is meant for every move of a game; full mode is for flags, resignations and
-adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
+A time bound (``seconds``) turns a search still running past it into UNDETERMINED
+(:mod:`.deadline`). Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED,
+read "possibly winnable") and is meant for every move of a game; full mode is for flags,
+resignations and adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
 
 The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
 legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
@@ -36,6 +39,8 @@ first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Final, Literal
 
 from chessarbiter.core.attacks import attackers
@@ -53,8 +58,9 @@ from chessarbiter.core.squares import (
     SQUARE_NAMES,
     squares_of,
 )
-from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
-from chessarbiter.laws.deadpos.closure import explore
+from chessarbiter.laws.deadpos.bestfirst import BestFirst
+from chessarbiter.laws.deadpos.closure import Exploration
+from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -90,6 +96,18 @@ MAX_PHASES: Final = 5_000
 """The most phases the full mode explores, whatever the budget."""
 QUICK_PHASES: Final = 32
 """Phases the quick mode may explore."""
+PROBE_MIN: Final = 10_000
+"""From this budget on, the full mode probes: a very short guided search (a
+:data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
+move on, a short guided search (a ``PROBE_SHARES[0]``-th of the budget), then rounds of the
+best-first search (when the winner has a piece; up to a :data:`PROBE_SHARES`-th of the
+budget in all) and the exploration of every reachable position (twice that), each round
+going on with the same searches, which decide most corpus positions at a fraction of the
+cost of the stages below. The guided probe comes on top of the stages' shares; the
+best-first stage and the last exploration go on from the probes'."""
+EARLY_SHARE: Final = 400
+PROBE_SHARES: Final = (32, 8)
+EXPLORED: Final = "every reachable position"
 FULL_COST: Final = 2_000
 """Deepest full iteration (far beyond any helpmate met in practice)."""
 
@@ -99,16 +117,38 @@ class IllegalPositionError(ChessError):
 
 
 def can_checkmate(
-    pos: Position, winner: int, mode: Mode = "full", budget: int | None = None
+    pos: Position,
+    winner: int,
+    mode: Mode = "full",
+    budget: int | None = None,
+    *,
+    seconds: float | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Verdict:
     """Whether ``winner`` (0 white, 1 black) can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode). ``pos`` is not changed. Raises ``ValueError`` for
-    a bad ``winner``, ``mode`` or ``budget`` and :class:`IllegalPositionError` for a
-    position with the side not to move in check or a pawn on the first or last rank.
+    :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
+    ``time.monotonic``) the analysis stops and the verdict is UNDETERMINED with reason
+    ``"time"``; without ``seconds`` only the budget bounds it. ``pos`` is not changed.
+    Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
+    :class:`IllegalPositionError` for a position with the side not to move in check or a
+    pawn on the first or last rank.
     """
     _validate(pos, winner, mode, budget)
+    if seconds is not None and not seconds >= 0:
+        raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    deadline = Deadline(seconds, clock)
+    try:
+        return _analyse(pos, winner, mode, budget, deadline)
+    except TimeUp:
+        return Verdict(Outcome.UNDETERMINED, winner, reason="time")
+
+
+def _analyse(
+    pos: Position, winner: int, mode: Mode, budget: int | None, deadline: Deadline
+) -> Verdict:
+    """:func:`can_checkmate` on valid arguments; raises :class:`TimeUp` past ``deadline``."""
     work = Position.from_snapshot(pos.snapshot())
     forced, looped = play_forced_moves(work)
     quick = mode == "quick"
@@ -123,60 +163,90 @@ def can_checkmate(
         return Verdict(Outcome.UNWINNABLE, winner, reason="material")
     if statically_unwinnable(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility")
+    nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
+    early = 0
+    if not quick and nodes >= PROBE_MIN:
+        line, early = guided_helpmate(work, winner, nodes // EARLY_SHARE, deadline)
+        if line:
+            return Verdict(Outcome.WINNABLE, winner, tuple(forced) + line, early, "guided search")
     cap = QUICK_PHASES
     if not quick:
-        cap = min(MAX_PHASES, max(1, (budget or FULL_BUDGET) // PHASE_SHARE))
-    proved, seen = phases_unwinnable(work, winner, cap)
+        cap = min(MAX_PHASES, max(1, nodes // PHASE_SHARE))
+    proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
     if quick:
-        nodes = budget if budget is not None else QUICK_BUDGET
-        found = find_helpmate(work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True)
+        found = find_helpmate(
+            work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True, deadline=deadline
+        )
         if found.outcome is Outcome.UNWINNABLE:
             return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
         return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
-    nodes = budget if budget is not None else FULL_BUDGET
-    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0)
+    verdict = _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
+    return replace(verdict, nodes=verdict.nodes + early)
 
 
 def _full(
-    work: Position, winner: int, nodes: int, forced: tuple[Move, ...], phases: int
+    work: Position,
+    winner: int,
+    nodes: int,
+    forced: tuple[Move, ...],
+    phases: int,
+    deadline: Deadline,
 ) -> Verdict:
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
     ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
     if _every_move_blocked(work, winner):
         return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
-    if phases and every_move_proved(work, winner, phases):
+    if phases and every_move_proved(work, winner, phases, deadline):
         return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
+    exploration = Exploration(work, winner)
+    bestfirst = BestFirst(work, winner)
+    probed = 0  # the guided probe's nodes, on top of the stages' shares
+
+    def spent(stages: int) -> int:
+        """All nodes: the probe's, ``stages`` and the positions explored."""
+        return probed + stages + len(exploration.seen) - 1
+
+    for share in PROBE_SHARES if nodes >= PROBE_MIN else ():
+        if share == PROBE_SHARES[0]:
+            line, probed = guided_helpmate(work, winner, nodes // share, deadline)
+            if line:
+                return Verdict(Outcome.WINNABLE, winner, forced + line, probed, "guided search")
+        if has_piece and bestfirst.run(nodes // share, deadline):
+            line, used = forced + bestfirst.found, spent(bestfirst.nodes)
+            return Verdict(Outcome.WINNABLE, winner, line, used, "best-first search")
+        outcome = exploration.run(work, 2 * nodes // share, deadline)
+        if outcome is not Outcome.UNDETERMINED:
+            line = forced + exploration.found if exploration.found else ()
+            return Verdict(outcome, winner, line, spent(bestfirst.nodes - 1), EXPLORED)
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
-    line, used = guided_helpmate(work, winner, guided)
+    line, used = guided_helpmate(work, winner, guided, deadline)
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, "guided search")
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), "guided search")
     if has_piece:
-        line, more = bestfirst_helpmate(work, winner, nodes // BESTFIRST_SHARE)
+        line, more = bestfirst.run(nodes // BESTFIRST_SHARE, deadline), bestfirst.nodes
         reason = "best-first search"
     else:
         staged = nodes // GUIDED_SHARE + nodes // BESTFIRST_SHARE - guided
-        line, more = staged_helpmate(work, winner, staged)
+        line, more = staged_helpmate(work, winner, staged, deadline)
         reason = "staged search"
     used += more
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, used, reason)
-    cap = nodes - used - nodes // SEARCH_SHARE
-    if cap > 0:
-        outcome, line, seen = explore(work, winner, cap)
-        used += seen
-        if outcome is not Outcome.UNDETERMINED:
-            line = forced + line if line else ()
-            return Verdict(outcome, winner, line, used, "every reachable position")
-    if used >= nodes:
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=used, reason="budget spent")
-    found = find_helpmate(work, winner, budget=nodes - used, max_cost=FULL_COST)
+        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), reason)
+    outcome = exploration.run(work, nodes - used - nodes // SEARCH_SHARE, deadline)
+    if outcome is not Outcome.UNDETERMINED:
+        line = forced + exploration.found if exploration.found else ()
+        return Verdict(outcome, winner, line, spent(used), EXPLORED)
+    left = nodes - used - len(exploration.seen)
+    if left <= 0:
+        return Verdict(Outcome.UNDETERMINED, winner, nodes=spent(used), reason="budget spent")
+    found = find_helpmate(work, winner, budget=left, max_cost=FULL_COST, deadline=deadline)
     line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
     reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, used + found.nodes, reason)
+    return Verdict(found.outcome, winner, line, spent(used + found.nodes), reason)
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:

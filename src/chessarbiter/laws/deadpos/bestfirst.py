@@ -14,6 +14,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Snapshot
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
@@ -63,30 +64,58 @@ class Tree:
         return tuple(reversed(out))
 
 
-def bestfirst_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+class BestFirst:
+    """A best-first helpmate search that stops at a node budget and can go on later with a
+    larger one, as if it had been given that budget from the start."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.winner = winner
+        self.estimate = Estimate(winner)
+        self.tree = Tree(pos)
+        self.nodes = 1
+        self.index, self.work = 0, self.tree.root()
+        self.moves = self.work.legal_moves()
+        self.next = 0
+        self.found: tuple[Move, ...] = ()
+        self.dry = False
+
+    def run(self, budget: int, deadline: Deadline = NEVER) -> tuple[Move, ...]:
+        """Go on until ``budget`` nodes in all: a helpmate by the winner, or ``()`` when the
+        budget is spent or every position was expanded (:attr:`dry`)."""
+        winner, loser, tree = self.winner, self.winner ^ 1, self.tree
+        while not (self.found or self.dry):
+            work, depth = self.work, tree.depths[self.index] + 1
+            while self.next < len(self.moves):
+                if self.nodes >= budget:
+                    return ()
+                move = self.moves[self.next]
+                self.next += 1
+                self.nodes += 1
+                deadline.tick()
+                work.push(move)
+                key = work.key()
+                if key not in tree.seen:
+                    tree.seen.add(key)
+                    if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
+                        self.found = (*tree.line(self.index), move)
+                        return self.found
+                    if not cannot_mate_by_material(work.pieces, winner):
+                        score = depth + WEIGHT * self.estimate.plies(work)
+                        tree.offer(score, self.nodes, self.index, move)
+                work.pop()
+            expanded = tree.expand()
+            if expanded is None:
+                self.dry = True
+                break
+            self.index, self.work = expanded
+            self.moves, self.next = self.work.legal_moves(), 0
+        return self.found
+
+
+def bestfirst_helpmate(
+    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is not changed."""
-    loser = winner ^ 1
-    estimate = Estimate(winner)
-    tree = Tree(pos)
-    nodes = 1
-    index, work = 0, tree.root()
-    while True:
-        depth = tree.depths[index] + 1
-        for move in work.legal_moves():
-            if nodes >= budget:
-                return (), nodes
-            nodes += 1
-            work.push(move)
-            key = work.key()
-            if key not in tree.seen:
-                tree.seen.add(key)
-                if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
-                    return (*tree.line(index), move), nodes
-                if not cannot_mate_by_material(work.pieces, winner):
-                    tree.offer(depth + WEIGHT * estimate.plies(work), nodes, index, move)
-            work.pop()
-        expanded = tree.expand()
-        if expanded is None:
-            return (), nodes
-        index, work = expanded
+    search = BestFirst(pos, winner)
+    return search.run(budget, deadline), search.nodes

@@ -4,65 +4,112 @@ Depth-first, each position once. A position whose material can never mate, or th
 static analysis proves unwinnable, is not expanded: no mate follows it. The static analysis
 runs again only after a pawn move or capture: after any other move the pieces only moved
 within the regions it computed before, so it seldom helps, and skipping it only forgoes a
-pruning. If the exploration ends within its cap without meeting the winner's checkmate, no
-series of legal moves leads to one: unwinnable.
+pruning. For the same reason it backs off while it does not pay: each call that prunes
+nothing doubles the number of structural moves skipped before the next (up to
+:data:`MAX_GAP`), each that prunes resets it (in a caged-king pawn ending it never prunes
+and would cost nine tenths of the time). If the exploration ends within its cap without
+meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import PAWN
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Outcome
 
+MAX_GAP: Final = 255
+"""The most structural moves the static analysis skips between two calls."""
 
-def explore(pos: Position, winner: int, cap: int) -> tuple[Outcome, tuple[Move, ...], int]:
-    """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
-    reachable position was seen without one, else UNDETERMINED; and the positions seen.
-    ``pos`` is restored afterwards."""
-    loser = winner ^ 1
-    seen = {pos.key()}
-    line: list[Move] = []
-    stack = [iter(pos.legal_moves())]
-    outcome = Outcome.UNWINNABLE
-    while stack:
-        move = next(stack[-1], None)
-        if move is None:
-            stack.pop()
-            if line:
-                line.pop()
-                pos.pop()
-            continue
-        structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
-        pos.push(move)
-        key = pos.key()
-        if key in seen:
+
+class Exploration:
+    """A depth-first exploration from a root position that pauses at a cap on the positions
+    seen and can go on later with a larger one (nothing is explored twice)."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.winner = winner
+        self.seen = {pos.key()}
+        self.line: list[Move] = []
+        self.moves = [pos.legal_moves()]
+        self.next = [0]
+        self.found: tuple[Move, ...] = ()
+        self.gap = self.skip = 0
+
+    def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Outcome:
+        """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
+        :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
+        UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
+        ``deadline`` raises)."""
+        for move in self.line:
+            pos.push(move)
+        outcome = self._run(pos, cap, deadline)
+        for _ in self.line:
             pos.pop()
-            continue
-        seen.add(key)
-        moves = pos.legal_moves()
-        if not moves:
-            if pos.turn == loser and pos.is_check():
-                found = (*line, move)
-                while line:
+        return outcome
+
+    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Outcome:
+        if self.found:
+            return Outcome.WINNABLE
+        winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
+        stack, index = self.moves, self.next
+        while stack:
+            moves, i = stack[-1], index[-1]
+            if i == len(moves):
+                stack.pop()
+                index.pop()
+                if line:
                     line.pop()
                     pos.pop()
+                continue
+            move = moves[i]
+            structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+            pos.push(move)
+            key = pos.key()
+            if key in seen:
                 pos.pop()
-                return Outcome.WINNABLE, found, len(seen)
-        elif len(seen) > cap:
-            outcome = Outcome.UNDETERMINED
+                index[-1] = i + 1
+                continue
+            if len(seen) >= cap:
+                pos.pop()
+                return Outcome.UNDETERMINED
+            seen.add(key)
+            index[-1] = i + 1
+            deadline.tick()
+            if structural and self.skip:
+                self.skip -= 1
+                structural = False
+            replies = pos.legal_moves()
+            if not replies:
+                if pos.turn == loser and pos.is_check():
+                    self.found = (*line, move)
+                    pos.pop()
+                    return Outcome.WINNABLE
+            elif not cannot_mate_by_material(pos.pieces, winner):
+                if structural:
+                    if statically_unwinnable(pos, winner):
+                        self.gap = self.skip = 0
+                        pos.pop()
+                        continue
+                    self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
+                line.append(move)
+                stack.append(replies)
+                index.append(0)
+                continue
             pos.pop()
-            break
-        elif not cannot_mate_by_material(pos.pieces, winner) and not (
-            structural and statically_unwinnable(pos, winner)
-        ):
-            line.append(move)
-            stack.append(iter(moves))
-            continue
-        pos.pop()
-    while line:
-        line.pop()
-        pos.pop()
-    return outcome, (), len(seen)
+        return Outcome.UNWINNABLE
+
+
+def explore(
+    pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
+) -> tuple[Outcome, tuple[Move, ...], int]:
+    """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
+    reachable position was seen without one, else UNDETERMINED; and the positions seen.
+    ``pos`` is restored afterwards (not when ``deadline`` raises)."""
+    exploration = Exploration(pos, winner)
+    outcome = exploration.run(pos, cap, deadline)
+    return outcome, exploration.found, len(exploration.seen)

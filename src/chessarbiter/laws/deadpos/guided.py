@@ -16,6 +16,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.guide import Guide, gives_check, mating_squares
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
@@ -29,13 +30,14 @@ class _Spent(Exception):
 
 
 class _Guided:
-    def __init__(self, pos: Position, winner: int, budget: int) -> None:
+    def __init__(self, pos: Position, winner: int, budget: int, deadline: Deadline) -> None:
         self.pos = pos
         self.winner = winner
         self.loser = winner ^ 1
         self.guides = [Guide(pos, winner, square) for square in mating_squares(pos, winner)]
         self.guide = self.guides[0]
         self.budget = budget
+        self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
         self.max_plies = FIRST_PLIES
@@ -48,6 +50,7 @@ class _Guided:
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Spent
+        self.deadline.tick()
         pos = self.pos
         key = pos.key()
         seen = self.table.get(key)
@@ -91,10 +94,12 @@ class _Guided:
         return False
 
 
-def guided_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+def guided_helpmate(
+    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
-    the nodes used. ``pos`` is restored afterwards."""
-    helper = _Guided(pos, winner, budget)
+    the nodes used. ``pos`` is restored afterwards (not when ``deadline`` raises)."""
+    helper = _Guided(pos, winner, budget, deadline)
     depth = len(pos.move_stack)
     going = list(helper.guides)
     left = 0

@@ -72,6 +72,7 @@ from chessarbiter.laws.deadpos.bitboards import (
     pawn_attacks,
     pawn_push,
 )
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.freeze import frozen, mates_winner
 from chessarbiter.laws.deadpos.phasemate import (
     STEP,
@@ -90,7 +91,9 @@ Phase = tuple[int, int, tuple[Piece, ...]]
 """White pawns, black pawns and the pieces (sorted)."""
 
 
-def phases_unwinnable(pos: Position, winner: int, cap: int) -> tuple[bool, int]:
+def phases_unwinnable(
+    pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
+) -> tuple[bool, int]:
     """Whether the exploration proves ``winner`` can never checkmate, and the phases seen
     (at most ``cap`` + 1)."""
     castle = _castles(pos, winner)
@@ -121,6 +124,7 @@ def phases_unwinnable(pos: Position, winner: int, cap: int) -> tuple[bool, int]:
             if entry in tested:
                 continue
             tested.add(entry)
+            deadline.tick()
             if entry.kind == PAWN and entry.dst & _double_step(entry.origin, entry.mover):
                 entries += _en_passant(entry.white, entry.black, entry.pieces, entry.dst)
             key = (entry.white, entry.black, entry.seeds)

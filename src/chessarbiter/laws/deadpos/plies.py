@@ -12,19 +12,21 @@ piece whose only move is a capture, made as soon as the opponent's moves allow n
 from __future__ import annotations
 
 from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 
 
-def every_move_proved(pos: Position, winner: int, cap: int) -> bool:
+def every_move_proved(pos: Position, winner: int, cap: int, deadline: Deadline = NEVER) -> bool:
     """Whether after every legal move of ``pos``, and the forced moves that follow it, the
     winner's mate is proved impossible; the pawn-structure explorations together see at
     most ``cap`` phases. ``pos`` is not changed."""
     left = cap
     for move in pos.legal_moves():
         work = Position.from_snapshot(pos.snapshot())
+        deadline.tick()
         work.push(move)
         _, looped = play_forced_moves(work)
         if looped:
@@ -37,7 +39,7 @@ def every_move_proved(pos: Position, winner: int, cap: int) -> bool:
             continue
         if left <= 0:
             return False
-        proved, seen = phases_unwinnable(work, winner, left)
+        proved, seen = phases_unwinnable(work, winner, left, deadline)
         left -= seen
         if not proved:
             return False

@@ -23,6 +23,7 @@ from chessarbiter.core.moves import Move, promotion
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import FILES, PAWN, squares_of
 from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
 from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -41,16 +42,19 @@ class _Count:
     """Nodes used so far, shared by the stages; promotions found; whether the last search
     for them ran dry."""
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: Deadline) -> None:
         self.nodes = 0
+        self.deadline = deadline
         self.goals = 0
         self.dry = False
 
 
-def staged_helpmate(pos: Position, winner: int, budget: int) -> tuple[tuple[Move, ...], int]:
+def staged_helpmate(
+    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is not changed."""
-    count = _Count()
+    count = _Count(deadline)
     loser = winner ^ 1
     for plan in ((winner,), (loser, winner)):
         left = budget - count.nodes
@@ -70,7 +74,7 @@ def _stage(
     if budget < 1:
         return ()
     if not plan:
-        line, used = bestfirst_helpmate(pos, winner, budget)
+        line, used = bestfirst_helpmate(pos, winner, budget, count.deadline)
         count.nodes += used
         return line
     stop = count.nodes + budget
@@ -99,6 +103,7 @@ def _promotions(
             if count.nodes >= stop:
                 return
             count.nodes += 1
+            count.deadline.tick()
             work.push(move)
             key = work.key()
             if key not in tree.seen and not cannot_mate_by_material(work.pieces, winner):

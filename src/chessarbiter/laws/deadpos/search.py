@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, KING, QUEEN
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import (
     DARK_SQUARES,
     LIGHT_SQUARES,
@@ -56,12 +57,15 @@ def _closer(near: int, far: int, stop: int) -> bool:
 
 
 class _Helpmate:
-    def __init__(self, pos: Position, winner: int, budget: int, stop_at_cut: bool) -> None:
+    def __init__(
+        self, pos: Position, winner: int, budget: int, stop_at_cut: bool, deadline: Deadline
+    ) -> None:
         self.pos = pos
         self.winner = winner
         self.loser = winner ^ 1
         self.budget = budget
         self.stop_at_cut = stop_at_cut
+        self.deadline = deadline
         self.nodes = 0
         self.limit = budget
         self.cut = False
@@ -125,6 +129,7 @@ class _Helpmate:
             if self.nodes > self.budget:
                 raise _Stop
             raise _IterationSpent
+        self.deadline.tick()
         pos = self.pos
         moves = pos.legal_moves()
         if not moves:
@@ -162,15 +167,22 @@ class _Helpmate:
 
 
 def find_helpmate(
-    pos: Position, winner: int, *, budget: int, max_cost: int, stop_at_cut: bool = False
+    pos: Position,
+    winner: int,
+    *,
+    budget: int,
+    max_cost: int,
+    stop_at_cut: bool = False,
+    deadline: Deadline = NEVER,
 ) -> SearchResult:
     """Search for a helpmate by ``winner`` with iterative deepening up to ``max_cost``.
 
     WINNABLE comes with the line; UNWINNABLE only when an iteration finished without a cut
     (an exhaustive proof); otherwise UNDETERMINED (budget spent, or, with ``stop_at_cut``,
-    the first cut met: the quick, proof-only mode). ``pos`` is restored afterwards.
+    the first cut met: the quick, proof-only mode). ``pos`` is restored afterwards (not
+    when ``deadline`` raises).
     """
-    helper = _Helpmate(pos, winner, budget, stop_at_cut)
+    helper = _Helpmate(pos, winner, budget, stop_at_cut, deadline)
     depth = len(pos.move_stack)
     try:
         for cost in range(max_cost if stop_at_cut else 0, max_cost + 1):
