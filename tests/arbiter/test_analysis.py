@@ -73,7 +73,7 @@ def test_pawn_walls_flag_and_resignation_are_drawn(event: Resigned | FlagClaimed
     assert g.outcome.termination is expected
     assert "cannot checkmate" in g.outcome.reason
     recorded = g.log[-1].analysis  # type: ignore[union-attr]
-    assert recorded == Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "pawn structures")
+    assert recorded == Analysis(Question.CAN_MATE, Outcome.UNWINNABLE, "pawn structures")
 
 
 @pytest.mark.long
@@ -145,7 +145,8 @@ def test_a_player_cannot_bring_an_analysis() -> None:
     with pytest.raises(ArbiterError, match="recorded by the arbiter"):
         g.apply(forged)
     with pytest.raises(ArbiterError, match="recorded by the arbiter"):
-        g.apply(Moved(1_000, W, "h2h3", analysis=Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "forged")))
+        dead = Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "forged")
+        g.apply(Moved(1_000, W, "h2h3", analysis=dead))
     assert len(g.log) == 1 and g.outcome is None
     g.apply(Resigned(1_000, W))
     assert g.outcome is not None and g.outcome.result is Result.BLACK_WINS
@@ -166,8 +167,8 @@ def test_replay_reads_the_recorded_verdicts_whatever_the_oracle() -> None:
     assert replayed.state() == g.state()
     # A log without the solver's version predates recorded analyses: they run again.
     legacy = "\n".join([json.dumps({"version": 1, "setup": header["setup"]})]
-                       + [line.replace(', "analysis": {"outcome": "unwinnable", "reason": '
-                                       '"injected"}', "")
+                       + [line.replace(', "analysis": {"question": "can-mate", "outcome": '
+                                       '"unwinnable", "reason": "injected"}', "")
                           for line in text.splitlines()[1:]])
     old = from_jsonl(legacy, mate_oracle=oracle(Outcome.WINNABLE), dead_check=never_dead)
     assert old.outcome is not None and old.outcome.result is Result.WHITE_WINS
@@ -220,7 +221,8 @@ def test_a_dead_start_is_recorded_in_the_header_and_read_back() -> None:
     g = Game(FIDE_2023, fen=PAWN_WALLS, dead_check=always_dead)
     assert g.start_analysis == Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "injected")
     text = to_jsonl(g)
-    assert json.loads(text.splitlines()[0])["start"] == {"outcome": "unwinnable",
+    assert json.loads(text.splitlines()[0])["start"] == {"question": "dead-position",
+                                                         "outcome": "unwinnable",
                                                          "reason": "injected"}
     again = from_jsonl(text, dead_check=never_dead)
     assert again.outcome == g.outcome and again.outcome is not None

@@ -120,8 +120,10 @@ def quick_proved_dead() -> list[Position]:
 
 def predecessor(pos: Position) -> tuple[str, str] | None:
     """A legal position and the UCI move that leads from it to ``pos``, if one is found (the
-    first retraction that python-chess and the arbiter's FEN reader both accept)."""
+    first retraction that python-chess and the arbiter's FEN reader both accept, preferring
+    one where the game is not already over when set up)."""
     target = chess.Board(pos.fen())
+    dead: tuple[str, str] | None = None
     for board, move in _retractions(target):
         if not board.is_valid() or move not in board.legal_moves:
             continue
@@ -133,8 +135,10 @@ def predecessor(pos: Position) -> tuple[str, str] | None:
                 Position(board.fen())  # the arbiter's own, stricter, legality test
             except ValueError:
                 continue
-            return board.fen(), move.uci()
-    return None
+            if not Game(FIDE_2023, fen=board.fen()).is_over:
+                return board.fen(), move.uci()
+            dead = dead or (board.fen(), move.uci())
+    return dead
 
 
 def _retractions(target: chess.Board) -> Iterator[tuple[chess.Board, chess.Move]]:
@@ -172,6 +176,10 @@ def _ends_at_the_move(pos: Position) -> None:
     assert found is not None, pos.fen()
     fen, uci = found
     game = Game(FIDE_2023, fen=fen)
+    if game.is_over:  # every way into ``pos`` starts from a dead position: judged at set-up
+        assert game.outcome is not None
+        assert game.outcome.termination is Termination.DEAD_POSITION, (fen, game.outcome)
+        return
     side = Side.WHITE if " w " in fen else Side.BLACK
     game.apply(Moved(0, side, uci))
     assert game.outcome is not None, (fen, uci)
