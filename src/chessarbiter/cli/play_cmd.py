@@ -89,6 +89,12 @@ def build(args: argparse.Namespace) -> Play:
             raise CommandError(f"--{side.name.lower()}: {exc}") from None
         if player is not None:
             engines[side] = player
+    for side, player in engines.items():
+        failure = player.start()  # an engine that cannot play is refused now, not at its move
+        if failure is not None:
+            for started in engines.values():
+                started.close()
+            raise CommandError(f"--{side.name.lower()}: {failure.detail}")
     if args.resume is not None:
         try:
             game, journal, cut = Journal.resume(args.resume)

@@ -8,7 +8,10 @@ is killed: a failed engine is closed for good.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import shlex
+import shutil
 import subprocess
 import threading
 import time
@@ -31,6 +34,8 @@ UNTIMED_TIMEOUT_S: Final = 60.0
 """The deadline of a search given no clock and no move time."""
 QUIT_WAIT_S: Final = 1.0
 MAX_LINE: Final = 1 << 16
+GAMES_DIR: Final = "/usr/games"
+"""Where Debian installs engines such as stockfish, off many users' ``PATH``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +78,17 @@ class ClockTimes:
         return max(self.wtime if turn == 0 else self.btime, 0) / 1000
 
 
+def resolve_command(command: Sequence[str]) -> list[str]:
+    """``command`` with a bare program name not found on ``PATH`` looked up in
+    :data:`GAMES_DIR` (unchanged when it is not there either)."""
+    argv = list(command)
+    if argv and os.sep not in argv[0] and shutil.which(argv[0]) is None:
+        found = shutil.which(argv[0], path=GAMES_DIR)
+        if found is not None:
+            argv[0] = found
+    return argv
+
+
 def position_command(pos: Position, chess960: bool = False) -> str:
     """The ``position`` command for ``pos``: its starting position and its move stack."""
     root = pos.copy()
@@ -113,15 +129,19 @@ class UciEngine:
         chess960: bool = False,
         timeout_s: float = HANDSHAKE_TIMEOUT_S,
     ) -> UciEngine | EngineFailure:
-        """Start an engine and complete the handshake (``uci``/``uciok``, options,
-        ``isready``/``readyok``) within ``timeout_s`` per step."""
+        """Start an engine (a bare name is also looked for in :data:`GAMES_DIR`) and
+        complete the handshake (``uci``/``uciok``, options, ``isready``/``readyok``) within
+        ``timeout_s`` per step."""
+        if not command:
+            return EngineFailure("start", "no engine command")
         try:
             process = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                resolve_command(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
             )
         except (OSError, ValueError) as exc:
-            return EngineFailure("start", f"cannot run {' '.join(command)!r}: {exc}")
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return EngineFailure("start", f"cannot run {shlex.join(command)!r}: {reason}")
         engine = cls(process, chess960)
         failure = engine._handshake(dict(options or {}), timeout_s)
         if failure is not None:

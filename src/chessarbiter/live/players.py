@@ -38,6 +38,11 @@ class EnginePlayer(Protocol):
         move stack) in UCI, or why there is none. Blocks while thinking."""
         ...
 
+    def start(self) -> EngineFailure | None:
+        """Make the engine ready to move (an external one: started and through the UCI
+        handshake, ``name`` then its ``id name``); why it cannot be, or ``None``."""
+        ...
+
     def close(self) -> None:
         """Release the engine."""
         ...
@@ -74,12 +79,15 @@ class BuiltinPlayer:
             return EngineFailure("illegal", "the built-in engine found no move")
         return pos.uci(result.move)
 
+    def start(self) -> EngineFailure | None:
+        return None
+
     def close(self) -> None:
         return None
 
 
 class UciPlayer:
-    """An external engine speaking UCI, started on first use."""
+    """An external engine speaking UCI, started by :meth:`start` or on first use."""
 
     def __init__(self, command: Sequence[str], *, chess960: bool = False,
                  options: dict[str, str | int | bool] | None = None) -> None:
@@ -98,6 +106,10 @@ class UciPlayer:
             self._engine = engine
             self.name = engine.name or self.name
         return self._engine
+
+    def start(self) -> EngineFailure | None:
+        engine = self._started()
+        return engine if isinstance(engine, EngineFailure) else None
 
     def think(
         self,
