@@ -104,12 +104,14 @@ class BuiltinEngine:
         history: Sequence[int] | None = None,
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
+        multipv: int = 1,
     ) -> SearchResult:
         """Pick a move for ``pos`` within the level, the time ``budget`` and ``limits``.
 
         ``history`` is the keys of the game's earlier positions (by default read from the
         position's move stack). The move is ``None`` only when there is no legal move.
         With no limit, no budget and no ``stop`` at all, :data:`DEFAULT_DEPTH` applies.
+        Each iteration's ``multipv`` best lines go to ``on_info``.
         """
         level = LEVELS[self._level]
         limits = limits or Limits()
@@ -124,9 +126,10 @@ class BuiltinEngine:
         )
         keys = earlier_keys(pos) if history is None else history
         if not level.noise_cp:
-            return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info)
+            return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info,
+                                        multipv=multipv)
         scored = self.searcher.root_scores(pos, limits, margin=2 * level.noise_cp, history=keys,
-                                           stop=stop)
+                                           stop=stop, on_info=on_info, multipv=multipv)
         if not scored:
             return SearchResult(None, 0, 0, self.searcher.nodes)
         move, score = max(scored, key=lambda ms: self._noisy(ms[1], level.noise_cp))
