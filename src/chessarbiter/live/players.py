@@ -38,11 +38,6 @@ class EnginePlayer(Protocol):
         move stack) in UCI, or why there is none. Blocks while thinking."""
         ...
 
-    def start(self) -> EngineFailure | None:
-        """Make the engine ready to move (an external one: started and through the UCI
-        handshake, ``name`` then its ``id name``); why it cannot be, or ``None``."""
-        ...
-
     def close(self) -> None:
         """Release the engine."""
         ...
@@ -79,9 +74,6 @@ class BuiltinPlayer:
             return EngineFailure("illegal", "the built-in engine found no move")
         return pos.uci(result.move)
 
-    def start(self) -> EngineFailure | None:
-        return None
-
     def close(self) -> None:
         return None
 
@@ -108,6 +100,8 @@ class UciPlayer:
         return self._engine
 
     def start(self) -> EngineFailure | None:
+        """Start the engine through the UCI handshake (``name`` becomes its ``id name``)
+        unless it runs; why it cannot, or ``None``."""
         engine = self._started()
         return engine if isinstance(engine, EngineFailure) else None
 
@@ -137,6 +131,12 @@ class UciPlayer:
     def close(self) -> None:
         if self._engine is not None:
             self._engine.close()
+
+
+def start_player(player: EnginePlayer) -> EngineFailure | None:
+    """Make ``player`` ready to move now rather than at its first move (an external engine
+    is started); why it cannot be, or ``None``."""
+    return player.start() if isinstance(player, UciPlayer) else None
 
 
 def player_from_spec(spec: str, *, seed: int | None = None,

@@ -20,7 +20,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.laws.profiles import RuleProfile
 from chessarbiter.live.play import Play
-from chessarbiter.live.players import EnginePlayer, player_from_spec
+from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
 from chessarbiter.live.session import LiveGame
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening
@@ -101,7 +101,7 @@ def check_engines(config: MatchConfig) -> dict[str, str]:
         if player is None:
             raise EngineStartError("a match is between engines: 'human' cannot play")
         try:
-            failure = player.start()
+            failure = start_player(player)
             if failure is not None:
                 raise EngineStartError(f"{spec}: {failure.detail}")
             names[spec] = player.name
@@ -117,7 +117,7 @@ def play_game(config: MatchConfig, index: int) -> GameReport:
     forfeits the game."""
     white, black, first_white = _players(config, index)
     for player in (white, black):
-        player.start()  # a failure shows again, as a forfeit, when the player is to move
+        start_player(player)  # a failure shows again, as a forfeit, when the player is to move
     opening = config.openings[(index // 2) % len(config.openings)]
     date = datetime.date.today().strftime("%Y.%m.%d")
     tags = {"Event": config.event, "Site": "chessarbiter", "Date": date,
