@@ -11,6 +11,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
+from chessarbiter.engines import uci_client
 from chessarbiter.engines.uci_client import (
     ClockTimes,
     EngineFailure,
@@ -19,7 +20,6 @@ from chessarbiter.engines.uci_client import (
     position_command,
     resolve_command,
 )
-from chessarbiter.engines import uci_client
 
 FAKE = str(Path(__file__).with_name("fake_engine.py"))
 OURS = [sys.executable, "-m", "chessarbiter.cli.main", "uci"]
