@@ -106,6 +106,13 @@ def test_play_within_nodes(engine: chess.engine.SimpleEngine) -> None:
     assert result.move is not None and 0 < result.info["nodes"] <= 3000
 
 
+def test_play_to_a_mate(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    result = engine.play(board, chess.engine.Limit(mate=1), info=chess.engine.INFO_ALL)
+    assert result.move == chess.Move.from_uci("d1d8")
+    assert result.info["score"].relative == chess.engine.Mate(1)
+
+
 @pytest.mark.parametrize("limit", [
     chess.engine.Limit(time=0.2),
     chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.1, black_inc=0.1),
