@@ -195,9 +195,17 @@ def test_go_depth_at_every_level(level: int) -> None:
     talk.say(f"setoption name Skill Level value {level}", f"position fen {MIDDLEGAME}",
              "go depth 3")
     assert len(talk.bestmoves()) == 1
+    assert max(depths(talk.out)) == 3  # the GUI's depth, whatever the level's own cap
+
+
+@pytest.mark.parametrize("level", [MIN_LEVEL, 7])
+def test_a_game_clock_keeps_the_level_caps(level: int) -> None:
+    talk = Talk()
+    talk.say(f"setoption name Skill Level value {level}", f"position fen {MIDDLEGAME}",
+             "go wtime 600000 btime 600000")
+    assert len(talk.bestmoves()) == 1
     cap = LEVELS[level].depth
-    reached = depths(talk.out)
-    assert reached and max(reached) == (3 if cap is None else min(3, cap))
+    assert cap is not None and max(depths(talk.out)) <= cap
 
 
 def test_go_depth_n_reaches_n() -> None:

@@ -105,13 +105,16 @@ class BuiltinEngine:
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
         multipv: int = 1,
+        level_caps: bool = True,
     ) -> SearchResult:
         """Pick a move for ``pos`` within the level, the time ``budget`` and ``limits``.
 
         ``history`` is the keys of the game's earlier positions (by default read from the
         position's move stack). The move is ``None`` only when there is no legal move.
         With no limit, no budget and no ``stop`` at all, :data:`DEFAULT_DEPTH` applies.
-        Each iteration's ``multipv`` best lines go to ``on_info``.
+        Each iteration's ``multipv`` best lines go to ``on_info``. Without ``level_caps``
+        the level's depth and node caps do not apply (the caller's own limits, or ``stop``,
+        end the search; an analysis asks for that), its noise still does.
         """
         level = LEVELS[self._level]
         limits = limits or Limits()
@@ -119,8 +122,8 @@ class BuiltinEngine:
             limits = Limits(depth=DEFAULT_DEPTH)
         soft, hard = (budget.target, budget.maximum) if budget is not None else (None, None)
         limits = Limits(
-            depth=_tighter(limits.depth, level.depth),
-            nodes=_tighter(limits.nodes, level.nodes),
+            depth=_tighter(limits.depth, level.depth if level_caps else None),
+            nodes=_tighter(limits.nodes, level.nodes if level_caps else None),
             soft_ms=_tighter(limits.soft_ms, soft),
             hard_ms=_tighter(limits.hard_ms, hard),
         )

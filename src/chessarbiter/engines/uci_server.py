@@ -228,11 +228,16 @@ class UciServer:
         """Search in a thread as ``go`` asks (pondering: with no time limit)."""
         limits = Limits(depth=2 * go.mate if go.mate is not None else go.depth, nodes=go.nodes)
         time_budget = None if go.ponder else think_budget(go, pos.turn, self.overhead_ms)
+        # An analysis (depth, nodes, mate, infinite) goes as far as asked at any level;
+        # a game's clock or move time keeps the level's caps.
+        analysis = go.infinite or (go.movetime is None and go.wtime is None and go.btime is None
+                                   and (go.depth, go.nodes, go.mate) != (None, None, None))
         self._stop = threading.Event()
         self._searching = True
         self._thread = threading.Thread(
             target=self._think,
-            args=(pos.copy(), list(history), limits, time_budget, go.infinite or go.ponder),
+            args=(pos.copy(), list(history), limits, time_budget, go.infinite or go.ponder,
+                  not analysis),
             daemon=True,
         )
         self._thread.start()
@@ -244,6 +249,7 @@ class UciServer:
         limits: Limits,
         time_budget: Budget | None,
         wait_for_stop: bool,
+        level_caps: bool,
     ) -> None:
         def on_info(info: SearchInfo) -> None:
             self._send(format_info(info, self.chess960))
@@ -252,7 +258,7 @@ class UciServer:
         try:
             result = self.engine.choose(pos, budget=time_budget, limits=limits,
                                         history=history, stop=self._stop, on_info=on_info,
-                                        multipv=self.multipv)
+                                        multipv=self.multipv, level_caps=level_caps)
             move, pv = result.move, result.pv
         except Exception as exc:  # a bug must not leave the GUI waiting for bestmove
             self._error(f"search failed: {exc!r}")
