@@ -16,6 +16,8 @@ BAD = [
     ("no-such-engine-here", "cannot run 'no-such-engine-here': No such file or directory"),
     ("ls -la", "the engine exited (code 0) while we waited for 'uciok'"),
     (f"{sys.executable} {FAKE} crash_on_start", "the engine exited (code 1)"),
+    (f"{sys.executable} -c \"exit(__import__('sys').stderr.write('x\\ay' * 5000) and 4)\"",
+     "the engine exited (code 4) while we waited for 'uciok'; stderr: ...x yx y"),
 ]
 
 
@@ -26,7 +28,7 @@ def test_match_refuses_an_engine_that_does_not_start(
     err = run(tmp_path, "match", "--games", "2", "--tc", "0.1+0", "--pgn", "m.pgn",
               "--engine", command)
     assert err.startswith(f"chessarbiter match: error: --engine: uci:{command}: ")
-    assert reason in err
+    assert reason in err and len(err) < 700 and "\a" not in err
     assert not (tmp_path / "m.pgn").exists()
 
 

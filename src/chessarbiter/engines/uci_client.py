@@ -34,6 +34,8 @@ UNTIMED_TIMEOUT_S: Final = 60.0
 """The deadline of a search given no clock and no move time."""
 QUIT_WAIT_S: Final = 1.0
 MAX_LINE: Final = 1 << 16
+STDERR_SHOWN: Final = 300
+"""Characters of a crashed engine's last stderr lines kept in its failure's detail."""
 GAMES_DIR: Final = "/usr/games"
 """Where Debian installs engines such as stockfish, off many users' ``PATH``."""
 
@@ -299,6 +301,9 @@ class UciEngine:
                 code = self._process.wait()
             self._stderr_reader.join(QUIT_WAIT_S)
             tail = " | ".join(self._stderr)
+            if len(tail) > STDERR_SHOWN:  # the end says most; the report stays one line
+                tail = "..." + tail[-STDERR_SHOWN:]
+            tail = "".join(c if c.isprintable() else " " for c in tail)
             return self._fail("crash", f"the engine exited (code {code}) while we waited for "
                               f"{waiting_for!r}" + (f"; stderr: {tail}" if tail else ""))
         return line
