@@ -135,6 +135,7 @@ def test_our_own_engine_through_the_client() -> None:
         for _ in range(4):
             outcome = engine.play(pos, depth=2)
             assert isinstance(outcome, EngineMove), outcome
+            assert " score cp " in outcome.info  # not the closing line of totals
             pos.push(outcome.move)
         assert len(pos.move_stack) == 4
 

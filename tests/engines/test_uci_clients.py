@@ -103,7 +103,7 @@ def test_play_to_a_depth(engine: chess.engine.SimpleEngine) -> None:
 def test_play_within_nodes(engine: chess.engine.SimpleEngine) -> None:
     result = engine.play(chess.Board(MIDDLEGAME), chess.engine.Limit(nodes=3000),
                          info=chess.engine.INFO_ALL)
-    assert result.move is not None and 0 < result.info["nodes"] <= 3000
+    assert result.move is not None and result.info["nodes"] == 3000  # all spent, no more
 
 
 def test_play_to_a_mate(engine: chess.engine.SimpleEngine) -> None:
@@ -220,10 +220,11 @@ def test_go_nodes_spends_the_nodes_and_no_more() -> None:
     talk = Talk()
     talk.say(f"position fen {MIDDLEGAME}", "go nodes 4000")
     talk.bestmoves()
-    reported = [int(line.split(" nodes ")[1].split()[0]) for line in talk.out
-                if line.startswith("info depth")]
+    reported = [int(line.split("nodes ")[1].split()[0]) for line in talk.out
+                if line.startswith("info ") and "nodes " in line]
     assert reported and max(reported) <= 4000
     assert talk.server.engine.searcher.nodes == 4000  # stopped by the limit, exactly
+    assert talk.out[-2].startswith("info nodes 4000 ")  # the total, before bestmove
 
 
 def test_searcher_node_limit_exact() -> None:

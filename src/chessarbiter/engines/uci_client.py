@@ -52,7 +52,8 @@ class EngineFailure:
 
 @dataclass(frozen=True, slots=True)
 class EngineMove:
-    """The engine's move, its last ``info`` line and the seconds it took to answer."""
+    """The engine's move, its last ``info`` line with a score (else its last ``info`` line)
+    and the seconds it took to answer."""
 
     move: Move
     info: str
@@ -213,7 +214,9 @@ class UciEngine:
             if isinstance(line, EngineFailure):
                 return line
             words = line.split()
-            if words and words[0] == "info":
+            if words and words[0] == "info" and (
+                "score" in words or "score" not in last_info.split()
+            ):
                 last_info = line
             elif words and words[0] == "bestmove":
                 return self._check_move(pos, words, last_info, time.monotonic() - started)

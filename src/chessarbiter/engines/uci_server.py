@@ -260,6 +260,9 @@ class UciServer:
                                         history=history, stop=self._stop, on_info=on_info,
                                         multipv=self.multipv, level_caps=level_caps)
             move, pv = result.move, result.pv
+            elapsed = self.engine.searcher.elapsed_ms()  # the whole search, cut short or not
+            nps = result.nodes * 1000 // elapsed if elapsed > 0 else 0
+            self._send(f"info nodes {result.nodes} nps {nps} time {elapsed}")
         except Exception as exc:  # a bug must not leave the GUI waiting for bestmove
             self._error(f"search failed: {exc!r}")
             legal = pos.legal_moves()
