@@ -11,12 +11,14 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
+from chessarbiter.engines import uci_client
 from chessarbiter.engines.uci_client import (
     ClockTimes,
     EngineFailure,
     EngineMove,
     UciEngine,
     position_command,
+    resolve_command,
 )
 
 FAKE = str(Path(__file__).with_name("fake_engine.py"))
@@ -133,6 +135,7 @@ def test_our_own_engine_through_the_client() -> None:
         for _ in range(4):
             outcome = engine.play(pos, depth=2)
             assert isinstance(outcome, EngineMove), outcome
+            assert " score cp " in outcome.info  # not the closing line of totals
             pos.push(outcome.move)
         assert len(pos.move_stack) == 4
 
@@ -149,3 +152,25 @@ def test_stockfish_as_a_player() -> None:
         outcome = engine.play(pos, depth=3)
         assert isinstance(outcome, EngineMove), outcome
         assert pos.uci(outcome.move) == "d1d8"
+
+
+def test_a_bare_name_off_the_path_is_found_in_the_games_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    program = games / "fake-engine-x"
+    program.write_text(f"#!{sys.executable}\nimport runpy, sys\nsys.argv[1:] = ['good']\n"
+                       f"runpy.run_path({FAKE!r}, run_name='__main__')\n")
+    program.chmod(0o755)
+    monkeypatch.setattr(uci_client, "GAMES_DIR", str(games))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert resolve_command(["fake-engine-x", "-v"]) == [str(program), "-v"]
+    assert resolve_command(["./fake-engine-x"]) == ["./fake-engine-x"]  # a path: as given
+    assert resolve_command(["missing-x"]) == ["missing-x"]
+    engine = UciEngine.start(["fake-engine-x"])
+    assert isinstance(engine, UciEngine), engine
+    with engine:
+        assert engine.name == "Fake good"
+    failure = UciEngine.start(["missing-x"])
+    assert failure == EngineFailure("start", "cannot run 'missing-x': No such file or directory")

@@ -47,9 +47,9 @@ def test_parse_position_rejects_a_missing_kind() -> None:
 def test_format_info_with_centipawns_and_mates() -> None:
     pv = (Move(12 | 28 << 6), Move(52 | 36 << 6))
     assert format_info(SearchInfo(3, -25, 2000, 100, pv)) == (
-        "info depth 3 score cp -25 nodes 2000 nps 20000 time 100 pv e2e4 e7e5")
+        "info depth 3 multipv 1 score cp -25 nodes 2000 nps 20000 time 100 pv e2e4 e7e5")
     assert format_info(SearchInfo(2, MATE - 3, 50, 0, ())) == (
-        "info depth 2 score mate 2 nodes 50 nps 0 time 0")
+        "info depth 2 multipv 1 score mate 2 nodes 50 nps 0 time 0")
 
 
 def test_think_budget_from_go() -> None:

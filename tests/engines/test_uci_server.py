@@ -127,7 +127,7 @@ def test_no_legal_move_gives_a_null_bestmove(talk: Conversation) -> None:
     ("setoption Skill Level 3", "expected 'setoption name"),
     ("setoption name UCI_Chess960 value maybe", "expected true or false"),
     ("debug sometimes", "expected 'on' or 'off'"),
-    ("ponderhit", "not supported"),
+    ("ponderhit", "no `go ponder`"),
 ])
 def test_malformed_commands_are_reported_and_ignored(
     talk: Conversation, line: str, complaint: str

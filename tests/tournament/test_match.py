@@ -6,8 +6,10 @@ delay and a two-period control) are long tests; the default run plays two-game m
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +22,13 @@ from chessarbiter.cli.main import main
 from chessarbiter.cli.play_cmd import choose_profile, parse_control
 from chessarbiter.clock import parse_us
 from chessarbiter.notation.pgn_reader import read_pgn_text
-from chessarbiter.tournament.match import Adjudication, MatchConfig, run_match
+from chessarbiter.tournament.match import (
+    Adjudication,
+    EngineStartError,
+    MatchConfig,
+    check_engines,
+    run_match,
+)
 
 FAKE = Path(__file__).resolve().parents[1] / "engines" / "fake_engine.py"
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
@@ -112,6 +120,51 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["match", "--pgn", str(pgn), "--engine", "engine:\u00b3"]) == 2
     assert capsys.readouterr().err == ("chessarbiter match: error: --engine: engine level "
                                        "'\u00b3': expected a number 1-10\n")
+
+
+def test_players_named_as_they_name_themselves_and_games_dated() -> None:
+    good = f"uci:{sys.executable} {FAKE} good"
+    cfg = config(good, "engine:6", 2, "0.1+0")
+    assert check_engines(cfg) == {good: "Fake good", "engine:6": "chessarbiter level 6"}
+    out = io.StringIO()
+    run_match(cfg, pgn=out)
+    games = read_pgn_text(out.getvalue())
+    today = datetime.date.today().strftime("%Y.%m.%d")
+    assert [(g.tags["White"], g.tags["Black"]) for g in games] == [
+        ("Fake good", "chessarbiter level 6"), ("chessarbiter level 6", "Fake good")]
+    assert all(g.tags["Date"] == today for g in games)
+
+
+@pytest.mark.parametrize("mode", ["crash_on_start", "reply:e2e4"])
+def test_check_engines_names_the_engine_that_cannot_start(mode: str) -> None:
+    bad = f"uci:{sys.executable} {FAKE} {mode}"
+    cfg = config("engine:1", bad, 2, "0.1+0")
+    if mode == "crash_on_start":
+        with pytest.raises(EngineStartError, match=r"exited \(code 1\) while we waited"):
+            check_engines(cfg)
+    else:  # starts well; failing later is a forfeit, not a refusal
+        assert check_engines(cfg)[bad] == "Fake reply:e2e4"
+
+
+@pytest.mark.skipif(STOCKFISH is None,
+                    reason="stockfish is not installed (Debian: apt-get install stockfish)")
+def test_a_short_match_against_stockfish_through_the_command(tmp_path: Path) -> None:
+    assert STOCKFISH is not None
+    env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    name = "stockfish" if Path(STOCKFISH).parent == Path("/usr/games") else STOCKFISH
+    out = subprocess.run(
+        [sys.executable, "-m", "chessarbiter.cli.main", "match", "--games", "2", "--tc",
+         "0.05+0.02", "--pgn", "m.pgn", "--engine", "engine:1", "--engine",
+         f"{name};Skill Level=0;Threads=1;Hash=16"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("engine:1 vs uci:")
+    games = read_pgn_text((tmp_path / "m.pgn").read_text())
+    assert len(games) == 2 and all(g.result != "*" and not g.error for g in games)
+    names = {g.tags["White"] for g in games} | {g.tags["Black"] for g in games}
+    assert "chessarbiter level 1" in names
+    assert any(n.startswith("Stockfish") for n in names), names
 
 
 @pytest.mark.long

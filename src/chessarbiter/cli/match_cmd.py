@@ -15,7 +15,14 @@ from chessarbiter.cli.play_cmd import choose_profile, parse_control
 from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.live.players import player_from_spec
 from chessarbiter.tournament.elo import Tally
-from chessarbiter.tournament.match import Adjudication, GameReport, MatchConfig, run_match
+from chessarbiter.tournament.match import (
+    Adjudication,
+    EngineStartError,
+    GameReport,
+    MatchConfig,
+    check_engines,
+    run_match,
+)
 from chessarbiter.tournament.openings import START, read_openings
 
 
@@ -56,7 +63,7 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
         raise CommandError("--games must be at least 1")
     for spec in engines:
         try:
-            player_from_spec(spec)  # an external engine starts only when first asked to move
+            player_from_spec(spec)
         except ValueError as exc:
             raise CommandError(f"--engine: {exc}") from None
     try:
@@ -80,8 +87,13 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the match; the last line is the first engine's score and Elo difference."""
+    """Play the match once every engine has started and answered the UCI handshake; the
+    last line is the first engine's score and Elo difference."""
     config = config_from(args)
+    try:
+        check_engines(config)
+    except EngineStartError as exc:
+        raise CommandError(f"--engine: {exc}") from None
     cores = os.cpu_count() or 1
     concurrency = max(1, min(args.concurrency, cores, config.games))
     print(f"{config.first} vs {config.second}: {config.games} games, {args.tc}, "

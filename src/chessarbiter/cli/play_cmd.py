@@ -24,7 +24,7 @@ from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.profiles import InputMode, RuleProfile, get_profile
 from chessarbiter.live.journal import Journal, JournalError
 from chessarbiter.live.play import Play
-from chessarbiter.live.players import EnginePlayer, player_from_spec
+from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
 from chessarbiter.live.session import LiveGame
 
 _AUTO_PROFILES = {
@@ -89,6 +89,12 @@ def build(args: argparse.Namespace) -> Play:
             raise CommandError(f"--{side.name.lower()}: {exc}") from None
         if player is not None:
             engines[side] = player
+    for side, player in engines.items():
+        failure = start_player(player)  # an engine that cannot play is refused now, not at its move
+        if failure is not None:
+            for started in engines.values():
+                started.close()
+            raise CommandError(f"--{side.name.lower()}: {failure.detail}")
     if args.resume is not None:
         try:
             game, journal, cut = Journal.resume(args.resume)

@@ -104,12 +104,17 @@ class BuiltinEngine:
         history: Sequence[int] | None = None,
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
+        multipv: int = 1,
+        level_caps: bool = True,
     ) -> SearchResult:
         """Pick a move for ``pos`` within the level, the time ``budget`` and ``limits``.
 
         ``history`` is the keys of the game's earlier positions (by default read from the
         position's move stack). The move is ``None`` only when there is no legal move.
         With no limit, no budget and no ``stop`` at all, :data:`DEFAULT_DEPTH` applies.
+        Each iteration's ``multipv`` best lines go to ``on_info``. Without ``level_caps``
+        the level's depth and node caps do not apply (the caller's own limits, or ``stop``,
+        end the search; an analysis asks for that), its noise still does.
         """
         level = LEVELS[self._level]
         limits = limits or Limits()
@@ -117,16 +122,17 @@ class BuiltinEngine:
             limits = Limits(depth=DEFAULT_DEPTH)
         soft, hard = (budget.target, budget.maximum) if budget is not None else (None, None)
         limits = Limits(
-            depth=_tighter(limits.depth, level.depth),
-            nodes=_tighter(limits.nodes, level.nodes),
+            depth=_tighter(limits.depth, level.depth if level_caps else None),
+            nodes=_tighter(limits.nodes, level.nodes if level_caps else None),
             soft_ms=_tighter(limits.soft_ms, soft),
             hard_ms=_tighter(limits.hard_ms, hard),
         )
         keys = earlier_keys(pos) if history is None else history
         if not level.noise_cp:
-            return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info)
+            return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info,
+                                        multipv=multipv)
         scored = self.searcher.root_scores(pos, limits, margin=2 * level.noise_cp, history=keys,
-                                           stop=stop)
+                                           stop=stop, on_info=on_info, multipv=multipv)
         if not scored:
             return SearchResult(None, 0, 0, self.searcher.nodes)
         move, score = max(scored, key=lambda ms: self._noisy(ms[1], level.noise_cp))

@@ -57,13 +57,15 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class SearchInfo:
-    """A finished iteration: its depth, score, nodes so far, time used and principal line."""
+    """A finished iteration: its depth, score, nodes so far, time used and principal line;
+    ``multipv`` is the line's rank (1 for the best) when several are searched."""
 
     depth: int
     score: int
     nodes: int
     time_ms: int
     pv: tuple[Move, ...]
+    multipv: int = 1
 
     @property
     def mate_in(self) -> int | None:
@@ -118,6 +120,7 @@ class Searcher:
         self._node_limit = 0
         self._stop: threading.Event | None = None
         self._root_best: Move | None = None
+        self._root_move = Move(0)
 
     def new_game(self) -> None:
         """Forget what earlier games taught (table, history, killers)."""
@@ -134,9 +137,12 @@ class Searcher:
         history: Sequence[int] = (),
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
+        multipv: int = 1,
     ) -> SearchResult:
         """Search ``pos`` (left unchanged) within ``limits``. ``history`` holds the keys
         (``Position.key()``) of the game's earlier positions, oldest first, for repetitions.
+        With ``multipv`` above 1 each iteration also finds the best line beginning with a
+        move other than those of the better lines, and reports each to ``on_info``.
         """
         moves = movegen.legal_moves(pos)
         self._prepare(pos, limits, history, stop)
@@ -144,20 +150,28 @@ class Searcher:
             return SearchResult(None, 0, 0, 0)
         best: SearchResult = SearchResult(moves[0], 0, 0, 0)
         score = 0
+        lines = min(max(multipv, 1), len(moves))
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
         for depth in range(1, max_depth + 1):
             self._root_best = None
             try:
-                score = self._aspiration(depth, score)
+                if lines == 1:
+                    score = self._aspiration(depth, score)
+                    found = [(score, self._pv(depth))]
+                else:
+                    found = self._lines(depth, lines)
+                    score = found[0][0]
             except _Abort:
                 if self._root_best is not None:
                     best = SearchResult(self._root_best, best.score, best.depth, self.nodes,
                                         best.pv)
                 break
-            pv = self._pv(depth)
+            pv = found[0][1]
             best = SearchResult(pv[0] if pv else moves[0], score, depth, self.nodes, pv)
             if on_info is not None:
-                on_info(SearchInfo(depth, score, self.nodes, self.elapsed_ms(), pv))
+                for rank, (line_score, line) in enumerate(found, 1):
+                    on_info(SearchInfo(depth, line_score, self.nodes, self.elapsed_ms(), line,
+                                       rank))
             if self._done(limits, score, len(moves)):
                 break
         return SearchResult(best.move, best.score, best.depth, self.nodes, best.pv)
@@ -170,12 +184,14 @@ class Searcher:
         margin: int,
         history: Sequence[int] = (),
         stop: threading.Event | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+        multipv: int = 1,
     ) -> list[tuple[Move, int]]:
         """Every legal move with its score, from the deepest iteration completed within
         ``limits``: exact for the moves within ``margin`` of the best, an upper bound below
         that for the others. If not even the first iteration completes, only the moves it
         scored (at least one). Slower than :meth:`search`; for the weak levels that pick
-        among near-best moves."""
+        among near-best moves. Each iteration's ``multipv`` best moves go to ``on_info``."""
         self._prepare(pos, limits, history, stop)
         p = self._pos
         moves = order_moves(p, movegen.legal_moves(p), 0, (0, 0), self._history)
@@ -195,7 +211,12 @@ class Searcher:
             except _Abort:
                 return scored or current or [(m, 0) for m in moves[:1]]
             scored = current
-            moves = [m for m, _ in sorted(current, key=lambda ms: -ms[1])]
+            ranked = sorted(current, key=lambda ms: -ms[1])
+            moves = [m for m, _ in ranked]
+            if on_info is not None:
+                for rank, (m, score) in enumerate(ranked[:max(multipv, 1)], 1):
+                    on_info(SearchInfo(depth, score, self.nodes, self.elapsed_ms(), (m,),
+                                       rank))
             if self._soft_expired(limits):
                 break
         return scored
@@ -252,12 +273,29 @@ class Searcher:
             return score
         return self._root(depth, -INFINITY, INFINITY)
 
-    def _root(self, depth: int, alpha: int, beta: int) -> int:
+    def _lines(self, depth: int, count: int) -> list[tuple[int, tuple[Move, ...]]]:
+        """The ``count`` best lines at ``depth``, each from a different first move, best
+        first: every root search but the first leaves out the moves already found."""
+        found: list[tuple[int, tuple[Move, ...]]] = []
+        excluded: set[Move] = set()
+        for _ in range(count):
+            score = self._root(depth, -INFINITY, INFINITY, excluded)
+            line = self._pv(depth, self._root_move)
+            found.append((score, line))
+            excluded.add(self._root_move)
+        return found
+
+    def _root(self, depth: int, alpha: int, beta: int,
+              excluded: set[Move] | frozenset[Move] = frozenset()) -> int:
+        """The root's score in the window; moves in ``excluded`` are not searched, and a
+        search leaving some out is neither stored in the table nor the root's best move."""
         pos = self._pos
         key = pos.key()
         entry = self.tt.get(key)
         tt_move = entry[3] if entry is not None else 0
         moves = order_moves(pos, movegen.legal_moves(pos), tt_move, (0, 0), self._history)
+        if excluded:
+            moves = [m for m in moves if m not in excluded]
         self._keys.append(key)
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
@@ -275,12 +313,16 @@ class Searcher:
                 best_score, best_move = score, m
                 if score > alpha:
                     alpha = score
-                    self._root_best = m
+                    if not excluded:
+                        self._root_best = m
                     if score >= beta:
                         break
         self._keys.pop()
-        bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
-        self.tt.put(key, depth, best_score, bound, best_move)
+        self._root_move = best_move
+        if not excluded:
+            bound = LOWER if best_score >= beta else (
+                EXACT if best_score > original_alpha else UPPER)
+            self.tt.put(key, depth, best_score, bound, best_move)
         return best_score
 
     def _is_draw(self, pos: Position, key: int) -> bool:
@@ -419,11 +461,16 @@ class Searcher:
                         break
         return stand
 
-    def _pv(self, depth: int) -> tuple[Move, ...]:
-        """The principal variation, read back from the table (each move checked legal)."""
+    def _pv(self, depth: int, first: Move | None = None) -> tuple[Move, ...]:
+        """The principal variation, read back from the table (each move checked legal);
+        ``first``: the line's first move, the rest read from the table."""
         pos = self._pos.copy()
         line: list[Move] = []
         seen: set[int] = set()
+        if first is not None:
+            seen.add(pos.key())
+            line.append(first)
+            pos.push(first)
         while len(line) < depth:
             key = pos.key()
             entry = self.tt.get(key)

@@ -8,7 +8,10 @@ is killed: a failed engine is closed for good.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import shlex
+import shutil
 import subprocess
 import threading
 import time
@@ -31,6 +34,10 @@ UNTIMED_TIMEOUT_S: Final = 60.0
 """The deadline of a search given no clock and no move time."""
 QUIT_WAIT_S: Final = 1.0
 MAX_LINE: Final = 1 << 16
+STDERR_SHOWN: Final = 300
+"""Characters of a crashed engine's last stderr lines kept in its failure's detail."""
+GAMES_DIR: Final = "/usr/games"
+"""Where Debian installs engines such as stockfish, off many users' ``PATH``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +52,8 @@ class EngineFailure:
 
 @dataclass(frozen=True, slots=True)
 class EngineMove:
-    """The engine's move, its last ``info`` line and the seconds it took to answer."""
+    """The engine's move, its last ``info`` line with a score (else its last ``info`` line)
+    and the seconds it took to answer."""
 
     move: Move
     info: str
@@ -71,6 +79,17 @@ class ClockTimes:
     def remaining_s(self, turn: int) -> float:
         """The mover's time in seconds (never negative)."""
         return max(self.wtime if turn == 0 else self.btime, 0) / 1000
+
+
+def resolve_command(command: Sequence[str]) -> list[str]:
+    """``command`` with a bare program name not found on ``PATH`` looked up in
+    :data:`GAMES_DIR` (unchanged when it is not there either)."""
+    argv = list(command)
+    if argv and os.sep not in argv[0] and shutil.which(argv[0]) is None:
+        found = shutil.which(argv[0], path=GAMES_DIR)
+        if found is not None:
+            argv[0] = found
+    return argv
 
 
 def position_command(pos: Position, chess960: bool = False) -> str:
@@ -113,15 +132,19 @@ class UciEngine:
         chess960: bool = False,
         timeout_s: float = HANDSHAKE_TIMEOUT_S,
     ) -> UciEngine | EngineFailure:
-        """Start an engine and complete the handshake (``uci``/``uciok``, options,
-        ``isready``/``readyok``) within ``timeout_s`` per step."""
+        """Start an engine (a bare name is also looked for in :data:`GAMES_DIR`) and
+        complete the handshake (``uci``/``uciok``, options, ``isready``/``readyok``) within
+        ``timeout_s`` per step."""
+        if not command:
+            return EngineFailure("start", "no engine command")
         try:
             process = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                resolve_command(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
             )
         except (OSError, ValueError) as exc:
-            return EngineFailure("start", f"cannot run {' '.join(command)!r}: {exc}")
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return EngineFailure("start", f"cannot run {shlex.join(command)!r}: {reason}")
         engine = cls(process, chess960)
         failure = engine._handshake(dict(options or {}), timeout_s)
         if failure is not None:
@@ -191,7 +214,9 @@ class UciEngine:
             if isinstance(line, EngineFailure):
                 return line
             words = line.split()
-            if words and words[0] == "info":
+            if words and words[0] == "info" and (
+                "score" in words or "score" not in last_info.split()
+            ):
                 last_info = line
             elif words and words[0] == "bestmove":
                 return self._check_move(pos, words, last_info, time.monotonic() - started)
@@ -279,6 +304,9 @@ class UciEngine:
                 code = self._process.wait()
             self._stderr_reader.join(QUIT_WAIT_S)
             tail = " | ".join(self._stderr)
+            if len(tail) > STDERR_SHOWN:  # the end says most; the report stays one line
+                tail = "..." + tail[-STDERR_SHOWN:]
+            tail = "".join(c if c.isprintable() else " " for c in tail)
             return self._fail("crash", f"the engine exited (code {code}) while we waited for "
                               f"{waiting_for!r}" + (f"; stderr: {tail}" if tail else ""))
         return line

@@ -101,8 +101,8 @@ def format_info(info: SearchInfo, chess960: bool = False) -> str:
     mate = info.mate_in
     score = f"mate {mate}" if mate is not None else f"cp {info.score}"
     nps = info.nodes * 1000 // info.time_ms if info.time_ms > 0 else 0
-    line = (f"info depth {info.depth} score {score} nodes {info.nodes} nps {nps} "
-            f"time {info.time_ms}")
+    line = (f"info depth {info.depth} multipv {info.multipv} score {score} "
+            f"nodes {info.nodes} nps {nps} time {info.time_ms}")
     if info.pv:
         line += " pv " + " ".join(uci(m, chess960) for m in info.pv)
     return line

@@ -1,19 +1,24 @@
 """Our engine speaking UCI: one command line in, zero or more lines out.
 
-The search runs in a thread so that ``stop``, ``isready`` and ``quit`` are answered while it
-thinks. A malformed or unknown command is answered with ``info string error: ...`` and
-otherwise ignored.
+The search runs in a thread so that ``stop``, ``ponderhit``, ``isready`` and ``quit`` are
+answered while it thinks. A malformed or unknown command is answered with
+``info string error: ...`` and otherwise ignored.
+
+``go ponder`` searches without a time limit until ``ponderhit`` (then the search goes on
+as a normal ``go`` with the same parameters, its time counted from the hit) or ``stop``
+(then ``bestmove`` at once), as the UCI protocol describes.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.clock.controls import BonusMode
-from chessarbiter.core.moves import uci
+from chessarbiter.core.moves import Move, uci
 from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import MAX_LEVEL, MIN_LEVEL, BuiltinEngine
 from chessarbiter.engines.search import Limits, SearchInfo
@@ -30,12 +35,15 @@ from chessarbiter.engines.uci_protocol import (
 ENGINE_NAME = "chessarbiter"
 ENGINE_AUTHOR = "the chessarbiter authors"
 DEFAULT_HASH_MB = 48
+MAX_MULTIPV = 256
 _SPIN_OPTIONS = {
     "skill level": (MIN_LEVEL, MAX_LEVEL),
     "level": (MIN_LEVEL, MAX_LEVEL),
     "hash": (1, 1024),
     "move overhead": (0, 5000),
+    "multipv": (1, MAX_MULTIPV),
 }
+_CHECK_OPTIONS = ("uci_chess960", "ponder")
 
 
 def think_budget(go: Go, turn: int, overhead_ms: int) -> Budget | None:
@@ -64,11 +72,14 @@ class UciServer:
         self.engine = BuiltinEngine(now=now, tt_entries=entries_for_megabytes(DEFAULT_HASH_MB))
         self.chess960 = False
         self.overhead_ms = MOVE_OVERHEAD_MS
+        self.multipv = 1
         self.position = Position()
         self.history: list[int] = []
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._searching = False
+        self._ponder: tuple[Go, Position, list[int]] | None = None
+        self._ponder_hit = False
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -126,6 +137,8 @@ class UciServer:
         self._send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 1024")
         self._send(f"option name Move Overhead type spin default {MOVE_OVERHEAD_MS} "
                    "min 0 max 5000")
+        self._send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self._send("option name Ponder type check default false")
         self._send("option name UCI_Chess960 type check default false")
         self._send("uciok")
 
@@ -151,11 +164,12 @@ class UciServer:
             raise UciError("setoption: expected 'setoption name <id> value <x>'")
         name, value = text[5:].split(" value ", 1)
         name, value = name.strip().lower(), value.strip()
-        if name == "uci_chess960":
+        if name in _CHECK_OPTIONS:
             if value not in ("true", "false"):
-                raise UciError(f"setoption UCI_Chess960: {value!r}: expected true or false")
-            self.chess960 = value == "true"
-            return
+                raise UciError(f"setoption {name}: {value!r}: expected true or false")
+            if name == "uci_chess960":
+                self.chess960 = value == "true"
+            return  # Ponder only tells whether the GUI will send `go ponder`
         if name not in _SPIN_OPTIONS:
             raise UciError(f"setoption: unknown option {name!r}")
         low, high = _SPIN_OPTIONS[name]
@@ -167,6 +181,8 @@ class UciServer:
             raise UciError(f"setoption {name}: {number}: expected {low} to {high}")
         if name in ("skill level", "level"):
             self.engine.level = number
+        elif name == "multipv":
+            self.multipv = number
         elif name == "hash":
             self.engine.searcher.tt.max_entries = entries_for_megabytes(number)
             self.engine.searcher.tt.clear()
@@ -176,23 +192,23 @@ class UciServer:
     def _go(self, args: list[str]) -> None:
         self._refuse_while_searching("go")
         go = parse_go(args)
-        limits = Limits(depth=2 * go.mate if go.mate is not None else go.depth, nodes=go.nodes)
-        time_budget = think_budget(go, self.position.turn, self.overhead_ms)
-        self._stop = threading.Event()
-        self._searching = True
-        self._thread = threading.Thread(
-            target=self._think,
-            args=(self.position.copy(), list(self.history), limits, time_budget,
-                  go.infinite or go.ponder),
-            daemon=True,
-        )
-        self._thread.start()
+        pos, history = self.position.copy(), list(self.history)
+        self._ponder = (go, pos, history) if go.ponder else None
+        self._start(go, pos, history)
 
     def _stop_command(self, args: list[str]) -> None:
+        self._ponder = None
         self.stop()
 
     def _ponderhit(self, args: list[str]) -> None:
-        raise UciError("ponderhit: pondering is not supported")
+        if self._ponder is None or not self.searching:
+            raise UciError("ponderhit: no `go ponder` search runs")
+        go, pos, history = self._ponder
+        self._ponder, self._ponder_hit = None, True
+        self._stop.set()
+        self.wait()  # the ponder search ends without `bestmove`
+        self._ponder_hit = False
+        self._start(replace(go, ponder=False), pos, history)
 
     _handlers: ClassVar[dict[str, Callable[[UciServer, list[str]], None]]] = {
         "uci": _uci,
@@ -208,6 +224,24 @@ class UciServer:
 
     # -- helpers -----------------------------------------------------------------------------
 
+    def _start(self, go: Go, pos: Position, history: list[int]) -> None:
+        """Search in a thread as ``go`` asks (pondering: with no time limit)."""
+        limits = Limits(depth=2 * go.mate if go.mate is not None else go.depth, nodes=go.nodes)
+        time_budget = None if go.ponder else think_budget(go, pos.turn, self.overhead_ms)
+        # An analysis (depth, nodes, mate, infinite) goes as far as asked at any level;
+        # a game's clock or move time keeps the level's caps.
+        analysis = go.infinite or (go.movetime is None and go.wtime is None and go.btime is None
+                                   and (go.depth, go.nodes, go.mate) != (None, None, None))
+        self._stop = threading.Event()
+        self._searching = True
+        self._thread = threading.Thread(
+            target=self._think,
+            args=(pos.copy(), list(history), limits, time_budget, go.infinite or go.ponder,
+                  not analysis),
+            daemon=True,
+        )
+        self._thread.start()
+
     def _think(
         self,
         pos: Position,
@@ -215,22 +249,34 @@ class UciServer:
         limits: Limits,
         time_budget: Budget | None,
         wait_for_stop: bool,
+        level_caps: bool,
     ) -> None:
         def on_info(info: SearchInfo) -> None:
             self._send(format_info(info, self.chess960))
 
+        pv: tuple[Move, ...] = ()
         try:
-            move = self.engine.choose(pos, budget=time_budget, limits=limits, history=history,
-                                      stop=self._stop, on_info=on_info).move
+            result = self.engine.choose(pos, budget=time_budget, limits=limits,
+                                        history=history, stop=self._stop, on_info=on_info,
+                                        multipv=self.multipv, level_caps=level_caps)
+            move, pv = result.move, result.pv
+            elapsed = self.engine.searcher.elapsed_ms()  # the whole search, cut short or not
+            nps = result.nodes * 1000 // elapsed if elapsed > 0 else 0
+            self._send(f"info nodes {result.nodes} nps {nps} time {elapsed}")
         except Exception as exc:  # a bug must not leave the GUI waiting for bestmove
             self._error(f"search failed: {exc!r}")
             legal = pos.legal_moves()
             move = legal[0] if legal else None
         if wait_for_stop:
             self._stop.wait()
+        if self._ponder_hit:
+            return  # `ponderhit` goes on with a normal search
+        answer = "0000" if move is None else uci(move, self.chess960)
+        if move is not None and len(pv) >= 2 and pv[0] == move:
+            answer += f" ponder {uci(pv[1], self.chess960)}"
         with self._write_lock:  # the next `go` may come as soon as `bestmove` is out
             self._searching = False
-            self._write_line(f"bestmove {'0000' if move is None else uci(move, self.chess960)}")
+            self._write_line(f"bestmove {answer}")
 
     def _refuse_while_searching(self, command: str) -> None:
         if self.searching:

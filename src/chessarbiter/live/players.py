@@ -79,7 +79,7 @@ class BuiltinPlayer:
 
 
 class UciPlayer:
-    """An external engine speaking UCI, started on first use."""
+    """An external engine speaking UCI, started by :meth:`start` or on first use."""
 
     def __init__(self, command: Sequence[str], *, chess960: bool = False,
                  options: dict[str, str | int | bool] | None = None) -> None:
@@ -98,6 +98,12 @@ class UciPlayer:
             self._engine = engine
             self.name = engine.name or self.name
         return self._engine
+
+    def start(self) -> EngineFailure | None:
+        """Start the engine through the UCI handshake (``name`` becomes its ``id name``)
+        unless it runs; why it cannot, or ``None``."""
+        engine = self._started()
+        return engine if isinstance(engine, EngineFailure) else None
 
     def think(
         self,
@@ -125,6 +131,12 @@ class UciPlayer:
     def close(self) -> None:
         if self._engine is not None:
             self._engine.close()
+
+
+def start_player(player: EnginePlayer) -> EngineFailure | None:
+    """Make ``player`` ready to move now rather than at its first move (an external engine
+    is started); why it cannot be, or ``None``."""
+    return player.start() if isinstance(player, UciPlayer) else None
 
 
 def player_from_spec(spec: str, *, seed: int | None = None,

@@ -7,6 +7,7 @@ asked, by the engines' scores as match runners do.
 from __future__ import annotations
 
 import concurrent.futures
+import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
@@ -19,7 +20,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.laws.profiles import RuleProfile
 from chessarbiter.live.play import Play
-from chessarbiter.live.players import EnginePlayer, player_from_spec
+from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
 from chessarbiter.live.session import LiveGame
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening
@@ -87,12 +88,39 @@ def _players(config: MatchConfig, index: int) -> tuple[EnginePlayer, EnginePlaye
     return players[0], players[1], first_white
 
 
+class EngineStartError(ValueError):
+    """A player of the match cannot be started (or fails the UCI handshake)."""
+
+
+def check_engines(config: MatchConfig) -> dict[str, str]:
+    """Start each player once, through the UCI handshake, before any game: the names they
+    give (by spec), or :class:`EngineStartError` naming the first that cannot start."""
+    names: dict[str, str] = {}
+    for spec in dict.fromkeys((config.first, config.second)):
+        player = player_from_spec(spec, chess960=config.chess960)
+        if player is None:
+            raise EngineStartError("a match is between engines: 'human' cannot play")
+        try:
+            failure = start_player(player)
+            if failure is not None:
+                raise EngineStartError(f"{spec}: {failure.detail}")
+            names[spec] = player.name
+        finally:
+            player.close()
+    return names
+
+
 def play_game(config: MatchConfig, index: int) -> GameReport:
     """Play game ``index`` of the match (the first player has White in even games; each
-    opening is played once with each colour)."""
+    opening is played once with each colour). The players are named as they name
+    themselves (an external engine by its UCI ``id name``); one that cannot start
+    forfeits the game."""
     white, black, first_white = _players(config, index)
+    for player in (white, black):
+        start_player(player)  # a failure shows again, as a forfeit, when the player is to move
     opening = config.openings[(index // 2) % len(config.openings)]
-    tags = {"Event": config.event, "Site": "chessarbiter", "Date": "????.??.??",
+    date = datetime.date.today().strftime("%Y.%m.%d")
+    tags = {"Event": config.event, "Site": "chessarbiter", "Date": date,
             "Round": str(index + 1), "White": white.name, "Black": black.name,
             "Opening": opening.name}
     game = Game(config.profile, config.control, fen=opening.fen, chess960=config.chess960,
