@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos.bestfirst import bestfirst_helpmate
+from chessarbiter.laws.deadpos.bestfirst import BestFirst, bestfirst_helpmate
 from chessarbiter.laws.deadpos.estimate import (
     KNIGHT_DISTANCE,
     Estimate,
@@ -36,6 +36,15 @@ def test_best_first_finds_helpmates_the_guide_misses(fen: str, winner: int, node
     line, used = bestfirst_helpmate(pos, winner, nodes)
     assert line and used <= nodes and mates(fen, line, winner)
     assert pos.fen() == fen
+
+
+def test_a_paused_best_first_search_goes_on_as_if_never_stopped() -> None:
+    fen = "4k3/8/8/8/8/8/8/4KNN1 w - - 0 1"
+    at_once = bestfirst_helpmate(parse_fen(fen), 0, 10_000)
+    search = BestFirst(parse_fen(fen), 0)
+    assert search.run(300) == () and search.nodes == 300 and not search.dry
+    assert search.run(10_000) == at_once[0] and search.nodes == at_once[1]
+    assert mates(fen, search.found, 0)
 
 
 def test_best_first_stops_at_its_budget() -> None:

@@ -1,6 +1,6 @@
 """Dead positions and "can this side still checkmate?" (Laws Art. 5.2.2, 6.9, 9.6).
 
-``can_checkmate(pos, winner, mode, budget) -> Verdict`` and
+``can_checkmate(pos, winner, mode, budget, *, seconds, clock) -> Verdict`` and
 ``is_dead_position(pos, mode, budget) -> Outcome``; see :mod:`.api`.
 """
 
