@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         args.pgn.parent.mkdir(parents=True, exist_ok=True)
         pgn = args.pgn.open("w", encoding="utf-8")
+    except FileExistsError:
+        raise CommandError(f"--pgn: {args.pgn}: {args.pgn.parent} is not a folder") from None
     except OSError as exc:
         raise CommandError(f"--pgn: {args.pgn}: {exc.strerror or exc}") from None
     cores = os.cpu_count() or 1
