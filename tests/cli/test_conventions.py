@@ -43,7 +43,7 @@ def refused(tmp_path: Path, *args: str) -> str:
         (["check", "--jobs", "0", "g.pgn"], "--jobs '0'"),
         (["deadpos", "startpos", "--side", "purple"], "argument --side: invalid choice"),
         (["deadpos"], "required: fen"),
-        (["uci", "--depth", "3"], "unrecognized arguments: --depth"),
+        (["uci", "--depth", "3"], "chessarbiter uci: error: unrecognized arguments: --depth"),
         (["opening"], "argument COMMAND: invalid choice: 'opening'"),
     ],
 )

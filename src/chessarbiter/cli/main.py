@@ -35,7 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand; bad chess input or a bad argument is reported on stderr as one line,
     with exit code 2."""
-    args = build_parser().parse_args(join_dash_values(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args, extra = parser.parse_known_args(join_dash_values(sys.argv[1:] if argv is None else argv))
+    if extra:  # named with the command's own help
+        prog = f"{parser.prog} {args.command}"
+        print(f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')",
+              file=sys.stderr)
+        return 2
     from chessarbiter.core.errors import ChessError  # after parsing: --help needs no chess
 
     try:
