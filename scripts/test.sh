@@ -8,18 +8,38 @@ if [ ! -d "$corpus" ]; then
     exit 3
 fi
 # Debian packages some tests need: tmux (games typed through a real terminal) and stockfish
-# (the reference external UCI engine).
-need=()
-command -v tmux >/dev/null || need+=(tmux)
-command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || need+=(stockfish)
-if [ "${#need[@]}" -gt 0 ]; then
+# (the reference external UCI engine). Without them only the tests that need them are skipped.
+missing() {
+    local out=()
+    command -v tmux >/dev/null || out+=(tmux)
+    command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || out+=(stockfish)
+    echo "${out[*]}"
+}
+apt_get() {
+    # apt-get, waiting (at most APT_WAIT_S seconds) while another process holds apt's locks:
+    # DPkg::Lock::Timeout covers dpkg's lock, the retries the package lists' lock of update.
+    local deadline=$((SECONDS + ${APT_WAIT_S:-120})) err
+    while ! err="$(apt-get -o DPkg::Lock::Timeout="${APT_WAIT_S:-120}" "$@" 2>&1 >/dev/null)"; do
+        if [[ "$err" != *"Could not get lock"* ]] || [ "$SECONDS" -ge "$deadline" ]; then
+            echo "warning: apt-get $1 failed: ${err//$'\n'/ }" >&2
+            return 1
+        fi
+        echo "apt-get $1: another process holds apt's lock; waiting" >&2
+        sleep 5
+    done
+}
+need="$(missing)"
+if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "installing Debian packages: ${need[*]}"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-    else
-        echo "warning: missing ${need[*]} (not root, or no apt-get): those tests are skipped" >&2
+        echo "installing Debian packages: $need"
+        # shellcheck disable=SC2086
+        apt_get update -qq && DEBIAN_FRONTEND=noninteractive apt_get install -y -qq $need || true
+        need="$(missing)"
+    fi
+    if [ -n "$need" ]; then
+        echo "warning: missing $need: the tests that need it are skipped (listed at the end)" >&2
     fi
 fi
 ruff check src tests bench
 mypy
-pytest "$@"
+pytest ${need:+-rs} "$@"

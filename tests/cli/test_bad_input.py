@@ -72,7 +72,7 @@ def test_play_resume_of_no_journal(tmp_path: Path, name: str) -> None:
         (["--tc", "40/" + HUGE], "--tc: "),
         (["--white", "engine:\u00b3"], "--white: engine level"),
         (["--black", "engine:" + HUGE], "--black: engine level"),
-        (["--fen", KINGS[:-1] + HUGE], "invalid FEN fullmove number"),
+        (["--fen", KINGS[:-1] + HUGE], "--fen: invalid FEN fullmove number"),
         (["--dir", "a-file"], "--dir: a-file: "),
     ],
 )

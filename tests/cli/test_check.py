@@ -199,7 +199,7 @@ def test_text_output_and_missing_file(capsys: pytest.CaptureFixture[str],
     assert main(["check", str(path)]) == 0
     out = capsys.readouterr().out
     assert "A - B: 1/2-1/2 (2 plies) ok" in out and "1 games in 1 files" in out
-    assert main(["check", str(tmp_path / "missing.pgn")]) == 1
+    assert main(["check", str(tmp_path / "missing.pgn")]) == 2  # a bad path: bad input
     assert "cannot read" in capsys.readouterr().err
 
 

@@ -99,7 +99,7 @@ def test_command_exit_codes(tmp_path: Path) -> None:
     bad = tmp_path / "bad.pgn"
     bad.write_text("1. e4 Qa1 *\n")
     for args, code in (([good], 0), ([void], 0), ([good, bad], 1),
-                       ([tmp_path / "missing.pgn"], 1), (["--jobs", "0", good], 2)):
+                       ([tmp_path / "missing.pgn"], 2), (["--jobs", "0", good], 2)):
         done = subprocess.run(
             [sys.executable, "-m", "chessarbiter.cli.main", "check", *map(str, args)],
             capture_output=True, text=True, timeout=120, check=False,

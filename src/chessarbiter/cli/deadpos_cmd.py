@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from chessarbiter.cli.args import fen_text
 from chessarbiter.cli.errors import CommandError
-from chessarbiter.core.fen import parse_fen
-from chessarbiter.core.position import Position
-from chessarbiter.core.squares import COLOUR_NAMES
-from chessarbiter.laws.deadpos import Verdict, can_checkmate
-from chessarbiter.notation.san import write_san
+
+if TYPE_CHECKING:
+    from chessarbiter.core.position import Position
+    from chessarbiter.laws.deadpos import Verdict
 
 _SIDES = {"white": (0,), "black": (1,), "both": (0, 1)}
 
@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "deadpos", help="decide whether a side can still checkmate (dead positions)"
     )
-    parser.add_argument("fen", help="position (FEN or 4-field EPD)")
+    parser.add_argument("fen", help="position (FEN, 4-field EPD or startpos)")
     parser.add_argument("--side", choices=tuple(_SIDES), default="both",
                         help="the intended winner (default: both)")
     parser.add_argument("--mode", choices=("full", "quick"), default="full",
@@ -37,7 +37,9 @@ def register(subparsers: Any) -> None:
 
 def helpmate_san(pos: Position, verdict: Verdict) -> list[str]:
     """The verdict's helpmate line in SAN, played from ``pos`` (left unchanged)."""
-    work = Position.from_snapshot(pos.snapshot())
+    from chessarbiter.notation.san import write_san
+
+    work = type(pos).from_snapshot(pos.snapshot())
     out = []
     for move in verdict.line:
         out.append(write_san(work, move))
@@ -49,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
     """Print one verdict per side asked."""
     if args.budget is not None and args.budget < 1:
         raise CommandError("--budget must be 1 or more")
-    pos = parse_fen(args.fen, lenient=True)
+    from chessarbiter.core.fen import parse_fen
+    from chessarbiter.core.squares import COLOUR_NAMES
+    from chessarbiter.laws.deadpos import can_checkmate
+
+    pos = parse_fen(fen_text(args.fen), lenient=True)
     report: dict[str, Any] = {}
     for side in _SIDES[args.side]:
         verdict = can_checkmate(pos, side, args.mode, args.budget)

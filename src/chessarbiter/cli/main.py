@@ -1,7 +1,13 @@
 """The ``chessarbiter`` command: one subcommand per module in ``chessarbiter.cli``.
 
 Each command module exposes ``register(subparsers)``, which adds its parser and sets
-``func`` to a function taking the parsed arguments and returning the exit code.
+``func`` to a function taking the parsed arguments and returning the exit code. Command
+modules import their heavy dependencies (the arbiter, the engine, the solver, Textual) only
+when they run, so ``--help`` and quick commands start fast.
+
+Exit codes, for every command: 0 success; 1 ``check`` found a breach of the Laws (or a game
+it could not read); 2 bad usage or bad input, with one stderr line naming the argument;
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -11,17 +17,15 @@ import sys
 from collections.abc import Sequence
 
 from chessarbiter.cli import check_cmd, deadpos_cmd, match_cmd, perft_cmd, play_cmd, uci_cmd
+from chessarbiter.cli.args import OneLineParser, join_dash_values
 from chessarbiter.cli.errors import CommandError
-from chessarbiter.core.errors import ChessError
 
 COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="chessarbiter", description="The Laws of Chess, executable."
-    )
+    parser = OneLineParser(prog="chessarbiter", description="The Laws of Chess, executable.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
@@ -31,7 +35,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand; bad chess input or a bad argument is reported on stderr as one line,
     with exit code 2."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(join_dash_values(sys.argv[1:] if argv is None else argv))
+    if extra:  # named with the command's own help
+        prog = f"{parser.prog} {args.command}"
+        print(f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')",
+              file=sys.stderr)
+        return 2
+    from chessarbiter.core.errors import ChessError  # after parsing: --help needs no chess
+
     try:
         code: int = args.func(args)
     except (ChessError, CommandError) as exc:

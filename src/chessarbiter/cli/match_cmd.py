@@ -8,22 +8,13 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chessarbiter.cli.errors import CommandError
 from chessarbiter.cli.play_cmd import choose_profile, parse_control
-from chessarbiter.clock.errors import TimeControlError
-from chessarbiter.live.players import player_from_spec
-from chessarbiter.tournament.elo import Tally
-from chessarbiter.tournament.match import (
-    Adjudication,
-    EngineStartError,
-    GameReport,
-    MatchConfig,
-    check_engines,
-    run_match,
-)
-from chessarbiter.tournament.openings import START, read_openings
+
+if TYPE_CHECKING:
+    from chessarbiter.tournament.match import MatchConfig
 
 
 def register(subparsers: Any) -> None:
@@ -31,7 +22,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("match", help="play an engine match under the Laws")
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     parser.add_argument("--tc", default="1+0.1", help="time control (default 1+0.1)")
-    parser.add_argument("--pgn", type=Path, required=True, help="PGN file for the games")
+    parser.add_argument("--pgn", type=Path, required=True,
+                        help="PGN file for the games (its folder is created if missing)")
     parser.add_argument("--engine", action="append", default=[], metavar="CMD",
                         help="a UCI engine command, or engine[:LEVEL] for the built-in one; "
                              "give it twice for two engines (default: the built-in engine)")
@@ -54,6 +46,11 @@ def _spec(text: str) -> str:
 
 def config_from(args: argparse.Namespace) -> MatchConfig:
     """The match the arguments describe; ``CommandError`` naming a bad argument."""
+    from chessarbiter.clock.errors import TimeControlError
+    from chessarbiter.live.players import player_from_spec
+    from chessarbiter.tournament.match import Adjudication, MatchConfig
+    from chessarbiter.tournament.openings import START, read_openings
+
     engines = [_spec(e) for e in args.engine] or ["engine:10"]
     if len(engines) > 2:
         raise CommandError("--engine: at most two engines")
@@ -89,11 +86,26 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
 def run(args: argparse.Namespace) -> int:
     """Play the match once every engine has started and answered the UCI handshake; the
     last line is the first engine's score and Elo difference."""
+    from chessarbiter.tournament.elo import Tally
+    from chessarbiter.tournament.match import (
+        EngineStartError,
+        GameReport,
+        check_engines,
+        run_match,
+    )
+
     config = config_from(args)
     try:
         check_engines(config)
     except EngineStartError as exc:
         raise CommandError(f"--engine: {exc}") from None
+    try:
+        args.pgn.parent.mkdir(parents=True, exist_ok=True)
+        pgn = args.pgn.open("w", encoding="utf-8")
+    except FileExistsError:
+        raise CommandError(f"--pgn: {args.pgn}: {args.pgn.parent} is not a folder") from None
+    except OSError as exc:
+        raise CommandError(f"--pgn: {args.pgn}: {exc.strerror or exc}") from None
     cores = os.cpu_count() or 1
     concurrency = max(1, min(args.concurrency, cores, config.games))
     print(f"{config.first} vs {config.second}: {config.games} games, {args.tc}, "
@@ -103,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\rgame {tally.games}/{config.games}: {tally.line()}   ", end="",
               file=sys.stderr, flush=True)
 
-    with args.pgn.open("w", encoding="utf-8") as pgn:
+    with pgn:
         tally = run_match(config, concurrency=concurrency, pgn=pgn, progress=progress)
     print(file=sys.stderr)
     print(f"{config.first} vs {config.second}: {tally.line()}")

@@ -11,27 +11,19 @@ import argparse
 import datetime
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chessarbiter.arbiter.game import Game
+from chessarbiter.cli.args import fen_text
 from chessarbiter.cli.errors import CommandError
-from chessarbiter.clock.category import Category, classify
-from chessarbiter.clock.controls import TimeControl
-from chessarbiter.clock.errors import TimeControlError
-from chessarbiter.clock.parse import parse_human, parse_us
-from chessarbiter.clock.records import Side
-from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.laws.profiles import InputMode, RuleProfile, get_profile
-from chessarbiter.live.journal import Journal, JournalError
-from chessarbiter.live.play import Play
-from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
-from chessarbiter.live.session import LiveGame
 
-_AUTO_PROFILES = {
-    Category.STANDARD: "fide-2023",
-    Category.RAPID: "fide-2023-rapid",
-    Category.BLITZ: "fide-2023-blitz",
-}
+if TYPE_CHECKING:
+    from chessarbiter.clock.controls import TimeControl
+    from chessarbiter.laws.profiles import RuleProfile
+    from chessarbiter.live.play import Play
+
+_AUTO_PROFILES = {"standard": "fide-2023", "rapid": "fide-2023-rapid", "blitz": "fide-2023-blitz"}
+"""The profile for a control's category (``Category`` values)."""
+_UNTIMED = ("none", "-", "untimed")
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +37,7 @@ def register(subparsers: Any) -> None:
                              "time control)")
     parser.add_argument("--white", default="human", help="human, engine[:LEVEL] or uci:COMMAND")
     parser.add_argument("--black", default="engine", help="human, engine[:LEVEL] or uci:COMMAND")
-    parser.add_argument("--fen", default=STARTING_FEN, help="start position")
+    parser.add_argument("--fen", default="startpos", help="start position (FEN or startpos)")
     parser.add_argument("--chess960", action="store_true", help="Chess960 castling")
     parser.add_argument("--accessible", action="store_true",
                         help="line mode for screen readers: moves and board in words")
@@ -59,28 +51,45 @@ def register(subparsers: Any) -> None:
 
 
 def parse_control(text: str) -> TimeControl | None:
-    """A time control in the human or US Chess forms; ``none`` for an untimed game."""
-    if text.strip().lower() in ("none", "-", "untimed"):
+    """A time control a clock can play, in the human or US Chess forms; ``none`` for an
+    untimed game; ``TimeControlError`` otherwise."""
+    from chessarbiter.clock.errors import TimeControlError
+    from chessarbiter.clock.parse import parse_human, parse_us, require_playable
+
+    if text.strip().lower() in _UNTIMED:
         return None
     try:
-        return parse_human(text)
+        control = parse_human(text)
     except TimeControlError as human_error:
         try:
-            return parse_us(text)
+            control = parse_us(text)
         except TimeControlError:
             raise human_error from None
+    return require_playable(control, text)
 
 
 def choose_profile(name: str, control: TimeControl | None) -> RuleProfile:
     """The named profile (``auto``: FIDE 2023 for the control's category), with digital
     input: the terminal only lets legal moves through (Art. 7.5 never arises)."""
+    from chessarbiter.clock.category import classify
+    from chessarbiter.laws.profiles import InputMode, get_profile
+
     if name == "auto":
-        name = _AUTO_PROFILES[classify(control) if control is not None else Category.STANDARD]
+        name = _AUTO_PROFILES[classify(control).value if control is not None else "standard"]
     return replace(get_profile(name), input_mode=InputMode.DIGITAL)
 
 
 def build(args: argparse.Namespace) -> Play:
     """The game the arguments describe, journalled; ``CommandError`` naming a bad argument."""
+    from chessarbiter.arbiter.game import Game
+    from chessarbiter.clock.errors import TimeControlError
+    from chessarbiter.clock.records import Side
+    from chessarbiter.core.errors import ChessError
+    from chessarbiter.live.journal import Journal, JournalError
+    from chessarbiter.live.play import Play
+    from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
+    from chessarbiter.live.session import LiveGame
+
     engines: dict[Side, EnginePlayer] = {}
     for side, spec in ((Side.WHITE, args.white), (Side.BLACK, args.black)):
         try:
@@ -119,7 +128,11 @@ def build(args: argparse.Namespace) -> Play:
             "Date": datetime.date.today().strftime("%Y.%m.%d"), "Round": "-",
             "White": names[Side.WHITE], "Black": names[Side.BLACK],
         }
-        game = Game(profile, control, fen=args.fen, chess960=args.chess960, tags=tags)
+        try:
+            game = Game(profile, control, fen=fen_text(args.fen), chess960=args.chess960,
+                        tags=tags)
+        except ChessError as exc:
+            raise CommandError(f"--fen: {exc}") from None
         try:
             args.dir.mkdir(parents=True, exist_ok=True)
             journal = Journal.create_unique(args.dir, f"game-{stamp}", game)
@@ -132,6 +145,8 @@ def build(args: argparse.Namespace) -> Play:
 
 def run(args: argparse.Namespace) -> int:
     """Play until the game ends and the players quit."""
+    from chessarbiter.clock.records import Side
+
     play = build(args)
     if args.accessible:
         from chessarbiter.tui.accessible import run_accessible

@@ -6,8 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from chessarbiter.engines.uci_server import UciServer
-
 
 def register(subparsers: Any) -> None:
     """Add the ``uci`` subcommand."""
@@ -22,5 +20,7 @@ def _write(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve UCI until ``quit`` or the end of input."""
+    from chessarbiter.engines.uci_server import UciServer
+
     UciServer(_write).run(sys.stdin)
     return 0

@@ -20,6 +20,11 @@ def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
     ``text`` and ``at`` (the token's offset in it) and ``what`` only serve the error message.
     """
     match = _DECIMAL.fullmatch(token)
+    if match is None and token[:1] == "-" and _DECIMAL.fullmatch(token[1:]):
+        raise TimeControlError(
+            f"{shown(text)} at {at}: {shown(token)}: negative {what}: a clock cannot count "
+            "less than no time"
+        )
     if match is None:
         raise TimeControlError(
             f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"

@@ -98,6 +98,28 @@ def parse_engine(text: str) -> TimeControl:
     return TimeControl((_descriptor(stripped, text.index(stripped), text, SECOND),))
 
 
+def require_playable(control: TimeControl, text: str) -> TimeControl:
+    """``control`` when a clock can play it, else ``TimeControlError`` saying why.
+
+    The first move needs time before the flag falls: the first period's time, or a simple
+    delay (it runs before the main time). An increment or a Bronstein bonus is credited only
+    once the move is made (Art. 6.2), so with no time the flag falls at the start. Later
+    periods may add no time: the saved time carries into them.
+    """
+    first = control.periods[0]
+    if first.time_ms == 0 and first.mode is not BonusMode.DELAY:
+        why = {
+            BonusMode.INCREMENT: "an increment is added only after a move",
+            BonusMode.BRONSTEIN: "a Bronstein delay is given back only after a move",
+            BonusMode.HOURGLASS: "an hourglass only gains the time the opponent uses",
+        }.get(first.mode, "and no bonus")
+        raise TimeControlError(
+            f"{shown(text)}: no time for the first move ({why}), so the flag would fall at "
+            "once: expected a first period with time, or a delay (e.g. 'G/0;d5')"
+        )
+    return control
+
+
 def parse_human(text: str) -> TimeControl:
     """Read the usual human form in minutes with increments in seconds, periods separated by
     commas: ``90+30``, ``40/90+30, 30+30``, ``5+3``, ``3|2``, ``40/120, 20/60`` (repeating)."""
