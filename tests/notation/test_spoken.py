@@ -23,7 +23,8 @@ from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces
         ("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "f1f7", "queen f7, stalemate"),
         ("4k3/8/8/8/8/5n2/8/4K1N1 w - - 0 1", "g1f3", "knight takes knight on f3"),
         ("4k3/8/8/3b4/4P3/8/8/4K3 w - - 0 1", "e4d5", "e-pawn takes bishop on d5"),
-        ("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n", "e-pawn takes rook on d8, promotes to knight"),
+        ("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n",
+         "e-pawn takes rook on d8, promotes to knight"),
     ],
 )
 def test_spoken_move(fen: str, uci: str, words: str) -> None:

@@ -60,14 +60,14 @@ class GameApp(App[None]):
     TITLE = "chessarbiter"
     CSS = """
     #top { height: auto; }
-    #board { width: 20; height: 10; margin: 1 2; }
-    #side { width: 1fr; height: 10; margin: 1 1; }
+    #board { width: 20; height: 10; margin: 1 2 0 2; }
+    #side { width: 1fr; height: 10; margin: 1 1 0 1; }
     .clock { height: 1; }
     .clock.running { text-style: bold; }
     .clock.low { color: red; text-style: bold; }
     #status { height: 2; margin-top: 1; }
     #moves { height: 1fr; }
-    #log { height: 1fr; border: round $primary; }
+    #log { height: 1fr; border: round $primary; overflow-x: hidden; scrollbar-gutter: stable; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "leave", "save and quit"),
@@ -91,7 +91,7 @@ class GameApp(App[None]):
                 yield Static(id="bottom-clock", classes="clock")
                 yield Static(id="status")
                 yield Static(id="moves")
-        yield RichLog(id="log", wrap=True)
+        yield RichLog(id="log", wrap=True, min_width=20)
         yield Input(placeholder="your move (Nf3, e2e4) or a command: help", id="entry")
 
     def on_mount(self) -> None:
@@ -185,7 +185,6 @@ class GameApp(App[None]):
 
     def _engine_done(self, lines: list[str]) -> None:
         self.thinking = False
-        play.controller.keys = list(KEYS)
         self.say(lines)
         self.redraw()
         self.engine_if_due()
