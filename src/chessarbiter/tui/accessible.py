@@ -1,7 +1,8 @@
 """The accessible mode: a plain line interface for blind players and screen readers (the US
 Blind Chess Association's rules are among our sources). Every move is announced in words
-("black: knight takes f3, check"), clocks are read on request (``clock``), the board by rank
-or file (``rank 4``, ``file e``, ``pieces white``); nothing depends on colour or layout.
+("black: knight takes pawn on f3, check"), clocks are read on request (``clock``), the board
+by rank or file (``rank 4``, ``file e``, ``pieces white``); nothing depends on colour or
+layout, and no code (FEN, UCI) is read aloud.
 The opening line says who plays which side and the time control; a fallen flag is
 announced as soon as it falls, followed by a fresh prompt.
 """

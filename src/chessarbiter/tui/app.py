@@ -98,6 +98,7 @@ class GameApp(App[None]):
         self.say([f"chessarbiter: {self.play.introduction()}", *self.play.start(),
                   "type help for the commands; PageUp and PageDown scroll these messages"])
         self.redraw()
+        self.call_after_refresh(self.redraw)  # the move list now knows its height
         self.set_interval(0.1, self.tick)
         self.query_one("#entry", Input).focus()
         self.engine_if_due()
