@@ -83,3 +83,18 @@ def test_resignation_and_commands() -> None:
 def test_a_rank_that_is_no_ascii_digit_1_to_8_is_named(rank: str) -> None:
     c = controller()
     assert c.handle(f"rank {rank}").lines == [f"no rank {rank[:20]!r}: ranks are 1 to 8"]
+
+
+def test_decisions_name_moves_in_san_and_help_fits_the_interface() -> None:
+    c = controller()
+    lines = c.handle("claim repetition Nf3").lines
+    assert "white must play Nf3 (Art. 9.5)" in lines
+    assert not any("g1f3" in line for line in lines)
+    c.keys = ["ctrl+f  flip the board"]
+    help_lines = c.handle("help").lines
+    assert any(line.startswith("flip ") for line in help_lines)
+    assert "ctrl+f  flip the board" in help_lines
+    assert help_lines[-1].startswith("Articles are those of the FIDE Laws of Chess (2023)")
+    spoken = controller(spoken=True)
+    assert not any(line.startswith("flip") for line in spoken.handle("help").lines)
+    assert not spoken.handle("flip").flip

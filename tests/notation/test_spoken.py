@@ -15,12 +15,16 @@ from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", "pawn e4"),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "castles king side"),
         ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "castles queen side"),
-        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", "pawn takes d6 en passant"),
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6",
+         "e-pawn takes pawn en passant on d6"),
         ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", "pawn b8, promotes to queen, check"),
         ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4",
          "queen h4, checkmate"),
         ("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "f1f7", "queen f7, stalemate"),
-        ("4k3/8/8/8/8/5n2/8/4K1N1 w - - 0 1", "g1f3", "knight takes f3"),
+        ("4k3/8/8/8/8/5n2/8/4K1N1 w - - 0 1", "g1f3", "knight takes knight on f3"),
+        ("4k3/8/8/3b4/4P3/8/8/4K3 w - - 0 1", "e4d5", "e-pawn takes bishop on d5"),
+        ("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n",
+         "e-pawn takes rook on d8, promotes to knight"),
     ],
 )
 def test_spoken_move(fen: str, uci: str, words: str) -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
+from chessarbiter.live.journal import Journal
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import BuiltinPlayer
 from chessarbiter.live.session import LiveGame
-from chessarbiter.tui.accessible import run_accessible
+from chessarbiter.tui.accessible import run_accessible, watch_flags
 from tests.clock.fake_time import FakeTime
 
 
@@ -31,7 +34,7 @@ def test_two_people_play_a_short_game_in_words(tmp_path: Path) -> None:
     assert "white 10:00, black 10:00" in said
     assert "rank 5: a5 to d5 empty, e5 black pawn, f5 to h5 empty" in said
     assert "black: queen h4, checkmate" in said
-    assert any(line.startswith("game over: 0-1 by checkmate") for line in said)
+    assert any(line.startswith("game over: black wins by checkmate (Art. 5.1.1)") for line in said)
     assert prompts[:2] == ["white> ", "black> "] and prompts[-1] == "game over> "
     assert '[Result "0-1"]' in (tmp_path / "g.pgn").read_text()
 
@@ -46,3 +49,94 @@ def test_engine_moves_are_announced(tmp_path: Path) -> None:
     run_accessible(play, lambda _: next(lines), said.append, watch=False)
     assert "black: pawn h6" in said
     assert any(line.startswith("white: ") for line in said)
+
+
+def _transcript(play: Play, typed: list[str]) -> list[str]:
+    said: list[str] = []
+    lines = iter([*typed, "quit"])
+    run_accessible(play, lambda _: next(lines), said.append, watch=False)
+    return said
+
+
+def test_the_opening_line_says_the_side_the_opponent_and_the_time_control() -> None:
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+3"))
+    engine = BuiltinPlayer(1, seed=3)
+    play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine}, spoken=True)
+    said = _transcript(play, [])
+    assert said[0] == ("chessarbiter, accessible mode: you play black against chessarbiter "
+                       "level 1; 5 minutes each, plus 3 seconds a move.")
+    two = Play(LiveGame(Game(FIDE_2023, parse_human("40/90+30, 30+30")), now=FakeTime()), {},
+               spoken=True)
+    assert _transcript(two, [])[0] == (
+        "chessarbiter, accessible mode: two people play, white and black, at this keyboard; "
+        "40 moves in 1 hour 30 minutes, plus 30 seconds a move; then 30 minutes for the rest "
+        "of the game, plus 30 seconds a move."
+    )
+
+
+def test_captures_name_the_piece_taken_and_the_pawn_that_takes() -> None:
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("10+0"))
+    play = Play(LiveGame(game, now=FakeTime()), {}, spoken=True)
+    said = _transcript(play, ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "Nb5", "Qxa2"])
+    assert "white: e-pawn takes pawn on d5" in said
+    assert "black: queen takes pawn on d5" in said
+    assert "black: queen takes pawn on a2" in said
+
+
+def test_nothing_read_aloud_is_fen_code_or_jargon() -> None:
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("90+30"))
+    play = Play(LiveGame(game, now=FakeTime()), {}, spoken=True)
+    said = _transcript(play, ["e4", "Ke3", "claim repetition Nf6", "Nf6", "help", "flip",
+                              "resign"])
+    text = "\n".join(said)
+    assert not re.search(r"\w+/\w+/\w+", text) and "rnbqkbnr" not in text  # no FEN
+    assert "(S" not in text and "e2e4" not in text  # no 2000-rules key, no UCI
+    assert "illegal move 'Ke3': no king can move to e3" in said
+    assert "black must play knight f6 (Art. 9.5)" in said
+    assert "120 seconds added to white's clock (Art. 9.5.3)" in said
+    assert not any(line.startswith("flip") for line in said)  # not in help: nothing to turn
+    assert "there is no board on screen to turn: try board, rank or file" in said
+    assert any(line.startswith("Articles are those of the FIDE Laws") for line in said)
+    assert any(line.startswith("game over: black wins by resignation (Art. 5.1.2)")
+               for line in said)
+
+
+def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
+    time = FakeTime()
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("1+0"))
+    play = Play(LiveGame(game, now=time), {}, spoken=True)
+    play.start()
+    time.advance(61_000)
+    said: list[str] = []
+    shown: list[str] = []
+    stopped = threading.Event()
+
+    def show(text: str) -> None:
+        shown.append(text)
+        said.append(text)
+        if text.endswith("> "):
+            stopped.set()
+
+    watch_flags(play, said.append, show, stopped)
+    assert said == ["\n", "black wins: white's flag has fallen (Art. 6.9)",
+                    "game over: black wins by time forfeit (Art. 6.9): white's flag has fallen",
+                    "game over> "]
+    assert shown == ["\n", "game over> "]
+
+
+def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
+    time = FakeTime()
+    path = tmp_path / "g.jsonl"
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+0"))
+    live = LiveGame(game, now=time, journal=Journal.create(path, game))
+    live.start()
+    time.advance(4_000)
+    live.move(Side.WHITE, "e4")
+    time.advance(7_000)
+    live.move(Side.BLACK, "d5")
+    live.close()
+    resumed, journal, _ = Journal.resume(path)
+    play = Play(LiveGame(resumed, now=FakeTime(), journal=journal), {}, spoken=True)
+    said = _transcript(play, [])
+    assert said[2] == ("game resumed after black: pawn d5; white to move; "
+                       "white 4:56, black 4:53")

@@ -6,11 +6,13 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
+from chessarbiter.live.journal import Journal
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import BuiltinPlayer
 from chessarbiter.live.session import LiveGame
@@ -56,3 +58,113 @@ def test_a_person_plays_the_engine(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     assert (tmp_path / "g.pgn").read_text().count('[Result "0-1"]') == 1
+
+
+def _shown(app: GameApp) -> list[str]:
+    """The lines of messages on screen now (the log's visible rows, as rendered)."""
+    log = app.query_one("#log", RichLog)
+    height = log.scrollable_content_region.height
+    return [log.render_line(y).text.rstrip() for y in range(height)]
+
+
+def _play(control: str = "5+3") -> Play:
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human(control))
+    return Play(LiveGame(game, now=FakeTime()), {}, unicode=False)
+
+
+RUY_LOPEZ = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Na5 Bc2 c5 d4 Qc7"
+
+
+async def _type(pilot: Pilot[None], *lines: str) -> None:
+    for line in lines:
+        await pilot.press(*line, "enter")
+    await pilot.pause()
+
+
+def test_at_120x40_the_messages_get_the_free_space_and_help_shows_whole() -> None:
+    async def scenario() -> None:
+        app = GameApp(_play())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _type(pilot, *RUY_LOPEZ.split(), "help")
+            assert app.query_one("#log", RichLog).region.height >= 24
+            shown = _shown(app)
+            assert "> help" in shown
+            assert any(line.startswith("MOVE ") for line in shown)
+            assert any(line.startswith("quit ") for line in shown)
+            assert any(line.startswith("PageUp / PageDown  scroll") for line in shown)
+            assert any(line.startswith("Articles are those of the FIDE Laws") for line in shown)
+            await _type(pilot, "board")
+            shown = _shown(app)
+            assert "8 r . b .   r k ." in shown[-9:] and "  a b c d e f g h" in shown
+            assert _text(app, "#moves").splitlines()[-1] == "11. d4 Qc7"
+
+    asyncio.run(scenario())
+
+
+def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
+    async def scenario() -> None:
+        app = GameApp(_play())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _type(pilot, *RUY_LOPEZ.split())
+            moves = _text(app, "#moves").splitlines()
+            assert moves[-1] == "11. d4 Qc7"
+            assert len(moves) <= app.query_one("#moves", Static).region.height
+            await _type(pilot, "help")
+            assert _shown(app)[0] == "> help"  # a long reply shows from its start
+            assert "Ng1-f3" in _shown(app)[2]  # wrapped to the pane, nothing cut
+            assert len(_shown(app)) >= 8
+            log = app.query_one("#log", RichLog)
+            top = log.scroll_y
+            await pilot.press("pagedown", "pagedown")
+            await pilot.pause()
+            assert any(line.startswith("Articles are those") for line in _shown(app))
+            await pilot.press("pageup")
+            await pilot.pause()
+            assert log.scroll_y < top + 2 * len(_shown(app))
+            await pilot.press("pageup")
+            await pilot.pause()
+            assert log.scroll_y < top  # back to earlier messages
+
+    asyncio.run(scenario())
+
+
+def test_messages_use_san_plain_articles_and_no_fen() -> None:
+    async def scenario() -> None:
+        app = GameApp(_play(control="90+30"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _type(pilot, "Ke2", "claim repetition Nf3", "Nc3", "Nf3", "resign")
+            log = _log(app)
+            assert "illegal move 'Ke2': e2 holds a piece of the side to move" in log
+            assert "white must play Nf3 (Art. 9.5)" in log
+            assert "g1f3" not in log and "rnbqkbnr" not in log and "(S" not in log
+            assert "Nc3 breaks Art. 9.5: the claimant's intended move Nf3 must be played" in log
+            assert _text(app, "#status").startswith("game over: 1-0 by resignation (Art. 5.1.2)")
+
+    asyncio.run(scenario())
+
+
+def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
+    time = FakeTime()
+    path = tmp_path / "g.jsonl"
+    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+0"))
+    live = LiveGame(game, now=time, journal=Journal.create(path, game))
+    live.start()
+    time.advance(4_000)
+    live.move(Side.WHITE, "e4")
+    time.advance(7_000)
+    live.move(Side.BLACK, "e5")
+    live.close()
+    resumed, journal, _ = Journal.resume(path)
+    play = Play(LiveGame(resumed, now=FakeTime(), journal=journal), {}, unicode=False)
+
+    async def scenario() -> None:
+        app = GameApp(play)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "game resumed after 1... e5; white to move; white 4:56, black 4:53" in _log(app)
+            shown = _shown(app)
+            assert shown[0].startswith("chessarbiter: two people play, white and black, at")
+            assert any(line.startswith("game resumed after 1... e5") for line in shown)
+            await pilot.press("ctrl+q")
+
+    asyncio.run(scenario())

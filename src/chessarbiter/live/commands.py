@@ -74,7 +74,8 @@ def read_command(line: str) -> Command | None:
     return Command("move", (" ".join(words),), offer_draw=offer) if words else None
 
 
-def help_text() -> str:
-    """The command list, one command a line."""
-    width = max(len(cmd) for cmd, _ in HELP)
-    return "\n".join(f"{cmd.ljust(width)}  {what}" for cmd, what in HELP)
+def help_text(without: tuple[str, ...] = ()) -> str:
+    """The command list, one command a line, leaving out the commands in ``without``."""
+    shown = [(cmd, what) for cmd, what in HELP if cmd not in without]
+    width = max(len(cmd) for cmd, _ in shown)
+    return "\n".join(f"{cmd.ljust(width)}  {what}" for cmd, what in shown)

@@ -13,6 +13,7 @@ from chessarbiter.core.errors import ChessError
 from chessarbiter.core.position import Position
 from chessarbiter.live.commands import Command, help_text, read_command
 from chessarbiter.live.session import LiveGame, read_move
+from chessarbiter.live.wording import RULEBOOK_KEY, readable
 from chessarbiter.notation.san import legal_san, write_san
 from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces, spoken_rank
 from chessarbiter.tui.board import board_lines, format_ms
@@ -40,12 +41,14 @@ def move_words(pos: Position, move: int, *, spoken: bool) -> str:
 
 
 class Controller:
-    """Runs typed commands for the people at the board. ``spoken`` answers in words."""
+    """Runs typed commands for the people at the board. ``spoken`` answers in words;
+    ``keys`` are lines the interface adds to ``help`` (its keyboard shortcuts)."""
 
     def __init__(self, live: LiveGame, *, spoken: bool = False, unicode: bool = True) -> None:
         self.live = live
         self.spoken = spoken
         self.unicode = unicode
+        self.keys: list[str] = []
 
     def handle(self, line: str, side: Side | None = None) -> Reply:
         """Run one line for ``side`` (default: the player having the move)."""
@@ -56,7 +59,11 @@ class Controller:
         try:
             return self._run(command, actor)
         except (ArbiterError, ChessError, ValueError) as exc:
-            return Reply([f"{exc}"])
+            return Reply([self.readable(f"{exc}")])
+
+    def readable(self, text: str) -> str:
+        """An arbiter's text for the players: SAN moves, no FEN, plain article numbers."""
+        return readable(text, self.live.game.position(), spoken=self.spoken)
 
     def _run(self, command: Command, side: Side) -> Reply:
         live = self.live
@@ -69,18 +76,18 @@ class Controller:
             decisions = live.move(side, pos.uci(move), offer_draw=command.offer_draw)
             if command.offer_draw:
                 words += " (=)" if not self.spoken else ", offers a draw"
-            return Reply([words, *self._decisions(decisions)], moved=True)
+            return Reply([words, *self.report(decisions)], moved=True)
         if name == "offer":
-            return Reply(["draw offered", *self._decisions(live.offer(self._side(command, side)))])
+            return Reply(["draw offered", *self.report(live.offer(self._side(command, side)))])
         if name in ("accept", "decline"):
             offerer = game.pending_offer
             answering = offerer.opponent if offerer is not None else side
             act = live.accept if name == "accept" else live.decline
-            return Reply(self._decisions(act(answering)) or [f"draw offer {name}d"])
+            return Reply(self.report(act(answering)) or [f"draw offer {name}d"])
         if name == "claim":
             return Reply(self._claim(side, command))
         if name == "resign":
-            return Reply(self._decisions(live.resign(self._side(command, side))))
+            return Reply(self.report(live.resign(self._side(command, side))))
         if name == "moves":
             return Reply(["legal moves: " + ", ".join(legal_san(game.position())) or "none"])
         if name == "clock":
@@ -103,9 +110,12 @@ class Controller:
                 return Reply([spoken_pieces(pos, _colour(command.args[0]))])
             return Reply([spoken_pieces(pos, 0), spoken_pieces(pos, 1)])
         if name == "flip":
+            if self.spoken:
+                return Reply(["there is no board on screen to turn: try board, rank or file"])
             return Reply(flip=True)
         if name == "help":
-            return Reply(help_text().splitlines())
+            lines = help_text(without=("flip",) if self.spoken else ()).splitlines()
+            return Reply([*lines, *self.keys, RULEBOOK_KEY])
         return Reply(quit=True)  # "quit"
 
     def _side(self, command: Command, default: Side) -> Side:
@@ -119,13 +129,14 @@ class Controller:
         else:  # the 50-move rule when its count is reached, else repetition
             kind = ClaimKind.FIFTY_MOVES if pos.halfmove_clock >= 99 else ClaimKind.THREEFOLD
         decisions = self.live.claim(side, kind, intended or None)
-        return self._decisions(decisions) or ["claim recorded"]
+        return self.report(decisions) or ["claim recorded"]
 
-    def _decisions(self, decisions: tuple[Decision, ...]) -> list[str]:
-        lines = [str(d) for d in decisions]
+    def report(self, decisions: tuple[Decision, ...]) -> list[str]:
+        """The arbiter's decisions as lines for the players, and the result once it is over."""
+        lines = [self.readable(str(d)) for d in decisions]
         outcome = self.live.game.outcome
         if outcome is not None:
-            lines.append(f"game over: {outcome}")
+            lines.append(self.readable(f"game over: {outcome}"))
         return lines
 
     def clock_text(self) -> str:
@@ -140,7 +151,7 @@ class Controller:
         """Whose move it is, a pending offer, or the result."""
         game = self.live.game
         if game.outcome is not None:
-            return f"game over: {game.outcome}"
+            return self.readable(f"game over: {game.outcome}")
         text = f"{game.to_move.name.lower()} to move"
         if game.pending_offer is not None:
             text += f"; {game.pending_offer.name.lower()} offers a draw"

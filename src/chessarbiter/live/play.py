@@ -14,6 +14,7 @@ from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.live.controller import Controller, Reply, move_words
 from chessarbiter.live.players import EnginePlayer, failure_event
 from chessarbiter.live.session import LiveGame
+from chessarbiter.live.wording import control_words
 
 
 class Play:
@@ -58,10 +59,35 @@ class Play:
             return None
         return self.engines.get(self.live.game.to_move)
 
+    def introduction(self) -> str:
+        """Who plays which side, and the time control, in one sentence."""
+        people = self.humans()
+        control = control_words(self.live.game.setup.control)
+        if len(people) == 2:
+            return f"two people play, white and black, at this keyboard; {control}"
+        if len(people) == 1:
+            side = people[0]
+            opponent = self.engines[side.opponent].name
+            return f"you play {side.name.lower()} against {opponent}; {control}"
+        white, black = self.engines[Side.WHITE].name, self.engines[Side.BLACK].name
+        return f"{white} plays white against {black}; {control}"
+
     def start(self) -> list[str]:
-        """Start the clocks (Art. 6.5) if the game has not started yet."""
+        """Start the clocks (Art. 6.5) if the game has not started yet; a game resumed from
+        its journal is announced with whose move it is and both clocks."""
         with self.lock:
-            return [str(d) for d in self.live.start()]
+            game = self.live.game
+            if game.log:
+                pos = game.position()
+                if pos.move_stack:
+                    last = pos.move_stack[-1]
+                    pos.pop()
+                    after = "after " + move_words(pos, last, spoken=self.controller.spoken)
+                else:
+                    after = "before the first move"
+                return [f"game resumed {after}; {self.controller.status()}; "
+                        f"{self.controller.clock_text()}"]
+            return self.controller.report(self.live.start())
 
     def type_line(self, line: str) -> Reply:
         """A person's line: a move or a command."""
@@ -79,10 +105,7 @@ class Play:
                 return []
             decisions = self.live.observe_flag()
             self._finish_if_over()
-            lines = [str(d) for d in decisions]
-            if self.over:
-                lines.append(f"game over: {self.live.game.outcome}")
-            return lines
+            return self.controller.report(decisions) if decisions else []
 
     def engine_move(self) -> list[str]:
         """Let the engine to move think (blocking, outside the lock) and play its move; an
@@ -108,16 +131,17 @@ class Play:
                     move = pos.parse_uci(answer)
                     words = move_words(pos, move, spoken=self.controller.spoken)
                     decisions = self.live.move(side, answer)
-                    lines += [words, *(str(d) for d in decisions)]
+                    lines += [words, *(self.controller.readable(str(d)) for d in decisions)]
                 except (ArbiterError, ValueError) as exc:
-                    lines.append(f"{engine.name} played {answer!r}: {exc}")
+                    said = self.controller.readable(f"{answer}: {exc}")
+                    lines.append(f"{engine.name} played {said}")
                     failure = EngineFailure("illegal", f"illegal move {answer!r}")
                     self.live.apply(failure_event(game, side, failure, self.live.time()))
             else:
                 lines.append(f"{engine.name} failed: {answer.kind}: {answer.detail}")
                 self.live.apply(failure_event(game, side, answer, self.live.time()))
             if self.over:
-                lines.append(f"game over: {game.outcome}")
+                lines.append(self.controller.readable(f"game over: {game.outcome}"))
             self._finish_if_over()
             return lines
 

@@ -12,7 +12,8 @@ from chessarbiter.core.squares import COLOUR_NAMES, FILE_NAMES, PAWN, PIECE_NAME
 
 
 def spoken_move(pos: Position, move: int) -> str:
-    """The legal ``move`` of ``pos`` announced in words, e.g. ``knight takes f3, check``.
+    """The legal ``move`` of ``pos`` announced in words, e.g. ``knight f3, check``; a
+    capture names what is taken and a pawn its file: ``e-pawn takes bishop on d5``.
 
     ``pos`` is the position before the move; it is left unchanged.
     """
@@ -24,9 +25,13 @@ def spoken_move(pos: Position, move: int) -> str:
         en_passant = piece == PAWN and to == pos.ep_square
         capture = bool(pos.board[to]) or en_passant
         name = PIECE_NAMES[piece]
-        words = f"{name} takes {SQUARE_NAMES[to]}" if capture else f"{name} {SQUARE_NAMES[to]}"
-        if en_passant:
-            words += " en passant"
+        if not capture:
+            words = f"{name} {SQUARE_NAMES[to]}"
+        else:
+            mover = f"{FILE_NAMES[fr & 7]}-pawn" if piece == PAWN else name
+            taken = PIECE_NAMES[PAWN if en_passant else pos.board[to] & 7]
+            passant = " en passant" if en_passant else ""
+            words = f"{mover} takes {taken}{passant} on {SQUARE_NAMES[to]}"
         if promo:
             words += f", promotes to {PIECE_NAMES[promo]}"
     pos.push(move)

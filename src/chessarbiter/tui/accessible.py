@@ -1,12 +1,15 @@
 """The accessible mode: a plain line interface for blind players and screen readers (the US
 Blind Chess Association's rules are among our sources). Every move is announced in words
-("black: knight takes f3, check"), clocks are read on request (``clock``), the board by rank
-or file (``rank 4``, ``file e``, ``pieces white``); nothing depends on colour or layout.
-A fallen flag is announced as soon as it falls.
+("black: knight takes pawn on f3, check"), clocks are read on request (``clock``), the board
+by rank or file (``rank 4``, ``file e``, ``pieces white``); nothing depends on colour or
+layout, and no code (FEN, UCI) is read aloud.
+The opening line says who plays which side and the time control; a fallen flag is
+announced as soon as it falls, followed by a fresh prompt.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 
@@ -15,30 +18,44 @@ from chessarbiter.live.play import Play
 WATCH_INTERVAL_S = 0.2
 
 
+def _show_prompt(prompt: str) -> None:
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+
+
+def prompt_for(play: Play) -> str:
+    """The prompt: the side whose person types next, or ``game over> ``."""
+    side = play.human_side()
+    return "game over> " if play.over or side is None else f"{side.name.lower()}> "
+
+
 def run_accessible(
     play: Play,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     *,
     watch: bool = True,
+    show_prompt: Callable[[str], None] = _show_prompt,
 ) -> None:
     """Play in line mode until the players quit or input ends. ``watch`` announces a fallen
-    flag while a person is thinking (a background thread looks at the clocks)."""
-    write("chessarbiter, accessible mode. Type a move like knight f3 as Nf3, or help.")
+    flag while a person is thinking (a background thread looks at the clocks) and then shows
+    the prompt again with ``show_prompt`` (which writes without ending the line)."""
+    write(f"chessarbiter, accessible mode: {play.introduction()}.")
+    write("Type a move like knight f3 as Nf3, or help.")
     for line in play.start():
         write(line)
     stopped = threading.Event()
     if watch:
-        threading.Thread(target=_watch_flags, args=(play, write, stopped), daemon=True).start()
+        threading.Thread(
+            target=watch_flags, args=(play, write, show_prompt, stopped), daemon=True
+        ).start()
     try:
         while True:
             while play.engine_to_move() is not None:
                 for line in play.engine_move():
                     write(line)
-            side = play.human_side()
-            prompt = "game over> " if play.over or side is None else f"{side.name.lower()}> "
             try:
-                text = read(prompt)
+                text = read(prompt_for(play))
             except (EOFError, KeyboardInterrupt):
                 break
             reply = play.type_line(text)
@@ -53,7 +70,18 @@ def run_accessible(
             write(f"game saved to {play.pgn_path}")
 
 
-def _watch_flags(play: Play, write: Callable[[str], None], stopped: threading.Event) -> None:
+def watch_flags(
+    play: Play,
+    write: Callable[[str], None],
+    show_prompt: Callable[[str], None],
+    stopped: threading.Event,
+) -> None:
+    """Until ``stopped``: announce a fallen flag, then prompt again (the person was at a
+    prompt that no longer holds)."""
     while not stopped.wait(WATCH_INTERVAL_S):
-        for line in play.tick():
-            write(line)
+        lines = play.tick()
+        if lines:
+            show_prompt("\n")  # leave the line of the prompt the person was at
+            for line in lines:
+                write(line)
+            show_prompt(prompt_for(play))

@@ -1,6 +1,7 @@
 """The full-screen terminal game (Textual): the board, live clocks that tick while a player
-thinks (low time highlighted), the moves in SAN, the pending offer, the result with its
-article, and a line to type moves and commands into.
+thinks (low time highlighted), the latest moves in SAN, the pending offer, the result with
+its article, the messages (which get the free space of the screen and scroll with PageUp and
+PageDown), and a line to type moves and commands into.
 
 Textual was chosen for its widgets, its timers (clocks redrawn ten times a second) and its
 test pilot, which drives the real application headless in tests; the accessible mode is a
@@ -9,11 +10,12 @@ plain line interface instead (see :mod:`chessarbiter.tui.accessible`).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Input, RichLog, Static
 
 from chessarbiter.clock.records import Side
@@ -25,8 +27,16 @@ LOW_TIME_MS = 30_000
 """A display under this many milliseconds is shown as low time."""
 
 
-def move_list(play: Play) -> str:
-    """The game's moves in SAN, numbered, one move pair a line (the last 12 pairs)."""
+KEYS: Final = (
+    "PageUp / PageDown  scroll these messages",
+    "ctrl+f             flip the board",
+    "ctrl+q             save and quit",
+)
+"""The keys of the full screen, listed by ``help``."""
+
+
+def move_list(play: Play, last: int = 12) -> str:
+    """The game's moves in SAN, numbered, one move pair a line (the ``last`` pairs)."""
     pos = play.live.game.position()
     moves = pos.move_stack
     for _ in moves:
@@ -41,7 +51,7 @@ def move_list(play: Play) -> str:
         else:
             pairs[-1] += f" {san}"
         pos.push(move)
-    return "\n".join(pairs[-12:])
+    return "\n".join(pairs[-max(last, 1):])
 
 
 class GameApp(App[None]):
@@ -49,18 +59,21 @@ class GameApp(App[None]):
 
     TITLE = "chessarbiter"
     CSS = """
-    #board { width: 20; height: 10; margin: 1 2; }
-    #side { width: 1fr; margin: 1 1; }
+    #top { height: auto; }
+    #board { width: 20; height: 10; margin: 1 2 0 2; }
+    #side { width: 1fr; height: 10; margin: 1 1 0 1; }
     .clock { height: 1; }
     .clock.running { text-style: bold; }
     .clock.low { color: red; text-style: bold; }
     #status { height: 2; margin-top: 1; }
     #moves { height: 1fr; }
-    #log { height: 8; border: round $primary; }
+    #log { height: 1fr; border: round $primary; overflow-x: hidden; scrollbar-gutter: stable; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "leave", "save and quit"),
         Binding("ctrl+f", "flip", "flip board"),
+        Binding("pageup", "scroll_log(-1)", "scroll the messages up", show=False),
+        Binding("pagedown", "scroll_log(1)", "scroll the messages down", show=False),
     ]
 
     def __init__(self, play: Play, *, orientation: Side = Side.WHITE) -> None:
@@ -68,38 +81,59 @@ class GameApp(App[None]):
         self.play = play
         self.orientation = orientation
         self.thinking = False
+        play.controller.keys = list(KEYS)
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(id="top"):
             yield Static(id="board")
             with Vertical(id="side"):
                 yield Static(id="top-clock", classes="clock")
                 yield Static(id="bottom-clock", classes="clock")
                 yield Static(id="status")
                 yield Static(id="moves")
-        yield RichLog(id="log", wrap=True)
+        yield RichLog(id="log", wrap=True, min_width=20)
         yield Input(placeholder="your move (Nf3, e2e4) or a command: help", id="entry")
 
     def on_mount(self) -> None:
-        self.say(self.play.start())
-        self.say(["type help for the commands"])
+        self.say([f"chessarbiter: {self.play.introduction()}", *self.play.start(),
+                  "type help for the commands; PageUp and PageDown scroll these messages"])
         self.redraw()
+        self.call_after_refresh(self.redraw)  # the move list now knows its height
         self.set_interval(0.1, self.tick)
         self.query_one("#entry", Input).focus()
         self.engine_if_due()
 
     def say(self, lines: list[str]) -> None:
+        """Add lines to the messages; a reply taller than the pane shows from its start."""
         log = self.query_one("#log", RichLog)
+        start = len(log.lines)
         for line in lines:
-            log.write(line)
+            log.write(line, scroll_end=False)
+        if len(log.lines) - start > log.scrollable_content_region.height:
+            log.scroll_to(y=start, animate=False, immediate=True)
+        else:
+            log.scroll_end(animate=False, immediate=True)
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one("#log", RichLog)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     def tick(self) -> None:
-        lines = self.play.tick()
-        if lines:
-            self.say(lines)
-            self.redraw()
-        else:
-            self.draw_clocks()
+        try:
+            lines = self.play.tick()
+            if lines:
+                self.say(lines)
+                self.redraw()
+            else:
+                self.draw_clocks()
+        except NoMatches:  # the screen is being taken down
+            pass
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
 
     def draw_clocks(self) -> None:
         clocks = self.play.live.clocks()
@@ -125,7 +159,8 @@ class GameApp(App[None]):
         )
         self.draw_clocks()
         self.query_one("#status", Static).update(self.play.controller.status())
-        self.query_one("#moves", Static).update(move_list(self.play))
+        moves = self.query_one("#moves", Static)
+        moves.update(move_list(self.play, moves.size.height or 12))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
