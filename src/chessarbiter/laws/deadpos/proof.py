@@ -21,13 +21,15 @@ jump) away, counted over all of them: free heavy pieces and knights attack walls
 and get round them. A position the gate turns away still goes on when at most
 :data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too little
 material), or when a side with only king and pawns is nearly immobile (:func:`_few_moves`):
-the side to move with at most :data:`MAX_REPLIES` moves, or the other side with at most
-:data:`BOXED_MOVES` (every move may then stalemate it). The proof search runs only where
-the walls gate passed, a move was forced, or a side is so immobile; in real games that is
-about one position in three thousand. The gates decide only what is analysed, never a
-verdict: they cost completeness, never soundness. The unwinnability corpus holds them to
-the quick analysis: of the dead positions quick proves, eight composed ones are left (a
-check with a single reply, or many pieces with every move a dead end); the tests list them.
+the side to move with at most :data:`MAX_REPLIES` moves, or the other side boxed in, without
+a move were it to move (every move may then stalemate it). The proof search runs only on a
+position with at most :data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or
+followed forced moves, or on one whose side not to move is boxed in: in real games, about
+one position in three thousand. The gates decide only what is analysed, never a verdict:
+they cost completeness, never soundness. The unwinnability corpus holds them to the quick
+analysis: of the dead positions quick proves, thirteen composed ones are left (a check with
+a single reply, many pieces and no pawn wall, or too many moves for the search); the tests
+list them.
 """
 
 from __future__ import annotations
@@ -60,12 +62,12 @@ queen in a position that is analysed (the corpus positions the static proofs clo
 most 7)."""
 MAX_REPLIES: Final = 2
 """Most legal moves a position may have for each of them to be tried."""
-BOXED_MOVES: Final = 1
+BOXED_MOVES: Final = 0
 """Most moves (pawn moves and safe king steps) of a side with only king and pawns, not to
 move, for it to count as boxed in."""
-MAX_SEARCH_MOVES: Final = 20
+MAX_SEARCH_MOVES: Final = 4
 """Most legal moves of a position the proof search is run on, unless the side not to move is
-boxed in (:data:`BOXED_MOVES`)."""
+boxed in."""
 FEW_UNITS: Final = 6
 """Most units other than kings in a position the gate turns away whose forced replies are
 still played out."""
@@ -88,7 +90,6 @@ def _proved(pos: Position, branch: bool) -> str | None:
     co = pos.occupied_co
     occupied = co[0] | co[1]
     walls = _may_close(pieces, occupied)
-    stuck = False
     if not walls:
         kings = pieces[KING] | pieces[8 | KING]
         others = occupied ^ kings ^ pieces[PAWN] ^ pieces[8 | PAWN]
@@ -96,11 +97,11 @@ def _proved(pos: Position, branch: bool) -> str | None:
         if not few and others & co[0] and others & co[1]:
             return None
         turn = pos.turn
-        stuck = branch and (
+        immobile = branch and (
             _boxed(pos, turn ^ 1, others)
             or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
         )
-        if not (stuck or few):
+        if not (immobile or few):
             return None
     work = pos
     count = pos.count_legal_moves()
@@ -124,8 +125,7 @@ def _proved(pos: Position, branch: bool) -> str | None:
     if (
         reason is None
         and branch
-        and (walls or stuck or forced)
-        and (count <= MAX_SEARCH_MOVES or _boxed(work, work.turn ^ 1))
+        and (((walls or forced) and count <= MAX_SEARCH_MOVES) or _boxed(work, work.turn ^ 1))
         and _searched(work)
     ):
         return "every line of play is exhausted"
@@ -165,7 +165,8 @@ def _few_moves(pos: Position, side: int, most: int) -> bool:
     own = co[side]
     occupied = own | co[side ^ 1]
     moves = (pawn_push(pawns, side) & ~occupied).bit_count()
-    moves += (pawn_attacks(pawns, side) & co[side ^ 1]).bit_count()
+    prey = co[side ^ 1] & ~pieces[(side ^ 1) << 3 | KING]
+    moves += (pawn_attacks(pawns, side) & prey).bit_count()
     if moves > most:
         return False
     king = pos.king(side)
