@@ -97,11 +97,13 @@ def _proved(pos: Position, branch: bool) -> str | None:
         if not few and others & co[0] and others & co[1]:
             return None
         turn = pos.turn
-        immobile = branch and (
-            _boxed(pos, turn ^ 1, others)
-            or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
-        )
-        if not (immobile or few):
+        if not few and not (
+            branch
+            and (
+                _boxed(pos, turn ^ 1, others)
+                or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
+            )
+        ):
             return None
     work = pos
     count = pos.count_legal_moves()
