@@ -6,7 +6,8 @@ Replays the lichess games of ``../shared/corpus/pgn/large`` and the master games
 python-chess) and, after every move, times ``proved_dead`` on the new position and, in
 alternation on the same move, python-chess ``push`` + ``outcome()`` for reference (each the
 least of R timings). Prints the median, mean, 99th percentile and maximum of each in
-microseconds, their ratios, and the positions proved dead.
+microseconds, their ratios, the positions proved dead, and how many positions the gates let
+through to the proof search (the costly last stage).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import chess
 import chess.pgn
 
 from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos import proof
 from chessarbiter.laws.deadpos.proof import proved_dead
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pgn"
@@ -53,10 +55,19 @@ def games(limit: int | None) -> list[list[chess.Move]]:
 
 def run(
     lines: list[list[chess.Move]], repeats: int
-) -> tuple[list[float], list[float], Counter[str]]:
+) -> tuple[list[float], list[float], Counter[str], int]:
     """Seconds per position for ``proved_dead`` and for python-chess push + outcome, each the
     least of ``repeats`` timings taken in alternation (so that a moment of load elsewhere on
-    the machine does not count as the cost of one position)."""
+    the machine does not count as the cost of one position), and how many positions reached
+    the proof search."""
+    searched: set[int] = set()
+    search = proof._searched
+
+    def counted(pos: Position) -> bool:
+        searched.add(len(ours))
+        return search(pos)
+
+    proof._searched = counted
     ours: list[float] = []
     theirs: list[float] = []
     proved: Counter[str] = Counter()
@@ -83,7 +94,8 @@ def run(
             ours.append(mine)
             if reason is not None:
                 proved[reason] += 1
-    return ours, theirs, proved
+    proof._searched = search
+    return ours, theirs, proved, len(searched)
 
 
 def summary(times: list[float]) -> tuple[float, float, float, float]:
@@ -100,7 +112,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timings per position (least kept)")
     args = parser.parse_args()
     lines = games(args.games)
-    ours, theirs, proved = run(lines, args.repeats)
+    ours, theirs, proved, searched = run(lines, args.repeats)
     mine = summary(ours)
     other = summary(theirs)
     print(f"{len(lines)} games, {len(ours)} positions")
@@ -110,6 +122,7 @@ def main() -> None:
     ratios = (a / b for a, b in zip(mine, other, strict=True))
     print("ratio                    " + "".join(f"{v:8.2f}" for v in ratios))
     print("proved dead:", dict(proved) or "none")
+    print(f"reached the proof search: {searched} positions")
 
 
 if __name__ == "__main__":

@@ -27,76 +27,34 @@ from tests.laws.corpus_lines import labelled_positions
 FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
 EXAMPLE = "6bk/7p/7B/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
 GATED: frozenset[str] = frozenset({
-    # A forced sequence ending in stalemate, in positions the per-move gate turns away
-    # (a pawn with an open file ahead of it, or free heavy pieces and knights).
-    "k7/Pp6/1P5P/8/8/6p1/6Pp/7K w - - 0 1",
-    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5 w - - 0 1",
-    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1",
+    # A check with a single reply, in positions the per-move gate turns away (free heavy
+    # pieces and knights): the forced sequence ends in stalemate.
     "5bnr/1p3qnr/1P6/5p1p/p1p1pPpP/PbPpP1P1/1Q1P1BN1/1Nk1KRRB b - - 0 1",
     "RBQ2n1N/P1P2Pp1/kn4P1/p7/P7/7r/8/4qbK1 b - - 0 1",
     "N1n3Q1/1bP2k2/1P6/3N4/8/3q4/6K1/5rbB b - - 0 1",
-    # The pawn-structure exploration proves it, but the h-pawn has an open file.
-    "8/pp6/kp4pP/1p6/1P6/6p1/6Pp/7K b - - 0 1",
+    # A single move, pieces shut in beside the king: the gate wants only king and pawns.
+    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5 w - - 0 1",
+    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1",
 })
 """Dead positions the quick analysis proves that the per-move proof leaves."""
 
 
 SEARCHED: frozenset[str] = frozenset({
-    "bqn1KN2/rrk1pB2/nb1pPp1p/p1pP1PpP/PpP3P1/1P2N1R1/4Q3/1R4B1 w - - 0 1",
-    "8/8/8/6p1/6P1/4p1PK/4Pp1p/3rRnkr w - - 0 1",
-    "k7/Pp6/1P6/8/8/8/6K1/6Q1 w - - 0 1",
-    "1k6/Pp6/1P6/8/8/7B/6K1/6Q1 b - - 0 1",
-    "8/5p2/5P2/8/1p2pP2/kP2p3/2KpP3/1n1B4 w - - 0 1",
-    "5brk/4p1p1/3pP1P1/1B1P2p1/3p2p1/3P4/4K1P1/8 b - - 0 1",
-    "8/4b1pk/4p3/6PK/6PP/5b2/8/8 w - - 0 1",
-    "8/p1p5/2P5/P7/4k3/6p1/6Pp/4b2K b - - 0 1",
-    "8/8/p7/PP6/K7/1R6/1R6/k7 b - - 0 1",
-    "4B2B/6PP/5P2/4N1P1/5QNk/1P3RP1/5P1P/5RK1 b - - 0 1",
-    "4B2B/6PP/4RP2/4N1P1/5QNk/1P4P1/5P1P/5RK1 b - - 0 1",
-    "4B2B/6PP/5P2/4NRP1/5QN1/1P4Pk/5P1P/5RK1 w - - 0 1",
-    "4B2B/6PP/5P2/4N1P1/5QN1/1P3RPk/5P1P/5RK1 w - - 0 1",
-    "7B/6PP/5P2/4N1PB/5QN1/1P3RPk/5P1P/5RK1 w - - 0 1",
-    "6nk/4p1bp/4Pp1p/5P1P/p1p5/P1Pp4/PB1P4/KN6 w - - 0 1",
+    # Pieces on both sides and no pawn wall: the gate cannot tell them from a middlegame.
     "1Q6/8/p7/P1p5/K1p5/P1P5/PnQ5/k2n4 w - - 0 1",
     "1Q6/8/p7/P1p5/K1p5/P1Pn4/PQQ5/k2n4 b - - 0 1",
-    "k1N5/P7/PB6/8/8/8/8/K7 w - - 0 1",
-    "8/pk6/8/P7/8/8/5q2/7K w - - 0 1",
-    "r1b5/1kp5/2p5/P1P5/8/8/5q2/7K w - - 0 1",
-    "r1b5/p1p5/1kp5/2p5/P1P5/8/5q2/7K w - - 0 1",
-    "8/p1p5/1kp5/2p5/P1P5/8/5q2/7K w - - 0 1",
-    "8/p1p5/1k1p4/2pP4/P1P5/8/5q2/7K w - - 0 1",
-    "8/8/8/8/1N6/2N5/2K5/kN1N4 w - - 0 1",
-    "8/8/8/8/1N6/2N5/2K5/k2N4 w - - 0 1",
-    "bBb3b1/BkPp1p2/RP1P1Pp1/KPp3P1/2p5/P1P5/8/8 w - - 0 1",
-    "8/6p1/6Pp/5p1K/5k1P/8/8/8 b - - 0 1",
-    "6k1/7P/4N1K1/8/8/8/8/8 b - - 0 1",
-    "8/6R1/8/6p1/2N2pP1/PPPP4/QNP2P1N/1Bk1K2R b - - 0 1",
-    "8/pp6/kp4p1/1p4P1/1p4P1/1P4PK/6PP/8 w - - 0 1",
-    "2b5/pp1p4/kp1P2p1/1p4P1/1p4P1/1P2p1PK/4P1PP/5B2 w - - 0 1",
-    "8/6pp/1p4pk/1P4p1/1P4p1/KP4P1/PP6/8 w - - 0 1",
-    "8/1p4pp/1P4pk/1P4p1/1P4p1/KP4P1/PP6/8 w - - 0 1",
-    "k1b5/1p1p4/1P1P4/1P6/KP6/1P6/PP6/8 w - - 0 1",
-    "Bk6/1P6/1P6/8/5p2/7p/2PP1P1P/R3K3 w - - 0 1",
-    "8/1p6/pPp5/P1P5/8/4nkp1/6p1/6K1 b - - 0 1",
-    "2R5/8/1p6/kP6/p6p/P7/6KP/1R6 b - - 0 1",
-    "B1R5/k1P5/P7/KpP5/pP6/P2P2P1/8/B7 w - - 0 1",
+    "bqn1KN2/rrk1pB2/nb1pPp1p/p1pP1PpP/PpP3P1/1P2N1R1/4Q3/1R4B1 w - - 0 1",
     "k1b5/1pPp4/1P1P4/1P5p/5P1P/5PNR/3NPBBQ/4K2R w - - 0 1",
-    "8/8/N7/PpK5/kP6/p7/P7/8 w - b6 0 1",
-    "8/pp6/1p4p1/kp4P1/1p4PK/1P4P1/6PP/8 w - - 0 1",
-    "8/8/pp4p1/1p4P1/kp4PK/1p4P1/1P4PP/8 w - - 0 1",
-    "8/p7/k7/6P1/1Q6/P2Np1N1/1P2PK2/7R w - - 0 1",
+    # Too many legal moves for the proof search to run, and no side boxed in without a move.
+    "5brk/4p1p1/3pP1P1/1B1P2p1/3p2p1/3P4/4K1P1/8 b - - 0 1",
+    "8/p1p5/2P5/P7/4k3/6p1/6Pp/4b2K b - - 0 1",
+    "Bk6/1P6/1P6/8/5p2/7p/2PP1P1P/R3K3 w - - 0 1",
+    # Two moves, but neither a pawn wall nor a forced move: real games have many such.
     "K7/8/k1p1p1p1/p1P1PPP1/P4P2/8/8/8 b - - 0 1",
-    "8/2N5/2P5/kBP5/pP6/P1N5/K7/1R6 b - b3 0 1",
-    "8/2N5/2P5/kBP5/p7/P1N5/KP6/1R6 w - - 0 1",
-    "k7/1R6/p7/NK6/8/8/8/8 w - - 0 1",
-    "5k1K/4pP1P/4P3/6n1/8/8/8/8 b - - 0 1",
-    "6Bk/2NRN3/1NB2N1B/R2pR3/2KR1N2/4N3/6Q1/8 w - - 0 1",
-    "6Bk/2NRN3/1NB2N2/R2p2R1/2KR1N2/4N3/6Q1/8 w - - 0 1",
-    "6k1/6p1/6Pp/p4p1K/r4P1P/8/8/8 b - - 0 1",
 })
-"""Dead positions the quick analysis proves only with its helpmate search (for some side):
-a forced move or two, or every reply, must be followed further than the one ply the per-move
-proof looks ahead, before a static proof applies."""
+"""Dead positions the quick analysis proves only with its proof search (for some side) where
+the per-move proof does not run it (its gate keeps the search for one position in about three
+thousand of real games)."""
 
 
 def quick_proved_dead() -> list[Position]:

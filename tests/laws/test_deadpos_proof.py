@@ -44,6 +44,14 @@ def test_the_check_whose_only_reply_locks_the_wall_is_dead() -> None:
         # Both Rxd1 and Rxf1 leave a shut-in position the static analysis proves dead.
         ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3bRnkr w - - 0 1", "every legal move leads to a dead position"),
         ("8/8/8/8/8/2K5/N7/kN6 b - - 0 1", "every legal move leads to a dead position"),
+        # The bare black king has no move: every white move stalemates it or gives a check
+        # the proof search follows to its end.
+        ("8/8/8/8/1N6/2N5/2K5/kN1N4 w - - 0 1", "every line of play is exhausted"),
+        # A pawn free on the h-file, but White's only move h7 leaves a locked position.
+        ("k7/Pp6/1P5P/8/8/6p1/6Pp/7K w - - 0 1", "the forced moves end in stalemate"),
+        # From a lichess game: the gate lets it through to the proof search, which meets a
+        # line it cannot finish.
+        ("8/1b6/1k6/3BK2p/3Pp2P/4P3/8/8 w - - 0 46", None),
         # With a black queen on d1 instead, Black can still mate (labelled so in the corpus).
         ("8/8/8/6p1/6P1/4p1PK/4Pp1p/3qRnkr w - - 0 1", None),
         ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", None),

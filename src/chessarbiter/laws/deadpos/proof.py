@@ -1,13 +1,15 @@
 """Is the position proved dead? The arbiter's question after every move (Laws Art. 5.2.2,
 S9.6): neither side can checkmate by any series of legal moves.
 
-Only the cheap, sound stages of :mod:`.api`'s quick analysis run, never a helpmate search:
-material (:mod:`.material`); the forced replies played out (:mod:`.forced`), a loop or a
-stalemate at their end being dead and a checkmate not; then, for each side, the static
-mobility analysis (:mod:`.static`) or the exploration of pawn structures (:mod:`.phases`,
-with the quick mode's cap); last, when only one or two moves are legal, each of them must
-stalemate or lead to a position those stages prove dead (one ply, no deeper). A position that
-is not dead, or not proved so, answers ``None``.
+The cheap, sound stages of :mod:`.api`'s quick analysis run: material (:mod:`.material`);
+the forced replies played out (:mod:`.forced`), a loop or a stalemate at their end being dead
+and a checkmate not; then, for each side, the static mobility analysis (:mod:`.static`) or the
+exploration of pawn structures (:mod:`.phases`, with the quick mode's cap); then, when only
+one or two moves are legal, each of them must stalemate or lead to a position those stages
+prove dead (one ply); last, behind the tightest gate, quick's proof search
+(:func:`.search.find_helpmate` with ``stop_at_cut``: it exhausts every line within a small
+cost, a proof, and gives up at the first line it cannot finish; never a helpmate hunt). A
+position that is not dead, or not proved so, answers ``None``.
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
 turn them away first (:func:`_may_close`). The structural proofs need pawn walls, so a
@@ -16,27 +18,41 @@ of it); if any pawn can step forward, at least :data:`MIN_STUCK` pawns are stuck
 can step than are stuck; no pawn has an empty file ahead of it up to its last rank; and
 knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one step (one
 jump) away, counted over all of them: free heavy pieces and knights attack walls from behind
-and get round them. A position the gate turns away goes on to its forced replies only when at
-most :data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too
-little material). The gate decides only what is analysed, never a verdict: it costs
-completeness, never soundness. The unwinnability corpus holds it to the quick analysis: of
-the dead positions quick proves, the gate turns away seven composed ones (a forced sequence
-ending in stalemate, or a pawn with an open file), and 51 need quick's helpmate search (more
-than the one ply looked ahead here); the tests list both.
+and get round them. A position the gate turns away still goes on when at most
+:data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too little
+material), or when a side with only king and pawns is nearly immobile (:func:`_few_moves`):
+the side to move with at most :data:`MAX_REPLIES` moves, or the other side boxed in, without
+a move were it to move (every move may then stalemate it). The proof search runs only on a
+position with at most :data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or
+followed forced moves, or on one whose side not to move is boxed in: in real games, about
+one position in three thousand. The gates decide only what is analysed, never a verdict:
+they cost completeness, never soundness. The unwinnability corpus holds them to the quick
+analysis: of the dead positions quick proves, thirteen composed ones are left (a check with
+a single reply, many pieces and no pawn wall, or too many moves for the search); the tests
+list them.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.attacks import KING_ATTACKS, attackers
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
-from chessarbiter.laws.deadpos.api import QUICK_PHASES
-from chessarbiter.laws.deadpos.bitboards import diagonal_step, knight_step, orthogonal_step
+from chessarbiter.core.squares import FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
+from chessarbiter.laws.deadpos.api import QUICK_BUDGET, QUICK_COST, QUICK_PHASES
+from chessarbiter.laws.deadpos.bitboards import (
+    diagonal_step,
+    knight_step,
+    orthogonal_step,
+    pawn_attacks,
+    pawn_push,
+)
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
+from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
+from chessarbiter.laws.deadpos.verdict import Outcome
 
 MIN_STUCK: Final = 4
 """Fewest stuck pawns a position with a pawn free to step needs to be analysed."""
@@ -46,6 +62,12 @@ queen in a position that is analysed (the corpus positions the static proofs clo
 most 7)."""
 MAX_REPLIES: Final = 2
 """Most legal moves a position may have for each of them to be tried."""
+BOXED_MOVES: Final = 0
+"""Most moves (pawn moves and safe king steps) of a side with only king and pawns, not to
+move, for it to count as boxed in."""
+MAX_SEARCH_MOVES: Final = 4
+"""Most legal moves of a position the proof search is run on, unless the side not to move is
+boxed in."""
 FEW_UNITS: Final = 6
 """Most units other than kings in a position the gate turns away whose forced replies are
 still played out."""
@@ -65,13 +87,30 @@ def _proved(pos: Position, branch: bool) -> str | None:
     pieces = pos.pieces
     if not (pieces[PAWN] | pieces[ROOK] | pieces[QUEEN]) and _material_dead(pieces):
         return "insufficient material"
-    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    co = pos.occupied_co
+    occupied = co[0] | co[1]
     walls = _may_close(pieces, occupied)
-    if not walls and (occupied & ~(pieces[KING] | pieces[8 | KING])).bit_count() > FEW_UNITS:
-        return None
+    if not walls:
+        kings = pieces[KING] | pieces[8 | KING]
+        others = occupied ^ kings ^ pieces[PAWN] ^ pieces[8 | PAWN]
+        few = (occupied ^ kings).bit_count() <= FEW_UNITS
+        if not few and others & co[0] and others & co[1]:
+            return None
+        turn = pos.turn
+        if not few and not (
+            branch
+            and (
+                _boxed(pos, turn ^ 1, others)
+                or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
+            )
+        ):
+            return None
     work = pos
     count = pos.count_legal_moves()
-    if count == 1:
+    if not count:
+        return None  # checkmate or stalemate: the caller's rules
+    forced = count == 1
+    if forced:
         work = Position.from_snapshot(pos.snapshot())
         _, looped = play_forced_moves(work)
         if looped:
@@ -85,7 +124,61 @@ def _proved(pos: Position, branch: bool) -> str | None:
     reason = _structure(work) if walls else None
     if reason is None and branch and 0 < count <= MAX_REPLIES and _every_reply_dead(work):
         return "every legal move leads to a dead position"
+    if (
+        reason is None
+        and branch
+        and (((walls or forced) and count <= MAX_SEARCH_MOVES) or _boxed(work, work.turn ^ 1))
+        and _searched(work)
+    ):
+        return "every line of play is exhausted"
     return reason
+
+
+def _searched(pos: Position) -> bool:
+    """Whether quick's proof search exhausts, for each side that material or the static
+    analysis do not already rule out, every line within its cost (:mod:`.search`)."""
+    for winner in (0, 1):
+        if cannot_mate_by_material(pos.pieces, winner) or statically_unwinnable(pos, winner):
+            continue
+        found = find_helpmate(
+            pos, winner, budget=QUICK_BUDGET, max_cost=QUICK_COST, stop_at_cut=True
+        )
+        if found.outcome is not Outcome.UNWINNABLE:
+            return False
+    return True
+
+
+def _boxed(pos: Position, side: int, others: int | None = None) -> bool:
+    """Whether ``side`` has only its king and pawns and at most :data:`BOXED_MOVES` moves;
+    ``others``, when given, are the knights, bishops, rooks and queens on the board."""
+    if others is None:
+        pieces = pos.pieces
+        kings_pawns = pieces[KING] | pieces[8 | KING] | pieces[PAWN] | pieces[8 | PAWN]
+        others = (pos.occupied_co[0] | pos.occupied_co[1]) & ~kings_pawns
+    return not others & pos.occupied_co[side] and _few_moves(pos, side, BOXED_MOVES)
+
+
+def _few_moves(pos: Position, side: int, most: int) -> bool:
+    """Whether ``side``, which has only its king and pawns, has at most ``most`` pawn moves
+    and king steps to squares the other side does not attack (pins and en passant ignored)."""
+    pieces = pos.pieces
+    co = pos.occupied_co
+    pawns = pieces[side << 3 | PAWN]
+    own = co[side]
+    occupied = own | co[side ^ 1]
+    moves = (pawn_push(pawns, side) & ~occupied).bit_count()
+    prey = co[side ^ 1] & ~pieces[(side ^ 1) << 3 | KING]
+    moves += (pawn_attacks(pawns, side) & prey).bit_count()
+    if moves > most:
+        return False
+    king = pos.king(side)
+    rest = occupied ^ (1 << king)
+    for sq in squares_of(KING_ATTACKS[king] & ~own):
+        if not attackers(pieces, side ^ 1, sq, rest):
+            moves += 1
+            if moves > most:
+                return False
+    return True
 
 
 def _every_reply_dead(pos: Position) -> bool:
