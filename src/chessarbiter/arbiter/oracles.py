@@ -9,8 +9,8 @@ Two questions, asked at different rates:
   (then the arbiter rules, as over the board);
 * "is the position dead?" (Art. 5.2.2, S9.6) after every move (:data:`DeadCheck`): the cheap
   sound proofs of :func:`chessarbiter.laws.deadpos.proof.proved_dead` (material, forced
-  replies, blocked pawn structures), never a helpmate search; a reason when the position is
-  proved dead, else ``None``.
+  replies, blocked pawn structures, and behind a tight gate a small exhaustive proof search,
+  never a helpmate hunt); a reason when the position is proved dead, else ``None``.
 
 The game records each answer in its log, so a replay reads the answer instead of asking again.
 """
