@@ -18,5 +18,7 @@ run bench/bench_clock.py
 run bench/bench_arbiter.py
 run bench/bench_proof.py
 run bench/bench_check.py
-run bench/bench_deadpos.py --sample 1000
+run bench/bench_deadpos.py --sample --seconds 5
+run bench/bench_deadpos.py --sets games
+run bench/bench_startup.py --repeats 15
 run bench/bench_engine.py nps --depth 5

@@ -49,6 +49,6 @@ def mate_verdict(pos: Position, colour: int) -> Verdict:
         return Verdict(Outcome.UNDETERMINED, colour, reason=f"illegal position: {exc}")
 
 
-def dead_position_check(pos: Position) -> str | None:
-    """Why neither side can ever checkmate (Art. 5.2.2), or None when not proved."""
-    return proved_dead(pos)
+dead_position_check: Final[DeadCheck] = proved_dead
+"""Why neither side can ever checkmate (Art. 5.2.2), or None when not proved: the per-move
+proof itself, not wrapped, since it runs after every move."""
