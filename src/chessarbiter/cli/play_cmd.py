@@ -145,7 +145,7 @@ def list_games(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> Play:
-    """The game the arguments describe, journalled; ``CommandError`` naming a bad argument."""
+    """The game the arguments describe, stored; ``CommandError`` naming a bad argument."""
     from chessarbiter.arbiter.game import Game
     from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.clock.records import Side

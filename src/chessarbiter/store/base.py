@@ -56,7 +56,8 @@ class EventStore(Protocol):
 
 
 class Recording:
-    """One game of a store, appended to as it is played (what :class:`LiveGame` writes to)."""
+    """One game of a store, appended to as it is played (what :class:`LiveGame` writes to,
+    with the game's outcome once an event ends it); closing it closes the store."""
 
     def __init__(self, store: EventStore, game_id: str, game: Game) -> None:
         self.store = store
