@@ -96,10 +96,11 @@ def test_unique_names_skip_taken_journals_and_pgn_files(tmp_path: Path) -> None:
 
 def test_two_games_started_at_once_get_their_own_files(tmp_path: Path) -> None:
     args: argparse.Namespace = build_parser().parse_args(
-        ["play", "--white", "human", "--black", "human", "--dir", str(tmp_path)]
+        ["play", "--white", "human", "--black", "human", "--dir", str(tmp_path), "--store",
+         f"{tmp_path}/"]
     )
     plays = [build(args) for _ in range(3)]  # within the same second, or not: never shared
-    paths = [play.live.journal.path for play in plays if play.live.journal is not None]
+    paths = [Path(play.live.journal.where) for play in plays if play.live.journal is not None]
     pgns = {play.pgn_path for play in plays}
     for play in plays:
         play.live.close()

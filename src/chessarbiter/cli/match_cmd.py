@@ -1,5 +1,7 @@
 """``chessarbiter match``: engine against engine under the Laws, with a live score line and
-a PGN file of every game (``%clk``, Termination, the arbiter's reasons)."""
+a PGN file of every game (``%clk``, Termination, the arbiter's reasons); each finished game
+is also stored, with every event, in ``games.sqlite`` beside the PGN file unless ``--store``
+names another store (as for ``play``: a SQLite file, or a folder of JSON-lines journals)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--engine", action="append", default=[], metavar="CMD",
                         help="a UCI engine command, or engine[:LEVEL] for the built-in one; "
                              "give it twice for two engines (default: the built-in engine)")
+    parser.add_argument("--store", metavar="PATH",
+                        help="where the games are kept event by event: a SQLite file (default "
+                             "games.sqlite beside --pgn), or a folder (an existing one, or a "
+                             "path ending in /) of JSON-lines journals")
     parser.add_argument("--openings", type=Path, help="PGN or EPD file of start positions")
     parser.add_argument("--profile", default="auto", help="rule profile (default by --tc)")
     parser.add_argument("--chess960", action="store_true", help="Chess960 castling")
@@ -86,6 +92,7 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
 def run(args: argparse.Namespace) -> int:
     """Play the match once every engine has started and answered the UCI handshake; the
     last line is the first engine's score and Elo difference."""
+    from chessarbiter.store import StoreError, open_store
     from chessarbiter.tournament.elo import Tally
     from chessarbiter.tournament.match import (
         EngineStartError,
@@ -106,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--pgn: {args.pgn}: {args.pgn.parent} is not a folder") from None
     except OSError as exc:
         raise CommandError(f"--pgn: {args.pgn}: {exc.strerror or exc}") from None
+    try:
+        store = open_store(args.store if args.store is not None
+                           else str(args.pgn.parent / "games.sqlite"))
+    except StoreError as exc:
+        pgn.close()
+        raise CommandError(f"--store: {exc}") from None
     cores = os.cpu_count() or 1
     concurrency = max(1, min(args.concurrency, cores, config.games))
     print(f"{config.first} vs {config.second}: {config.games} games, {args.tc}, "
@@ -115,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"\rgame {tally.games}/{config.games}: {tally.line()}   ", end="",
               file=sys.stderr, flush=True)
 
-    with pgn:
-        tally = run_match(config, concurrency=concurrency, pgn=pgn, progress=progress)
+    try:
+        with pgn:
+            tally = run_match(config, concurrency=concurrency, pgn=pgn, progress=progress,
+                              store=store)
+    finally:
+        store.close()
     print(file=sys.stderr)
     print(f"{config.first} vs {config.second}: {tally.line()}")
     return 0

@@ -1,8 +1,10 @@
 """``chessarbiter play``: a game at the terminal, against the built-in engine by default.
 
 Each side is ``human``, ``engine`` (the built-in engine, ``engine:LEVEL`` for a level 1-10) or
-``uci:COMMAND`` (an external UCI engine). The game is journalled event by event (so a crash
-loses nothing; ``--resume`` continues it) and saved as PGN when it ends or is interrupted.
+``uci:COMMAND`` (an external UCI engine). The game is stored event by event (so a crash
+loses nothing; ``--resume`` continues it) in a SQLite database, ``games/games.sqlite`` unless
+``--store`` names another (a folder there keeps one JSON-lines journal per game instead), and
+saved as PGN in ``--dir`` when it ends or is interrupted.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from chessarbiter.clock.controls import TimeControl
     from chessarbiter.laws.profiles import RuleProfile
     from chessarbiter.live.play import Play
+    from chessarbiter.store import EventStore
 
 _AUTO_PROFILES = {"standard": "fide-2023", "rapid": "fide-2023-rapid", "blitz": "fide-2023-blitz"}
 """The profile for a control's category (``Category`` values)."""
@@ -43,9 +46,16 @@ def register(subparsers: Any) -> None:
                         help="line mode for screen readers: moves and board in words")
     parser.add_argument("--ascii", action="store_true", help="letters instead of chess glyphs")
     parser.add_argument("--dir", default="games", type=Path,
-                        help="where the journal and PGN go (default ./games)")
-    parser.add_argument("--resume", type=Path, metavar="JOURNAL",
-                        help="continue the game a journal (.jsonl) holds")
+                        help="where the PGN (and the default store) go (default ./games)")
+    parser.add_argument("--store", metavar="PATH",
+                        help="where games are kept event by event: a SQLite file (default "
+                             "DIR/games.sqlite), or a folder (an existing one, or a path "
+                             "ending in /) of JSON-lines journals, one per game")
+    parser.add_argument("--resume", metavar="GAME",
+                        help="continue a game: a number is a game id of the --store database; "
+                             "anything else is a journal file (.jsonl)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the games of --store (id, last written, players, outcome)")
     parser.add_argument("--seed", type=int, help="seed for the built-in engine's randomness")
     parser.set_defaults(func=run)
 
@@ -79,8 +89,63 @@ def choose_profile(name: str, control: TimeControl | None) -> RuleProfile:
     return replace(get_profile(name), input_mode=InputMode.DIGITAL)
 
 
+def store_path(args: argparse.Namespace) -> str:
+    """The ``--store`` the arguments name (``DIR/games.sqlite`` by default)."""
+    return args.store if args.store is not None else str(args.dir / "games.sqlite")
+
+
+def _open(args: argparse.Namespace, stem: str = "game") -> EventStore:
+    """The store ``--store`` names; ``CommandError`` if it cannot be opened."""
+    from chessarbiter.store import JsonlStore, StoreError, open_store
+
+    where = store_path(args)
+    try:
+        if args.store is None:
+            args.dir.mkdir(parents=True, exist_ok=True)
+        store = open_store(where)
+    except StoreError as exc:
+        raise CommandError(f"--store: {exc}") from None
+    except OSError as exc:
+        raise CommandError(f"--dir: {args.dir}: {exc.strerror or exc}") from None
+    if isinstance(store, JsonlStore):
+        store.stem = stem
+    return store
+
+
+def _pgn_path(args: argparse.Namespace, store: EventStore, game_id: str) -> Path:
+    """The game's PGN: beside its journal in a JSON-lines store, else ``DIR/STORE-ID.pgn``."""
+    from chessarbiter.store import JsonlStore
+
+    if isinstance(store, JsonlStore):
+        return store.path(game_id).with_suffix(".pgn")
+    try:
+        args.dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        store.close()
+        raise CommandError(f"--dir: {args.dir}: {exc.strerror or exc}") from None
+    return Path(args.dir) / f"{Path(store_path(args)).stem}-{game_id}.pgn"
+
+
+def list_games(args: argparse.Namespace) -> int:
+    """Print the games of ``--store``, one a line: id, last written, players, outcome."""
+    from chessarbiter.store import StoreError
+
+    store = _open(args)
+    try:
+        games = store.games()
+    except StoreError as exc:
+        raise CommandError(f"--store: {exc}") from None
+    finally:
+        store.close()
+    for info in games:
+        when = datetime.datetime.fromtimestamp(info.updated).strftime("%Y-%m-%d %H:%M")
+        players = f"{info.tags.get('White', '?')} - {info.tags.get('Black', '?')}"
+        print(f"{info.game_id}\t{when}\t{players}\t{info.outcome or 'unfinished'}")
+    return 0
+
+
 def build(args: argparse.Namespace) -> Play:
-    """The game the arguments describe, journalled; ``CommandError`` naming a bad argument."""
+    """The game the arguments describe, stored; ``CommandError`` naming a bad argument."""
     from chessarbiter.arbiter.game import Game
     from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.clock.records import Side
@@ -88,7 +153,8 @@ def build(args: argparse.Namespace) -> Play:
     from chessarbiter.live.journal import Journal, JournalError
     from chessarbiter.live.play import Play
     from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
-    from chessarbiter.live.session import LiveGame
+    from chessarbiter.live.session import LiveGame, Recorder
+    from chessarbiter.store import Recording, StoreError
 
     engines: dict[Side, EnginePlayer] = {}
     for side, spec in ((Side.WHITE, args.white), (Side.BLACK, args.black)):
@@ -104,14 +170,25 @@ def build(args: argparse.Namespace) -> Play:
             for started in engines.values():
                 started.close()
             raise CommandError(f"--{side.name.lower()}: {failure.detail}")
-    if args.resume is not None:
+    recorder: Recorder
+    if args.resume is not None and not args.resume.isdigit():
+        path = Path(args.resume)
         try:
-            game, journal, cut = Journal.resume(args.resume)
+            game, recorder, cut = Journal.resume(path)
         except JournalError as exc:
             raise CommandError(f"--resume: {exc}") from None
         if cut:
-            print(f"note: {args.resume}: an unfinished last line was dropped")
-        pgn = args.resume.with_suffix(".pgn")
+            print(f"note: {path}: an unfinished last line was dropped")
+        pgn = path.with_suffix(".pgn")
+    elif args.resume is not None:
+        store = _open(args)
+        try:
+            game = store.load(args.resume)
+        except StoreError as exc:
+            store.close()
+            raise CommandError(f"--resume: {exc}") from None
+        recorder = Recording(store, args.resume, game)
+        pgn = _pgn_path(args, store, args.resume)
     else:
         try:
             control = parse_control(args.tc)
@@ -133,13 +210,15 @@ def build(args: argparse.Namespace) -> Play:
                         tags=tags)
         except ChessError as exc:
             raise CommandError(f"--fen: {exc}") from None
+        store = _open(args, stem=f"game-{stamp}")
         try:
-            args.dir.mkdir(parents=True, exist_ok=True)
-            journal = Journal.create_unique(args.dir, f"game-{stamp}", game)
-        except OSError as exc:
-            raise CommandError(f"--dir: {args.dir}: {exc.strerror or exc}") from None
-        pgn = journal.path.with_suffix(".pgn")
-    live = LiveGame(game, journal=journal)
+            game_id = store.create(game)
+        except StoreError as exc:
+            store.close()
+            raise CommandError(f"--store: {exc}") from None
+        recorder = Recording(store, game_id, game)
+        pgn = _pgn_path(args, store, game_id)
+    live = LiveGame(game, journal=recorder)
     return Play(live, engines, spoken=args.accessible, unicode=not args.ascii, pgn_path=pgn)
 
 
@@ -147,6 +226,8 @@ def run(args: argparse.Namespace) -> int:
     """Play until the game ends and the players quit."""
     from chessarbiter.clock.records import Side
 
+    if args.list:
+        return list_games(args)
     play = build(args)
     if args.accessible:
         from chessarbiter.tui.accessible import run_accessible
@@ -158,7 +239,8 @@ def run(args: argparse.Namespace) -> int:
     people = play.humans()
     orientation = people[0] if people else Side.WHITE
     GameApp(play, orientation=orientation).run()
-    print(f"game saved to {play.pgn_path} (journal {play.live.journal and play.live.journal.path})")
+    kept = play.live.journal.where if play.live.journal is not None else "nowhere"
+    print(f"game saved to {play.pgn_path} (events kept in {kept})")
     if play.live.game.outcome is not None:
         print(play.live.game.outcome)
     return 0

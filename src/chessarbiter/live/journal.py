@@ -25,6 +25,31 @@ def _is_object(line: str) -> bool:
         return False
 
 
+def _read(path: Path) -> tuple[str, str, Game]:
+    """The file's text, the part of it that holds whole lines (a last line cut off by a
+    crash left out; a complete last event without its newline kept) and the game it holds;
+    ``JournalError`` naming the file and the reason if it holds none."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise JournalError(f"{path}: not a journal (not UTF-8 text)") from None
+    start = text.rfind("\n") + 1
+    complete = text.endswith("\n") or _is_object(text[start:])
+    kept = text if complete else text[:start]
+    try:
+        game = from_jsonl(kept)
+    except ValueError as exc:  # LogFormatError, or the ArbiterError of a rejected event
+        raise JournalError(f"{path}: not a journal that can be resumed: {exc}") from None
+    return text, kept, game
+
+
+def read_journal(path: Path) -> Game:
+    """The game a journal holds, the file left as it is (a cut last line ignored)."""
+    return _read(path)[2]
+
+
 class Journal:
     """An append-only JSON-lines file: the header, then each event as it is accepted."""
 
@@ -64,19 +89,8 @@ class Journal:
         line cut off by a crash was dropped (it is removed from the file). A complete last
         event whose newline the crash lost is kept (the newline is added). ``JournalError``
         naming the file and the reason if it holds no game; the file is then left as it is."""
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except OSError as exc:
-            raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-        except UnicodeDecodeError:
-            raise JournalError(f"{path}: not a journal (not UTF-8 text)") from None
-        start = text.rfind("\n") + 1
-        complete = text.endswith("\n") or _is_object(text[start:])
-        kept = text if complete else text[:start]
-        try:
-            game = from_jsonl(kept)
-        except ValueError as exc:  # LogFormatError, or the ArbiterError of a rejected event
-            raise JournalError(f"{path}: not a journal that can be resumed: {exc}") from None
+        text, kept, game = _read(path)
+        complete = len(kept) == len(text)
         if not text.endswith("\n"):  # the crash came in the last line: finish or drop it
             with path.open("r+", encoding="utf-8", newline="") as stream:
                 if complete:
@@ -85,6 +99,10 @@ class Journal:
                 else:
                     stream.truncate(len(kept.encode("utf-8")))
         return game, cls(path, path.open("a", encoding="utf-8")), not complete
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
 
     def append(self, event: Event) -> None:
         """Write one accepted event and make sure it is on disk."""

@@ -8,6 +8,7 @@ records a fallen flag as soon as it looks (Art. 6.8), before the next player's e
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
@@ -29,7 +30,6 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.live.journal import Journal
 from chessarbiter.notation.san import parse_san
 
 
@@ -46,14 +46,32 @@ def read_move(pos: Position, text: str) -> Move:
             raise san_error from None
 
 
+class Recorder(Protocol):
+    """Where a live game's events go as they are accepted: a journal file or a game of a
+    store (:class:`chessarbiter.store.Recording`)."""
+
+    @property
+    def where(self) -> str:
+        """Where the game is kept, for people."""
+        ...
+
+    def append(self, event: Event) -> None:
+        """Keep one accepted event (on disk when this returns)."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
 class LiveGame:
-    """A :class:`Game` on a running clock, optionally journalled to a file."""
+    """A :class:`Game` on a running clock, optionally recorded as it goes (a journal file or
+    a store)."""
 
     def __init__(
         self,
         game: Game,
         now: Callable[[], int] = monotonic_ms,
-        journal: Journal | None = None,
+        journal: Recorder | None = None,
     ) -> None:
         self.game = game
         self.journal = journal

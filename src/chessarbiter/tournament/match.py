@@ -14,6 +14,7 @@ from typing import IO
 
 from chessarbiter.arbiter.events import ResultDeclared
 from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.log import from_jsonl, to_jsonl
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Side
@@ -22,6 +23,7 @@ from chessarbiter.laws.profiles import RuleProfile
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
 from chessarbiter.live.session import LiveGame
+from chessarbiter.store import EventStore
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening
 
@@ -68,6 +70,8 @@ class GameReport:
     reason: str
     plies: int
     pgn: str
+    log: str = ""
+    """The game's log as JSON lines (what a store records)."""
 
     def first_points(self) -> float:
         """The first player's points (Art. 11)."""
@@ -139,7 +143,7 @@ def play_game(config: MatchConfig, index: int) -> GameReport:
     outcome = game.outcome
     assert outcome is not None
     return GameReport(index, first_white, outcome.result, str(outcome), len(game.records),
-                      to_pgn(game))
+                      to_pgn(game), to_jsonl(game))
 
 
 class _Judge:
@@ -187,9 +191,11 @@ def run_match(
     concurrency: int = 1,
     pgn: IO[str] | None = None,
     progress: Callable[[Tally, GameReport], None] | None = None,
+    store: EventStore | None = None,
 ) -> Tally:
     """Play the match, ``concurrency`` games at a time (separate processes), writing each
-    finished game's PGN to ``pgn``; returns the first player's tally."""
+    finished game's PGN to ``pgn`` and its events to ``store``; returns the first player's
+    tally."""
     tally = Tally()
     for report in _reports(config, concurrency):
         points = report.first_points()
@@ -198,6 +204,8 @@ def run_match(
         if pgn is not None:
             pgn.write(report.pgn + "\n")
             pgn.flush()
+        if store is not None:
+            store.create(from_jsonl(report.log))
         if progress is not None:
             progress(tally, report)
     return tally

@@ -1,0 +1,233 @@
+"""The SQLite store: every game in one database file, one row per event.
+
+Durability: the database runs in WAL mode with ``synchronous=FULL``, so each append is one
+transaction whose commit syncs the write-ahead log before it returns; an event acknowledged
+survives a crash of the program or of the machine. A writer killed mid-transaction leaves a
+torn WAL frame that SQLite ignores on the next open (the last committed state is read).
+Readers in other processes see every committed event while a game is being written.
+
+The schema is versioned by ``PRAGMA user_version``: :data:`MIGRATIONS` lists the SQL that
+brings a database from each version to the next; a database newer than this program is
+refused."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from chessarbiter.arbiter.events import Event
+from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.log import event_from_dict, event_to_dict, from_jsonl, to_jsonl
+from chessarbiter.store.base import GameInfo, StoreError
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            setup TEXT NOT NULL,
+            start TEXT,
+            log_version INTEGER NOT NULL,  -- the JSON-lines log format (LOG_VERSION)
+            solver TEXT,  -- SOLVER_VERSION of the recorded analyses
+            tags TEXT NOT NULL,
+            created_ms INTEGER NOT NULL,
+            updated_ms INTEGER NOT NULL,
+            outcome TEXT
+        )""",
+        """CREATE TABLE events (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            json TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+    ),
+)
+"""The SQL from each schema version to the next (version 0 is an empty file)."""
+BUSY_MS: Final = 30_000
+"""How long a writer waits for another to finish its transaction."""
+
+
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class SqliteStore:
+    """Games in the SQLite database at ``path`` (created, with its folder, when missing);
+    ``now`` gives the wall time in milliseconds for the created/updated columns."""
+
+    def __init__(self, path: Path, now: Callable[[], int] = _wall_ms) -> None:
+        self.path = path
+        self._now = now
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{path}: cannot open the store ({exc})") from None
+        try:
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode != "wal":
+                raise StoreError(f"{path}: cannot use a write-ahead log (journal mode {mode})")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{path}: not a game store ({exc})") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _migrate(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StoreError(f"{self.path}: schema version {version} is newer than this "
+                                 f"program's ({len(MIGRATIONS)})")
+            for number in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[number]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``work`` in one transaction, committed (and synced) before returning."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write ({exc})") from None
+        return result
+
+    def create(self, game: Game) -> str:
+        header = json.loads(to_jsonl(game).partition("\n")[0])  # as a JSON-lines log's
+        start = header["start"]
+        now = self._now()
+        outcome = None if game.outcome is None else str(game.outcome)
+
+        def work(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO games (setup, start, log_version, solver, tags, created_ms, "
+                "updated_ms, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (json.dumps(header["setup"]), None if start is None else json.dumps(start),
+                 header["version"], header["solver"], json.dumps(header["setup"]["tags"]),
+                 now, now, outcome))
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                           [_row(game_id, seq, e) for seq, e in enumerate(game.log, 1)])
+            return game_id
+
+        return str(self._write(work))
+
+    def append(self, game_id: str, event: Event, outcome: str | None = None) -> None:
+        number = self._id(game_id)
+
+        def work(db: sqlite3.Connection) -> None:
+            last = db.execute("SELECT (SELECT max(seq) FROM events WHERE game_id = ?), "
+                              "EXISTS (SELECT 1 FROM games WHERE id = ?)",
+                              (number, number)).fetchone()
+            if not last[1]:
+                raise StoreError(f"game {game_id}: no such game in {self.path}")
+            db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                       _row(number, (last[0] or 0) + 1, event))
+            db.execute("UPDATE games SET updated_ms = ?, outcome = coalesce(?, outcome) "
+                       "WHERE id = ?", (self._now(), outcome, number))
+
+        self._write(work)
+
+    def load(self, game_id: str) -> Game:
+        number = self._id(game_id)
+        try:
+            db = self._db
+            db.execute("BEGIN")  # one snapshot of the game and its events
+            try:
+                row = db.execute("SELECT setup, start, log_version, solver FROM games "
+                                 "WHERE id = ?", (number,)).fetchone()
+                rows = db.execute("SELECT seq, at_ms, kind, json FROM events WHERE game_id = ? "
+                                  "ORDER BY seq", (number,)).fetchall()
+            finally:
+                db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"game {game_id}: cannot be read ({exc})") from None
+        if row is None:
+            raise StoreError(f"game {game_id}: no such game in {self.path}")
+        game = _header(game_id, row)
+        recorded = row[3] is not None
+        for expected, (seq, at_ms, kind, text) in enumerate(rows, 1):
+            where = f"game {game_id}, event {seq}"
+            if seq != expected:
+                raise StoreError(f"{where}: expected event {expected} (one is missing)")
+            try:
+                event = event_from_dict(json.loads(text))
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise StoreError(f"{where}: not an event ({exc})") from None
+            if event.kind != kind or event.at_ms != at_ms:
+                raise StoreError(f"{where}: kind/at_ms columns ({kind}, {at_ms}) differ from "
+                                 f"the event's ({event.kind}, {event.at_ms})")
+            try:
+                game.replay_event(event, recorded=recorded)
+            except ValueError as exc:  # ArbiterError
+                raise StoreError(f"{where}: {exc}") from None
+        return game
+
+    def games(self) -> list[GameInfo]:
+        try:
+            rows = self._db.execute("SELECT id, tags, outcome, updated_ms FROM games "
+                                    "ORDER BY id").fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot be read ({exc})") from None
+        found = []
+        for game_id, tags, outcome, updated in rows:
+            try:
+                tag_map = json.loads(tags)
+            except ValueError:
+                raise StoreError(f"game {game_id}: tags: not JSON") from None
+            found.append(GameInfo(str(game_id), tag_map, outcome, updated / 1000))
+        return found
+
+    def where(self, game_id: str) -> str:
+        return f"{self.path} game {game_id}"
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _id(self, game_id: str) -> int:
+        if not game_id.isascii() or not game_id.isdigit():
+            raise StoreError(f"game {game_id!r}: a game id is a number")
+        return int(game_id)
+
+
+def _row(game_id: int, seq: int, event: Event) -> tuple[int, int, int, str, str]:
+    return game_id, seq, event.at_ms, event.kind, json.dumps(event_to_dict(event))
+
+
+def _header(game_id: str, row: tuple[str, str | None, int, str | None]) -> Game:
+    """The game before its events, from its row (checked as a JSON-lines header is)."""
+    setup, start, version, solver = row
+    try:
+        header: dict[str, Any] = {"version": version, "setup": json.loads(setup),
+                                  "start": None if start is None else json.loads(start)}
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"game {game_id}: setup/start: not JSON ({exc})") from None
+    if solver is not None:
+        header["solver"] = solver
+    try:
+        return from_jsonl(json.dumps(header))
+    except ValueError as exc:
+        raise StoreError(f"game {game_id}: {str(exc).removeprefix('line 1: ')}") from None

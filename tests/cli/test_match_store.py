@@ -1,0 +1,43 @@
+"""``match`` stores every finished game beside its PGN (SQLite by default, or a folder of
+journals), each game loading back to the scoresheet the PGN file holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.cli.main import main
+from chessarbiter.store import open_store
+
+
+@pytest.mark.parametrize("store", [None, "journals/"])
+def test_the_match_games_are_stored_and_load_as_their_pgn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str | None
+) -> None:
+    pgn = tmp_path / "out" / "m.pgn"
+    where = f"{tmp_path / store}" + "/" if store else str(tmp_path / "out" / "games.sqlite")
+    extra = ["--store", where] if store else []
+    code = main(["match", "--games", "2", "--tc", "0.1+0.05", "--pgn", str(pgn), "--engine",
+                 "engine:1", "--engine", "engine:1", "--seed", "5", *extra])
+    capsys.readouterr()
+    assert code == 0
+    games = open_store(where)
+    listed = games.games()
+    loaded = [games.load(info.game_id) for info in listed]
+    games.close()
+    assert len(listed) == 2 and all(info.outcome is not None for info in listed)
+    text = pgn.read_text()
+    assert all(to_pgn(game) in text for game in loaded)
+    assert {game.setup.tags["Round"] for game in loaded} == {"1", "2"}
+
+
+def test_a_store_that_cannot_be_opened_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("not a database " * 100)
+    code = main(["match", "--games", "1", "--pgn", str(tmp_path / "m.pgn"), "--store", str(bad)])
+    assert code == 2
+    assert "--store: " in capsys.readouterr().err

@@ -1,0 +1,93 @@
+"""``play`` stores its game: SQLite by default, JSON lines in a folder; ``--resume`` takes a
+game id of the store or a journal file; ``--list`` lists the store's games."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import chessarbiter
+from chessarbiter.cli.main import build_parser
+from chessarbiter.cli.play_cmd import build
+from chessarbiter.clock import Side
+from chessarbiter.live.play import Play
+from chessarbiter.store import SqliteStore
+from tests.cli.test_bad_input import run
+
+HUMANS = ["play", "--white", "human", "--black", "human", "--tc", "none"]
+
+
+def built(*args: str) -> Play:
+    return build(build_parser().parse_args([*HUMANS, *args]))
+
+
+def moves(play: Play) -> list[str]:
+    return [getattr(event, "uci", "") for event in play.live.game.log]
+
+
+def command(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    source = str(Path(chessarbiter.__file__).parents[1])
+    return subprocess.run([sys.executable, "-m", "chessarbiter.cli.main", *args], cwd=cwd,
+                          env=os.environ | {"PYTHONPATH": source}, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_a_game_goes_to_the_default_sqlite_store_and_resumes_by_id(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    play = built("--dir", str(folder))
+    play.live.move(Side.WHITE, "e4")
+    play.close()
+    store = SqliteStore(folder / "games.sqlite")
+    [info] = store.games()
+    store.close()
+    assert play.pgn_path == folder / f"games-{info.game_id}.pgn" and play.pgn_path.exists()
+    again = built("--dir", str(folder), "--resume", info.game_id)
+    again.live.move(Side.BLACK, "e5")
+    again.close()
+    final = built("--dir", str(folder), "--resume", info.game_id)
+    final.live.close()
+    assert moves(final) == ["e2e4", "e7e5"]
+
+
+def test_a_folder_store_keeps_journals_that_resume_by_file(tmp_path: Path) -> None:
+    play = built("--dir", str(tmp_path), "--store", f"{tmp_path / 'journals'}/")
+    play.live.move(Side.WHITE, "d4")
+    play.close()
+    [journal] = (tmp_path / "journals").glob("*.jsonl")
+    assert play.pgn_path == journal.with_suffix(".pgn")
+    again = built("--resume", str(journal))
+    again.live.close()
+    assert moves(again) == ["d2d4"]
+
+
+def test_list_shows_ids_players_and_outcomes(tmp_path: Path) -> None:
+    play = built("--dir", str(tmp_path / "games"))
+    play.live.move(Side.WHITE, "e4")
+    play.live.resign(Side.BLACK)
+    play.close()
+    built("--dir", str(tmp_path / "games")).close()
+    out = command(tmp_path, "play", "--list")
+    assert out.returncode == 0, out.stderr
+    lines = [line.split("\t") for line in out.stdout.splitlines()]
+    assert [(line[0], line[2]) for line in lines] == [("1", "Human - Human"),
+                                                        ("2", "Human - Human")]
+    assert "1-0" in lines[0][3] and lines[1][3] == "unfinished"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--resume", "7"], "--resume: game 7: no such game in "),
+        (["--store", "bad.sqlite", "--list"], "--store: bad.sqlite: not a game store"),
+    ],
+)
+def test_a_missing_game_or_a_bad_store_is_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    (tmp_path / "bad.sqlite").write_text("no database here " * 100)
+    err = run(tmp_path, "play", *args)
+    assert err.startswith(f"chessarbiter play: error: {message}"), err
