@@ -1,8 +1,8 @@
 """Benchmark: one move through the arbiter against python-chess's ``push`` + ``outcome()``.
 
-Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N]``. Every readable game of the
-corpus (``../shared/corpus/pgn``: the lichess samples of ``large/`` and the master games) is
-replayed three ways side by side, the three timed in turn on every move (the order rotating
+Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N] [--only TEXT]``. Every readable game
+of the corpus (``../shared/corpus/pgn``: the lichess samples of ``large/`` and the master games;
+``--only`` keeps the files whose path contains the text) is replayed three ways side by side, the three timed in turn on every move (the order rotating
 from move to move, so the machine's load falls on all alike):
 
 * python-chess: ``board.push(move)`` then ``board.outcome()`` (checkmate, stalemate,
@@ -38,10 +38,13 @@ from chessarbiter.notation.pgn_reader import read_pgn_file
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pgn"
 
 
-def load(limit: int | None) -> list[RecordedGame]:
-    """The readable standard-chess games with moves, up to ``limit``."""
+def load(limit: int | None, only: str = "") -> list[RecordedGame]:
+    """The readable standard-chess games with moves, up to ``limit``, from the files whose
+    path contains ``only``."""
     out: list[RecordedGame] = []
     for path in sorted(CORPUS.rglob("*.pgn")):
+        if only not in str(path.relative_to(CORPUS)):
+            continue
         out += [g for g in read_pgn_file(path) if g.error is None and g.moves and not g.chess960]
         if limit is not None and len(out) >= limit:
             return out[:limit]
@@ -118,8 +121,10 @@ def _row(name: str, times: list[float], base: list[float] | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="games to replay (all)")
+    parser.add_argument("--only", default="", help="files whose path (under ../shared/corpus/"
+                        "pgn) contains this text, e.g. lichess_2016 or fischer")
     args = parser.parse_args()
-    games = load(args.limit)
+    games = load(args.limit, args.only)
     gc.disable()
     try:
         theirs, ours, bare = run(games)
