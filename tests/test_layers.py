@@ -33,13 +33,6 @@ SIBLINGS: Final = frozenset({
 })
 """The imports allowed inside a layer, (importer, imported); all others are breaches."""
 
-KNOWN_CYCLES: Final = {
-    frozenset({"chessarbiter.core.position", "chessarbiter.core.fen"}):
-        "Position(fen) parses with core.fen, which builds and fills a Position",
-}
-"""Import cycles between modules that are known and accepted, with the reason."""
-
-
 @dataclass(frozen=True)
 class Import:
     """``importer`` imports ``imported`` on ``line``; ``typing`` when only for type checks."""
@@ -176,17 +169,14 @@ def package_cycles(found: list[Import]) -> list[list[str]]:
     return _cycles(graph)
 
 
-def _run_time_cycles(found: list[Import]) -> list[list[str]]:
+def module_cycles(found: list[Import]) -> list[list[str]]:
+    """Groups of modules that import each other at run time (imports for type checks only
+    are left out: they run no code)."""
     graph: dict[str, set[str]] = defaultdict(set)
     for imp in found:
         if not imp.typing and imp.importer != imp.imported:
             graph[imp.importer].add(imp.imported)
     return _cycles(graph)
-
-
-def module_cycles(found: list[Import]) -> list[list[str]]:
-    """Groups of modules that import each other at run time, less ``KNOWN_CYCLES``."""
-    return [c for c in _run_time_cycles(found) if frozenset(c) not in KNOWN_CYCLES]
 
 
 SRC: Final = Path(__file__).resolve().parent.parent / "src"
@@ -202,11 +192,6 @@ def test_no_import_cycles_between_packages_or_modules() -> None:
     found = imports(SRC)
     assert package_cycles(found) == []
     assert module_cycles(found) == []
-
-
-def test_every_known_cycle_is_still_a_cycle() -> None:
-    cycles = {frozenset(c) for c in _run_time_cycles(imports(SRC))}
-    assert set(KNOWN_CYCLES) <= cycles
 
 
 def _fake_tree(root: Path, files: dict[str, str]) -> Path:
