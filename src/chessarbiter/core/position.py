@@ -9,6 +9,7 @@ from typing import Final
 
 from chessarbiter.core import movegen
 from chessarbiter.core.errors import IllegalMoveError
+from chessarbiter.core.fenfields import read_fen, write_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
 from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, squares_of
 from chessarbiter.core.zobrist import (
@@ -73,9 +74,7 @@ class Position:
             self.chess960 = chess960
             self._stack: list[_Undo] = []
         else:
-            from chessarbiter.core.fen import parse_fen
-
-            parse_fen(fen, chess960=chess960, into=self)
+            read_fen(self, fen, chess960=chess960)
 
     # -- state -------------------------------------------------------------------------
 
@@ -121,6 +120,13 @@ class Position:
         self._key = key
         self._stack = []
 
+    def _set_rights(self, castling_rights: int, ep_square: int) -> None:
+        """Give a position just set up its castling rights and en passant square (reading
+        a FEN checks them against the pieces first)."""
+        self._key ^= castling_key(self.castling_rights) ^ castling_key(castling_rights)
+        self.castling_rights = castling_rights
+        self.ep_square = ep_square
+
     @classmethod
     def from_snapshot(cls, snap: Snapshot) -> Position:
         """A position with a snapshot's values (its move history starts empty)."""
@@ -156,9 +162,7 @@ class Position:
         return f"Position({self.fen()!r})"
 
     def fen(self, *, en_passant: str = "always") -> str:
-        """The FEN of the position; see :func:`chessarbiter.core.fen.write_fen`."""
-        from chessarbiter.core.fen import write_fen
-
+        """The FEN of the position; see :func:`chessarbiter.core.fenfields.write_fen`."""
         return write_fen(self, en_passant=en_passant)
 
     def key(self) -> int:

@@ -10,13 +10,14 @@ from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import ClaimKind
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
-from chessarbiter.core.position import Position
 from chessarbiter.live.commands import Command, help_text, read_command
 from chessarbiter.live.session import LiveGame, read_move
-from chessarbiter.live.wording import RULEBOOK_KEY, readable
-from chessarbiter.notation.san import legal_san, write_san
-from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces, spoken_rank
-from chessarbiter.tui.board import board_lines, format_ms
+from chessarbiter.notation.san import legal_san
+from chessarbiter.present.board import board_lines
+from chessarbiter.present.clocks import format_ms
+from chessarbiter.present.moves import move_words
+from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
+from chessarbiter.present.wording import RULEBOOK_KEY, readable
 
 
 @dataclass
@@ -28,16 +29,6 @@ class Reply:
     quit: bool = False
     flip: bool = False
     moved: bool = False
-
-
-def move_words(pos: Position, move: int, *, spoken: bool) -> str:
-    """A move as the scoresheet writes it (``12... Nf6+``) or in words (``black: knight f6,
-    check``); ``pos`` is the position before it."""
-    side = pos.turn
-    if spoken:
-        return f"{('white', 'black')[side]}: {spoken_move(pos, move)}"
-    number = f"{pos.fullmove_number}." if side == 0 else f"{pos.fullmove_number}..."
-    return f"{number} {write_san(pos, move)}"
 
 
 class Controller:

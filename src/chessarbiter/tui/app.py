@@ -20,8 +20,9 @@ from textual.widgets import Input, RichLog, Static
 
 from chessarbiter.clock.records import Side
 from chessarbiter.live.play import Play
-from chessarbiter.notation.san import write_san
-from chessarbiter.tui.board import board_lines, format_ms
+from chessarbiter.present.board import board_lines
+from chessarbiter.present.clocks import format_ms
+from chessarbiter.present.moves import move_list
 
 LOW_TIME_MS = 30_000
 """A display under this many milliseconds is shown as low time."""
@@ -33,25 +34,6 @@ KEYS: Final = (
     "ctrl+q             save and quit",
 )
 """The keys of the full screen, listed by ``help``."""
-
-
-def move_list(play: Play, last: int = 12) -> str:
-    """The game's moves in SAN, numbered, one move pair a line (the ``last`` pairs)."""
-    pos = play.live.game.position()
-    moves = pos.move_stack
-    for _ in moves:
-        pos.pop()
-    pairs: list[str] = []
-    for move in moves:
-        san = write_san(pos, move)
-        if pos.turn == 0:
-            pairs.append(f"{pos.fullmove_number}. {san}")
-        elif not pairs:
-            pairs.append(f"{pos.fullmove_number}... {san}")
-        else:
-            pairs[-1] += f" {san}"
-        pos.push(move)
-    return "\n".join(pairs[-max(last, 1):])
 
 
 class GameApp(App[None]):
@@ -160,7 +142,7 @@ class GameApp(App[None]):
         self.draw_clocks()
         self.query_one("#status", Static).update(self.play.controller.status())
         moves = self.query_one("#moves", Static)
-        moves.update(move_list(self.play, moves.size.height or 12))
+        moves.update(move_list(self.play.live.game.position(), moves.size.height or 12))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""

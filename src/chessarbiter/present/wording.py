@@ -12,7 +12,7 @@ from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.notation.spoken import spoken_move
+from chessarbiter.present.spoken import spoken_move
 
 RULEBOOK_KEY: Final = (
     "Articles are those of the FIDE Laws of Chess (2023); 'Guidelines' are their appendix "

@@ -6,7 +6,7 @@ import pytest
 
 from chessarbiter.clock import parse_human
 from chessarbiter.core import Position, parse_fen
-from chessarbiter.live.wording import control_words, readable
+from chessarbiter.present.wording import control_words, readable
 
 START = Position()
 

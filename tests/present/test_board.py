@@ -6,7 +6,8 @@ import pytest
 
 from chessarbiter.core import Position
 from chessarbiter.core.squares import BLACK
-from chessarbiter.tui.board import board_lines, format_ms
+from chessarbiter.present.board import board_lines
+from chessarbiter.present.clocks import format_ms
 
 
 def test_white_at_the_bottom_with_light_square_at_the_near_right() -> None:

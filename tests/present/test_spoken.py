@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chessarbiter.core import Position, parse_fen
-from chessarbiter.notation.spoken import spoken_file, spoken_move, spoken_pieces, spoken_rank
+from chessarbiter.present.spoken import spoken_file, spoken_move, spoken_pieces, spoken_rank
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,250 @@
+"""The import contract: chessarbiter is built in layers and nothing imports upwards.
+
+Every import of every module under ``src/chessarbiter`` counts, at module level or inside a
+function, absolute or relative, and also those only for type checking.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = "chessarbiter"
+
+LAYERS: Final = (
+    ("core", "clock"),
+    ("laws", "notation", "engines"),
+    ("arbiter",),
+    ("live", "store", "present", "tournament"),
+    ("tui", "cli", "server"),
+)
+"""The packages, bottom up. A package may import any package of a lower layer."""
+
+SIBLINGS: Final = frozenset({
+    ("live", "present"),  # the live game answers players in words and diagrams
+    ("live", "store"),  # the live game's journal keeps its games in a store
+    ("tournament", "live"),  # a match plays its games as live games between engines
+    ("tournament", "store"),
+    ("cli", "tui"),  # the play command starts the terminal game
+    ("cli", "server"),
+})
+"""The imports allowed inside a layer, (importer, imported); all others are breaches."""
+
+@dataclass(frozen=True)
+class Import:
+    """``importer`` imports ``imported`` on ``line``; ``typing`` when only for type checks."""
+
+    importer: str
+    imported: str
+    line: int
+    typing: bool
+
+
+def _modules(src: Path) -> dict[str, Path]:
+    modules = {}
+    for path in sorted((src / ROOT).rglob("*.py")):
+        parts = path.relative_to(src).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    return lines
+
+
+def imports(src: Path) -> list[Import]:
+    """Every import between the modules of the ``chessarbiter`` package under ``src``."""
+    modules = _modules(src)
+    found = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        typing = _type_checking_lines(tree)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                targets = [
+                    f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module
+                    for alias in node.names
+                ]
+            for target in dict.fromkeys(targets):
+                if target == ROOT or target.startswith(ROOT + "."):
+                    found.append(Import(name, target, node.lineno, node.lineno in typing))
+    return found
+
+
+def package_of(module: str) -> str:
+    """The top package of a module: ``chessarbiter.core.fen`` is in ``core``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ROOT
+
+
+def _layer(package: str) -> int | None:
+    if package == ROOT:
+        return -1  # the top-level package: nothing below it may import upwards from it
+    for level, packages in enumerate(LAYERS):
+        if package in packages:
+            return level
+    return None
+
+
+def breaches(found: list[Import]) -> list[str]:
+    """Each import of a higher layer, or of a same-layer package not in ``SIBLINGS``, and
+    each package not placed in a layer, named with its modules."""
+    problems = []
+    for imp in found:
+        src, dst = package_of(imp.importer), package_of(imp.imported)
+        if src == dst:
+            continue
+        low, high = _layer(src), _layer(dst)
+        where = f"{imp.importer} (line {imp.line}) imports {imp.imported}"
+        if low is None or high is None:
+            problems.append(f"{where}: {src if low is None else dst} is in no layer")
+        elif high > low:
+            problems.append(f"{where}: {src} is below {dst}")
+        elif high == low and (src, dst) not in SIBLINGS:
+            problems.append(f"{where}: {src} may not import its sibling {dst}")
+    return problems
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def package_cycles(found: list[Import]) -> list[list[str]]:
+    """Groups of packages that import each other, directly or through others."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for imp in found:
+        if package_of(imp.importer) != package_of(imp.imported):
+            graph[package_of(imp.importer)].add(package_of(imp.imported))
+    return _cycles(graph)
+
+
+def module_cycles(found: list[Import]) -> list[list[str]]:
+    """Groups of modules that import each other at run time (imports for type checks only
+    are left out: they run no code)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for imp in found:
+        if not imp.typing and imp.importer != imp.imported:
+            graph[imp.importer].add(imp.imported)
+    return _cycles(graph)
+
+
+SRC: Final = Path(__file__).resolve().parent.parent / "src"
+
+
+def test_every_package_is_in_a_layer_and_nothing_imports_upwards() -> None:
+    found = imports(SRC)
+    assert len(found) > 100  # the parser sees the project's imports
+    assert breaches(found) == []
+
+
+def test_no_import_cycles_between_packages_or_modules() -> None:
+    found = imports(SRC)
+    assert package_cycles(found) == []
+    assert module_cycles(found) == []
+
+
+def _fake_tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / ROOT / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_an_upward_import_inside_a_function_is_reported_with_its_modules(
+    tmp_path: Path,
+) -> None:
+    src = _fake_tree(tmp_path, {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/board.py": "import os\n\n\ndef f():\n    from ..arbiter import game\n",
+        "arbiter/__init__.py": "",
+        "arbiter/game.py": "from chessarbiter.core.board import f\n",
+    })
+    found = imports(src)
+    assert [(i.importer, i.imported, i.line) for i in found] == [
+        ("chessarbiter.arbiter.game", "chessarbiter.core.board", 1),
+        ("chessarbiter.core.board", "chessarbiter.arbiter.game", 5),
+    ]
+    assert breaches(found) == [
+        "chessarbiter.core.board (line 5) imports chessarbiter.arbiter.game: "
+        "core is below arbiter"
+    ]
+    assert package_cycles(found) == [["arbiter", "core"]]
+    assert module_cycles(found) == [["chessarbiter.arbiter.game", "chessarbiter.core.board"]]
+
+
+def test_a_sibling_import_and_an_unplaced_package_are_reported(tmp_path: Path) -> None:
+    src = _fake_tree(tmp_path, {
+        "present/words.py": "import chessarbiter.live.play\n",
+        "live/play.py": "from chessarbiter.present import words\n",
+        "extra/thing.py": "from chessarbiter import core\n",
+    })
+    assert breaches(imports(src)) == [
+        "chessarbiter.extra.thing (line 1) imports chessarbiter: extra is in no layer",
+        "chessarbiter.present.words (line 1) imports chessarbiter.live.play: "
+        "present may not import its sibling live",
+    ]
+    assert package_cycles(imports(src)) == [["live", "present"]]
+
+
+def test_imports_only_for_type_checking_break_no_cycle(tmp_path: Path) -> None:
+    src = _fake_tree(tmp_path, {
+        "core/a.py": "from chessarbiter.core import b\n",
+        "core/b.py": (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from chessarbiter.core.a import X\n"
+        ),
+    })
+    assert module_cycles(imports(src)) == []
