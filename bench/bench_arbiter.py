@@ -2,8 +2,9 @@
 
 Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N] [--only TEXT]``. Every readable game
 of the corpus (``../shared/corpus/pgn``: the lichess samples of ``large/`` and the master games;
-``--only`` keeps the files whose path contains the text) is replayed three ways side by side, the three timed in turn on every move (the order rotating
-from move to move, so the machine's load falls on all alike):
+``--only`` keeps the files whose path contains the text) is replayed three ways side by side,
+the three timed in turn on every move (the order rotating from move to move, so the machine's
+load falls on all alike):
 
 * python-chess: ``board.push(move)`` then ``board.outcome()`` (checkmate, stalemate,
   insufficient material, 75 moves, fivefold repetition);
