@@ -150,11 +150,11 @@ def build(args: argparse.Namespace) -> Play:
     from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.clock.records import Side
     from chessarbiter.core.errors import ChessError
-    from chessarbiter.live.journal import Journal, JournalError
     from chessarbiter.live.play import Play
     from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
     from chessarbiter.live.session import LiveGame, Recorder
     from chessarbiter.store import Recording, StoreError
+    from chessarbiter.store.journal import Journal, JournalError
 
     engines: dict[Side, EnginePlayer] = {}
     for side, spec in ((Side.WHITE, args.white), (Side.BLACK, args.black)):

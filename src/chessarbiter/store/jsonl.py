@@ -1,5 +1,5 @@
 """The JSON-lines store: a folder with one crash-safe journal per game (``ID.jsonl``, the
-game's id being the file's stem); see :mod:`chessarbiter.live.journal`."""
+game's id being the file's stem); see :mod:`chessarbiter.store.journal`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
-from chessarbiter.live.journal import Journal, JournalError, read_journal
 from chessarbiter.store.base import GameInfo, StoreError
+from chessarbiter.store.journal import Journal, JournalError, read_journal
 
 
 class JsonlStore:

@@ -12,8 +12,8 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.cli.main import build_parser
 from chessarbiter.cli.play_cmd import build
 from chessarbiter.clock import Side
-from chessarbiter.live.journal import Journal, JournalError
 from chessarbiter.live.session import LiveGame
+from chessarbiter.store.journal import Journal, JournalError
 from tests.clock.fake_time import FakeTime
 
 S = 1000
