@@ -13,9 +13,9 @@ from chessarbiter.laws.profiles import FIDE_2023, InputMode
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import BuiltinPlayer
 from chessarbiter.live.session import LiveGame
-from chessarbiter.store.journal import Journal
 from chessarbiter.tui.accessible import run_accessible, watch_flags
 from tests.clock.fake_time import FakeTime
+from tests.tui.resumed import resumed_game
 
 
 def test_two_people_play_a_short_game_in_words(tmp_path: Path) -> None:
@@ -125,18 +125,7 @@ def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
 
 
 def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
-    time = FakeTime()
-    path = tmp_path / "g.jsonl"
-    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+0"))
-    live = LiveGame(game, now=time, journal=Journal.create(path, game))
-    live.start()
-    time.advance(4_000)
-    live.move(Side.WHITE, "e4")
-    time.advance(7_000)
-    live.move(Side.BLACK, "d5")
-    live.close()
-    resumed, journal, _ = Journal.resume(path)
-    play = Play(LiveGame(resumed, now=FakeTime(), journal=journal), {}, spoken=True)
+    play = Play(resumed_game(tmp_path, "d5"), {}, spoken=True)
     said = _transcript(play, [])
     assert said[2] == ("game resumed after black: pawn d5; white to move; "
                        "white 4:56, black 4:53")

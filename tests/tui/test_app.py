@@ -15,9 +15,9 @@ from chessarbiter.laws.profiles import FIDE_2023, InputMode
 from chessarbiter.live.play import Play
 from chessarbiter.live.players import BuiltinPlayer
 from chessarbiter.live.session import LiveGame
-from chessarbiter.store.journal import Journal
 from chessarbiter.tui.app import GameApp
 from tests.clock.fake_time import FakeTime
+from tests.tui.resumed import resumed_game
 
 
 def _text(app: GameApp, selector: str) -> str:
@@ -144,18 +144,7 @@ def test_messages_use_san_plain_articles_and_no_fen() -> None:
 
 
 def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
-    time = FakeTime()
-    path = tmp_path / "g.jsonl"
-    game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+0"))
-    live = LiveGame(game, now=time, journal=Journal.create(path, game))
-    live.start()
-    time.advance(4_000)
-    live.move(Side.WHITE, "e4")
-    time.advance(7_000)
-    live.move(Side.BLACK, "e5")
-    live.close()
-    resumed, journal, _ = Journal.resume(path)
-    play = Play(LiveGame(resumed, now=FakeTime(), journal=journal), {}, unicode=False)
+    play = Play(resumed_game(tmp_path, "e5"), {}, unicode=False)
 
     async def scenario() -> None:
         app = GameApp(play)
