@@ -6,7 +6,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.closure import Exploration, explore
+from chessarbiter.laws.deadpos.closure import Exploration, child_key, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
     Guide,
@@ -137,3 +137,31 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
     assert exploration.run(pos, 20_000) is Outcome.WINNABLE
     assert (Outcome.WINNABLE, exploration.found, len(exploration.seen)) == at_once
     assert pos.fen() == fen
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R w KQkq d6 0 1",
+        "r3k2r/pPp2ppp/8/4P3/8/8/P1P2PpP/R3K2R b KQkq - 0 1",
+        "4k3/1P6/8/8/8/8/6p1/R3K2R w KQ - 0 1",
+    ],
+)
+def test_child_keys_are_the_keys_after_the_move(fen: str) -> None:
+    pos = parse_fen(fen)
+    checked = 0
+    for move in pos.legal_moves():
+        key = child_key(pos, pos.key(), move) if pos.ep_square < 0 else None
+        pos.push(move)
+        if key is not None:
+            assert key == pos.key()
+            checked += 1
+        for reply in pos.legal_moves() if pos.ep_square < 0 else ():
+            key = child_key(pos, pos.key(), reply)
+            pos.push(reply)
+            if key is not None:
+                assert key == pos.key()
+                checked += 1
+            pos.pop()
+        pos.pop()
+    assert pos.fen() == fen and checked > 0

@@ -9,15 +9,19 @@ nothing doubles the number of structural moves skipped before the next (up to
 :data:`MAX_GAP`), each that prunes resets it (in a caged-king pawn ending it never prunes
 and would cost nine tenths of the time). If the exploration ends within its cap without
 meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
+
+Most moves lead to a position already seen; their key is computed from the parent's without
+making the move (:func:`child_key`), exactly as :meth:`Position.push` updates it.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.moves import Move
+from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import PAWN
+from chessarbiter.core.squares import BACK_RANKS, KING, PAWN
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -37,6 +41,7 @@ class Exploration:
         self.line: list[Move] = []
         self.moves = [pos.legal_moves()]
         self.next = [0]
+        self.bases = [_base(pos)]
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
 
@@ -56,27 +61,38 @@ class Exploration:
         if self.found:
             return Outcome.WINNABLE
         winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
-        stack, index = self.moves, self.next
+        stack, index, bases = self.moves, self.next, self.bases
         while stack:
             moves, i = stack[-1], index[-1]
             if i == len(moves):
                 stack.pop()
                 index.pop()
+                bases.pop()
                 if line:
                     line.pop()
                     pos.pop()
                 continue
             move = moves[i]
-            structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
-            pos.push(move)
-            key = pos.key()
-            if key in seen:
-                pos.pop()
-                index[-1] = i + 1
-                continue
-            if len(seen) >= cap:
-                pos.pop()
-                return Outcome.UNDETERMINED
+            base = bases[-1]
+            if base is not None and (key := child_key(pos, base, move)) is not None:
+                if key in seen:
+                    index[-1] = i + 1
+                    continue
+                if len(seen) >= cap:
+                    return Outcome.UNDETERMINED
+                structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+                pos.push(move)
+            else:
+                structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+                pos.push(move)
+                key = pos.key()
+                if key in seen:
+                    pos.pop()
+                    index[-1] = i + 1
+                    continue
+                if len(seen) >= cap:
+                    pos.pop()
+                    return Outcome.UNDETERMINED
             seen.add(key)
             index[-1] = i + 1
             deadline.tick()
@@ -99,9 +115,47 @@ class Exploration:
                 line.append(move)
                 stack.append(replies)
                 index.append(0)
+                bases.append(_base(pos))
                 continue
             pos.pop()
         return Outcome.UNWINNABLE
+
+
+def _base(pos: Position) -> int | None:
+    """The key :func:`child_key` starts from: the position's, when it has no en-passant
+    square (else None: its children's keys are taken after the move)."""
+    return pos.key() if pos.ep_square < 0 else None
+
+
+def child_key(pos: Position, base: int, move: Move) -> int | None:
+    """The key of the position after ``move``, legal in ``pos`` (which has no en-passant
+    square and the key ``base``), without making it: the same updates as
+    :meth:`Position.push`. None for castling and double steps (the latter may give an
+    en-passant square, which the key counts only when a capture is legal)."""
+    if move & CASTLE_FLAG:
+        return None
+    fr, to = move & 63, (move >> 6) & 63
+    board = pos.board
+    moved, captured = board[fr], board[to]
+    key = base ^ TURN_KEY ^ PIECE_KEYS[moved][fr]
+    kind = moved & 7
+    if kind == PAWN:
+        if to - fr == 16 or fr - to == 16:
+            return None
+        promoted = move >> 12 & 7
+        key ^= PIECE_KEYS[moved & 8 | promoted if promoted else moved][to]
+    else:
+        key ^= PIECE_KEYS[moved][to]
+    if captured:
+        key ^= PIECE_KEYS[captured][to]
+    rights = pos.castling_rights
+    if rights:
+        after = rights & ~(1 << fr | 1 << to)
+        if kind == KING:
+            after &= ~BACK_RANKS[pos.turn]
+        if after != rights:
+            key ^= castling_key(rights ^ after)
+    return key
 
 
 def explore(

@@ -21,7 +21,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move, promotion
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FILES, PAWN, squares_of
+from chessarbiter.core.squares import FILES, KING, PAWN, squares_of
 from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
@@ -97,6 +97,7 @@ def _promotions(
     blocked = BLOCKED if colour == winner else FAR
     tree = Tree(pos)
     index, work = 0, tree.root()
+    costs: dict[tuple[int, ...], int] = {}  # promotion_cost by what it reads
     while True:
         depth = tree.depths[index] + 1
         for move in work.legal_moves():
@@ -116,8 +117,13 @@ def _promotions(
                     goal = Position.from_snapshot(work.snapshot())
                     yield (*tree.line(index), move), goal
                 else:
-                    score = depth + WEIGHT * promotion_cost(work, colour, blocked)
-                    tree.offer(score, count.nodes, index, move)
+                    pieces, occupied = work.pieces, work.occupied_co
+                    what = (pieces[PAWN], pieces[8 | PAWN], pieces[KING], pieces[8 | KING],
+                            occupied[0], occupied[1])
+                    cost = costs.get(what)
+                    if cost is None:
+                        cost = costs[what] = promotion_cost(work, colour, blocked)
+                    tree.offer(depth + WEIGHT * cost, count.nodes, index, move)
             work.pop()
         expanded = tree.expand()
         if expanded is None:
@@ -129,7 +135,8 @@ def _promotions(
 def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
     """Moves the quickest pawn of ``colour`` needs to promote: :func:`.estimate.promotion_moves`
     (a capture of a unit not there yet counting ``blocked``), or its pushes plus its king's
-    walk to capture each enemy pawn ahead on its file."""
+    walk to capture each enemy pawn ahead on its file. It reads only the pawns, the kings and
+    each side's occupied squares."""
     best = promotion_moves(pos, colour, blocked)
     if best == FAR:
         best = UNREACHABLE
