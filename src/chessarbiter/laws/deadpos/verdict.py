@@ -8,7 +8,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 
-SOLVER_VERSION: Final = "2"
+SOLVER_VERSION: Final = "3"
 """Changes whenever the analysis may prove more or less: a game log names it, since a verdict
 recorded in a log is read back, not recomputed."""
 
