@@ -151,6 +151,8 @@ def _turn(field: str, text: str) -> int:
 
 
 def _counter(field: str, name: str, minimum: int, text: str) -> int:
+    if len(field) < 4 and field.isascii() and field.isdigit() and int(field) >= minimum:
+        return int(field)  # the usual case, at once
     if not field.isdigit() or not field.isascii():
         raise FenError(name, f"expected a number, found {quoted(field)}", text)
     digits = field.lstrip("0") or "0"
@@ -178,7 +180,7 @@ def _castling(pos: Position, field: str, lenient: bool, text: str) -> int:
     board = pos.board
     for c in field:
         standard = _STANDARD_RIGHTS.get(c)
-        if standard is not None and board[standard[0]] == standard[1] == board[standard[2]] - 2:
+        if standard is not None and board[standard[0]] == standard[1] == board[standard[2]] + 2:
             if rights >> standard[2] & 1 and not lenient:
                 raise FenError("castling", f"right {c!r} is repeated", text)
             rights |= 1 << standard[2]
