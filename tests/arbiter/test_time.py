@@ -22,8 +22,16 @@ from chessarbiter.arbiter import (
     TimeAdded,
     Warned,
 )
+from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.laws.endings import Termination
-from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, ONLINE, USCF, RuleProfile
+from chessarbiter.laws.profiles import (
+    FIDE_2000,
+    FIDE_2023,
+    ONLINE,
+    PROFILES,
+    USCF,
+    RuleProfile,
+)
 from tests.arbiter.driver import MIN, B, Driver, S, W
 
 
@@ -184,6 +192,21 @@ def test_art_10_2_claim_conditions() -> None:
         d.event(SuddenDeathClaimed, side=W)
     with pytest.raises(ArbiterError, match="no sudden-death claim"):
         d.event(SuddenDeathRuled, ruling=Ruling.REJECT)
+
+
+@pytest.mark.parametrize("profile", [p for p in PROFILES.values() if p.sudden_death_claims])
+def test_art_10_2_and_uscf_14h_no_claim_with_a_delay(profile: RuleProfile) -> None:
+    """A delay adds time to every move: no sudden-death finish (S10.1 with S6.2's "incremental
+    mode"; USCF 14H: only without a delay or increment clock), under every profile that
+    allows the claim; the same time without the delay may claim."""
+    for delay in (BonusMode.DELAY, BonusMode.BRONSTEIN):
+        d = Driver(profile, TimeControl((Period(MIN, None, 5 * S, delay),)))
+        with pytest.raises(ArbiterError, match="without increment or delay"):
+            d.event(SuddenDeathClaimed, side=W)
+        assert d.game.state().clock_running and d.game.outcome is None
+    d = Driver(profile, TimeControl((Period(MIN),)))
+    d.event(SuddenDeathClaimed, side=W)
+    assert d.game.state().clock_running is False
 
 
 def test_arbiter_warning_and_the_clock_after_the_end() -> None:

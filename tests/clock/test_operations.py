@@ -150,7 +150,8 @@ def test_need_not_record() -> None:
     assert not clock.need_not_record(W)
     assert clock.in_sudden_death(W) is False
     assert Clock(parse_us("G/4;d30"), time).need_not_record(W) is False
-    assert Clock(parse_us("G/4;d5"), time).in_sudden_death(W)
+    assert not Clock(parse_us("G/4;d5"), time).in_sudden_death(W)
+    assert Clock(parse_us("G/4"), time).in_sudden_death(W)
 
 
 def test_readings_at_a_later_time_record_nothing() -> None:

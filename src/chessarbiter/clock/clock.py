@@ -256,7 +256,8 @@ class Clock:
         return self.control.periods[self._period[side.value]]
 
     def in_sudden_death(self, side: Side) -> bool:
-        """``side`` plays the rest of the game without increment (Art. 10.1)."""
+        """``side`` plays the rest of the game with no time added per move (S10.1, USCF
+        14H: see :attr:`Period.sudden_death`); reads nothing off the running clock."""
         return self.period(side).sudden_death
 
     def need_not_record(self, side: Side) -> bool:
