@@ -13,6 +13,7 @@ from chessarbiter.arbiter import (
     FlagClaimed,
     FlagFallenError,
     FlagObserved,
+    Game,
     GameOverError,
     Moved,
     Resigned,
@@ -207,6 +208,17 @@ def test_art_10_2_and_uscf_14h_no_claim_with_a_delay(profile: RuleProfile) -> No
     d = Driver(profile, TimeControl((Period(MIN),)))
     d.event(SuddenDeathClaimed, side=W)
     assert d.game.state().clock_running is False
+
+
+def test_a_claim_rejected_after_a_flag_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the clock records nothing: rejecting a claim made after the flag fell leaves
+    the game as it was, with no rebuild from the log."""
+    d = Driver(FIDE_2000, "1")
+    monkeypatch.setattr(Game, "_rebuild", lambda self: pytest.fail("the game was rebuilt"))
+    with pytest.raises(ArbiterError, match="before the flag falls"):
+        d.event(SuddenDeathClaimed, dt=MIN + S, side=W)
+    assert d.game.clock_ms() == (MIN, MIN)  # at the last event, as before the claim
+    assert d.game.outcome is None and d.game.state().clock_running
 
 
 def test_arbiter_warning_and_the_clock_after_the_end() -> None:
