@@ -13,6 +13,7 @@ from chessarbiter.arbiter import (
     FlagClaimed,
     FlagFallenError,
     FlagObserved,
+    Game,
     GameOverError,
     Moved,
     Resigned,
@@ -22,8 +23,16 @@ from chessarbiter.arbiter import (
     TimeAdded,
     Warned,
 )
+from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.laws.endings import Termination
-from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, ONLINE, USCF, RuleProfile
+from chessarbiter.laws.profiles import (
+    FIDE_2000,
+    FIDE_2023,
+    ONLINE,
+    PROFILES,
+    USCF,
+    RuleProfile,
+)
 from tests.arbiter.driver import MIN, B, Driver, S, W
 
 
@@ -184,6 +193,32 @@ def test_art_10_2_claim_conditions() -> None:
         d.event(SuddenDeathClaimed, side=W)
     with pytest.raises(ArbiterError, match="no sudden-death claim"):
         d.event(SuddenDeathRuled, ruling=Ruling.REJECT)
+
+
+@pytest.mark.parametrize("profile", [p for p in PROFILES.values() if p.sudden_death_claims])
+def test_art_10_2_and_uscf_14h_no_claim_with_a_delay(profile: RuleProfile) -> None:
+    """A delay adds time to every move: no sudden-death finish (S10.1 with S6.2's "incremental
+    mode"; USCF 14H: only without a delay or increment clock), under every profile that
+    allows the claim; the same time without the delay may claim."""
+    for delay in (BonusMode.DELAY, BonusMode.BRONSTEIN):
+        d = Driver(profile, TimeControl((Period(MIN, None, 5 * S, delay),)))
+        with pytest.raises(ArbiterError, match="without increment or delay"):
+            d.event(SuddenDeathClaimed, side=W)
+        assert d.game.state().clock_running and d.game.outcome is None
+    d = Driver(profile, TimeControl((Period(MIN),)))
+    d.event(SuddenDeathClaimed, side=W)
+    assert d.game.state().clock_running is False
+
+
+def test_a_claim_rejected_after_a_flag_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the clock records nothing: rejecting a claim made after the flag fell leaves
+    the game as it was, with no rebuild from the log."""
+    d = Driver(FIDE_2000, "1")
+    monkeypatch.setattr(Game, "_rebuild", lambda self: pytest.fail("the game was rebuilt"))
+    with pytest.raises(ArbiterError, match="before the flag falls"):
+        d.event(SuddenDeathClaimed, dt=MIN + S, side=W)
+    assert d.game.clock_ms() == (MIN, MIN)  # at the last event, as before the claim
+    assert d.game.outcome is None and d.game.state().clock_running
 
 
 def test_arbiter_warning_and_the_clock_after_the_end() -> None:

@@ -90,8 +90,11 @@ def test_classification_of_delay_and_hourglass() -> None:
 
 
 def test_sudden_death_property() -> None:
-    """Art. 10.1: the rest of the game with no increment (a delay is no increment)."""
+    """S10.1: the rest of the game with no time added per move: no increment, no delay (S6.2's
+    "incremental mode"; USCF 14H); an hourglass adds none of its own."""
     assert Period(MIN).sudden_death
-    assert Period(MIN, None, 5000, BonusMode.DELAY).sudden_death
+    assert Period(MIN, None, mode=BonusMode.HOURGLASS).sudden_death
+    assert not Period(MIN, None, 5000, BonusMode.DELAY).sudden_death
+    assert not Period(MIN, None, 5000, BonusMode.BRONSTEIN).sudden_death
     assert not Period(MIN, None, 5000, BonusMode.INCREMENT).sudden_death
     assert not Period(MIN, 40).sudden_death

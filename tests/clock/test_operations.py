@@ -150,7 +150,24 @@ def test_need_not_record() -> None:
     assert not clock.need_not_record(W)
     assert clock.in_sudden_death(W) is False
     assert Clock(parse_us("G/4;d30"), time).need_not_record(W) is False
-    assert Clock(parse_us("G/4;d5"), time).in_sudden_death(W)
+    assert not Clock(parse_us("G/4;d5"), time).in_sudden_death(W)
+    assert Clock(parse_us("G/4"), time).in_sudden_death(W)
+
+
+def test_readings_record_nothing() -> None:
+    """Reading a fallen display changes nothing; the next operation records the flag at the
+    instant it fell, as a reading shows it."""
+    time = FakeTime()
+    clock = Clock(parse_human("1"), time)
+    clock.start()
+    fell = Flag(W, time() + MIN, 1, MIN)
+    time.advance(MIN + 5 * S)
+    assert clock.remaining(W) == -5 * S and clock.readings() == (-5 * S, MIN)
+    assert clock.flags == (fell,) and not clock.both_flags_down()
+    assert clock.flag_count == 0  # nothing recorded by reading
+    time.advance(S)
+    clock.stop()
+    assert clock.flag_count == 1 and clock.flags == (fell,)
 
 
 def test_readings_at_a_later_time_record_nothing() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from chessarbiter.clock import parse_human
 from chessarbiter.laws.profiles import (
     FIDE_2000,
     FIDE_2023,
@@ -20,6 +21,7 @@ from chessarbiter.laws.profiles import (
     Lapse,
     RuleProfile,
     get_profile,
+    profile_for,
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "profiles.md"
@@ -82,3 +84,16 @@ def test_a_stored_profile_missing_an_original_field_is_refused() -> None:
     del data["illegal_moves_to_lose"]
     with pytest.raises(ValueError, match="missing fields"):
         RuleProfile.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("tc", "name"),
+    [("90+30", "fide-2023"), ("15+10", "fide-2023-rapid"), ("5+3", "fide-2023-blitz"),
+     (None, "fide-2023")],
+)
+def test_profile_for_chooses_by_category(tc: str | None, name: str) -> None:
+    control = parse_human(tc) if tc is not None else None
+    assert profile_for(control) is get_profile(name)
+    assert profile_for(control, "uscf") is USCF
+    with pytest.raises(ValueError, match="unknown rule profile 'fide-1850'"):
+        profile_for(control, "fide-1850")

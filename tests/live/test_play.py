@@ -11,11 +11,12 @@ from chessarbiter.arbiter.events import Forfeited
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, TimeControl, parse_human
 from chessarbiter.core.position import STARTING_FEN, Position
+from chessarbiter.engines.tt import MATE
 from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
 from chessarbiter.live.play import Play
-from chessarbiter.live.players import MATE_CP, BuiltinPlayer, info_score, player_from_spec
+from chessarbiter.live.players import BuiltinPlayer, info_score, player_from_spec
 from chessarbiter.live.session import LiveGame
 from tests.clock.fake_time import FakeTime
 
@@ -104,7 +105,7 @@ def test_builtin_engine_plays_legal_moves_to_the_end() -> None:
 
 def test_info_scores_are_ascii_numbers_or_none() -> None:
     assert info_score("info depth 3 score cp -34 pv e2e4") == -34
-    assert info_score("info score mate 2") == MATE_CP - 2
+    assert info_score("info score mate 2") == MATE - 2
     for value in ("\u00b3", "\u0663", "9" * 5000, "-", "1.5"):
         assert info_score(f"info depth 1 score cp {value} pv e2e4") is None, value
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from chessarbiter.cli.main import main
-from chessarbiter.cli.play_cmd import choose_profile, parse_control
-from chessarbiter.clock import parse_us
+from chessarbiter.clock import parse_control, parse_us
+from chessarbiter.laws.profiles import InputMode, profile_for
 from chessarbiter.notation.pgn_reader import read_pgn_text
 from chessarbiter.tournament.match import (
     Adjudication,
@@ -36,7 +36,7 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 
 def config(first: str, second: str, games: int, tc: str, **kw: object) -> MatchConfig:
     control = parse_us(tc) if tc.startswith("G/") else parse_control(tc)
-    profile = replace(choose_profile("auto", control), flags_automatic=True)
+    profile = replace(profile_for(control), input_mode=InputMode.DIGITAL, flags_automatic=True)
     return MatchConfig(first, second, games, control, profile, seed=7, **kw)  # type: ignore[arg-type]
 
 

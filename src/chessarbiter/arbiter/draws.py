@@ -163,8 +163,7 @@ def on_sudden_death_claimed(table: Table, event: SuddenDeathClaimed) -> list[Dec
         raise ArbiterError(f"no sudden-death draw claims under the {table.profile.name} profile")
     table.require_turn(side, "claim a sudden-death draw")
     clock = table.require_clock("claim a sudden-death draw")
-    period = clock.period(side)
-    if period.moves is not None or period.bonus_ms:
+    if not clock.in_sudden_death(side):
         raise ArbiterError(f"{_name(side)} is not in a sudden-death period without increment "
                            "or delay (S10.1)")
     left = clock.remaining(side)

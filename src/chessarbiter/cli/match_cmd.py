@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chessarbiter.cli.errors import CommandError
-from chessarbiter.cli.play_cmd import choose_profile, parse_control
 
 if TYPE_CHECKING:
     from chessarbiter.tournament.match import MatchConfig
@@ -52,7 +51,9 @@ def _spec(text: str) -> str:
 
 def config_from(args: argparse.Namespace) -> MatchConfig:
     """The match the arguments describe; ``CommandError`` naming a bad argument."""
+    from chessarbiter.clock import parse_control
     from chessarbiter.clock.errors import TimeControlError
+    from chessarbiter.laws.profiles import InputMode, profile_for
     from chessarbiter.live.players import player_from_spec
     from chessarbiter.tournament.match import Adjudication, MatchConfig
     from chessarbiter.tournament.openings import START, read_openings
@@ -74,7 +75,7 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
     except TimeControlError as exc:
         raise CommandError(f"--tc: {exc}") from None
     try:
-        profile = choose_profile(args.profile, control)
+        profile = profile_for(control, args.profile)
     except ValueError as exc:
         raise CommandError(f"--profile: {exc}") from None
     openings = START
@@ -85,7 +86,8 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
             raise CommandError(f"--openings: {exc}") from None
     adjudication = Adjudication(resign_cp=args.resign, draw_cp=args.draw)
     return MatchConfig(engines[0], engines[1], args.games, control,
-                       replace(profile, flags_automatic=True), openings, args.chess960,
+                       replace(profile, input_mode=InputMode.DIGITAL, flags_automatic=True),
+                       openings, args.chess960,
                        adjudication, args.seed)
 
 

@@ -19,15 +19,8 @@ from chessarbiter.cli.args import fen_text
 from chessarbiter.cli.errors import CommandError
 
 if TYPE_CHECKING:
-    from chessarbiter.clock.controls import TimeControl
-    from chessarbiter.laws.profiles import RuleProfile
     from chessarbiter.live.play import Play
     from chessarbiter.store import EventStore
-
-_AUTO_PROFILES = {"standard": "fide-2023", "rapid": "fide-2023-rapid", "blitz": "fide-2023-blitz"}
-"""The profile for a control's category (``Category`` values)."""
-_UNTIMED = ("none", "-", "untimed")
-
 
 def register(subparsers: Any) -> None:
     """Add the ``play`` subcommand."""
@@ -58,35 +51,6 @@ def register(subparsers: Any) -> None:
                         help="list the games of --store (id, last written, players, outcome)")
     parser.add_argument("--seed", type=int, help="seed for the built-in engine's randomness")
     parser.set_defaults(func=run)
-
-
-def parse_control(text: str) -> TimeControl | None:
-    """A time control a clock can play, in the human or US Chess forms; ``none`` for an
-    untimed game; ``TimeControlError`` otherwise."""
-    from chessarbiter.clock.errors import TimeControlError
-    from chessarbiter.clock.parse import parse_human, parse_us, require_playable
-
-    if text.strip().lower() in _UNTIMED:
-        return None
-    try:
-        control = parse_human(text)
-    except TimeControlError as human_error:
-        try:
-            control = parse_us(text)
-        except TimeControlError:
-            raise human_error from None
-    return require_playable(control, text)
-
-
-def choose_profile(name: str, control: TimeControl | None) -> RuleProfile:
-    """The named profile (``auto``: FIDE 2023 for the control's category), with digital
-    input: the terminal only lets legal moves through (Art. 7.5 never arises)."""
-    from chessarbiter.clock.category import classify
-    from chessarbiter.laws.profiles import InputMode, get_profile
-
-    if name == "auto":
-        name = _AUTO_PROFILES[classify(control).value if control is not None else "standard"]
-    return replace(get_profile(name), input_mode=InputMode.DIGITAL)
 
 
 def store_path(args: argparse.Namespace) -> str:
@@ -147,9 +111,11 @@ def list_games(args: argparse.Namespace) -> int:
 def build(args: argparse.Namespace) -> Play:
     """The game the arguments describe, stored; ``CommandError`` naming a bad argument."""
     from chessarbiter.arbiter.game import Game
+    from chessarbiter.clock import parse_control
     from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.clock.records import Side
     from chessarbiter.core.errors import ChessError
+    from chessarbiter.laws.profiles import InputMode, profile_for
     from chessarbiter.live.play import Play
     from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
     from chessarbiter.live.session import LiveGame, Recorder
@@ -195,9 +161,11 @@ def build(args: argparse.Namespace) -> Play:
         except TimeControlError as exc:
             raise CommandError(f"--tc: {exc}") from None
         try:
-            profile = choose_profile(args.profile, control)
+            profile = profile_for(control, args.profile)
         except ValueError as exc:
             raise CommandError(f"--profile: {exc}") from None
+        # The terminal only lets legal moves through: Art. 7.5 never arises.
+        profile = replace(profile, input_mode=InputMode.DIGITAL)
         names = {s: ("Human" if s not in engines else engines[s].name) for s in Side}
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         tags = {

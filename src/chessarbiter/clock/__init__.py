@@ -15,7 +15,15 @@ from chessarbiter.clock.comments import (
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.clock.errors import ClockError, TimeControlError
 from chessarbiter.clock.format import format_engine, format_human, format_pgn_tag, format_us
-from chessarbiter.clock.parse import NoControl, parse_engine, parse_human, parse_pgn_tag, parse_us
+from chessarbiter.clock.parse import (
+    NoControl,
+    parse_control,
+    parse_engine,
+    parse_human,
+    parse_pgn_tag,
+    parse_us,
+    require_playable,
+)
 from chessarbiter.clock.records import Flag, Press, Side, Start
 
 __all__ = [
@@ -44,9 +52,11 @@ __all__ = [
     "format_us",
     "monotonic_ms",
     "parse_clock_time",
+    "parse_control",
     "parse_engine",
     "parse_human",
     "parse_pgn_tag",
     "parse_us",
+    "require_playable",
     "strip_commands",
 ]

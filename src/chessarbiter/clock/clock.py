@@ -2,6 +2,7 @@
 
 Times are integer milliseconds from an injected monotonic time source ``now``. The clock keeps
 counting after a flag (readings go negative): a flag is a reading, the result is the arbiter's.
+Readings change nothing: a flag is recorded, at the instant it fell, by the next operation.
 """
 
 from __future__ import annotations
@@ -201,20 +202,15 @@ class Clock:
 
     def remaining(self, side: Side) -> int:
         """A display's reading now (negative once its flag has fallen)."""
-        t = self._now()
-        self._observe(t)
-        return self._reading(side.value, self._used_at(t))
+        return self._reading(side.value, self._used_at(self._now()))
 
     def readings(self) -> tuple[int, int]:
         """White's and Black's displays now."""
-        t = self._now()
-        self._observe(t)
-        used = self._used_at(t)
-        return self._reading(0, used), self._reading(1, used)
+        return self.readings_at(self._now())
 
     def readings_at(self, t: int) -> tuple[int, int]:
-        """White's and Black's displays at time ``t`` of the time source, recording nothing:
-        for showing a running clock between events (a flag is recorded only by a reading)."""
+        """White's and Black's displays at time ``t`` of the time source: for showing a
+        running clock between events."""
         used = self._used_at(t)
         return self._reading(0, used), self._reading(1, used)
 
@@ -228,19 +224,23 @@ class Clock:
 
     @property
     def flag_count(self) -> int:
-        """How many flag falls have been recorded so far (the clock not read again)."""
+        """How many flag falls the clock's operations have recorded (a flag fallen since the
+        last operation is not counted: see :attr:`flags`)."""
         return len(self._flags)
 
     @property
     def flags(self) -> tuple[Flag, ...]:
-        """Every flag fall so far, first first."""
-        self._observe(self._now())
-        return tuple(self._flags)
+        """Every flag fall so far, first first, including one fallen since the last
+        operation."""
+        fallen = self._fallen(self._now())
+        return tuple(self._flags) if fallen is None else (*self._flags, fallen)
 
     def both_flags_down(self) -> bool:
         """Both displays show expired time (Art. 6.11, 10.4: the arbiter rules on it)."""
-        self._observe(self._now())
-        return all(self._flagged)
+        flagged = list(self._flagged)
+        if self._fallen(self._now()) is not None:
+            flagged[self._turn] = True
+        return all(flagged)
 
     @property
     def presses(self) -> tuple[Press, ...]:
@@ -256,7 +256,8 @@ class Clock:
         return self.control.periods[self._period[side.value]]
 
     def in_sudden_death(self, side: Side) -> bool:
-        """``side`` plays the rest of the game without increment (Art. 10.1)."""
+        """``side`` plays the rest of the game with no time added per move (S10.1, USCF
+        14H: see :attr:`Period.sudden_death`); reads nothing off the running clock."""
         return self.period(side).sudden_death
 
     def need_not_record(self, side: Side) -> bool:
@@ -289,14 +290,22 @@ class Clock:
             return self._stored[s] - (used - bonus if used > bonus else 0)
         return self._stored[s] - used
 
-    def _observe(self, t: int) -> None:
-        """Record the running display's flag if it fell by ``t``, at the exact moment."""
+    def _fallen(self, t: int) -> Flag | None:
+        """The running display's flag if it fell by ``t`` and is not yet recorded, at the
+        exact moment it fell."""
         s = self._turn
         if not self._running or self._flagged[s]:
-            return
+            return None
         allowance = self._allowance(s)
-        if self._used + t - self._since >= allowance:
-            self._flag(s, self._since + allowance - self._used, allowance)
+        if self._used + t - self._since < allowance:
+            return None
+        return self._flag_at(s, self._since + allowance - self._used, allowance)
+
+    def _observe(self, t: int) -> None:
+        """Before an operation changes the clock: record the flag that fell by ``t``."""
+        fallen = self._fallen(t)
+        if fallen is not None:
+            self._record(fallen)
 
     def _settle(self, t: int) -> None:
         """After an arbiter's change: a display at or below zero has flagged now, one above
@@ -306,9 +315,12 @@ class Clock:
             if self._reading(s, used) > 0:
                 self._flagged[s] = False
             elif not self._flagged[s]:
-                self._flag(s, t, used)
+                self._record(self._flag_at(s, t, used))
 
-    def _flag(self, s: int, at: int, used: int) -> None:
-        self._flagged[s] = True
-        flag = Flag(_SIDES[s], at, self._moves[s] + 1, self._reading(1 - s, used))
+    def _flag_at(self, s: int, at: int, used: int) -> Flag:
+        """Display ``s``'s flag falling at ``at``, the mover having used ``used``."""
+        return Flag(_SIDES[s], at, self._moves[s] + 1, self._reading(1 - s, used))
+
+    def _record(self, flag: Flag) -> None:
+        self._flagged[flag.side.value] = True
         self._flags.append(flag)

@@ -59,8 +59,11 @@ class Period:
 
     @property
     def sudden_death(self) -> bool:
-        """True for a rest-of-game period without increment (Art. 10.1)."""
-        return self.moves is None and self.mode is not BonusMode.INCREMENT
+        """The rest of the game with no time added per move (S10.1): no increment, and no
+        delay either, simple or Bronstein (S6.2 names the delay the "incremental mode"; USCF
+        14H allows the claim only without a delay or increment clock). An hourglass adds
+        only the opponent's time: its last period is sudden death."""
+        return self.moves is None and self.bonus_ms == 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,6 +120,26 @@ def require_playable(control: TimeControl, text: str) -> TimeControl:
     return control
 
 
+UNTIMED_WORDS = ("none", "-", "untimed")
+"""What ``parse_control`` reads as an untimed game."""
+
+
+def parse_control(text: str) -> TimeControl | None:
+    """A time control a clock can play, in the human (``5+3``, ``40/90+30, 30+30``) or US
+    Chess (``G/60;d5``) forms; ``None`` for an untimed game (:data:`UNTIMED_WORDS`);
+    ``TimeControlError`` otherwise (the human form's error when neither form reads)."""
+    if text.strip().lower() in UNTIMED_WORDS:
+        return None
+    try:
+        control = parse_human(text)
+    except TimeControlError as human_error:
+        try:
+            control = parse_us(text)
+        except TimeControlError:
+            raise human_error from None
+    return require_playable(control, text)
+
+
 def parse_human(text: str) -> TimeControl:
     """Read the usual human form in minutes with increments in seconds, periods separated by
     commas: ``90+30``, ``40/90+30, 30+30``, ``5+3``, ``3|2``, ``40/120, 20/60`` (repeating)."""

@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum
 from typing import Any, Final
 
-from chessarbiter.clock.category import Category
+from chessarbiter.clock.category import Category, classify
+from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Start
 
 MINUTE_MS: Final = 60_000
@@ -310,3 +311,19 @@ def get_profile(name: str) -> RuleProfile:
     except KeyError:
         known = sorted(PROFILES)
         raise ValueError(f"unknown rule profile {name!r}: expected one of {known}") from None
+
+
+AUTO_PROFILES: Final[dict[Category, str]] = {
+    Category.STANDARD: "fide-2023",
+    Category.RAPID: "fide-2023-rapid",
+    Category.BLITZ: "fide-2023-blitz",
+}
+"""The profile ``auto`` chooses for a control's category (F23 Appendices A.1, B.1)."""
+
+
+def profile_for(control: TimeControl | None, name: str = "auto") -> RuleProfile:
+    """The named profile; ``auto``: FIDE 2023 for the control's category (standard for an
+    untimed game). ``ValueError`` for an unknown name."""
+    if name == "auto":
+        name = AUTO_PROFILES[classify(control) if control is not None else Category.STANDARD]
+    return get_profile(name)

@@ -17,6 +17,7 @@ from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
 from chessarbiter.engines.timeman import budget_for
+from chessarbiter.engines.tt import MATE
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
 
 
@@ -163,11 +164,10 @@ def player_from_spec(spec: str, *, seed: int | None = None,
     raise ValueError(f"player {spec!r}: expected human, engine[:LEVEL] or uci:COMMAND")
 
 
-MATE_CP = 100_000
-
-
 def _mate_cp(moves: int) -> int:
-    return MATE_CP - abs(moves) if moves > 0 else -(MATE_CP - abs(moves))
+    """A mate in ``moves`` (UCI ``score mate``, negative if being mated) as ``MATE - |moves|``,
+    negated when being mated."""
+    return MATE - abs(moves) if moves > 0 else -(MATE - abs(moves))
 
 
 def info_score(info: str) -> int | None:
