@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+from chessarbiter.cli.errors import CommandError
+
+if TYPE_CHECKING:
+    from chessarbiter.clock.controls import TimeControl
+    from chessarbiter.laws.profiles import RuleProfile
 
 DASH_VALUE_OPTIONS = ("--tc",)
 """Options whose value may start with ``-`` (``--tc -5+3`` is read, then refused for its
@@ -47,3 +53,20 @@ def fen_text(text: str) -> str:
 
         return STARTING_FEN
     return text
+
+
+def control_and_profile(tc: str, profile: str) -> tuple[TimeControl | None, RuleProfile]:
+    """The ``--tc`` and ``--profile`` arguments read (``auto``: by the control's FIDE
+    category); :class:`CommandError` naming the argument when either is bad."""
+    from chessarbiter.clock import parse_control
+    from chessarbiter.clock.errors import TimeControlError
+    from chessarbiter.laws.profiles import profile_for
+
+    try:
+        control = parse_control(tc)
+    except TimeControlError as exc:
+        raise CommandError(f"--tc: {exc}") from None
+    try:
+        return control, profile_for(control, profile)
+    except ValueError as exc:
+        raise CommandError(f"--profile: {exc}") from None

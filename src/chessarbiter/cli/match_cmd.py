@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chessarbiter.cli.args import control_and_profile
 from chessarbiter.cli.errors import CommandError
 
 if TYPE_CHECKING:
@@ -51,9 +52,7 @@ def _spec(text: str) -> str:
 
 def config_from(args: argparse.Namespace) -> MatchConfig:
     """The match the arguments describe; ``CommandError`` naming a bad argument."""
-    from chessarbiter.clock import parse_control
-    from chessarbiter.clock.errors import TimeControlError
-    from chessarbiter.laws.profiles import InputMode, profile_for
+    from chessarbiter.laws.profiles import InputMode
     from chessarbiter.live.players import player_from_spec
     from chessarbiter.tournament.match import Adjudication, MatchConfig
     from chessarbiter.tournament.openings import START, read_openings
@@ -70,14 +69,7 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
             player_from_spec(spec)
         except ValueError as exc:
             raise CommandError(f"--engine: {exc}") from None
-    try:
-        control = parse_control(args.tc)
-    except TimeControlError as exc:
-        raise CommandError(f"--tc: {exc}") from None
-    try:
-        profile = profile_for(control, args.profile)
-    except ValueError as exc:
-        raise CommandError(f"--profile: {exc}") from None
+    control, profile = control_and_profile(args.tc, args.profile)
     openings = START
     if args.openings is not None:
         try:

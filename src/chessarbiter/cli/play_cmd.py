@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chessarbiter.cli.args import fen_text
+from chessarbiter.cli.args import control_and_profile, fen_text
 from chessarbiter.cli.errors import CommandError
 
 if TYPE_CHECKING:
@@ -111,11 +111,9 @@ def list_games(args: argparse.Namespace) -> int:
 def build(args: argparse.Namespace) -> Play:
     """The game the arguments describe, stored; ``CommandError`` naming a bad argument."""
     from chessarbiter.arbiter.game import Game
-    from chessarbiter.clock import parse_control
-    from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.clock.records import Side
     from chessarbiter.core.errors import ChessError
-    from chessarbiter.laws.profiles import InputMode, profile_for
+    from chessarbiter.laws.profiles import InputMode
     from chessarbiter.live.play import Play
     from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
     from chessarbiter.live.session import LiveGame, Recorder
@@ -156,14 +154,7 @@ def build(args: argparse.Namespace) -> Play:
         recorder = Recording(store, args.resume, game)
         pgn = _pgn_path(args, store, args.resume)
     else:
-        try:
-            control = parse_control(args.tc)
-        except TimeControlError as exc:
-            raise CommandError(f"--tc: {exc}") from None
-        try:
-            profile = profile_for(control, args.profile)
-        except ValueError as exc:
-            raise CommandError(f"--profile: {exc}") from None
+        control, profile = control_and_profile(args.tc, args.profile)
         # The terminal only lets legal moves through: Art. 7.5 never arises.
         profile = replace(profile, input_mode=InputMode.DIGITAL)
         names = {s: ("Human" if s not in engines else engines[s].name) for s in Side}
