@@ -18,15 +18,15 @@ LAYERS: Final = (
     ("core", "clock"),
     ("laws", "notation", "engines"),
     ("arbiter",),
-    ("live", "store", "present", "tournament"),
+    ("session", "store", "present", "tournament"),
     ("tui", "cli", "server"),
 )
 """The packages, bottom up. A package may import any package of a lower layer."""
 
 SIBLINGS: Final = frozenset({
-    ("live", "present"),  # the live game answers players in words and diagrams
-    ("live", "store"),  # the live game's journal keeps its games in a store
-    ("tournament", "live"),  # a match plays its games as live games between engines
+    ("session", "present"),  # the live game answers players in words and diagrams
+    ("session", "store"),  # the live game's journal keeps its games in a store
+    ("tournament", "session"),  # a match plays its games as live games between engines
     ("tournament", "store"),
     ("cli", "tui"),  # the play command starts the terminal game
     ("cli", "server"),
@@ -227,16 +227,16 @@ def test_an_upward_import_inside_a_function_is_reported_with_its_modules(
 
 def test_a_sibling_import_and_an_unplaced_package_are_reported(tmp_path: Path) -> None:
     src = _fake_tree(tmp_path, {
-        "present/words.py": "import chessarbiter.live.play\n",
-        "live/play.py": "from chessarbiter.present import words\n",
+        "present/words.py": "import chessarbiter.session.play\n",
+        "session/play.py": "from chessarbiter.present import words\n",
         "extra/thing.py": "from chessarbiter import core\n",
     })
     assert breaches(imports(src)) == [
         "chessarbiter.extra.thing (line 1) imports chessarbiter: extra is in no layer",
-        "chessarbiter.present.words (line 1) imports chessarbiter.live.play: "
-        "present may not import its sibling live",
+        "chessarbiter.present.words (line 1) imports chessarbiter.session.play: "
+        "present may not import its sibling session",
     ]
-    assert package_cycles(imports(src)) == [["live", "present"]]
+    assert package_cycles(imports(src)) == [["present", "session"]]
 
 
 def test_imports_only_for_type_checking_break_no_cycle(tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ def test_check_exit_codes(tmp_path: Path) -> None:
 
 
 HEAVY = ("textual", "chessarbiter.engines", "chessarbiter.laws", "chessarbiter.arbiter",
-         "chessarbiter.tui", "chessarbiter.live", "chessarbiter.tournament",
+         "chessarbiter.tui", "chessarbiter.session", "chessarbiter.tournament",
          "chessarbiter.notation")
 
 

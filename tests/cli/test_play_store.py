@@ -14,7 +14,7 @@ import chessarbiter
 from chessarbiter.cli.main import build_parser
 from chessarbiter.cli.play_cmd import build
 from chessarbiter.clock import Side
-from chessarbiter.live.play import Play
+from chessarbiter.session.play import Play
 from chessarbiter.store import SqliteStore
 from tests.cli.test_bad_input import run
 

@@ -12,7 +12,7 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.cli.main import build_parser
 from chessarbiter.cli.play_cmd import build
 from chessarbiter.clock import Side
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.live import LiveGame
 from chessarbiter.store.journal import Journal, JournalError
 from tests.clock.fake_time import FakeTime
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from chessarbiter.arbiter import Game
 from chessarbiter.clock import Side, parse_human
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.live import LiveGame
 from chessarbiter.store.journal import Journal
 from tests.clock.fake_time import FakeTime
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
-from chessarbiter.live.play import Play
-from chessarbiter.live.players import BuiltinPlayer
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.live import LiveGame
+from chessarbiter.session.play import Play
+from chessarbiter.session.players import BuiltinPlayer
 from chessarbiter.tui.accessible import run_accessible, watch_flags
 from tests.clock.fake_time import FakeTime
 from tests.tui.resumed import resumed_game

@@ -53,7 +53,7 @@ def _spec(text: str) -> str:
 def config_from(args: argparse.Namespace) -> MatchConfig:
     """The match the arguments describe; ``CommandError`` naming a bad argument."""
     from chessarbiter.laws.profiles import InputMode
-    from chessarbiter.live.players import player_from_spec
+    from chessarbiter.session.players import player_from_spec
     from chessarbiter.tournament.match import Adjudication, MatchConfig
     from chessarbiter.tournament.openings import START, read_openings
 

@@ -19,7 +19,7 @@ from chessarbiter.cli.args import control_and_profile, fen_text
 from chessarbiter.cli.errors import CommandError
 
 if TYPE_CHECKING:
-    from chessarbiter.live.play import Play
+    from chessarbiter.session.play import Play
     from chessarbiter.store import EventStore
 
 def register(subparsers: Any) -> None:
@@ -114,9 +114,9 @@ def build(args: argparse.Namespace) -> Play:
     from chessarbiter.clock.records import Side
     from chessarbiter.core.errors import ChessError
     from chessarbiter.laws.profiles import InputMode
-    from chessarbiter.live.play import Play
-    from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
-    from chessarbiter.live.session import LiveGame, Recorder
+    from chessarbiter.session.live import LiveGame, Recorder
+    from chessarbiter.session.play import Play
+    from chessarbiter.session.players import EnginePlayer, player_from_spec, start_player
     from chessarbiter.store import Recording, StoreError
     from chessarbiter.store.journal import Journal, JournalError
 

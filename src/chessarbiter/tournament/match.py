@@ -20,9 +20,9 @@ from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.laws.profiles import RuleProfile
-from chessarbiter.live.play import Play
-from chessarbiter.live.players import EnginePlayer, player_from_spec, start_player
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.live import LiveGame
+from chessarbiter.session.play import Play
+from chessarbiter.session.players import EnginePlayer, player_from_spec, start_player
 from chessarbiter.store import EventStore
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening

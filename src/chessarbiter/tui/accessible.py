@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-from chessarbiter.live.play import Play
+from chessarbiter.session.play import Play
 
 WATCH_INTERVAL_S = 0.2
 

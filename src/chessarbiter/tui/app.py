@@ -19,10 +19,10 @@ from textual.css.query import NoMatches
 from textual.widgets import Input, RichLog, Static
 
 from chessarbiter.clock.records import Side
-from chessarbiter.live.play import Play
 from chessarbiter.present.board import board_lines
 from chessarbiter.present.clocks import format_ms
 from chessarbiter.present.moves import move_list
+from chessarbiter.session.play import Play
 
 LOW_TIME_MS = 30_000
 """A display under this many milliseconds is shown as low time."""

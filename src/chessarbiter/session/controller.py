@@ -10,14 +10,14 @@ from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import ClaimKind
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
-from chessarbiter.live.commands import Command, help_text, read_command
-from chessarbiter.live.session import LiveGame, read_move
 from chessarbiter.notation.san import legal_san
 from chessarbiter.present.board import board_lines
 from chessarbiter.present.clocks import format_ms
 from chessarbiter.present.moves import move_words
 from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
 from chessarbiter.present.wording import RULEBOOK_KEY, readable
+from chessarbiter.session.commands import Command, help_text, read_command
+from chessarbiter.session.live import LiveGame, read_move
 
 
 @dataclass

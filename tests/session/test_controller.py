@@ -11,8 +11,8 @@ from chessarbiter.clock import Side, parse_human
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Termination
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
-from chessarbiter.live.controller import Controller
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.controller import Controller
+from chessarbiter.session.live import LiveGame
 from tests.clock.fake_time import FakeTime
 
 PROFILE = replace(FIDE_2023, input_mode=InputMode.DIGITAL)

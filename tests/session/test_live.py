@@ -15,7 +15,7 @@ from chessarbiter.core import ChessError, Position
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2023_BLITZ, InputMode
-from chessarbiter.live.session import LiveGame, read_move
+from chessarbiter.session.live import LiveGame, read_move
 from chessarbiter.store.journal import Journal
 from tests.clock.fake_time import FakeTime
 

@@ -11,11 +11,11 @@ from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
 from chessarbiter.engines.uci_client import EngineFailure
-from chessarbiter.live.controller import Controller, Reply
-from chessarbiter.live.players import EnginePlayer, failure_event
-from chessarbiter.live.session import LiveGame
 from chessarbiter.present.moves import move_words
 from chessarbiter.present.wording import control_words
+from chessarbiter.session.controller import Controller, Reply
+from chessarbiter.session.live import LiveGame
+from chessarbiter.session.players import EnginePlayer, failure_event
 
 
 class Play:

@@ -15,9 +15,9 @@ from chessarbiter.engines.tt import MATE
 from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2023, InputMode
-from chessarbiter.live.play import Play
-from chessarbiter.live.players import BuiltinPlayer, info_score, player_from_spec
-from chessarbiter.live.session import LiveGame
+from chessarbiter.session.live import LiveGame
+from chessarbiter.session.play import Play
+from chessarbiter.session.players import BuiltinPlayer, info_score, player_from_spec
 from tests.clock.fake_time import FakeTime
 
 PROFILE = replace(FIDE_2023, input_mode=InputMode.DIGITAL)

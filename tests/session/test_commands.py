@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chessarbiter.live.commands import Command, help_text, read_command
+from chessarbiter.session.commands import Command, help_text, read_command
 
 
 @pytest.mark.parametrize(
