@@ -25,7 +25,6 @@ LAYERS: Final = (
 
 SIBLINGS: Final = frozenset({
     ("present", "session"),  # present renders the session's typed results
-    ("session", "store"),  # the live game's journal keeps its games in a store
     ("tournament", "session"),  # a match plays its games as live games between engines
     ("tournament", "store"),
     ("cli", "tui"),  # the play command starts the terminal game
