@@ -100,3 +100,9 @@ def test_decisions_name_moves_in_san_and_help_fits_the_interface() -> None:
     spoken = console(spoken=True)
     assert not any(line.startswith("flip") for line in spoken.handle("help").lines)
     assert not spoken.handle("flip").flip
+
+
+def test_a_position_without_moves_lists_none() -> None:
+    c = console(fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")  # stalemate
+    assert c.handle("moves").lines == ["legal moves: none"]
+    assert c.status().startswith("game over: 1/2-1/2 by stalemate")

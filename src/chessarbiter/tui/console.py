@@ -66,7 +66,7 @@ class Console:
         pos = self.play.live.game.position()
         name = command.name
         if name is Verb.MOVES:
-            return Reply(["legal moves: " + ", ".join(legal_san(pos)) or "none"])
+            return Reply(["legal moves: " + (", ".join(legal_san(pos)) or "none")])
         if name is Verb.CLOCK:
             return Reply([clock_text(self.play.live.clocks())])
         if name is Verb.BOARD:
