@@ -106,3 +106,18 @@ def test_a_position_without_moves_lists_none() -> None:
     c = console(fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")  # stalemate
     assert c.handle("moves").lines == ["legal moves: none"]
     assert c.status().startswith("game over: 1/2-1/2 by stalemate")
+
+
+def test_a_fallen_flag_is_announced_before_the_answer_to_a_line() -> None:
+    time = FakeTime()
+    game = Game(PROFILE, parse_human("1+0"))
+    c = Console(Play(LiveGame(game, now=time), {}), unicode=False)
+    assert c.start() == []  # White's clock starts (Art. 6.5): nothing to tell
+    time.advance(61_000)
+    assert c.handle("e4").lines == [
+        "0-1: white's flag has fallen (Art. 6.9)",
+        "game over: 0-1 by time forfeit (Art. 6.9): white's flag has fallen",
+        "the game is over (0-1 by time forfeit (Art. 6.9): white's flag has fallen)",
+    ]
+    assert c.handle("clock").lines == ["white 0:00, black 1:00"]
+    assert c.status() == "game over: 0-1 by time forfeit (Art. 6.9): white's flag has fallen"
