@@ -94,10 +94,10 @@ def test_sonneborn_berger() -> None:
     """SB (Art. 9.1): the opponents' (adjusted) scores times the game points scored against
     them, an own unplayed round counting the dummy's score times its points:
 
-    - 1: 4 (½ × 1) + 2 (1 × 1) + 3 (1½ × ½) = 2¼
-    - 2: 5 (2 × ½) + 1 (2½ × 0) + dummy (1 × ½) = 1½
-    - 3: dummy (2 × 1) + 4 (½ × ½) + 1 (2½ × ½) = 3½
-    - 5: 2 (1 × ½) + dummy (2½ × 1) + 4 (½ × 1) = 3½
+    - 1: 4 (½ x 1) + 2 (1 x 1) + 3 (1½ x ½) = 2¼
+    - 2: 5 (2 x ½) + 1 (2½ x 0) + dummy (1 x ½) = 1½
+    - 3: dummy (2 x 1) + 4 (½ x ½) + 1 (2½ x ½) = 3½
+    - 5: 2 (1 x ½) + dummy (2½ x 1) + 4 (½ x 1) = 3½
     """
     assert [value("SB", p) for p in (1, 2, 3, 5)] == [F(9, 4), F(3, 2), F(7, 2), F(7, 2)]
 
@@ -106,14 +106,14 @@ def test_virtual_opponent_before_2023() -> None:
     """The virtual opponent (rules before 2023): the player's score before the round, the
     opposite of the player's result in it, a draw in each later round:
 
-    - 3, forfeit win in round 1 of 3: 0 + 0 + ½ × 2 = 1; BH = 1 + ½ + 2½ = 4
-    - 5, PAB in round 2: ½ + 0 + ½ × 1 = 1; BH = 1 + 1 + ½ = 2½
+    - 3, forfeit win in round 1 of 3: 0 + 0 + ½ x 2 = 1; BH = 1 + ½ + 2½ = 4
+    - 5, PAB in round 2: ½ + 0 + ½ x 1 = 1; BH = 1 + 1 + ½ = 2½
     - 2, H bye in round 3: ½ + ½ + 0 = 1; BH = 2 + 2½ + 1 = 5½
     - 6: forfeit loss in round 1: 0 + 1 + 1 = 2; Z in round 2: 0 + 1 + ½ = 1½; Z in
       round 3: 0 + 1 = 1; BH = 4½
 
     And the published example of the rule: a default win in round 3 of 9 after 2 points
-    contributes 2 + 0 + 6 × ½ = 5.
+    contributes 2 + 0 + 6 x ½ = 5.
     """
     virtual = Unplayed.VIRTUAL
     assert [value("BH", p, virtual) for p in (3, 5, 2, 6)] == [4, F(5, 2), F(11, 2), F(9, 2)]
@@ -177,7 +177,7 @@ def round_robin() -> dict[int, list[Cell]]:
 
 
 def test_koya() -> None:
-    """KS (Art. 9.2): points against those with at least half the maximum, 3 × 1 / 2 = 1½:
+    """KS (Art. 9.2): points against those with at least half the maximum, 3 x 1 / 2 = 1½:
     players 1 (2½) and 2 (2). 1 scored 1 against 2 (its ½ against 4 does not count);
     2 scored 0 against 1; 3 scored 0 against 1 and 2; 4 scored ½ against 1."""
     t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.DUMMY)
@@ -186,11 +186,11 @@ def test_koya() -> None:
 
 
 def test_direct_encounter_breaks_a_tie_only_when_all_met() -> None:
-    """DE (Art. 6) among {1, 2} of the round robin: 1 beat 2, so 1 scores 1 and 2 scores 0. In the Swiss, 1 and 5 (both 2½) never
-    met: DE is 0 for both and the tie stands."""
+    """DE (Art. 6) among {1, 2} of the round robin: 1 beat 2, so 1 scores 1 and 2 scores 0.
+    In the Swiss, 1 and 5 (both 2½) never met: DE is 0 for both and the tie stands."""
     t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.DUMMY)
     de = parse_tiebreak("DE")
-    assert (t.value(de, 1, {1, 2}), t.value(de, 2, {1, 2})) == (1, 0)
+    assert (t.value(de, 1, {1, 2}), t.value(de, 2, {1, 2})) == (F(1), F(0))
     assert table().value(de, 1, {1, 5}) == table().value(de, 5, {1, 5}) == 0
 
 
@@ -202,7 +202,7 @@ def test_standings_order_ties_and_shared_places() -> None:
     rows = standings(entrants, swiss(), Scoring(), [parse_tiebreak("BH")])
     assert [(r.place, r.entrant.start) for r in rows] == [(1, 5), (2, 1), (3, 3), (4, 2),
                                                           (5, 4), (6, 6)]
-    assert rows[0].values == (4,)
+    assert rows[0].values == (F(4),)
     rows = standings(entrants, swiss(), Scoring(), [parse_tiebreak("DE")])
     assert [(r.place, r.entrant.start) for r in rows][:3] == [(1, 1), (1, 5), (3, 3)]
 

@@ -6,7 +6,7 @@ registered), which never changes; start (pairing) numbers are derived from the l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -52,7 +52,7 @@ class Settings:
     system: System
     rounds: int | None = None
     """Swiss rounds; a round robin's follow from the number of players."""
-    scoring: Scoring = Scoring()
+    scoring: Scoring = field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()
     """Tie-break names, most significant first (``chessarbiter.tournament.tiebreaks``)."""
     initial_side: Side = Side.WHITE
@@ -153,8 +153,9 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
-    scoring = Scoring(**{name: None if value is None else Fraction(value)
-                         for name, value in data["scoring"].items()})
+    values: dict[str, Any] = {name: None if value is None else Fraction(value)
+                              for name, value in data["scoring"].items()}
+    scoring = Scoring(**values)
     return Settings(str(data["name"]), System(data["system"]), data["rounds"], scoring,
                     tuple(data["tiebreaks"]), Side[data["initial_side"].upper()],
                     data["acceleration"], data["rules"], Unplayed(data["unplayed"]))

@@ -12,6 +12,7 @@ the registration order (the drawing of lots is the arbiter's, before registering
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -126,7 +127,10 @@ class TournamentState:
                 for start, p in enumerate((self.players[n] for n in self.order()), 1)]
 
     def active(self, number: int, round_no: int) -> bool:
-        """Whether the player is in the tournament for round ``round_no``."""
+        """Whether the player is paired in round ``round_no``: joined and not withdrawn (in
+        a round robin a withdrawn player's games stay in the table, lost by forfeit)."""
+        if self.round_robin:
+            return True
         return (self.joined[number] <= round_no
                 and self.withdrawn.get(number, round_no + 1) > round_no)
 
@@ -146,7 +150,7 @@ class TournamentState:
         for round_no, game_round in enumerate(self.rounds, 1):
             if complete_only and not game_round.complete:
                 break
-            seen = set()
+            seen: set[int] = set()
             for white, black in game_round.boards:
                 codes = RESULTS.get(game_round.results.get(white, ""), (Code.NONE, Code.NONE))
                 table[starts[white]].append(Cell(starts[black], Side.WHITE, codes[0]))
@@ -357,9 +361,13 @@ class Tournament:
         return cls(store, tournament_id, state, len(stored))
 
     def apply(self, event: Event) -> None:
-        self.state.apply(event)
+        """Check ``event`` against the state, record it, then make it part of the state."""
+        state = copy.deepcopy(self.state)
+        state.apply(event)
+        self.store.append(self.tournament_id, self._events + 1, event.kind,
+                          event_to_dict(event))
         self._events += 1
-        self.store.append(self.tournament_id, self._events, event.kind, event_to_dict(event))
+        self.state = state
 
 
 def requested(state: TournamentState, round_no: int) -> Mapping[int, Code]:
