@@ -110,7 +110,7 @@ class _Solver:
                 ) -> tuple[list[tuple[int, int]], list[int], int | None]:
         """Pair one bracket: its pairs, its downfloaters, and the PAB if it is the last."""
         last = not lower
-        full = last
+        full = len(lower) - len(nxt) <= _FULL_LIMIT
         while True:
             plan = _Plan(self, mdps, residents, nxt, lower if full else [], full, last)
             pairs, bye = plan.solve()
@@ -175,6 +175,8 @@ class _Plan:
                                                for p in self.bracket] + [Fraction(0)]
             self.npsd = lex_costs(nsds, len(self.bracket) + len(nxt) + 1)
         self.is_mdp = set(mdps)
+        scores_below = sorted({self.states[p].score for p in self.vertices}, reverse=True)
+        self.low_score = {score: k for k, score in enumerate(scores_below)}
 
     def solve(self) -> tuple[list[tuple[int, int]], int | None]:
         if not self.mdps:
@@ -221,9 +223,9 @@ class _Plan:
                 if p in taken or not self.states[p].bye_eligible:
                     continue
                 fields = [0] * width
-                fields[0] = 1
-                if self.last:
-                    fields[_C9] = _MAX_UNPLAYED - min(self.states[p].unplayed, _MAX_UNPLAYED)
+                fields[_C4] = 1
+                fields[_C5] = self.low_score[self.states[p].score]
+                fields[_C9] = _MAX_UNPLAYED - min(self.states[p].unplayed, _MAX_UNPLAYED)
                 edges.append((i, n, fields))
         mate = max_weight_matching(n + (1 if self.bye else 0), pack(edges, n + 1))
         pairs = list(fixed)
@@ -333,8 +335,12 @@ class _Plan:
         return resident_order
 
 
-(_C4, _C6, _C7, _C8, _C8N, _C9, _C10, _C11, _C12, _C13, _C14, _C15, _C16, _C17, _C19,
- _C21) = range(16)
-_COUNT = 16
+(_C4, _C5, _C6, _C7, _C8, _C8N, _C9, _C10, _C11, _C12, _C13, _C14, _C15, _C16, _C17, _C19,
+ _C21) = range(17)
+_COUNT = 17
+_FULL_LIMIT = 40
+"""Brackets with at most this many players below the next scoregroup are paired with all
+of them in the graph (exact C4 and C8); higher ones only with the next scoregroup, and
+with all below when the floaters would leave the rest unpairable."""
 _MAX_UNPLAYED = 1000
 
