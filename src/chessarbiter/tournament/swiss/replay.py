@@ -77,3 +77,39 @@ def replay(trf: Trf, round_no: int, *, rules: Literal["2025", "2017"] = "2025",
                           acceleration="baku" if baku else (trf.acceleration or None),
                           initial_side=initial_side(trf), absent=unpaired)
     return Replayed(round_no, expected, computed)
+
+
+def first_unpaired_round(trf: Trf) -> int:
+    """The first round in which nobody has a game or the PAB yet."""
+    round_no = 1
+    while any(round_no <= len(p.cells) and (p.cells[round_no - 1].opponent is not None
+                                            or p.cells[round_no - 1].code is Code.PAIRING_BYE)
+              for p in trf.players):
+        round_no += 1
+    return round_no
+
+
+def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025") -> Pairing:
+    """Pair the file's next round; byes already entered for it (cells or ``240``) are
+    kept as requested."""
+    round_no = first_unpaired_round(trf)
+    requested = {start: code for start, code in trf.byes.get(round_no, {}).items()}
+    for p in trf.players:
+        if round_no <= len(p.cells) and p.cells[round_no - 1].code is not Code.NONE:
+            requested[p.entrant.start] = p.cells[round_no - 1].code
+    cells = {p.entrant.start: p.cells[:round_no - 1] for p in trf.players}
+    total = trf.total_rounds or round_no
+    baku = trf.system.upper().endswith("_BAKU")
+    return pair_round([p.entrant for p in trf.players], cells, round_no,
+                      total_rounds=max(total, round_no), rules=rules, scoring=trf.scoring,
+                      acceleration="baku" if baku else (trf.acceleration or None),
+                      initial_side=initial_side(trf), requested=requested)
+
+
+def format_pairs(pairing: Pairing) -> str:
+    """The JaVaFo / bbpPairings ``-p`` output: the number of lines, then ``white black``
+    per board and ``N 0`` for the PAB."""
+    lines = [f"{w} {b}" for w, b in pairing.boards]
+    if pairing.bye is not None:
+        lines.append(f"{pairing.bye} 0")
+    return "".join(line + "\n" for line in [str(len(lines))] + lines)
