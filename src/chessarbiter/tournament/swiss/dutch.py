@@ -23,7 +23,10 @@ from fractions import Fraction
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Pairing
 from chessarbiter.tournament.swiss.colours import allocate
-from chessarbiter.tournament.swiss.matching import max_weight_matching
+from chessarbiter.tournament.swiss.matching import (
+    max_weight_matching,
+    max_weight_matching_sparse,
+)
 from chessarbiter.tournament.swiss.state import Float, PlayerState, Strength
 from chessarbiter.tournament.swiss.weights import lex_costs, pack
 
@@ -227,7 +230,8 @@ class _Plan:
                 fields[_C5] = self.low_score[self.states[p].score]
                 fields[_C9] = _MAX_UNPLAYED - min(self.states[p].unplayed, _MAX_UNPLAYED)
                 edges.append((i, n, fields))
-        mate = max_weight_matching(n + (1 if self.bye else 0), pack(edges, n + 1))
+        seed = [k for k, (i, j, _) in enumerate(edges) if self._near(i, j)]
+        mate = max_weight_matching_sparse(n + (1 if self.bye else 0), pack(edges, n + 1), seed)
         pairs = list(fixed)
         bye = None
         for i in range(self.size):
@@ -242,6 +246,22 @@ class _Plan:
         if self.full and any(m < 0 for i, m in enumerate(mate[:n]) if verts[i] not in taken):
             raise PairingError("no pairing complies with the absolute criteria")
         return pairs, bye
+
+    def _near(self, i: int, j: int) -> bool:
+        """Whether edge i-j (``i < j``) is among those first tried (the sparse start of
+        the matching: pairs near the S1-S2 diagonal, neighbours, MDPs, the bye, the
+        players below the next scoregroup); the others join when the duals ask for them."""
+        size, nm, nn = self.size, len(self.mdps), len(self.nxt)
+        if i < nm or j >= size + nn:
+            return True
+        d = j - i
+        if d <= _NEAR:
+            return True
+        if j < size:
+            return abs(d - (size - nm) // 2) <= _NEAR
+        if i >= size:
+            return abs(d - nn // 2) <= _NEAR
+        return i >= size - 2 * _NEAR or j - size < 2 * _NEAR
 
     def _fields(self, a: int, b: int, i: int, j: int, remainder: bool) -> list[int] | None:
         """The criteria fields of edge a-b (``i < j`` their vertex numbers)."""
@@ -339,6 +359,7 @@ class _Plan:
  _C21) = range(17)
 _COUNT = 17
 _FULL_LIMIT = 40
+_NEAR = 6
 """Brackets with at most this many players below the next scoregroup are paired with all
 of them in the graph (exact C4 and C8); higher ones only with the next scoregroup, and
 with all below when the floaters would leave the rest unpairable."""
