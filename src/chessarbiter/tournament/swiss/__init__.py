@@ -39,7 +39,7 @@ def pair_round(entrants: Iterable[Entrant], cells: Mapping[int, Sequence[Cell]],
     if acceleration == "baku":
         virtual = baku_points(starts, total_rounds, scoring)
     else:
-        virtual = dict(acceleration or {})
+        virtual = {p: tuple(points) for p, points in (acceleration or {}).items()}
     states = build_states(every, round_no, scoring, virtual)
     out = set(absent) | set(requested or {})
     players = tuple(p for p in starts if p not in out)

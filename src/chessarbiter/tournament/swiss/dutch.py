@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Pairing
@@ -94,6 +95,9 @@ class _Solver:
         self.rnd = rnd
         self.states = rnd.states
         self.odd = odd
+        self.unit = 1
+        for p in rnd.players:
+            self.unit = lcm(self.unit, rnd.states[p].score.denominator)
 
     def compatible(self, a: int, b: int) -> bool:
         """C1 and C3."""
@@ -148,101 +152,156 @@ def _greedy_perfect(n: int, edges: list[tuple[int, int, int]]) -> bool:
 
 
 class _Plan:
-    """The matching graph of one bracket (see the module docstring)."""
+    """The matching graph of one bracket (see the module docstring): vertices are the
+    bracket (MDPs, then residents), the next scoregroup, then (when ``full``) the players
+    below it, and a bye vertex when the round is odd and the graph reaches the bottom."""
 
     def __init__(self, solver: _Solver, mdps: list[int], residents: list[int],
                  nxt: list[int], lower: list[int], full: bool, last: bool) -> None:
         self.solver = solver
-        self.states = solver.states
+        states = solver.states
         self.mdps = mdps
         self.residents = residents
-        self.bracket = mdps + residents
         self.nxt = nxt
-        self.lower = [p for p in lower if p not in nxt]
         self.full = full
         self.last = last
         self.bye = full and solver.odd
-        self.vertices = self.bracket + nxt + self.lower
-        self.index = {p: i for i, p in enumerate(self.vertices)}
-        self.size = len(self.bracket)
-        scores = [self.states[p].score for p in self.bracket]
-        base = min(self.states[p].score for p in residents) - 1
-        self.fl = {p: self.states[p].score - base for p in self.bracket}
-        sds = list(self.fl.values()) + [abs(a - b) for a in scores for b in scores]
-        self.psd = lex_costs(sds, self.size + 1)
-        self.psd_top = max(self.psd.values())
-        if nxt:
-            nbase = self.states[nxt[0]].score - 1
-            self.nfl = {p: self.states[p].score - nbase for p in self.bracket + nxt}
-            nsds = list(self.nfl.values()) + [self.states[p].score - nbase - 1
-                                               for p in self.bracket] + [Fraction(0)]
-            self.npsd = lex_costs(nsds, len(self.bracket) + len(nxt) + 1)
+        self.vertices = mdps + residents + nxt + [p for p in lower if p not in nxt]
+        self.size = len(mdps) + len(residents)
         self.is_mdp = set(mdps)
-        scores_below = sorted({self.states[p].score for p in self.vertices}, reverse=True)
-        self.low_score = {score: k for k, score in enumerate(scores_below)}
+        self.edges = self._quality_edges(states)
+
+    def _quality_edges(self, states: dict[int, PlayerState]
+                       ) -> list[tuple[int, int, list[int]]]:
+        """Every allowed edge with its criteria fields (bye edges go to vertex ``n``)."""
+        verts, size, nn = self.vertices, self.size, len(self.nxt)
+        n = len(verts)
+        unit = self.solver.unit
+        sc = [int(states[p].score * unit) for p in verts]
+        base = min(sc[len(self.mdps):size]) - unit
+        fl = [x - base for x in sc[:size]]
+        psd = lex_costs(fl + [abs(x - y) for x in sc[:size] for y in sc[:size]], size + 1)
+        top = max(psd.values())
+        npsd: dict[int, int] = {}
+        nfl: list[int] = []
+        if nn:
+            nbase = sc[size] - unit
+            nfl = [x - nbase for x in sc[:size + nn]]
+            npsd = lex_costs(nfl + [x - nbase - unit for x in sc[:size]] + [0], size + nn + 1)
+        low_score = {x: k for k, x in enumerate(sorted(set(sc), reverse=True))}
+        compatible = self.solver.compatible
+        edges: list[tuple[int, int, list[int]]] = []
+        full = 1 if self.full else 0
+        for i in range(n):
+            a = verts[i]
+            a_mdp = i < len(self.mdps)
+            for j in range(i + 1, n):
+                b = verts[j]
+                if not compatible(a, b):
+                    continue
+                f = [0] * _COUNT
+                f[_C4] = full
+                if j < size:
+                    if a_mdp and j < len(self.mdps):
+                        continue
+                    f[_C6] = 1
+                    f[_C7] = psd[fl[i]] + psd[fl[j]] - psd[abs(sc[i] - sc[j])]
+                    if nn:
+                        f[_C8N] = npsd[nfl[i]] + npsd[nfl[j]]
+                    self._quality(a, b, a_mdp, psd[abs(sc[i] - sc[j])], top, f)
+                elif j < size + nn:  # a pair of the next bracket (C8)
+                    f[_C8] = 1
+                    f[_C8N] = npsd[nfl[i]] + npsd[nfl[j]] - npsd[abs(sc[i] - sc[j])]
+                elif not full:
+                    continue
+                edges.append((i, j, f))
+        if self.bye:
+            for i, p in enumerate(verts):
+                if states[p].bye_eligible:
+                    f = [0] * _COUNT
+                    f[_C4] = 1
+                    f[_C5] = low_score[sc[i]]
+                    f[_C9] = _MAX_UNPLAYED - min(states[p].unplayed, _MAX_UNPLAYED)
+                    edges.append((i, n, f))
+        return edges
+
+    def _quality(self, a: int, b: int, a_mdp: bool, sd_cost: int, top: int,
+                 f: list[int]) -> None:
+        """C10-C21 for a pair of the bracket (``a`` ranked above ``b``)."""
+        sa, sb = self.solver.states[a], self.solver.states[b]
+        ca, ka = sa.preference
+        cb, kb = sb.preference
+        conflict = ca is not None and ca is cb
+        f[_C10] = f[_C11] = 2
+        if self.solver.rnd.final and (self.solver.topscorer(a) or self.solver.topscorer(b)):
+            side = allocate(sa, sb, 1, Side.WHITE)
+            bad_cd = bad_run = 0
+            for st, col in ((sa, side), (sb, side.opponent)):
+                cd = st.difference + (1 if col is Side.WHITE else -1)
+                bad_cd += cd > 2 or cd < -2
+                bad_run += len(st.colours) >= 2 and st.colours[-1] is col and st.colours[-2] is col
+            f[_C10] -= bad_cd
+            f[_C11] -= bad_run
+        f[_C12] = 0 if conflict else 1
+        f[_C13] = 0 if conflict and min(ka.value, kb.value) >= Strength.STRONG.value else 1
+        if not a_mdp:
+            f[_C14] = (sa.floats[0] is Float.DOWN) + (sb.floats[0] is Float.DOWN)
+            f[_C16] = (sa.floats[1] is Float.DOWN) + (sb.floats[1] is Float.DOWN)
+            f[_C15] = f[_C17] = 1
+            f[_C19] = f[_C21] = top
+            return
+        f[_C14] = sb.floats[0] is Float.DOWN
+        f[_C16] = sb.floats[1] is Float.DOWN
+        for k, (count_field, sd_field) in enumerate(((_C15, _C19), (_C17, _C21))):
+            upfloated = sb.floats[k] is Float.UP
+            f[count_field] = 0 if upfloated else 1
+            f[sd_field] = top - (sd_cost if upfloated else 0)
 
     def solve(self) -> tuple[list[tuple[int, int]], int | None]:
         if not self.mdps:
             guess = len(self.residents) // 2
-            pairs, bye = self.run([], self.residents, guess)
+            pairs, bye = self.run(set(), self.residents, guess)
             if len(pairs) == guess:
                 return pairs, bye
-            return self.run([], self.residents, len(pairs))
-        pairs, bye = self.run([], None, None)
+            return self.run(set(), self.residents, len(pairs))
+        pairs, bye = self.run(set(), None, None)
         fixed = [pr for pr in pairs if pr[0] in self.is_mdp or pr[1] in self.is_mdp]
         if len(fixed) == len(pairs):
             return pairs, bye
-        remainder = [p for p in self.residents if not any(p in pr for pr in fixed)]
-        count = len(pairs) - len(fixed)
-        pairs, bye = self.run(fixed, remainder, count)
-        return pairs, bye
-
-    def run(self, fixed: list[tuple[int, int]], remainder: list[int] | None,
-            count: int | None) -> tuple[list[tuple[int, int]], int | None]:
-        """One matching; with ``remainder`` the MDP pairs are ``fixed`` and the remainder
-        is ordered as a homogeneous bracket of ``count`` pairs (D.1-D.2); without it the
-        MDP-pairing is ordered (D.1, D.3)."""
         taken = {p for pr in fixed for p in pr}
-        edges: list[tuple[int, int, list[int]]] = []
+        remainder = [p for p in self.residents if p not in taken]
+        more, bye = self.run(taken, remainder, len(pairs) - len(fixed))
+        return fixed + more, bye
+
+    def run(self, taken: set[int], remainder: list[int] | None, count: int | None
+            ) -> tuple[list[tuple[int, int]], int | None]:
+        """One matching; with ``remainder`` the MDP pairs are made (their players
+        ``taken``) and the remainder is ordered as a homogeneous bracket of ``count`` pairs
+        (D.1-D.2); without it the MDP-pairing is ordered (D.1, D.3)."""
         verts = self.vertices
         n = len(verts)
         order = self._order_fields(remainder, count)
-        for i in range(n):
-            a = verts[i]
-            if a in taken:
+        size = self.size
+        nm = len(self.mdps)
+        edges = []
+        for i, j, f in self.edges:
+            if verts[i] in taken or (j < n and verts[j] in taken):
                 continue
-            for j in range(i + 1, n):
-                b = verts[j]
-                if b in taken or not self.solver.compatible(a, b):
-                    continue
-                fields = self._fields(a, b, i, j, remainder is not None)
-                if fields is None:
-                    continue
-                edges.append((i, j, fields + order(a, b, i, j)))
-        if self.bye:
-            width = _COUNT + len(order(-1, -1, n, n))
-            for i in range(n):
-                p = verts[i]
-                if p in taken or not self.states[p].bye_eligible:
-                    continue
-                fields = [0] * width
-                fields[_C4] = 1
-                fields[_C5] = self.low_score[self.states[p].score]
-                fields[_C9] = _MAX_UNPLAYED - min(self.states[p].unplayed, _MAX_UNPLAYED)
-                edges.append((i, n, fields))
+            if remainder is not None and i < nm and j < size:
+                continue  # the limbo's MDPs are no longer paired in the bracket
+            edges.append((i, j, f + order(i, j)))
         seed = [k for k, (i, j, _) in enumerate(edges) if self._near(i, j)]
         mate = max_weight_matching_sparse(n + (1 if self.bye else 0), pack(edges, n + 1), seed)
-        pairs = list(fixed)
+        pairs = []
         bye = None
-        for i in range(self.size):
+        for i in range(size):
             m = mate[i]
-            a = verts[i]
-            if a in taken:
+            if verts[i] in taken:
                 continue
             if m == n:
-                bye = a if self.last else None
-            elif i < m < self.size:
-                pairs.append((a, verts[m]))
+                bye = verts[i] if self.last else None
+            elif i < m < size:
+                pairs.append((verts[i], verts[m]))
         if self.full and any(m < 0 for i, m in enumerate(mate[:n]) if verts[i] not in taken):
             raise PairingError("no pairing complies with the absolute criteria")
         return pairs, bye
@@ -263,101 +322,44 @@ class _Plan:
             return abs(d - nn // 2) <= _NEAR
         return i >= size - 2 * _NEAR or j - size < 2 * _NEAR
 
-    def _fields(self, a: int, b: int, i: int, j: int, remainder: bool) -> list[int] | None:
-        """The criteria fields of edge a-b (``i < j`` their vertex numbers)."""
-        f = [0] * _COUNT
-        f[0] = 1 if self.full else 0
-        size = self.size
-        in_a, in_b = i < size, j < size
-        if in_a and in_b:
-            if a in self.is_mdp and b in self.is_mdp:
-                return None
-            if remainder and (a in self.is_mdp or b in self.is_mdp):
-                return None
-            f[_C6] = 1
-            sa, sb = self.states[a], self.states[b]
-            f[_C7] = self.psd[self.fl[a]] + self.psd[self.fl[b]] - self.psd[abs(sa.score - sb.score)]
-            if self.nxt:
-                f[_C8N] = self.npsd[self.nfl[a]] + self.npsd[self.nfl[b]]
-            self._quality(a, b, f)
-            return f
-        if j < size + len(self.nxt):  # a pair of the next bracket (C8)
-            f[_C8] = 1
-            sd = abs(self.states[a].score - self.states[b].score)
-            f[_C8N] = self.npsd[self.nfl[a]] + self.npsd[self.nfl[b]] - self.npsd[sd]
-            return f
-        return f if self.full else None
-
-    def _quality(self, a: int, b: int, f: list[int]) -> None:
-        """C10-C21 for a pair of the bracket."""
-        sa, sb = self.states[a], self.states[b]
-        ca, ka = sa.preference
-        cb, kb = sb.preference
-        conflict = ca is not None and ca is cb
-        if self.solver.rnd.final and (self.solver.topscorer(a) or self.solver.topscorer(b)):
-            high, low = (sa, sb) if (-sa.score, a) < (-sb.score, b) else (sb, sa)
-            side = allocate(high, low, 1, Side.WHITE)
-            bad_cd = bad_run = 0
-            for st, col in ((high, side), (low, side.opponent)):
-                cd = st.difference + (1 if col is Side.WHITE else -1)
-                bad_cd += cd > 2 or cd < -2
-                bad_run += len(st.colours) >= 2 and st.colours[-1] is col and st.colours[-2] is col
-            f[_C10] = 2 - bad_cd
-            f[_C11] = 2 - bad_run
-        else:
-            f[_C10] = f[_C11] = 2
-        f[_C12] = 0 if conflict else 1
-        strong = conflict and min(ka.value, kb.value) >= Strength.STRONG.value
-        f[_C13] = 0 if strong else 1
-        for resident_floats, fld in ((0, _C14), (1, _C16)):
-            f[fld] = sum(1 for p, st in ((a, sa), (b, sb))
-                         if p not in self.is_mdp and st.floats[resident_floats] is Float.DOWN)
-        mdp_pair = (a in self.is_mdp) != (b in self.is_mdp)
-        resident = sb if a in self.is_mdp else sa
-        diff = abs(sa.score - sb.score)
-        for k, (count_field, sd_field) in enumerate(((_C15, _C19), (_C17, _C21))):
-            upfloated = mdp_pair and resident.floats[k] is Float.UP
-            f[count_field] = 0 if upfloated else 1
-            f[sd_field] = self.psd_top - (self.psd[diff] if upfloated else 0)
-
     def _order_fields(self, remainder: list[int] | None, count: int | None
-                      ) -> Callable[[int, int, int, int], list[int]]:
-        """The candidate order (D.1-D.3) as fields after the criteria."""
+                      ) -> Callable[[int, int], list[int]]:
+        """The candidate order (D.1-D.3) as fields after the criteria, by vertex numbers."""
+        size = self.size
+        nm = len(self.mdps)
         if remainder is None:
             if not self.mdps:
-                return lambda a, b, i, j: [0, 0]
-            mdp_rank = {p: k for k, p in enumerate(self.mdps)}
-            res_rank = {p: k for k, p in enumerate(self.residents)}
-            nm, nr = len(self.mdps), len(self.residents)
+                return lambda i, j: [0, 0]
+            nr = len(self.residents)
             bits = (nr + 1).bit_length()
 
-            def mdp_order(a: int, b: int, i: int, j: int) -> list[int]:
-                if j >= self.size or (a in mdp_rank) == (b in mdp_rank):
+            def mdp_order(i: int, j: int) -> list[int]:
+                if j >= size or i >= nm:
                     return [0, 0]
-                m, r = (a, b) if a in mdp_rank else (b, a)
-                return [1 << (nm - mdp_rank[m]),
-                        (nr - res_rank[r]) << (bits * (nm - mdp_rank[m]))]
+                return [1 << (nm - i), (nr - (j - nm)) << (bits * (nm - i))]
             return mdp_order
-        rank = {p: k for k, p in enumerate(remainder)}
-        size = len(remainder)
+        rank = {self.vertices.index(p): k for k, p in enumerate(remainder)}
+        total = len(remainder)
         s1 = count or 0
-        bits = (size + 1).bit_length()
+        bits = (total + 1).bit_length()
 
-        def resident_order(a: int, b: int, i: int, j: int) -> list[int]:
-            if a not in rank or b not in rank:
-                return [0] * 6
-            x, y = sorted((rank[a], rank[b]))
+        def resident_order(i: int, j: int) -> list[int]:
+            x = rank.get(i)
+            y = rank.get(j)
+            if x is None or y is None:
+                return [0] * 5
             in_s1 = x < s1
-            return [1 if in_s1 else 0, size - x,
+            return [1 if in_s1 else 0, total - x,
                     (1 << s1) - ((1 << x) if in_s1 else 0),
-                    0 if in_s1 else 1 << (size - 1 - x),
-                    (size - y) << (bits * (size - 1 - x)), 0]
+                    0 if in_s1 else 1 << (total - 1 - x),
+                    (total - y) << (bits * (total - 1 - x))]
         return resident_order
 
 
 (_C4, _C5, _C6, _C7, _C8, _C8N, _C9, _C10, _C11, _C12, _C13, _C14, _C15, _C16, _C17, _C19,
  _C21) = range(17)
 _COUNT = 17
+"""The criteria fields, most significant first (C8N: the next bracket's PSD)."""
 _FULL_LIMIT = 40
 _NEAR = 6
 """Brackets with at most this many players below the next scoregroup are paired with all

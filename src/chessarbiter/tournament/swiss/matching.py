@@ -335,9 +335,9 @@ class _Matcher:
                             b = self.inblossom[v]
                             if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
                                 self.bestedge[b] = k
-                        elif self.label[w] == 0:
-                            if self.bestedge[w] == -1 or kslack < self.slack(self.bestedge[w]):
-                                self.bestedge[w] = k
+                        elif self.label[w] == 0 and (self.bestedge[w] == -1
+                                                     or kslack < self.slack(self.bestedge[w])):
+                            self.bestedge[w] = k
                 if augmented:
                     break
                 deltatype, delta, deltaedge, deltablossom = self.choose_delta()

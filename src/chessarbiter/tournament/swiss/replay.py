@@ -112,4 +112,4 @@ def format_pairs(pairing: Pairing) -> str:
     lines = [f"{w} {b}" for w, b in pairing.boards]
     if pairing.bye is not None:
         lines.append(f"{pairing.bye} 0")
-    return "".join(line + "\n" for line in [str(len(lines))] + lines)
+    return "".join(line + "\n" for line in [str(len(lines)), *lines])

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Scoring

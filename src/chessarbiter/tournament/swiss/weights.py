@@ -4,7 +4,6 @@ integer so that one maximum-weight matching optimises them in order."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 
 def pack(edges: Sequence[tuple[int, int, Sequence[int]]], vertices: int
@@ -32,7 +31,7 @@ def pack(edges: Sequence[tuple[int, int, Sequence[int]]], vertices: int
     return out
 
 
-def lex_costs(values: Sequence[Fraction], elements: int) -> dict[Fraction, int]:
+def lex_costs(values: Sequence[int], elements: int) -> dict[int, int]:
     """Costs for values to be minimised lexicographically from the largest (a PSD, C.04.3
     A.8): one larger value outweighs any number (up to ``elements``) of smaller ones."""
     step = (elements + 1).bit_length()
