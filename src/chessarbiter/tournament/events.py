@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Code, Scoring
@@ -57,9 +57,9 @@ class Settings:
     """Tie-break names, most significant first (``chessarbiter.tournament.tiebreaks``)."""
     initial_side: Side = Side.WHITE
     """The colour of the top seed in round 1 (C.04.3)."""
-    acceleration: str | None = None
+    acceleration: Literal["baku"] | None = None
     """``"baku"`` for Baku acceleration (C.04.5.1)."""
-    rules: str = "2025"
+    rules: Literal["2025", "2017"] = "2025"
     """The Dutch rules' edition: ``"2025"`` or ``"2017"``."""
     unplayed: Unplayed = Unplayed.DUMMY
 
@@ -156,9 +156,12 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     values: dict[str, Any] = {name: None if value is None else Fraction(value)
                               for name, value in data["scoring"].items()}
     scoring = Scoring(**values)
+    acceleration, rules = data["acceleration"], data["rules"]
+    if acceleration not in (None, "baku") or rules not in ("2025", "2017"):
+        raise ValueError(f"acceleration {acceleration!r} or rules {rules!r}: unknown")
     return Settings(str(data["name"]), System(data["system"]), data["rounds"], scoring,
                     tuple(data["tiebreaks"]), Side[data["initial_side"].upper()],
-                    data["acceleration"], data["rules"], Unplayed(data["unplayed"]))
+                    acceleration, rules, Unplayed(data["unplayed"]))
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
