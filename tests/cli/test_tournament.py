@@ -99,3 +99,29 @@ def test_not_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     bad = tmp_path / "x.sqlite"
     bad.write_bytes(b"not sqlite at all" * 100)
     assert "--db:" in refused(capsys, bad, "list")
+
+
+def test_swiss_session_rechecked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seven players, four rounds: a half-point bye asked for round 1, a withdrawal and a
+    late entry (who becomes number 1 by rating) after it, a forfeit in round 3. The exported
+    TRF file is re-paired round by round by ``tournament check``: no discrepancy."""
+    db = tmp_path / "t.sqlite"
+    cli(capsys, db, "create", "Open", "--rounds", "4")
+    for number in range(1, 8):
+        cli(capsys, db, "add", f"P{number}", "--rating", str(2000 - 10 * number))
+    cli(capsys, db, "bye", "P3")
+    results = {1: ["1-0"] * 3, 2: ["1/2-1/2"] * 3, 3: ["+-", "0-1", "1-0"], 4: ["0-1"] * 3}
+    for round_no, entered in results.items():
+        if round_no == 2:
+            cli(capsys, db, "withdraw", "P7")
+            assert "start number 1" in cli(capsys, db, "add", "Late", "--rating", "1995")
+        shown = cli(capsys, db, "pair")
+        assert shown.startswith(f"Round {round_no}")
+        for board, result in enumerate(entered, 1):
+            cli(capsys, db, "result", str(round_no), str(board), result)
+    chart = cli(capsys, db, "crosstable").splitlines()
+    assert len(chart) == 9 and chart[-1].split()[2:] == ["P7", "5b0", "Z", "Z", "Z", "0"]
+    trf = tmp_path / "open.trf"
+    cli(capsys, db, "export", "--trf", str(trf))
+    assert main(["tournament", "check", str(trf)]) == 0
+    assert "0 with discrepancies" in capsys.readouterr().out
