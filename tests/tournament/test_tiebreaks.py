@@ -185,6 +185,19 @@ def test_koya() -> None:
     assert [t.value(ks, p) for p in range(1, 5)] == [1, 0, 0, F(1, 2)]
 
 
+def test_koya_with_an_odd_number() -> None:
+    """Three players, a round robin of three rounds with a bye each: at most 2 points, so
+    the bar is 1. 1 beats 2 and draws 3 (1½), 2 beats 3 (1), 3 has ½: 1's Koya is its
+    point against 2 (3 is below the bar); 2 scored 0 against 1; 3 scored ½ against 1."""
+    none = Cell(None, None, Code.NONE)
+    cells = {1: [none, Cell(2, W, Code.WIN), Cell(3, B, Code.DRAW)],
+             2: [Cell(3, W, Code.WIN), Cell(1, B, Code.LOSS), none],
+             3: [Cell(2, B, Code.LOSS), none, Cell(1, W, Code.DRAW)]}
+    t = Tiebreaks(cells, Scoring(), {}, Unplayed.DUMMY)
+    ks = parse_tiebreak("KS")
+    assert [t.value(ks, p) for p in (1, 2, 3)] == [1, 0, F(1, 2)]
+
+
 def test_direct_encounter_breaks_a_tie_only_when_all_met() -> None:
     """DE (Art. 6) among {1, 2} of the round robin: 1 beat 2, so 1 scores 1 and 2 scores 0.
     In the Swiss, 1 and 5 (both 2½) never met: DE is 0 for both and the tie stands."""

@@ -154,7 +154,8 @@ class Tiebreaks:
         if code in ("WIN", "WON", "BPG", "BWG"):
             return Fraction(sum(1 for c in cells if self._counts(code, c)))
         if code == "KS":
-            half = Fraction(self.rounds) * self.scoring.win / 2
+            games = max(sum(c.code is not Code.NONE for c in cs) for cs in self.cells.values())
+            half = games * self.scoring.win / 2  # a round robin's bye is no round
             return sum((GAME_POINTS.get(c.code, Fraction(0)) for c in cells
                         if c.opponent is not None and self.scores[c.opponent] >= half),
                        Fraction(0))
