@@ -125,3 +125,27 @@ def test_swiss_of_24_engines_from_the_command_line(tmp_path: Path) -> None:
     games = read_pgn_text((tmp_path / "swiss.pgn").read_text())
     assert len(games) == 84 and not any(g.error for g in games)
     assert check(tmp_path / "swiss.trf").returncode == 0
+
+
+def test_match_command_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``match --tournament``: a two-engine double round robin from the command line (its
+    standings with tallies and Elo, the tournament in the store); bad input in one line."""
+    from chessarbiter.cli.main import main
+
+    pgn = tmp_path / "rr" / "games.pgn"
+    code = main(["match", "--tournament", "double", "--engine", "engine:1", "--engine",
+                 "engine:2", "--tc", "0.02+0.01", "--seed", "3", "--pgn", str(pgn)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    lines = out.out.splitlines()
+    assert lines[0].split()[:3] == ["Pl", "Engine", "Pts"] and len(lines) == 3
+    assert all(line.split()[-7] == "2" for line in lines[1:])  # two games each
+    assert len(read_pgn_text(pgn.read_text())) == 2
+    stored = TournamentStore(tmp_path / "rr" / "games.sqlite")
+    assert Tournament.load(stored, 1).state.finished
+    assert main(["match", "--tournament", "swiss", "--engine", "engine:1", "--pgn",
+                 str(pgn)]) == 2
+    assert "at least two engines" in capsys.readouterr().err
+    assert main(["match", "--tournament", "roundrobin", "--engine", "engine:1", "--engine",
+                 "engine:99", "--pgn", str(pgn)]) == 2
+    assert "--engine: engine level '99'" in capsys.readouterr().err

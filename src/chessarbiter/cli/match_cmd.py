@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
     """Play the match once every engine has started and answered the UCI handshake; the
     last line is the first engine's score and Elo difference. With ``--tournament``, a
     tournament between all the engines (``cli.match_tournament``)."""
-    if args.tournament is not None:
-        return match_tournament.run_tournament(args)
+    if args.tournament is not None:  # the first two engines' config gives the shared settings
+        base = config_from(argparse.Namespace(**{**vars(args), "engine": args.engine[:2]}))
+        return match_tournament.run_tournament(args, [_spec(e) for e in args.engine], base)
     from chessarbiter.store import StoreError, open_store
     from chessarbiter.tournament.elo import Tally
     from chessarbiter.tournament.match import (

@@ -19,6 +19,7 @@ from chessarbiter.cli.errors import CommandError
 
 if TYPE_CHECKING:
     from chessarbiter.tournament.engines import EngineTournament, Outcome, Played
+    from chessarbiter.tournament.match import MatchConfig
 
 
 def register_options(parser: argparse.ArgumentParser) -> None:
@@ -31,13 +32,13 @@ def register_options(parser: argparse.ArgumentParser) -> None:
                         help="the tournament's name (PGN Event)")
 
 
-def tournament_from(args: argparse.Namespace) -> EngineTournament:
-    """The tournament the arguments describe; ``CommandError`` naming a bad argument."""
-    from chessarbiter.cli.match_cmd import _spec, config_from
+def tournament_from(args: argparse.Namespace, specs: list[str],
+                    base: MatchConfig) -> EngineTournament:
+    """The tournament the arguments describe (``specs``: the players; ``base``: the match
+    settings the arguments give); ``CommandError`` naming a bad argument."""
     from chessarbiter.session.players import player_from_spec
     from chessarbiter.tournament.engines import EngineTournament
 
-    specs = [_spec(e) for e in args.engine]
     if len(specs) < 2:
         raise CommandError("--engine: a tournament needs at least two engines")
     for spec in specs:
@@ -45,7 +46,6 @@ def tournament_from(args: argparse.Namespace) -> EngineTournament:
             player_from_spec(spec)
         except ValueError as exc:
             raise CommandError(f"--engine: {exc}") from None
-    base = config_from(argparse.Namespace(**{**vars(args), "engine": args.engine[:2]}))
     rounds = args.rounds if args.tournament == "swiss" else args.games
     if rounds < 1:
         raise CommandError(f"--{'rounds' if args.tournament == 'swiss' else 'games'} must be "
@@ -55,7 +55,7 @@ def tournament_from(args: argparse.Namespace) -> EngineTournament:
                             args.name)
 
 
-def run_tournament(args: argparse.Namespace) -> int:
+def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig) -> int:
     """Check every engine starts, play the tournament, print the standings."""
     from chessarbiter.store import StoreError, open_store
     from chessarbiter.store.opening import is_folder
@@ -63,7 +63,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     from chessarbiter.tournament.engines import run_engine_tournament
     from chessarbiter.tournament.match import EngineStartError, MatchConfig, check_engines
 
-    event = tournament_from(args)
+    event = tournament_from(args, specs, base)
     for spec in dict.fromkeys(event.players):
         try:
             check_engines(MatchConfig(spec, spec, 1, event.control, event.profile))

@@ -36,6 +36,7 @@ from chessarbiter.tournament.events import (
 )
 from chessarbiter.tournament.records import Cell, Code, Entrant
 from chessarbiter.tournament.roundrobin import schedule
+from chessarbiter.tournament.tiebreaks import parse_tiebreak
 
 if TYPE_CHECKING:
     from chessarbiter.store.tournaments import TournamentStore
@@ -318,8 +319,6 @@ def check_settings(settings: Settings) -> None:
         raise TournamentError(f"acceleration {settings.acceleration!r}: expected baku")
     if settings.rules not in ("2025", "2017"):
         raise TournamentError(f"rules {settings.rules!r}: expected 2025 or 2017")
-    from chessarbiter.tournament.tiebreaks import parse_tiebreak
-
     for name in settings.tiebreaks:
         parse_tiebreak(name)
 
