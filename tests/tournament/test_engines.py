@@ -148,4 +148,4 @@ def test_match_command_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "at least two engines" in capsys.readouterr().err
     assert main(["match", "--tournament", "roundrobin", "--engine", "engine:1", "--engine",
                  "engine:99", "--pgn", str(pgn)]) == 2
-    assert "--engine: engine level '99'" in capsys.readouterr().err
+    assert "--engine: level 99: expected 1 to 10" in capsys.readouterr().err
