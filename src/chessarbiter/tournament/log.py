@@ -135,12 +135,6 @@ class TournamentState:
         return (self.joined[number] <= round_no
                 and self.withdrawn.get(number, round_no + 1) > round_no)
 
-    def to_pair(self, round_no: int) -> list[int]:
-        """Registration numbers of those to be paired in ``round_no``: active and without a
-        requested bye."""
-        return [n for n in sorted(self.players)
-                if self.active(n, round_no) and (round_no, n) not in self.byes]
-
     def cells(self, *, complete_only: bool = False) -> dict[int, list[Cell]]:
         """Each player's cells (by start number) for every paired round (or the rounds whose
         results are all in): a game with its code (``NONE`` until the result is entered),

@@ -111,7 +111,8 @@ def _unplayed(cell: Cell) -> bool:
 
 
 def _round_half_up(value: Fraction) -> int:
-    return int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2))
+    """A rating average to the nearest whole number, halves up (ratings are positive)."""
+    return int(value + Fraction(1, 2))
 
 
 @dataclass(frozen=True)
