@@ -125,3 +125,22 @@ def test_swiss_session_rechecked(tmp_path: Path, capsys: pytest.CaptureFixture[s
     cli(capsys, db, "export", "--trf", str(trf))
     assert main(["tournament", "check", str(trf)]) == 0
     assert "0 with discrepancies" in capsys.readouterr().out
+
+
+def test_baku_acceleration_exported_and_rechecked(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A Baku-accelerated Swiss (C.04.5.1) of eight: the file names the acceleration
+    (``FIDE_DUTCH_2025_BAKU``), so the checker re-pairs it as it was paired."""
+    db = tmp_path / "t.sqlite"
+    cli(capsys, db, "create", "Baku", "--rounds", "3", "--acceleration", "baku")
+    for number in range(1, 9):
+        cli(capsys, db, "add", f"P{number}", "--rating", str(2000 - 10 * number))
+    for round_no in (1, 2, 3):
+        cli(capsys, db, "pair")
+        for board in range(1, 5):
+            cli(capsys, db, "result", str(round_no), str(board), "1-0" if board % 2 else "0-1")
+    trf = tmp_path / "baku.trf"
+    cli(capsys, db, "export", "--trf", str(trf))
+    assert "FIDE_DUTCH_2025_BAKU" in trf.read_text()
+    assert main(["tournament", "check", str(trf)]) == 0
+    assert "0 with discrepancies" in capsys.readouterr().out

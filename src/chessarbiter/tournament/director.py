@@ -79,7 +79,8 @@ def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
     players = [PlayerRecord(e, places[e.start].points, places[e.start].place,
                             tuple(cells[e.start])) for e in state.entrants()]
     settings = state.settings
-    system = {System.SWISS: f"FIDE_DUTCH_{settings.rules}",
+    baku = "_BAKU" if settings.acceleration == "baku" else ""
+    system = {System.SWISS: f"FIDE_DUTCH_{settings.rules}{baku}",
               System.ROUND_ROBIN: "FIDE_ROUND_ROBIN",
               System.DOUBLE_ROUND_ROBIN: "FIDE_DOUBLE_ROUND_ROBIN"}[settings.system]
     return dump(build(settings.name, players, total_rounds=state.total_rounds,
