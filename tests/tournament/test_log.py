@@ -226,6 +226,17 @@ def test_exports(tmp_path: Path) -> None:
         round_pgn(t.state, 3)
 
 
+def test_trf2026_export_keeps_requested_byes(tmp_path: Path) -> None:
+    """Byes asked for rounds not yet paired go to 240 records, read back by round."""
+    t = tournament(tmp_path / "t.sqlite", Settings("Open", System.SWISS, rounds=5), 4)
+    t.apply(ByeRequested(2, 1, Code.HALF_BYE))
+    t.apply(ByeRequested(3, 4, Code.ZERO_BYE))
+    starts = t.state.start_numbers()
+    trf = parse(trf_text(t.state, trf2026=True))
+    assert trf.byes == {1: {starts[2]: Code.HALF_BYE}, 4: {starts[3]: Code.ZERO_BYE}}
+    assert trf.total_rounds == 5
+
+
 def test_replay_needs_created_first() -> None:
     from chessarbiter.tournament.log import replay
 

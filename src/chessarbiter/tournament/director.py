@@ -19,7 +19,7 @@ from chessarbiter.tournament.records import Code
 from chessarbiter.tournament.roundrobin import schedule
 from chessarbiter.tournament.standings import Standing, standings
 from chessarbiter.tournament.tiebreaks import parse_tiebreak
-from chessarbiter.tournament.trf import PlayerRecord, build, dump
+from chessarbiter.tournament.trf import PlayerRecord, Record, Trf, build, dump
 
 FORFEITS = {(True, False): "-+", (False, True): "+-", (True, True): "--"}
 """The result entered for a round robin game of a withdrawn player (by White withdrawn,
@@ -73,7 +73,8 @@ def ranking(state: TournamentState) -> list[Standing]:
 
 def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
     """The tournament as a TRF file: every paired round (results entered so far), points and
-    places over the complete rounds, and the records pairing needs."""
+    places over the complete rounds, and the records pairing needs (with TRF-2026, the byes
+    requested for later rounds)."""
     cells = state.cells()
     places = {row.entrant.start: row for row in ranking(state)}
     players = [PlayerRecord(e, places[e.start].points, places[e.start].place,
@@ -83,9 +84,16 @@ def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
     system = {System.SWISS: f"FIDE_DUTCH_{settings.rules}{baku}",
               System.ROUND_ROBIN: "FIDE_ROUND_ROBIN",
               System.DOUBLE_ROUND_ROBIN: "FIDE_DOUBLE_ROUND_ROBIN"}[settings.system]
-    return dump(build(settings.name, players, total_rounds=state.total_rounds,
-                      initial_side=settings.initial_side, system=system,
-                      scoring=settings.scoring, trf2026=trf2026))
+    trf = build(settings.name, players, total_rounds=state.total_rounds,
+                initial_side=settings.initial_side, system=system, scoring=settings.scoring,
+                trf2026=trf2026)
+    if trf2026:  # the byes requested for rounds not yet paired (240 records)
+        starts = state.start_numbers()
+        byes = [Record("240", f" {code.value} {round_no} {starts[number]}")
+                for (round_no, number), code in sorted(state.byes.items())
+                if round_no > state.paired]
+        trf = Trf(trf.records + tuple(byes))
+    return dump(trf)
 
 
 def round_pgn(state: TournamentState, round_no: int, date: str = "????.??.??") -> str:
