@@ -12,12 +12,12 @@ the registration order (the drawing of lots is the arbiter's, before registering
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from chessarbiter.clock import Side
+from chessarbiter.store.base import StoreError
 from chessarbiter.tournament.events import (
     REQUESTABLE,
     RESULTS,
@@ -354,13 +354,18 @@ class Tournament:
         return cls(store, tournament_id, state, len(stored))
 
     def apply(self, event: Event) -> None:
-        """Check ``event`` against the state, record it, then make it part of the state."""
-        state = copy.deepcopy(self.state)
-        state.apply(event)
-        self.store.append(self.tournament_id, self._events + 1, event.kind,
-                          event_to_dict(event))
+        """Apply ``event`` to the state (refused before anything changes), then record it;
+        if it cannot be recorded, the state is read back from the store and the error
+        raised."""
+        self.state.apply(event)
+        try:
+            self.store.append(self.tournament_id, self._events + 1, event.kind,
+                              event_to_dict(event))
+        except StoreError:
+            fresh = Tournament.load(self.store, self.tournament_id)
+            self.state, self._events = fresh.state, fresh._events
+            raise
         self._events += 1
-        self.state = state
 
 
 def requested(state: TournamentState, round_no: int) -> Mapping[int, Code]:
