@@ -85,7 +85,8 @@ def test_colour_allocation_rules() -> None:
 def test_baku_acceleration_points() -> None:
     points = baku_points(list(range(1, 12)), 9, Scoring())
     assert sorted(points) == [1, 2, 3, 4, 5, 6]  # 2 x ceil(11 / 4)
-    assert points[1][:5] == (1, 1, 1, Fraction(1, 2), Fraction(1, 2)) and points[1][5] == 0
+    one, half = Fraction(1), Fraction(1, 2)
+    assert points[1][:5] == (one, one, one, half, half) and points[1][5] == 0
     pairing = pair_round(_entrants(8), {}, 1, total_rounds=9, acceleration="baku")
     assert {frozenset(b) for b in pairing.boards} == {frozenset(x) for x in
                                                        ((1, 3), (2, 4), (5, 7), (6, 8))}

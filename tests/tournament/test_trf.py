@@ -53,7 +53,7 @@ def test_scoring_record_162() -> None:
     trf = parse(corpus_path("pairings", "generated", "dutch_p24_r7_s77_310scoring.trf")
                 .read_text(encoding="latin-1"))
     scoring = trf.scoring
-    assert (scoring.win, scoring.draw, scoring.loss) == (3, 1, 0)
+    assert (scoring.win, scoring.draw, scoring.loss) == (Fraction(3), Fraction(1), Fraction(0))
     assert scoring.points(Code.PAIRING_BYE) == 3
     assert scoring.points(Code.HALF_BYE) == 1
 
