@@ -44,7 +44,8 @@ def pair_round(entrants: Iterable[Entrant], cells: Mapping[int, Sequence[Cell]],
     out = set(absent) | set(requested or {})
     players = tuple(p for p in starts if p not in out)
     rnd = Round(states=states, players=players, final=round_no == total_rounds,
-                topscore=scoring.win * (round_no - 1) / 2, initial=initial_side)
+                topscore=scoring.win * (round_no - 1) / 2, initial=initial_side,
+                first=round_no == 1)
     return pair(rnd)
 
 
