@@ -100,3 +100,12 @@ def test_unpairable_round_and_bad_arguments() -> None:
         pair_round(_entrants(2), {}, 4, total_rounds=3)
     with pytest.raises(ValueError, match="rules"):
         pair_round(_entrants(2), {}, 1, total_rounds=3, rules="1992")  # type: ignore[arg-type]
+
+
+def test_2017_rules_float_every_unplayed_round() -> None:
+    cells = {1: [Cell(None, None, Code.ZERO_BYE)], 2: [Cell(None, None, Code.HALF_BYE)]}
+    new = build_states(cells, 2, Scoring(), {})
+    old = build_states(cells, 2, Scoring(), {}, rules="2017")
+    assert new[1].floats[0] is Float.NONE and new[2].floats[0] is Float.DOWN  # 1.4.3
+    assert old[1].floats[0] is Float.DOWN and old[2].floats[0] is Float.DOWN  # A.4.b
+    assert pair_round(_entrants(2), cells, 2, total_rounds=3, rules="2017").boards == ((1, 2),)
