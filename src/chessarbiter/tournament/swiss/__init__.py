@@ -40,11 +40,12 @@ def pair_round(entrants: Iterable[Entrant], cells: Mapping[int, Sequence[Cell]],
         virtual = baku_points(starts, total_rounds, scoring)
     else:
         virtual = {p: tuple(points) for p, points in (acceleration or {}).items()}
-    states = build_states(every, round_no, scoring, virtual)
+    states = build_states(every, round_no, scoring, virtual, rules=rules)
     out = set(absent) | set(requested or {})
     players = tuple(p for p in starts if p not in out)
     rnd = Round(states=states, players=players, final=round_no == total_rounds,
-                topscore=scoring.win * (round_no - 1) / 2, initial=initial_side)
+                topscore=scoring.win * (round_no - 1) / 2, initial=initial_side,
+                first=round_no == 1, rules=rules)
     return pair(rnd)
 
 

@@ -6,10 +6,10 @@ from chessarbiter.clock import Side
 from chessarbiter.tournament.swiss.state import PlayerState, Strength
 
 
-def allocate(higher: PlayerState, lower: PlayerState, higher_position: int,
+def allocate(higher: PlayerState, lower: PlayerState, higher_number: int,
              initial: Side) -> Side:
-    """The colour of ``higher``, the higher ranked player of the pair; ``higher_position``
-    is their 1-based place in the round's ranking (for 5.2.5 / E.5)."""
+    """The colour of ``higher``, the higher ranked player of the pair; ``higher_number``
+    is the pairing number that 5.2.5 / E.5 looks at (odd: the initial colour)."""
     hp, hs = higher.preference
     lp, ls = lower.preference
     if hp is not None and lp is not None and hp is not lp:  # E.1 both preferences
@@ -29,7 +29,7 @@ def allocate(higher: PlayerState, lower: PlayerState, higher_position: int,
         if alternated is not None:
             return alternated
         return hp  # E.4 the higher ranked player's preference
-    return initial if higher_position % 2 else initial.opponent  # E.5
+    return initial if higher_number % 2 else initial.opponent  # E.5
 
 
 def _alternate(higher: PlayerState, lower: PlayerState) -> Side | None:

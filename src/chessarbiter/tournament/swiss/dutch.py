@@ -46,6 +46,12 @@ class Round:
     topscore: Fraction
     """Topscorers have more real points than this (A.7); meaningful in the final round."""
     initial: Side
+    rules: str = "2025"
+    """``"2017"``: no PAB criteria C5 and C9 (2025 numbering), A.4.b floats."""
+    first: bool = False
+    """Round 1: E.5 counts the higher ranked player's place among those paired (the
+    pairing numbers of the players present, as bbpPairings reads the rule); later rounds
+    use the pairing number itself."""
 
 
 def pair(rnd: Round) -> Pairing:
@@ -73,7 +79,8 @@ def pair(rnd: Round) -> Pairing:
     boards = []
     for a, b in pairs:
         high, low = (a, b) if position[a] < position[b] else (b, a)
-        side = allocate(states[high], states[low], position[high], rnd.initial)
+        number = position[high] if rnd.first else high
+        side = allocate(states[high], states[low], number, rnd.initial)
         boards.append((high, low) if side is Side.WHITE else (low, high))
     boards.sort(key=lambda wb: _board_key(states, position, wb))
     return Pairing(tuple(boards), bye)
@@ -220,8 +227,9 @@ class _Plan:
                 if states[p].bye_eligible:
                     f = [0] * _COUNT
                     f[_C4] = 1
-                    f[_C5] = low_score[sc[i]]
-                    f[_C9] = _MAX_UNPLAYED - min(states[p].unplayed, _MAX_UNPLAYED)
+                    if self.solver.rnd.rules != "2017":
+                        f[_C5] = low_score[sc[i]]
+                        f[_C9] = _MAX_UNPLAYED - min(states[p].unplayed, _MAX_UNPLAYED)
                     edges.append((i, n, f))
         return edges
 

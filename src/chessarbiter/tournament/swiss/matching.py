@@ -55,23 +55,23 @@ class _Matcher:
         endpoint = self.endpoint
         return self.dual[endpoint[2 * k]] + self.dual[endpoint[2 * k + 1]] - self.w2[k]
 
-    def reduced_cost(self, u: int, v: int, w2: int) -> int:
-        """The dual slack of an edge (doubled weight ``w2``), blossom duals included: a
-        negative value means the edge would improve the matching."""
-        total = self.dual[u] + self.dual[v] - w2
-        if self.inblossom[u] != self.inblossom[v] or u == v:
-            return total
-        above = set()
-        b = self.parent[u]
-        while b != -1:
-            above.add(b)
-            b = self.parent[b]
-        b = self.parent[v]
-        while b != -1:
-            if b in above:
-                total += 2 * self.dual[b]
-            b = self.parent[b]
-        return total
+    def blossom_duals(self) -> list[dict[int, int]]:
+        """For each vertex, the blossoms containing it mapped to the sum of their duals
+        from the outermost down to that blossom (for reduced costs after the solve)."""
+        out: list[dict[int, int]] = []
+        for v in range(self.n):
+            chain = []
+            b = self.parent[v]
+            while b != -1:
+                chain.append(b)
+                b = self.parent[b]
+            total = 0
+            sums = {}
+            for b in reversed(chain):
+                total += self.dual[b]
+                sums[b] = total
+            out.append(sums)
+        return out
 
     def leaves(self, b: int) -> list[int]:
         if b < self.n:
@@ -409,8 +409,19 @@ def max_weight_matching_sparse(n: int, edges: Sequence[Edge], seed: Sequence[int
         if len(chosen) == len(edges):
             return mate
         present = set(chosen)
-        violated = [k for k, (u, v, w) in enumerate(edges)
-                    if k not in present and matcher.reduced_cost(u, v, 2 * w) < 0]
+        dual, top, sums = matcher.dual, matcher.inblossom, matcher.blossom_duals()
+        violated = []
+        for k, (u, v, w) in enumerate(edges):
+            if k in present:
+                continue
+            cost = dual[u] + dual[v] - 2 * w
+            if cost < 0 and top[u] == top[v] and top[u] >= n:
+                b = matcher.parent[v]
+                while b not in sums[u]:
+                    b = matcher.parent[b]
+                cost += 2 * sums[u][b]
+            if cost < 0:
+                violated.append(k)
         if not violated:
             return mate
         chosen = sorted(present.union(violated))

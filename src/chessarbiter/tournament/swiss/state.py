@@ -72,7 +72,8 @@ class PlayerState:
 
 
 def build_states(cells: Mapping[int, Sequence[Cell]], round_no: int, scoring: Scoring,
-                 virtual: Mapping[int, Sequence[Fraction]]) -> dict[int, PlayerState]:
+                 virtual: Mapping[int, Sequence[Fraction]], *, rules: str = "2025"
+                 ) -> dict[int, PlayerState]:
     """Each player's state before round ``round_no`` (1-based) from their cells of the
     earlier rounds; ``virtual`` holds acceleration points per player and round."""
     before = round_no - 1
@@ -83,7 +84,7 @@ def build_states(cells: Mapping[int, Sequence[Cell]], round_no: int, scoring: Sc
                    for r in range(before)]
         colours = tuple(c.side for c in history if c.code.played and c.side is not None)
         opponents = frozenset(c.opponent for c in history if c.code.played and c.opponent)
-        floats = tuple(_float(player, history, r, scores, scoring)
+        floats = tuple(_float(player, history, r, scores, scoring, rules)
                        for r in (before - 1, before - 2))
         eligible = not any(c.code is Code.PAIRING_BYE or (
             not c.code.played and scoring.points(c.code) >= scoring.win) for c in history)
@@ -112,8 +113,9 @@ def _running(cells: Sequence[Cell], upto: int, scoring: Scoring,
 
 
 def _float(player: int, history: Sequence[Cell], r: int,
-           scores: Mapping[int, list[Fraction]], scoring: Scoring) -> Float:
-    """The float of round index ``r`` (C.04.3 1.4.2-1.4.3)."""
+           scores: Mapping[int, list[Fraction]], scoring: Scoring, rules: str) -> Float:
+    """The float of round index ``r`` (C.04.3 1.4.2-1.4.3; 2017 A.4.b: any round not
+    played is a downfloat)."""
     if r < 0:
         return Float.NONE
     cell = history[r]
@@ -122,6 +124,7 @@ def _float(player: int, history: Sequence[Cell], r: int,
         if mine > theirs:
             return Float.DOWN
         return Float.UP if mine < theirs else Float.NONE
-    if cell.code is Code.PAIRING_BYE or scoring.points(cell.code) > scoring.loss:
+    if (rules == "2017" or cell.code is Code.PAIRING_BYE
+            or scoring.points(cell.code) > scoring.loss):
         return Float.DOWN
     return Float.NONE
