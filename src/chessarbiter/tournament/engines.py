@@ -22,6 +22,7 @@ from chessarbiter.store import EventStore
 from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.events import (
+    RESULTS,
     Event,
     Registered,
     ResultEntered,
@@ -32,6 +33,7 @@ from chessarbiter.tournament.events import (
 from chessarbiter.tournament.log import Tournament, TournamentState
 from chessarbiter.tournament.match import Adjudication, GameReport, MatchConfig, play_game
 from chessarbiter.tournament.openings import START, Opening
+from chessarbiter.tournament.tiebreaks import GAME_POINTS
 
 if TYPE_CHECKING:
     from chessarbiter.store.tournaments import TournamentStore
@@ -176,8 +178,8 @@ def run_engine_tournament(
     def record(played: Played) -> None:
         report, pairing = played.report, played.pairing
         white, black = names[pairing.white], names[pairing.black]
-        white_points = float(report.result.score(0))
-        black_points = float(report.result.score(1))
+        codes = RESULTS[RESULT_TEXT[report.result]]
+        white_points, black_points = (float(GAME_POINTS.get(code, 0)) for code in codes)
         outcome.tallies[white] = _score(outcome.tallies[white], white_points)
         outcome.tallies[black] = _score(outcome.tallies[black], black_points)
         outcome.games += 1
