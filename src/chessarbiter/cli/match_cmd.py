@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chessarbiter.cli import match_tournament
 from chessarbiter.cli.args import control_and_profile
 from chessarbiter.cli.errors import CommandError
 
@@ -43,6 +44,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--draw", type=int, metavar="CP",
                         help="adjudicate a draw from move 40 when both see at most CP")
     parser.add_argument("--seed", type=int, help="seed for the built-in engine's randomness")
+    match_tournament.register_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -85,7 +87,11 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
 
 def run(args: argparse.Namespace) -> int:
     """Play the match once every engine has started and answered the UCI handshake; the
-    last line is the first engine's score and Elo difference."""
+    last line is the first engine's score and Elo difference. With ``--tournament``, a
+    tournament between all the engines (``cli.match_tournament``)."""
+    if args.tournament is not None:  # the first two engines' config gives the shared settings
+        base = config_from(argparse.Namespace(**{**vars(args), "engine": args.engine[:2]}))
+        return match_tournament.run_tournament(args, [_spec(e) for e in args.engine], base)
     from chessarbiter.store import StoreError, open_store
     from chessarbiter.tournament.elo import Tally
     from chessarbiter.tournament.match import (

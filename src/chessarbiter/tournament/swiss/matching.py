@@ -1,0 +1,427 @@
+"""Maximum-weight matching on a general graph: Edmonds' blossom algorithm with dual
+variables (the primal-dual method, O(n^3)), exact on Python integers of any size.
+
+The Dutch system's criteria are encoded lexicographically in one integer weight per edge
+(see ``swiss.weights``), so the arithmetic must be exact: vertex duals start at the largest
+weight and every dual change is an integer, because slacks between two outer vertices are
+even (their duals share a parity).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+Edge = tuple[int, int, int]
+"""An edge ``(u, v, weight)`` between vertices numbered from 0."""
+
+
+def max_weight_matching(n: int, edges: Sequence[Edge]) -> list[int]:
+    """The mate of each of the ``n`` vertices (-1 when unmatched) in a matching of maximum
+    total weight. Callers wanting maximum cardinality first add a large constant to every
+    weight."""
+    return _Matcher(n, edges).solve()
+
+
+class _Matcher:
+    """One run of the algorithm; vertices 0..n-1, blossoms n..2n-1."""
+
+    def __init__(self, n: int, edges: Sequence[Edge]) -> None:
+        self.n = n
+        self.edges = [(u, v, 2 * w) for u, v, w in edges]
+        self.w2 = [2 * w for _, _, w in edges]
+        # endpoint p of edge k: p = 2k (u) or 2k + 1 (v)
+        self.endpoint = [x for u, v, _ in edges for x in (u, v)]
+        self.neighbend: list[list[int]] = [[] for _ in range(n)]
+        for k, (u, v, _) in enumerate(edges):
+            self.neighbend[u].append(2 * k + 1)
+            self.neighbend[v].append(2 * k)
+        top = max((w for _, _, w in self.edges), default=0)
+        self.mate = [-1] * n
+        self.label = [0] * (2 * n)
+        self.labelend = [-1] * (2 * n)
+        self.inblossom = list(range(n))
+        self.parent = [-1] * (2 * n)
+        self.childs: list[list[int]] = [[] for _ in range(2 * n)]
+        self.base = list(range(n)) + [-1] * n
+        self.endps: list[list[int]] = [[] for _ in range(2 * n)]
+        self.bestedge = [-1] * (2 * n)
+        self.bestedges: list[list[int] | None] = [None] * (2 * n)
+        self.unused = list(range(n, 2 * n))
+        self.dual = [top // 2] * n + [0] * n
+        self.allowed = [False] * len(edges)
+        self.queue: list[int] = []
+
+    def slack(self, k: int) -> int:
+        endpoint = self.endpoint
+        return self.dual[endpoint[2 * k]] + self.dual[endpoint[2 * k + 1]] - self.w2[k]
+
+    def blossom_duals(self) -> list[dict[int, int]]:
+        """For each vertex, the blossoms containing it mapped to the sum of their duals
+        from the outermost down to that blossom (for reduced costs after the solve)."""
+        out: list[dict[int, int]] = []
+        for v in range(self.n):
+            chain = []
+            b = self.parent[v]
+            while b != -1:
+                chain.append(b)
+                b = self.parent[b]
+            total = 0
+            sums = {}
+            for b in reversed(chain):
+                total += self.dual[b]
+                sums[b] = total
+            out.append(sums)
+        return out
+
+    def leaves(self, b: int) -> list[int]:
+        if b < self.n:
+            return [b]
+        out: list[int] = []
+        stack = [b]
+        while stack:
+            t = stack.pop()
+            if t < self.n:
+                out.append(t)
+            else:
+                stack.extend(self.childs[t])
+        return out
+
+    def assign_label(self, w: int, t: int, p: int) -> None:
+        b = self.inblossom[w]
+        self.label[w] = self.label[b] = t
+        self.labelend[w] = self.labelend[b] = p
+        self.bestedge[w] = self.bestedge[b] = -1
+        if t == 1:
+            self.queue.extend(self.leaves(b))
+        else:
+            base = self.base[b]
+            self.assign_label(self.endpoint[self.mate[base]], 1, self.mate[base] ^ 1)
+
+    def scan_blossom(self, v: int, w: int) -> int:
+        path = []
+        base = -1
+        while v != -1 or w != -1:
+            b = self.inblossom[v]
+            if self.label[b] & 4:
+                base = self.base[b]
+                break
+            path.append(b)
+            self.label[b] = 5
+            if self.labelend[b] == -1:
+                v = -1
+            else:
+                v = self.endpoint[self.labelend[b]]
+                b = self.inblossom[v]
+                v = self.endpoint[self.labelend[b]]
+            if w != -1:
+                v, w = w, v
+        for b in path:
+            self.label[b] = 1
+        return base
+
+    def add_blossom(self, base: int, k: int) -> None:
+        v, w, _ = self.edges[k]
+        bb = self.inblossom[base]
+        bv = self.inblossom[v]
+        bw = self.inblossom[w]
+        b = self.unused.pop()
+        self.base[b] = base
+        self.parent[b] = -1
+        self.parent[bb] = b
+        path: list[int] = []
+        endps: list[int] = []
+        while bv != bb:
+            self.parent[bv] = b
+            path.append(bv)
+            endps.append(self.labelend[bv])
+            v = self.endpoint[self.labelend[bv]]
+            bv = self.inblossom[v]
+        path.append(bb)
+        path.reverse()
+        endps.reverse()
+        endps.append(2 * k)
+        while bw != bb:
+            self.parent[bw] = b
+            path.append(bw)
+            endps.append(self.labelend[bw] ^ 1)
+            w = self.endpoint[self.labelend[bw]]
+            bw = self.inblossom[w]
+        self.childs[b] = path
+        self.endps[b] = endps
+        self.label[b] = 1
+        self.labelend[b] = self.labelend[bb]
+        self.dual[b] = 0
+        for v in self.leaves(b):
+            if self.label[self.inblossom[v]] == 2:
+                self.queue.append(v)
+            self.inblossom[v] = b
+        bestedgeto = [-1] * (2 * self.n)
+        for bv in path:
+            lists = self.bestedges[bv]
+            if lists is None:
+                lists = [p // 2 for leaf in self.leaves(bv) for p in self.neighbend[leaf]]
+            for kk in lists:
+                i, j, _ = self.edges[kk]
+                if self.inblossom[j] == b:
+                    i, j = j, i
+                bj = self.inblossom[j]
+                if (bj != b and self.label[bj] == 1
+                        and (bestedgeto[bj] == -1 or self.slack(kk) < self.slack(bestedgeto[bj]))):
+                    bestedgeto[bj] = kk
+            self.bestedges[bv] = None
+            self.bestedge[bv] = -1
+        self.bestedges[b] = [kk for kk in bestedgeto if kk != -1]
+        self.bestedge[b] = -1
+        for kk in self.bestedges[b] or ():
+            if self.bestedge[b] == -1 or self.slack(kk) < self.slack(self.bestedge[b]):
+                self.bestedge[b] = kk
+
+    def expand_blossom(self, b: int, endstage: bool) -> None:
+        for s in self.childs[b]:
+            self.parent[s] = -1
+            if s < self.n:
+                self.inblossom[s] = s
+            elif endstage and self.dual[s] == 0:
+                self.expand_blossom(s, endstage)
+            else:
+                for v in self.leaves(s):
+                    self.inblossom[v] = s
+        if not endstage and self.label[b] == 2:
+            entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]]
+            childs = self.childs[b]
+            j = childs.index(entrychild)
+            if j & 1:
+                j -= len(childs)
+                jstep = 1
+                endptrick = 0
+            else:
+                jstep = -1
+                endptrick = 1
+            p = self.labelend[b]
+            while j != 0:
+                self.label[self.endpoint[p ^ 1]] = 0
+                self.label[self.endpoint[self.endps[b][j - endptrick] ^ endptrick ^ 1]] = 0
+                self.assign_label(self.endpoint[p ^ 1], 2, p)
+                self.allowed[self.endps[b][j - endptrick] // 2] = True
+                j += jstep
+                p = self.endps[b][j - endptrick] ^ endptrick
+                self.allowed[p // 2] = True
+                j += jstep
+            bv = childs[j]
+            self.label[self.endpoint[p ^ 1]] = self.label[bv] = 2
+            self.labelend[self.endpoint[p ^ 1]] = self.labelend[bv] = p
+            self.bestedge[bv] = -1
+            j += jstep
+            while childs[j] != entrychild:
+                bv = childs[j]
+                if self.label[bv] == 1:
+                    j += jstep
+                    continue
+                for v in self.leaves(bv):
+                    if self.label[v] != 0:
+                        break
+                else:
+                    j += jstep
+                    continue
+                if self.label[v] == 2:
+                    self.label[v] = 0
+                    self.label[self.endpoint[self.mate[self.base[bv]]]] = 0
+                    self.assign_label(v, 2, self.labelend[v])
+                j += jstep
+        self.label[b] = self.labelend[b] = -1
+        self.childs[b] = []
+        self.endps[b] = []
+        self.base[b] = -1
+        self.bestedges[b] = None
+        self.bestedge[b] = -1
+        self.unused.append(b)
+
+    def augment_blossom(self, b: int, v: int) -> None:
+        t = v
+        while self.parent[t] != b:
+            t = self.parent[t]
+        if t >= self.n:
+            self.augment_blossom(t, v)
+        childs = self.childs[b]
+        i = j = childs.index(t)
+        if i & 1:
+            j -= len(childs)
+            jstep = 1
+            endptrick = 0
+        else:
+            jstep = -1
+            endptrick = 1
+        while j != 0:
+            j += jstep
+            t = childs[j]
+            p = self.endps[b][j - endptrick] ^ endptrick
+            if t >= self.n:
+                self.augment_blossom(t, self.endpoint[p])
+            j += jstep
+            t = childs[j]
+            if t >= self.n:
+                self.augment_blossom(t, self.endpoint[p ^ 1])
+            self.mate[self.endpoint[p]] = p ^ 1
+            self.mate[self.endpoint[p ^ 1]] = p
+        self.childs[b] = childs[i:] + childs[:i]
+        self.endps[b] = self.endps[b][i:] + self.endps[b][:i]
+        self.base[b] = self.base[self.childs[b][0]]
+
+    def augment_matching(self, k: int) -> None:
+        v, w, _ = self.edges[k]
+        for s, p in ((v, 2 * k + 1), (w, 2 * k)):
+            while True:
+                bs = self.inblossom[s]
+                if bs >= self.n:
+                    self.augment_blossom(bs, s)
+                self.mate[s] = p
+                if self.labelend[bs] == -1:
+                    break
+                t = self.endpoint[self.labelend[bs]]
+                bt = self.inblossom[t]
+                s = self.endpoint[self.labelend[bt]]
+                j = self.endpoint[self.labelend[bt] ^ 1]
+                if bt >= self.n:
+                    self.augment_blossom(bt, j)
+                self.mate[j] = self.labelend[bt]
+                p = self.labelend[bt] ^ 1
+
+    def solve(self) -> list[int]:
+        n = self.n
+        if not self.edges:
+            return [-1] * n
+        for _ in range(n):
+            self.label = [0] * (2 * n)
+            self.bestedge = [-1] * (2 * n)
+            for b in range(n, 2 * n):
+                self.bestedges[b] = None
+            self.allowed = [False] * len(self.edges)
+            self.queue = []
+            for v in range(n):
+                if self.mate[v] == -1 and self.label[self.inblossom[v]] == 0:
+                    self.assign_label(v, 1, -1)
+            augmented = False
+            while True:
+                endpoint, inblossom, allowed, dual, w2 = (
+                    self.endpoint, self.inblossom, self.allowed, self.dual, self.w2)
+                while self.queue and not augmented:
+                    v = self.queue.pop()
+                    dv = dual[v]
+                    for p in self.neighbend[v]:
+                        k = p >> 1
+                        w = endpoint[p]
+                        if inblossom[v] == inblossom[w]:
+                            continue
+                        kslack = 0
+                        if not allowed[k]:
+                            kslack = dv + dual[w] - w2[k]
+                            if kslack <= 0:
+                                allowed[k] = True
+                        if allowed[k]:
+                            if self.label[self.inblossom[w]] == 0:
+                                self.assign_label(w, 2, p ^ 1)
+                            elif self.label[self.inblossom[w]] == 1:
+                                base = self.scan_blossom(v, w)
+                                if base >= 0:
+                                    self.add_blossom(base, k)
+                                else:
+                                    self.augment_matching(k)
+                                    augmented = True
+                                    break
+                            elif self.label[w] == 0:
+                                self.label[w] = 2
+                                self.labelend[w] = p ^ 1
+                        elif self.label[self.inblossom[w]] == 1:
+                            b = self.inblossom[v]
+                            if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
+                                self.bestedge[b] = k
+                        elif self.label[w] == 0 and (self.bestedge[w] == -1
+                                                     or kslack < self.slack(self.bestedge[w])):
+                            self.bestedge[w] = k
+                if augmented:
+                    break
+                deltatype, delta, deltaedge, deltablossom = self.choose_delta()
+                for v in range(n):
+                    lab = self.label[self.inblossom[v]]
+                    if lab == 1:
+                        self.dual[v] -= delta
+                    elif lab == 2:
+                        self.dual[v] += delta
+                for b in range(n, 2 * n):
+                    if self.base[b] >= 0 and self.parent[b] == -1:
+                        if self.label[b] == 1:
+                            self.dual[b] += delta
+                        elif self.label[b] == 2:
+                            self.dual[b] -= delta
+                if deltatype == 1:
+                    break
+                if deltatype == 2:
+                    self.allowed[deltaedge] = True
+                    i, j, _ = self.edges[deltaedge]
+                    if self.label[self.inblossom[i]] == 0:
+                        i = j
+                    self.queue.append(i)
+                elif deltatype == 3:
+                    self.allowed[deltaedge] = True
+                    self.queue.append(self.edges[deltaedge][0])
+                else:
+                    self.expand_blossom(deltablossom, False)
+            if not augmented:
+                break
+            for b in range(n, 2 * n):
+                if (self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == 1
+                        and self.dual[b] == 0):
+                    self.expand_blossom(b, True)
+        return [self.endpoint[p] if p >= 0 else -1 for p in self.mate]
+
+    def choose_delta(self) -> tuple[int, int, int, int]:
+        n = self.n
+        deltatype = 1
+        delta = min(self.dual[:n])
+        deltaedge = deltablossom = -1
+        for v in range(n):
+            if self.label[self.inblossom[v]] == 0 and self.bestedge[v] != -1:
+                d = self.slack(self.bestedge[v])
+                if d < delta:
+                    delta, deltatype, deltaedge = d, 2, self.bestedge[v]
+        for b in range(2 * n):
+            if self.parent[b] == -1 and self.label[b] == 1 and self.bestedge[b] != -1:
+                d = self.slack(self.bestedge[b]) // 2
+                if d < delta:
+                    delta, deltatype, deltaedge = d, 3, self.bestedge[b]
+        for b in range(n, 2 * n):
+            if (self.base[b] >= 0 and self.parent[b] == -1 and self.label[b] == 2
+                    and self.dual[b] < delta):
+                delta, deltatype, deltablossom = self.dual[b], 4, b
+        return deltatype, delta, deltaedge, deltablossom
+
+
+def max_weight_matching_sparse(n: int, edges: Sequence[Edge], seed: Sequence[int]
+                               ) -> list[int]:
+    """As :func:`max_weight_matching` on all ``edges``, solved on the subset ``seed`` (edge
+    indices) first: the subset's optimal duals prove the matching optimal for the whole graph
+    when no other edge has negative reduced cost; edges that do are added and the subset
+    solved again. Exact; fast when the seed holds the edges an optimum uses."""
+    chosen = sorted(set(seed))
+    while True:
+        matcher = _Matcher(n, [edges[k] for k in chosen])
+        mate = matcher.solve()
+        if len(chosen) == len(edges):
+            return mate
+        present = set(chosen)
+        dual, top, sums = matcher.dual, matcher.inblossom, matcher.blossom_duals()
+        violated = []
+        for k, (u, v, w) in enumerate(edges):
+            if k in present:
+                continue
+            cost = dual[u] + dual[v] - 2 * w
+            if cost < 0 and top[u] == top[v] and top[u] >= n:
+                b = matcher.parent[v]
+                while b not in sums[u]:
+                    b = matcher.parent[b]
+                cost += 2 * sums[u][b]
+            if cost < 0:
+                violated.append(k)
+        if not violated:
+            return mate
+        chosen = sorted(present.union(violated))

@@ -1,0 +1,115 @@
+"""Re-pair every round of a tournament file from the state before it (a pairings checker,
+as FIDE's endorsement rules ask of every pairing program)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from chessarbiter.clock import Side
+from chessarbiter.tournament.records import Code, Pairing
+from chessarbiter.tournament.swiss import pair_round
+from chessarbiter.tournament.trf import Trf
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One round: the pairing the file holds and the one the rules give."""
+
+    round_no: int
+    recorded: Pairing
+    computed: Pairing
+
+    @property
+    def matches(self) -> bool:
+        return (set(self.recorded.boards) == set(self.computed.boards)
+                and self.recorded.bye == self.computed.bye)
+
+
+def rounds_of(trf: Trf) -> int:
+    """The number of rounds with at least one cell in the file."""
+    return max((len(p.cells) for p in trf.players), default=0)
+
+
+def recorded(trf: Trf, round_no: int) -> tuple[Pairing, set[int]]:
+    """The pairing of ``round_no`` as recorded, and the players it did not pair (byes
+    other than the PAB, absences)."""
+    boards = []
+    bye = None
+    unpaired = set()
+    for player in trf.players:
+        start = player.entrant.start
+        cell = player.cells[round_no - 1] if round_no <= len(player.cells) else None
+        if cell is None or cell.opponent is None:
+            if cell is not None and cell.code is Code.PAIRING_BYE:
+                bye = start
+            else:
+                unpaired.add(start)
+        elif cell.side is Side.WHITE:
+            boards.append((start, cell.opponent))
+    return Pairing(tuple(boards), bye), unpaired
+
+
+def initial_side(trf: Trf) -> Side:
+    """The initial colour: the file's ``XXC``/``152``, else read from round 1 (E.5: the
+    higher ranked player of a round-1 pair has the initial colour when odd-numbered)."""
+    side = trf.initial_side
+    if side is not None:
+        return side
+    pairing, _ = recorded(trf, 1) if rounds_of(trf) else (Pairing(()), set())
+    for white, black in pairing.boards:
+        high = min(white, black)
+        own = Side.WHITE if high == white else Side.BLACK
+        return own if high % 2 else own.opponent
+    return Side.WHITE
+
+
+def replay(trf: Trf, round_no: int, *, rules: Literal["2025", "2017"] = "2025",
+           total_rounds: int | None = None) -> Replayed:
+    """Re-pair ``round_no`` of the file."""
+    expected, unpaired = recorded(trf, round_no)
+    cells = {p.entrant.start: p.cells[:round_no - 1] for p in trf.players}
+    total = total_rounds or trf.total_rounds or rounds_of(trf)
+    baku = trf.system.upper().endswith("_BAKU")
+    computed = pair_round([p.entrant for p in trf.players], cells, round_no,
+                          total_rounds=max(total, round_no), rules=rules,
+                          scoring=trf.scoring,
+                          acceleration="baku" if baku else (trf.acceleration or None),
+                          initial_side=initial_side(trf), absent=unpaired)
+    return Replayed(round_no, expected, computed)
+
+
+def first_unpaired_round(trf: Trf) -> int:
+    """The first round in which nobody has a game or the PAB yet."""
+    round_no = 1
+    while any(round_no <= len(p.cells) and (p.cells[round_no - 1].opponent is not None
+                                            or p.cells[round_no - 1].code is Code.PAIRING_BYE)
+              for p in trf.players):
+        round_no += 1
+    return round_no
+
+
+def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025") -> Pairing:
+    """Pair the file's next round; byes already entered for it (cells or ``240``) are
+    kept as requested."""
+    round_no = first_unpaired_round(trf)
+    requested = {start: code for start, code in trf.byes.get(round_no, {}).items()}
+    for p in trf.players:
+        if round_no <= len(p.cells) and p.cells[round_no - 1].code is not Code.NONE:
+            requested[p.entrant.start] = p.cells[round_no - 1].code
+    cells = {p.entrant.start: p.cells[:round_no - 1] for p in trf.players}
+    total = trf.total_rounds or round_no
+    baku = trf.system.upper().endswith("_BAKU")
+    return pair_round([p.entrant for p in trf.players], cells, round_no,
+                      total_rounds=max(total, round_no), rules=rules, scoring=trf.scoring,
+                      acceleration="baku" if baku else (trf.acceleration or None),
+                      initial_side=initial_side(trf), requested=requested)
+
+
+def format_pairs(pairing: Pairing) -> str:
+    """The JaVaFo / bbpPairings ``-p`` output: the number of lines, then ``white black``
+    per board and ``N 0`` for the PAB."""
+    lines = [f"{w} {b}" for w, b in pairing.boards]
+    if pairing.bye is not None:
+        lines.append(f"{pairing.bye} 0")
+    return "".join(line + "\n" for line in [str(len(lines)), *lines])
