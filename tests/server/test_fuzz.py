@@ -13,6 +13,7 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import strategies as st
+from schemathesis.core.result import Ok
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks
 
@@ -53,6 +54,7 @@ def operations() -> list[Any]:
     schema = schemathesis.openapi.from_dict(document())
     found = []
     for result in schema.get_all_operations():
+        assert isinstance(result, Ok), f"the document is not valid: {result}"
         operation = result.ok()
         if not operation.definition.raw.get("x-stream"):
             found.append(operation)
