@@ -38,6 +38,11 @@ class HubGame:
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
+        self.flagging: asyncio.Future[None] | None = None
+        """Recording a fallen flag (its analysis running in a worker)."""
+        self.version = 0
+        """Events applied since loaded: a ruling computed meanwhile checks it is still
+        about the same game."""
         self.engine: Any = None
         """The engine player (created at its first move)."""
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
@@ -86,6 +91,7 @@ class HubGame:
 
     def applied(self, event: Event, decisions: tuple[Decision, ...]) -> bytes:
         """Bring the moves and the update line up to date after ``event``; the line."""
+        self.version += 1
         if type(event) is Moved:
             self.moves.append(event.uci)
         else:  # an arbiter's event may take moves back (7.5.1) or start a new game (7.2)
