@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chessarbiter.arbiter.events import ClocksSet
+from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.laws.deadpos import Outcome, Verdict
 from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
@@ -454,6 +454,7 @@ def test_resigning_against_a_lone_king_draws_under_fide(tmp_path: Path) -> None:
         entry = await s.game(made["id"])
         state = json.loads(entry.line)
         assert state["termination"]["result"] == "1/2-1/2"  # F23 5.1.2: black cannot mate
-        assert entry.game.log[-1].analysis is not None  # recorded with the event
+        last = entry.game.log[-1]
+        assert isinstance(last, Resigned) and last.analysis is not None  # recorded with it
 
     run(tmp_path, scenario)
