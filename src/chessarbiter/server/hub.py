@@ -36,7 +36,7 @@ from chessarbiter.server.db import Database
 from chessarbiter.server.engines import engine_for, think
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
-from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
 
@@ -114,7 +114,7 @@ class Hub:
             entry.close_streams()
         for queues in self.user_streams.values():
             for queue in queues:
-                queue.put_nowait(None)
+                close_queue(queue)
         self.lobby.close()
         for pool in (self._engines, self._rulings):
             if pool is not None:
@@ -452,8 +452,9 @@ class Hub:
         for queue in tuple(queues):
             try:
                 queue.put_nowait(line)
-            except asyncio.QueueFull:
+            except asyncio.QueueFull:  # a stream too far behind ends (the client reconnects)
                 queues.discard(queue)
+                close_queue(queue)
 
     def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
         """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for

@@ -112,7 +112,7 @@ class HubGame:
                 queue.put_nowait(line)
             except asyncio.QueueFull:
                 self.subscribers.discard(queue)
-                _close(queue)
+                close_queue(queue)
 
     def subscribe(self) -> asyncio.Queue[Line]:
         queue: asyncio.Queue[Line] = asyncio.Queue(QUEUE_LIMIT)
@@ -124,7 +124,7 @@ class HubGame:
 
     def close_streams(self) -> None:
         for queue in self.subscribers:
-            _close(queue)
+            close_queue(queue)
         self.subscribers.clear()
 
     def _state_line(self, decisions: tuple[Decision, ...] = ()) -> bytes:
@@ -144,7 +144,7 @@ def _holds(seat: Any, account: str | None, secret_hash: str | None) -> bool:
             or (secret_hash is not None and seat.secret_hash == secret_hash))
 
 
-def _close(queue: asyncio.Queue[Line]) -> None:
+def close_queue(queue: asyncio.Queue[Line]) -> None:
     """Tell a stream to end, even when its queue is full."""
     while True:
         try:
