@@ -95,6 +95,9 @@ def test_challenge_accept_then_mate(tmp_path: Path) -> None:
         assert await next_line(stream) is None  # the stream ends with the game
         finished = json.loads(await next_line(events) or b"")
         assert finished["type"] == "gameFinish" and finished["game"]["winner"] == "black"
+        now = (await s.client.get(f"/api/game/{game_id}", headers=bob)).json()
+        assert now["san"] == ["f3", "e5", "g4", "Qh4#"] and now["you"] == "black"
+        assert now["legalMoves"] == [] and now["state"]["status"] == "mate"
         pgn = (await s.client.get(f"/game/export/{game_id}")).text
         assert "Qh4#" in pgn and '[Result "0-1"]' in pgn
 
