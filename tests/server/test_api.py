@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -461,3 +463,32 @@ def test_resigning_against_a_lone_king_draws_under_fide(tmp_path: Path) -> None:
         assert isinstance(last, Resigned) and last.analysis is not None  # recorded with it
 
     run(tmp_path, scenario)
+
+
+FAKE_ENGINE = Path(__file__).resolve().parents[1] / "engines" / "fake_engine.py"
+
+
+def test_configured_uci_engines(tmp_path: Path) -> None:
+    """A configured UCI engine answers in its worker; one that crashes forfeits (11.7)."""
+    engines = {name: f"uci:{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_ENGINE))} {mode}"
+               for name, mode in (("fake", "good"), ("crashy", "crash_on_go"))}
+
+    async def scenario(s: InProcess) -> None:
+        unknown = await s.post("/api/challenge/ai", data={"engine": "deep-thought"})
+        assert unknown.status_code == 400 and "crashy" in unknown.json()["error"]
+        for name, final in (("fake", "started"), ("crashy", "unknownFinish")):
+            game = (await s.post("/api/challenge/ai", data={"engine": name,
+                                                            "color": "white"})).json()
+            entry = await s.game(game["id"])
+            stream = entry.subscribe()
+            mine = {"Authorization": f"Bearer {game['secret']}"}
+            moved = await s.post(f"/api/board/game/{game['id']}/move/e2e4", mine)
+            assert moved.status_code == 200
+            states = [json.loads(await next_line(stream) or b"") for _ in range(2)]
+            assert states[-1]["status"] == final
+            if final == "started":
+                assert len(states[-1]["moves"].split()) == 2
+            else:
+                assert states[-1]["winner"] == "white"
+
+    run(tmp_path, scenario, engines=engines)
