@@ -54,11 +54,11 @@ function announce(text) {
 // -- clocks --
 
 function setClocks() {
-    if (!state || state.wtime === undefined || state.wtime === null) {
+    if (!state || !full || !server.hasClock(full)) {
         clockBase = null
         return
     }
-    const running = OVER(state.status) || server.clockStopped(state) ? null : turnOf(state.moves)
+    const running = OVER(state.status) || server.clockStopped(state) ? null : state.toMove || turnOf(state.moves)
     clockBase = {white: state.wtime, black: state.btime, at: performance.now(), running}
 }
 
@@ -262,7 +262,7 @@ function drawNotes() {
 }
 
 function showResult(before) {
-    const text = server.resultText(state, full)
+    const text = server.resultText(state)
     const box = $("result")
     const fresh = box.hidden || box.textContent !== text
     box.hidden = false

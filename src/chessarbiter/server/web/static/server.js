@@ -23,29 +23,29 @@ export function mySide(full) {
     return full.you === "white" || full.you === "black" ? full.you : null
 }
 
-// Whether the clocks stand still although the game is on (the server says so).
+// Whether the clocks stand still although the game is on (the extension clockRunning).
 export function clockStopped(state) {
     return state.clockRunning === false
 }
 
-// The arbiter's notes as lines of text, each with its article.
+// Whether the game has a clock (lichess' clock field; the extension timeControl).
+export function hasClock(full) {
+    return !!full.clock
+}
+
+const article = note => note.article ? ` (${note.article.startsWith("Art") || note.article.startsWith("Guide") ? "" : "Art. "}${note.article})` : ""
+
+// The arbiter's notes (the extension notes) as lines of text, each with its article.
 export function notes(state) {
-    return (state.notes || []).map(note => typeof note === "string" ? note : `${note.text}${note.article ? ` (${note.article})` : ""}`)
+    return (state.notes || []).map(note => `${note.text}${article(note)}`)
 }
 
-const STATUS_WORDS = {
-    mate: "checkmate", resign: "resignation", stalemate: "stalemate", timeout: "the opponent left",
-    draw: "draw", outoftime: "time forfeit", aborted: "game aborted", noStart: "no start",
-    cheat: "cheat detected", unknownFinish: "finished", variantEnd: "variant end",
-}
-
-// The result in words: who won and how, with the arbiter's article when the server gives one.
-export function resultText(state, full) {
-    const how = STATUS_WORDS[state.status] || state.status
-    const score = state.winner === "white" ? "1-0" : state.winner === "black" ? "0-1" : state.status === "aborted" ? "" : "½-½"
-    const who = state.winner ? `${state.winner === "white" ? "White" : "Black"} wins` : state.status === "aborted" ? "Aborted" : "Draw"
-    const notes = (state.notes || []).filter(note => typeof note !== "string" && note.final)
-    const reason = state.reason || (notes.length ? notes[notes.length - 1].text : how)
-    const article = state.article ? ` (${state.article})` : ""
-    return `${score ? score + " " : ""}${who}: ${reason}${article}`
+// The result in words: the score, who won and why, with the article (the extension
+// termination), or lichess' status when the server gives no more.
+export function resultText(state) {
+    const end = state.termination
+    const score = state.status === "aborted" ? "" : end?.result || (state.winner === "white" ? "1-0" : state.winner === "black" ? "0-1" : "1/2-1/2")
+    const who = state.status === "aborted" ? "Game aborted" : state.winner ? `${state.winner === "white" ? "White" : "Black"} wins` : "Draw"
+    const why = end ? `: ${end.reason || end.name}${article(end)}` : state.status === "aborted" ? "" : `: ${state.status}`
+    return `${score ? score + " " : ""}${who}${why}`
 }
