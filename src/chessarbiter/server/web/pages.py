@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
+from chessarbiter.server.auth import cookie_name
 from chessarbiter.server.web.position import read_move, view
 
 HERE: Final = Path(__file__).parent
@@ -43,9 +44,14 @@ async def home(request: Request) -> Response:
 
 
 async def game(request: Request) -> Response:
-    """A game's board, for its players (with the game's secret) and spectators."""
+    """A game's board, for its players (their link carries the game's secret, kept in the
+    game's cookie for the page's later visits) and spectators."""
     game_id = request.path_params["game_id"]
-    return _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
+    page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
+    secret = request.query_params.get("secret")
+    if secret:
+        page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict")
+    return page
 
 
 async def arbiter(request: Request) -> Response:
@@ -81,12 +87,13 @@ async def move_text(request: Request) -> Response:
 
 
 def routes() -> list[BaseRoute]:
-    """The pages, the view routes and the static files, for the app's route list."""
+    """The pages, the view routes and the static files, for the app's route list (after its
+    own: the game page answers any one-segment path)."""
     return [
         Route("/", home),
-        Route("/game/{game_id}", game),
         Route("/arbiter", arbiter),
         Route("/web/view", game_view),
         Route("/web/move", move_text),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{game_id}", game),  # the server's game links, as lichess writes them
     ]

@@ -11,9 +11,9 @@ const cfg = config()
 const gameId = cfg.gameId
 const $ = id => document.getElementById(id)
 const params = new URLSearchParams(location.search)
-const storeKey = `chessarbiter:${gameId}`
-const token = params.get("secret") || sessionStorage.getItem(storeKey) || ""
-if (token) sessionStorage.setItem(storeKey, token)
+// A player's link carries the game secret; the page keeps it in the game's cookie too, so
+// the board works again without it (a spectator has neither).
+const token = params.get("secret") || ""
 
 const OVER = status => !["created", "started"].includes(status)
 const SIDE_NAME = {white: "White", black: "Black"}
@@ -206,10 +206,6 @@ async function sendMove(uci) {
 function onLine(line) {
     if (line.type === "gameFull") {
         full = line
-        me = server.mySide(full, params)
-        document.body.dataset.side = me || "spectator"
-        $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
-        if (me === "black" && !flipped) board.setOrientation(COLOR.black)
         onState(line.state)
     } else if (line.type === "gameState") {
         onState(line)
@@ -307,9 +303,7 @@ $("claim-form").onsubmit = event => {
     })
 }
 
-let flipped = false
 $("flip").onclick = () => {
-    flipped = true
     board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white).then(drawClocks)
 }
 
@@ -382,7 +376,18 @@ $("typed").onsubmit = event => {
 
 // -- start --
 
-setInterval(drawClocks, 100)
-drawClocks()
-follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
-    text => { if (text) $("status").textContent = text })
+async function start() {
+    try {
+        me = await server.mySide(gameId, token)
+    } catch (e) {
+        error(e.message)
+    }
+    document.body.dataset.side = me || "spectator"
+    $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
+    if (me === "black") await board.setOrientation(COLOR.black)
+    setInterval(drawClocks, 100)
+    await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
+        text => { if (text) $("status").textContent = text })
+}
+
+start()

@@ -1,6 +1,5 @@
 // The home page: start a game against a friend (two links), anyone (an open seek) or the
 // built-in engine. The server reads the time control and profile and says what is wrong.
-import {post, readNdjson, authHeaders, ApiError} from "./api.js"
 import * as server from "./start.js"
 
 const $ = id => document.getElementById(id)

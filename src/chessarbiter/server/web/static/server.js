@@ -10,7 +10,7 @@ export const draw = (id, token, yes) => post(`${game(id)}/draw/${yes ? "yes" : "
 export const resign = (id, token) => post(`${game(id)}/resign`, token)
 export const abort = (id, token) => post(`${game(id)}/abort`, token)
 export const claim = (id, token, kind, intended) =>
-    post(`${game(id)}/claim/${kind}`, token, {move: intended})
+    post(`${game(id)}/claim/${kind}${intended ? `?move=${intended}` : ""}`, token)
 
 export async function pgn(id, token) {
     const res = await fetch(`/game/export/${encodeURIComponent(id)}`, {headers: authHeaders(token)})
@@ -18,9 +18,13 @@ export async function pgn(id, token) {
     return res.text()
 }
 
-// The side the viewer plays: the server's extension field, else none (a spectator).
-export function mySide(full) {
-    return full.you === "white" || full.you === "black" ? full.you : null
+// The side the viewer plays (the extension field "you" of GET /api/game/{id}), or null for
+// a spectator.
+export async function mySide(id, token) {
+    const res = await fetch(`/api/game/${encodeURIComponent(id)}`, {headers: authHeaders(token)})
+    if (!res.ok) throw new ApiError(`game ${id}: HTTP ${res.status}`)
+    const {you} = await res.json()
+    return you === "white" || you === "black" ? you : null
 }
 
 // Whether the clocks stand still although the game is on (the extension clockRunning).

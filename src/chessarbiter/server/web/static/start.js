@@ -1,14 +1,16 @@
 // Starting games through the server's API: an open challenge (a link per side), an open seek,
-// a game against the built-in engine. Each resolves to the player's board URL.
+// a game against the built-in engine. Each gives the player's board URL (with its secret).
 import {post, readNdjson, ApiError} from "./api.js"
 
 function common(choice) {
-    return {"clock.control": choice.control, profile: choice.profile, color: choice.color}
+    return {timeControl: choice.control || "-", profile: choice.profile, color: choice.color}
 }
 
 export async function friend(choice) {
-    const reply = await post("/api/challenge/open", "", common(choice))
-    return {mine: reply.urlMine, other: reply.urlOther}
+    const {color, ...fields} = common(choice)
+    const reply = await post("/api/challenge/open", "", fields)
+    const white = color === "white" || (color === "random" && Math.random() < 0.5)
+    return white ? {mine: reply.urlWhite, other: reply.urlBlack} : {mine: reply.urlBlack, other: reply.urlWhite}
 }
 
 export async function engine(choice) {
@@ -18,7 +20,11 @@ export async function engine(choice) {
 
 export async function seek(choice) {
     const res = await fetch("/api/board/seek", {method: "POST", body: new URLSearchParams(common(choice))})
-    if (!res.ok) throw new ApiError(`seek refused (HTTP ${res.status})`)
+    if (!res.ok) {
+        let text = `HTTP ${res.status}`
+        try { text = (await res.json()).error } catch (e) { /* the status says it */ }
+        throw new ApiError(text)
+    }
     let url = null
     await readNdjson(res, line => { if (line.url) url = line.url })
     if (!url) throw new ApiError("the seek ended without a game")
