@@ -23,13 +23,17 @@ async function refusal(res) {
 
 export class ApiError extends Error {}
 
-// POST a form (lichess style: application/x-www-form-urlencoded); the JSON reply.
+// POST the fields as a JSON object (the server reads forms or JSON); the JSON reply.
 export async function post(path, token, fields = {}) {
-    const body = new URLSearchParams()
+    const body = {}
     for (const [key, value] of Object.entries(fields)) {
-        if (value !== undefined && value !== null && value !== "") body.append(key, String(value))
+        if (value !== undefined && value !== null && value !== "") body[key] = String(value)
     }
-    const res = await fetch(path, {method: "POST", headers: authHeaders(token), body})
+    const res = await fetch(path, {
+        method: "POST",
+        headers: {...authHeaders(token), "Content-Type": "application/json"},
+        body: JSON.stringify(body),
+    })
     if (!res.ok) throw new ApiError(await refusal(res))
     const text = await res.text()
     return text ? JSON.parse(text.split("\n")[0]) : {}

@@ -2,7 +2,7 @@
 // gameState, the move list, the players' actions and the accessible mode. Every rule is the
 // server's: legal moves, SAN and the moves in words come from /web/view.
 import {Chessboard, COLOR, INPUT_EVENT_TYPE, FEN} from "./vendor/cm-chessboard/src/Chessboard.js"
-import {Markers} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
+import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
 import {config, post, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
 import * as server from "./server.js"
@@ -31,7 +31,7 @@ const board = new Chessboard($("board"), {
     position: FEN.start,
     assetsUrl: "/static/vendor/cm-chessboard/assets/",
     style: {borderType: "none", showCoordinates: true, animationDuration: 150},
-    extensions: [{class: Markers, props: {autoMarkers: null}}, {class: PromotionDialog, props: {language: "en"}}],
+    extensions: [{class: Markers, props: {autoMarkers: MARKER_TYPE.frame}}, {class: PromotionDialog, props: {language: "en"}}],
 })
 
 function turnOf(moves) {
@@ -110,6 +110,9 @@ async function refreshView() {
     viewMoves = moves
     pending = null
     await board.setPosition(view.fen, true)
+    board.removeMarkers(MARKER_TYPE.square)
+    const last = moves.split(" ").filter(Boolean).pop()
+    if (last) for (const square of [last.slice(0, 2), last.slice(2, 4)]) board.addMarker(MARKER_TYPE.square, square)
     drawMoves()
     const plies = view.san.length
     if (announced < 0) {

@@ -19,7 +19,9 @@ export async function engine(choice) {
 }
 
 export async function seek(choice) {
-    const res = await fetch("/api/board/seek", {method: "POST", body: new URLSearchParams(common(choice))})
+    const res = await fetch("/api/board/seek", {
+        method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(common(choice)),
+    })
     if (!res.ok) {
         let text = `HTTP ${res.status}`
         try { text = (await res.json()).error } catch (e) { /* the status says it */ }

@@ -1,0 +1,180 @@
+"""The browser board driven by Playwright (Debian's chromium) against a real server: two
+players in separate browser contexts play to mate while a spectator watches, a flag falls
+against a lone king (a draw, Art. 6.9), a draw offer is accepted, the accessible mode
+announces moves in words and reads the board; screenshots of the pages are kept in
+``test-artifacts/``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.web.served import Served
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
+                allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+VIEWPORT = {"width": 1100, "height": 780}
+WAIT_MS = 10_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def page(browser: Browser, url: str, status: str = "started") -> Page:
+    """A page in a browser context of its own (its own cookies: another person), once it
+    shows the game's ``status``."""
+    opened = browser.new_context(viewport=VIEWPORT).new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.goto(url)
+    expect(opened.locator("body")).to_have_attribute("data-status", status, timeout=WAIT_MS)
+    assert errors == []
+    return opened
+
+
+def plies(board: Page, count: int) -> None:
+    expect(board.locator("body")).to_have_attribute("data-plies", str(count), timeout=WAIT_MS)
+
+
+def click_move(board: Page, uci: str) -> None:
+    """A move made with the mouse: the piece, then its square."""
+    board.click(f'#board rect[data-square="{uci[:2]}"]')
+    board.click(f'#board rect[data-square="{uci[2:4]}"]')
+
+
+def shot(board: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def test_two_players_to_mate_with_a_spectator(served: Served, browser: Browser) -> None:
+    links = served.open_challenge(timeControl="5+3")
+    white, black = page(browser, links["urlWhite"]), page(browser, links["urlBlack"])
+    spectator = page(browser, links["url"])
+    expect(white.locator("#role")).to_have_text("You play white")
+    expect(black.locator("#role")).to_have_text("You play black")
+    expect(spectator.locator("#role")).to_contain_text("Spectating")
+    expect(spectator.locator("#actions")).to_be_hidden()
+    moves = ["f2f3", "e7e5", "g2g4", "d8h4"]
+    for ply, uci in enumerate(moves, start=1):
+        mover, other = (white, black) if ply % 2 else (black, white)
+        plies(mover, ply - 1)
+        click_move(mover, uci)
+        for board in (other, spectator):
+            plies(board, ply)
+        if ply == 3:
+            shot(white, "game")
+    for board in (white, black, spectator):
+        expect(board.locator("body")).to_have_attribute("data-status", "mate")
+        expect(board.locator("#result")).to_contain_text("0-1 Black wins")
+    expect(spectator.locator("#moves")).to_have_text("f3e5g4Qh4#")
+    expect(white.locator("#announce")).to_contain_text("black: queen h4, checkmate")
+
+
+def test_a_spectator_cannot_move(served: Served, browser: Browser) -> None:
+    links = served.open_challenge(timeControl="5+3")
+    spectator = page(browser, links["url"])
+    spectator.click('#board rect[data-square="e2"]')
+    spectator.click('#board rect[data-square="e4"]')
+    spectator.wait_for_timeout(300)
+    expect(spectator.locator("body")).to_have_attribute("data-plies", "0")
+
+
+def test_flag_against_a_lone_king_is_a_draw(served: Served, browser: Browser) -> None:
+    # White's clock runs from the start (Art. 6.5, FIDE blitz); 2 s are soon gone.
+    links = served.open_challenge(timeControl="0.034+0", profile="fide-2023-blitz",
+                                  fen="4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    white = page(browser, links["urlWhite"], status="outoftime")
+    black = page(browser, links["urlBlack"], status="outoftime")
+    for board in (white, black):
+        expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)
+        expect(board.locator("#result")).to_contain_text("6.9")
+        expect(board.locator("#clock-bottom, #clock-top").filter(has_text="White")
+               ).to_contain_text("0:00")
+
+
+def test_a_draw_offer_accepted(served: Served, browser: Browser) -> None:
+    links = served.open_challenge(timeControl="5+3")
+    white, black = page(browser, links["urlWhite"]), page(browser, links["urlBlack"])
+    click_move(white, "e2e4")
+    plies(black, 1)
+    click_move(black, "e7e5")
+    plies(white, 2)
+    white.check("#with-offer")  # the offer made with the move (Art. 9.1.2.1)
+    click_move(white, "g1f3")
+    expect(black.locator("#offer-text")).to_have_text("White offers a draw.", timeout=WAIT_MS)
+    black.click("#accept")
+    for board in (white, black):
+        expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)
+        expect(board.locator("body")).to_have_attribute("data-status", "draw")
+
+
+def test_the_accessible_mode_announces_and_reads(served: Served, browser: Browser) -> None:
+    links = served.open_challenge(timeControl="5+3")
+    white = page(browser, links["urlWhite"] + "&accessible=1")
+    black = page(browser, links["urlBlack"] + "&accessible=1")
+    live = black.locator('#announce[aria-live="assertive"]')
+    white.fill("#san", "e4")
+    white.press("#san", "Enter")
+    expect(live).to_contain_text("white: pawn e4", timeout=WAIT_MS)
+    black.fill("#san", "nf6")
+    black.press("#san", "Enter")
+    expect(white.locator("#announce")).to_contain_text("black: knight f6", timeout=WAIT_MS)
+    white.fill("#san", "Ke3")
+    white.press("#san", "Enter")
+    expect(white.locator("#error")).to_contain_text("illegal move 'Ke3'")
+    white.fill("#san", "rank 4")
+    white.press("#san", "Enter")
+    expect(white.locator("#reading")).to_have_text(
+        "rank 4: a4 to d4 empty, e4 white pawn, f4 to h4 empty")
+    white.fill("#san", "clocks")
+    white.press("#san", "Enter")
+    expect(white.locator("#reading")).to_have_text(re.compile(
+        r"^white: 4 minutes 5\d seconds, running; black: 5 minutes$"))
+    white.click('[data-read="black"]')
+    expect(white.locator("#reading")).to_contain_text("black: king e8")
+    shot(black, "game-accessible")
+
+
+def test_screenshots_of_home_and_arbiter(served: Served, browser: Browser) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    home = context.new_page()
+    home.goto(served.base + "/")
+    home.fill("#control", "5 minutes")
+    home.click("#go")
+    expect(home.locator("#error")).to_contain_text("timeControl")
+    home.fill("#control", "3|2")
+    home.click("#go")
+    expect(home.locator("#links")).to_be_visible(timeout=WAIT_MS)
+    expect(home.locator("#link-other")).to_have_value(
+        re.compile(r"^http://127\.0\.0\.1:\d+/\w+\?secret=\S+$"))
+    shot(home, "home")
+    token = served.arbiter_token()
+    arbiter = context.new_page()
+    arbiter.goto(served.base + "/arbiter")
+    arbiter.fill("#token", token)
+    arbiter.click("#login button[type=submit]")
+    expect(arbiter.locator("#games tbody tr").first).to_be_visible(timeout=WAIT_MS)
+    shot(arbiter, "arbiter")
