@@ -66,7 +66,7 @@ def click_move(board: Page, uci: str) -> None:
 
 def shot(board: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    board.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    board.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_two_players_to_mate_with_a_spectator(served: Served, browser: Browser) -> None:
@@ -158,23 +158,37 @@ def test_the_accessible_mode_announces_and_reads(served: Served, browser: Browse
     shot(black, "game-accessible")
 
 
-def test_screenshots_of_home_and_arbiter(served: Served, browser: Browser) -> None:
-    context = browser.new_context(viewport=VIEWPORT)
-    home = context.new_page()
+def test_home_starts_a_game_by_link(served: Served, browser: Browser) -> None:
+    home = browser.new_context(viewport=VIEWPORT).new_page()
     home.goto(served.base + "/")
     home.fill("#control", "5 minutes")
     home.click("#go")
-    expect(home.locator("#error")).to_contain_text("timeControl")
+    expect(home.locator("#error")).to_contain_text("timeControl: '5 minutes'")
     home.fill("#control", "3|2")
+    home.check('input[name="color"][value="white"]')
     home.click("#go")
     expect(home.locator("#links")).to_be_visible(timeout=WAIT_MS)
     expect(home.locator("#link-other")).to_have_value(
         re.compile(r"^http://127\.0\.0\.1:\d+/\w+\?secret=\S+$"))
     shot(home, "home")
+    home.click("#link-mine")
+    expect(home.locator("#role")).to_have_text("You play white", timeout=WAIT_MS)
+    expect(home.locator("#clock-bottom")).to_contain_text("3:00")
+
+
+def test_the_arbiter_console(served: Served, browser: Browser) -> None:
+    game_id = served.open_challenge(timeControl="5+3")["id"]
     token = served.arbiter_token()
-    arbiter = context.new_page()
-    arbiter.goto(served.base + "/arbiter")
-    arbiter.fill("#token", token)
-    arbiter.click("#login button[type=submit]")
-    expect(arbiter.locator("#games tbody tr").first).to_be_visible(timeout=WAIT_MS)
-    shot(arbiter, "arbiter")
+    console = browser.new_context(viewport=VIEWPORT).new_page()
+    console.on("dialog", lambda dialog: dialog.accept("distracting the opponent"))
+    console.goto(served.base + "/arbiter")
+    console.fill("#token", token)
+    console.click("#login button[type=submit]")
+    row = console.locator(f'#games tr[data-game="{game_id}"]')
+    expect(row).to_contain_text("white 5:00, black 5:00", timeout=WAIT_MS)
+    row.get_by_role("button", name="+2 min white").click()
+    expect(console.locator("#done")).to_have_text(f"Added 2 minutes to white in game {game_id}.")
+    expect(row).to_contain_text("white 7:00, black 5:00")
+    row.get_by_role("button", name="Warn black").click()
+    expect(row).to_contain_text("warnings: white 0, black 1")
+    shot(console, "arbiter")

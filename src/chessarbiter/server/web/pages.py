@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.auth import cookie_name
+from chessarbiter.server.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
 
 HERE: Final = Path(__file__).parent
@@ -31,7 +32,8 @@ def _page(name: str, title: str, **config: object) -> HTMLResponse:
         title=html.escape(title),
         config=html.escape(json.dumps(config), quote=False),
         profiles="".join(
-            f'<option value="{html.escape(name)}">{html.escape(name)}</option>'
+            f'<option value="{html.escape(name)}"{" selected" * (name == DEFAULT_PROFILE)}>'
+            f"{html.escape(name)}</option>"
             for name in sorted(PROFILES)
         ),
     )

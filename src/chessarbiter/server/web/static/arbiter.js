@@ -1,7 +1,7 @@
 // The arbiter's console: live games with their clocks and pending claims, and the arbiter's
 // actions (add time, declare a result, rule on a claim, warn, penalise), each through the
 // server's arbiter routes and recorded in the game's log.
-import {getJson, post, formatMs} from "./api.js"
+import {formatMs} from "./api.js"
 import * as server from "./arbiter-api.js"
 
 const $ = id => document.getElementById(id)
@@ -43,42 +43,76 @@ function button(label, action) {
     return b
 }
 
+function ask(question, fallback = "") {
+    const answer = prompt(question, fallback)
+    return answer === null ? null : answer.trim()
+}
+
 function actions(game) {
     const box = document.createDocumentFragment()
+    const id = game.id
     for (const side of ["white", "black"]) {
         box.append(button(`+2 min ${side}`, async () => {
-            await server.addTime(token, game.id, side, 120)
-            return `Added 2 minutes to ${side} in game ${game.id}.`
+            await server.addTime(token, id, side, 120, "added by the arbiter")
+            return `Added 2 minutes to ${side} in game ${id}.`
         }))
     }
     box.append(button("Declare result…", async () => {
-        const result = prompt("Result (1-0, 0-1, 1/2-1/2, 0-0):", "1/2-1/2")
+        const result = ask("Result (1-0, 0-1, 1/2-1/2, 0-0):", "1/2-1/2")
         if (!result) return null
-        const reason = prompt("Reason (with its article):", "") || ""
-        await server.declare(token, game.id, result, reason)
-        return `Declared ${result} in game ${game.id}.`
+        const reason = ask("Reason (with its article):")
+        if (reason === null) return null
+        await server.declare(token, id, result, reason)
+        return `Declared ${result} in game ${id}.`
     }))
     for (const side of ["white", "black"]) {
         box.append(button(`Warn ${side}`, async () => {
-            const reason = prompt(`Warning to ${side}, reason:`, "")
-            if (reason === null) return null
-            await server.warn(token, game.id, side, reason)
-            return `Warned ${side} in game ${game.id}.`
+            const reason = ask(`Warning to ${side}, reason:`)
+            if (!reason) return null
+            await server.warn(token, id, side, reason)
+            return `Warned ${side} in game ${id}.`
+        }))
+        box.append(button(`Forfeit ${side}`, async () => {
+            const reason = ask(`${side} loses by forfeit (a penalty, Art. 12.9), reason:`)
+            if (!reason) return null
+            await server.forfeit(token, id, side, reason)
+            return `${side} forfeited game ${id}.`
         }))
     }
-    for (const pending of game.pending || []) {
-        for (const [label, verdict] of [["Uphold", true], ["Reject", false]]) {
-            box.append(button(`${label}: ${pending.text || pending.kind}`, async () => {
-                await server.rule(token, game.id, pending.id, verdict)
-                return `${label}ed in game ${game.id}.`
+    if (game.pendingRuling) {
+        for (const [label, canMate] of [["Flag: loss stands", true], ["Flag: draw", false]]) {
+            box.append(button(label, async () => {
+                const reason = ask("Reason (Art. 6.9):", canMate ? "the opponent can checkmate" : "the opponent cannot checkmate")
+                if (!reason) return null
+                await server.ruleFlag(token, id, canMate, reason)
+                return `Ruled on the flag in game ${id}: ${canMate ? "the loss stands" : "a draw"}.`
+            }))
+        }
+    }
+    if (game.suddenDeathClaim) {
+        for (const ruling of ["draw", "postpone", "reject"]) {
+            box.append(button(`Sudden-death claim: ${ruling}`, async () => {
+                await server.ruleSuddenDeath(token, id, ruling)
+                return `Ruled on the sudden-death claim in game ${id}: ${ruling}.`
             }))
         }
     }
     return box
 }
 
+function playerName(player) {
+    return player.name || player.id || (player.aiLevel ? `engine level ${player.aiLevel}` : "anonymous")
+}
+
+function pendingText(game) {
+    const parts = []
+    if (game.pendingRuling) parts.push(`flag to rule on: ${game.pendingRuling}`)
+    if (game.suddenDeathClaim) parts.push(`sudden-death draw claim by ${game.suddenDeathClaim}`)
+    if (game.pendingOffer) parts.push(`draw offer by ${game.pendingOffer}`)
+    return parts.join("; ") || "none"
+}
+
 async function load() {
-    $("error").textContent = ""
     const body = $("games").querySelector("tbody")
     let games
     try {
@@ -87,6 +121,7 @@ async function load() {
         $("error").textContent = e.message
         return
     }
+    $("error").textContent = ""
     body.innerHTML = ""
     if (!games.length) {
         const row = document.createElement("tr")
@@ -97,17 +132,22 @@ async function load() {
     }
     for (const game of games) {
         const row = document.createElement("tr")
+        row.dataset.game = game.id
         const link = document.createElement("a")
-        link.href = `/game/${game.id}`
+        link.href = `/${game.id}`
         link.textContent = game.id
         cell(row, link)
-        cell(row, game.white || "anonymous")
-        cell(row, game.black || "anonymous")
-        cell(row, String(game.plies ?? ""))
-        cell(row, game.wtime === undefined || game.wtime === null ? "no clock" : `${formatMs(game.wtime)} / ${formatMs(game.btime)}`)
-        cell(row, game.status)
-        cell(row, (game.pending || []).map(p => p.text || p.kind).join("; ") || "none")
-        cell(row, actions(game)).className = "actions-cell"
+        cell(row, playerName(game.white))
+        cell(row, playerName(game.black))
+        cell(row, `${game.moves} (${game.toMove} to move)`)
+        cell(row, game.clocks ? `white ${formatMs(game.clocks[0])}, black ${formatMs(game.clocks[1])}` : "no clock")
+        const [warnedWhite, warnedBlack] = game.warnings
+        cell(row, `${game.status}${warnedWhite || warnedBlack ? `; warnings: white ${warnedWhite}, black ${warnedBlack}` : ""}`)
+        cell(row, pendingText(game))
+        const buttons = document.createElement("div")
+        buttons.className = "row-actions"
+        buttons.append(actions(game))
+        cell(row, buttons)
         body.append(row)
     }
 }
