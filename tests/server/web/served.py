@@ -57,6 +57,14 @@ class Served:
         """Run a coroutine on the server's loop and return its result."""
         return asyncio.run_coroutine_threadsafe(work, self.hub.loop).result(timeout=10)
 
+    def drop_streams(self, game_id: str) -> None:
+        """End every open stream of a game, as a dropped connection does."""
+
+        async def drop() -> None:
+            (await self.hub.get(game_id)).close_streams()
+
+        self.run(drop())
+
     def arbiter_token(self, name: str = "arbiter") -> str:
         _, token = self.run(self.hub.add_account(name, Role.ARBITER))
         return token

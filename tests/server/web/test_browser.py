@@ -192,3 +192,25 @@ def test_the_arbiter_console(served: Served, browser: Browser) -> None:
     row.get_by_role("button", name="Warn black").click()
     expect(row).to_contain_text("warnings: white 0, black 1")
     shot(console, "arbiter")
+
+
+def test_promotion_reconnection_and_pgn(served: Served, browser: Browser) -> None:
+    links = served.open_challenge(timeControl="5+3", fen="7k/P6p/8/8/8/8/8/K7 w - - 0 1")
+    white, black = page(browser, links["urlWhite"]), page(browser, links["urlBlack"])
+    click_move(white, "a7a8")
+    white.get_by_role("button", name="Knight").click()
+    plies(black, 1)
+    expect(black.locator("#moves")).to_have_text("a8=N")
+    white.context.set_offline(True)  # the network goes, the stream drops
+    served.drop_streams(links["id"])
+    expect(white.locator("#status")).to_contain_text("reconnecting", timeout=WAIT_MS)
+    click_move(black, "h8g7")
+    white.context.set_offline(False)
+    plies(white, 2)
+    expect(white.locator("#moves")).to_have_text("a8=NKg7")
+    with white.expect_download() as download:
+        white.click("#pgn")
+    pgn = Path(download.value.path()).read_text(encoding="utf-8")
+    assert '[FEN "7k/P6p/8/8/8/8/8/K7 w - - 0 1"]' in pgn
+    assert "1. a8=N {" in pgn
+    assert "1... Kg7 {" in pgn

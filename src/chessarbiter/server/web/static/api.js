@@ -83,7 +83,7 @@ export async function follow(path, token, onLine, shouldStop, onState) {
         }
         if (shouldStop()) return
         await new Promise(resolve => setTimeout(resolve, delay))
-        delay = Math.min(delay * 2, 4000)
+        delay = Math.min(delay * 2, 2000)
     }
 }
 
