@@ -21,10 +21,10 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
                 allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-VIEWPORT = {"width": 1100, "height": 780}
+VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
 WAIT_MS = 10_000
 
 
