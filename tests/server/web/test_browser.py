@@ -91,6 +91,7 @@ def test_two_players_to_mate_with_a_spectator(served: Served, browser: Browser) 
         expect(board.locator("#result")).to_contain_text("0-1 Black wins")
     expect(spectator.locator("#moves")).to_have_text("f3e5g4Qh4#")
     expect(white.locator("#announce")).to_contain_text("black: queen h4, checkmate")
+    shot(black, "game-over")
 
 
 def test_a_spectator_cannot_move(served: Served, browser: Browser) -> None:
@@ -111,6 +112,7 @@ def test_flag_against_a_lone_king_is_a_draw(served: Served, browser: Browser) ->
     for board in (white, black):
         expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)
         expect(board.locator("#result")).to_contain_text("6.9")
+    shot(white, "game-flag")
         expect(board.locator("#clock-bottom, #clock-top").filter(has_text="White")
                ).to_contain_text("0:00")
 
@@ -214,3 +216,53 @@ def test_promotion_reconnection_and_pgn(served: Served, browser: Browser) -> Non
     assert '[FEN "7k/P6p/8/8/8/8/8/K7 w - - 0 1"]' in pgn
     assert "1. a8=N {" in pgn
     assert "1... Kg7 {" in pgn
+
+
+def typed(board: Page, text: str) -> None:
+    """A move or a request typed in the accessible mode's field."""
+    board.fill("#san", text)
+    board.press("#san", "Enter")
+
+
+def test_a_claim_on_the_intended_move(served: Served, browser: Browser) -> None:
+    # FIDE rules: a repetition is a draw only when claimed (Art. 9.2), here on the move
+    # that would repeat the position a third time, written but not played (Art. 9.2.1.1).
+    links = served.open_challenge(timeControl="-", profile="fide-2023")
+    white = page(browser, links["urlWhite"] + "&accessible=1")
+    black = page(browser, links["urlBlack"] + "&accessible=1")
+    for ply, san in enumerate(["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"], start=1):
+        mover = white if ply % 2 else black
+        plies(mover, ply - 1)
+        typed(mover, san)
+    plies(black, 7)
+    black.click("#claim")
+    black.fill('#claim-form input[name="intended"]', "Ng8")
+    black.click('#claim-form button[type="submit"]')
+    for board in (white, black):
+        expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)
+        expect(board.locator("#result")).to_contain_text("9.2")
+
+
+def test_a_game_against_the_engine_from_home(served: Served, browser: Browser) -> None:
+    home = browser.new_context(viewport=VIEWPORT).new_page()
+    home.goto(served.base + "/")
+    home.check('input[name="color"][value="black"]')
+    home.check('input[name="opponent"][value="engine"]')
+    home.select_option("#level", "1")
+    home.click("#go")
+    expect(home.locator("#role")).to_have_text("You play black", timeout=WAIT_MS)
+    plies(home, 1)  # the engine, White, has moved
+    expect(home.locator("#status")).to_have_text("Your move.")
+
+
+def test_two_seeks_are_paired(served: Served, browser: Browser) -> None:
+    seekers = [browser.new_context(viewport=VIEWPORT).new_page() for _ in range(2)]
+    for seeker, colour in zip(seekers, ("white", "random"), strict=True):
+        seeker.goto(served.base + "/")
+        seeker.fill("#control", "7+2")
+        seeker.check(f'input[name="color"][value="{colour}"]')
+        seeker.check('input[name="opponent"][value="seek"]')
+        seeker.click("#go")
+    expect(seekers[0].locator("#role")).to_have_text("You play white", timeout=WAIT_MS)
+    expect(seekers[1].locator("#role")).to_have_text("You play black", timeout=WAIT_MS)
+    assert seekers[0].url.split("?")[0] == seekers[1].url.split("?")[0]
