@@ -112,9 +112,9 @@ def test_flag_against_a_lone_king_is_a_draw(served: Served, browser: Browser) ->
     for board in (white, black):
         expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)
         expect(board.locator("#result")).to_contain_text("6.9")
-    shot(white, "game-flag")
         expect(board.locator("#clock-bottom, #clock-top").filter(has_text="White")
                ).to_contain_text("0:00")
+    shot(white, "game-flag")
 
 
 def test_a_draw_offer_accepted(served: Served, browser: Browser) -> None:
