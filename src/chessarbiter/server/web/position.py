@@ -5,7 +5,7 @@ Appendix C) and in words for a screen reader, and the board read aloud by rank, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.position import STARTING_FEN, Position
@@ -14,6 +14,9 @@ from chessarbiter.notation.san import write_san
 from chessarbiter.present.moves import move_words
 from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
 from chessarbiter.session.live import read_move as read_typed
+
+MAX_PLIES: Final = 6_000
+"""The longest game replayed on request (Art. 9.6.2 ends any game long before)."""
 
 
 class MovesError(ChessError):
@@ -25,6 +28,8 @@ def replay(initial_fen: str, moves: str) -> tuple[Position, list[str], list[str]
     (``startpos`` or empty for the initial position), with each move in SAN and in words."""
     fen = STARTING_FEN if initial_fen in ("", "startpos") else initial_fen
     pos = Position(fen)
+    if moves.count(" ") >= MAX_PLIES:
+        raise MovesError(f"moves: more than {MAX_PLIES}")
     san: list[str] = []
     spoken: list[str] = []
     for ply, text in enumerate(moves.split(), start=1):

@@ -118,7 +118,7 @@ async function refreshView() {
     if (announced < 0) {
         announced = plies
     }
-    for (; announced < plies; announced++) announce(view.spoken[announced] + (view.check && announced === plies - 1 && !view.spoken[announced].includes("check") ? ", check" : ""))
+    for (; announced < plies; announced++) announce(view.spoken[announced])
     document.body.dataset.plies = String(plies)
     updateInput()
 }
@@ -209,7 +209,7 @@ async function sendMove(uci) {
 function onLine(line) {
     if (line.type === "gameFull") {
         full = line
-        onState(line.state)
+        onState(line.state, true)
     } else if (line.type === "gameState") {
         onState(line)
     } else if (line.type === "opponentGone") {
@@ -225,7 +225,7 @@ function statusText() {
     return turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
 }
 
-function onState(next) {
+function onState(next, fresh = false) {
     const before = state
     state = next
     setClocks()
@@ -233,7 +233,7 @@ function onState(next) {
     $("status").textContent = statusText()
     document.body.dataset.status = state.status
     drawOffer()
-    drawNotes()
+    drawNotes(fresh)
     if (OVER(state.status)) showResult(before)
     refreshView()
     updateButtons()
@@ -249,10 +249,12 @@ function drawOffer() {
     $("accept").hidden = $("decline").hidden = mine || !me
 }
 
-function drawNotes() {
-    const notes = server.notes(state)
+// The arbiter's notes on each event, kept as they come (a reconnection starts again).
+function drawNotes(fresh) {
     const list = $("notes")
-    list.innerHTML = ""
+    if (fresh) list.innerHTML = ""
+    const notes = server.notes(state)
+    $("notes-title").hidden = !notes.length && !list.childElementCount
     for (const note of notes) {
         const item = document.createElement("li")
         item.textContent = note
@@ -274,7 +276,7 @@ function showResult(before) {
 function updateButtons() {
     const over = !state || OVER(state.status)
     for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
-    $("actions").hidden = !me
+    $("actions").hidden = !me || over
 }
 
 // -- actions --
@@ -324,6 +326,7 @@ $("pgn").onclick = () => act("PGN", async () => {
 function setAccessible(on) {
     document.body.classList.toggle("accessible", on)
     $("access").hidden = !on
+    $("board").setAttribute("aria-hidden", on ? "true" : "false")  // read on request instead
     $("a11y").checked = on
     localStorage.setItem("chessarbiter:accessible", on ? "1" : "")
 }

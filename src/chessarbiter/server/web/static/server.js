@@ -37,7 +37,12 @@ export function hasClock(full) {
     return !!full.clock
 }
 
-const article = note => note.article ? ` (${note.article.startsWith("Art") || note.article.startsWith("Guide") ? "" : "Art. "}${note.article})` : ""
+// An article as the arbiter cites it ("6.9 (S6.9)": with the 2000 Laws' key), for people.
+function article(note) {
+    if (!note.article) return ""
+    const cited = note.article.replace(/ \((S[^)]*)\)/g, ", $1")
+    return ` (${/^(Art|Guide|USCF)/.test(cited) ? "" : "Art. "}${cited})`
+}
 
 // The arbiter's notes (the extension notes) as lines of text, each with its article.
 export function notes(state) {
