@@ -127,6 +127,7 @@ def test_a_draw_offer_accepted(served: Served, browser: Browser) -> None:
     white.check("#with-offer")  # the offer made with the move (Art. 9.1.2.1)
     click_move(white, "g1f3")
     expect(black.locator("#offer-text")).to_have_text("White offers a draw.", timeout=WAIT_MS)
+    expect(black.locator("#announce")).to_contain_text("White offers a draw.")
     black.click("#accept")
     for board in (white, black):
         expect(board.locator("#result")).to_contain_text("1/2-1/2 Draw", timeout=WAIT_MS)

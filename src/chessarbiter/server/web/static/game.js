@@ -232,20 +232,21 @@ function onState(next, fresh = false) {
     drawClocks()
     $("status").textContent = statusText()
     document.body.dataset.status = state.status
-    drawOffer()
+    drawOffer(before)
     drawNotes(fresh)
     if (OVER(state.status)) showResult(before)
     refreshView()
     updateButtons()
 }
 
-function drawOffer() {
+function drawOffer(before) {
     const offerBy = state.wdraw ? "white" : state.bdraw ? "black" : null
     const box = $("offer")
     box.hidden = !offerBy || OVER(state.status)
     if (box.hidden) return
     const mine = offerBy === me
     $("offer-text").textContent = mine ? "You offered a draw." : `${SIDE_NAME[offerBy]} offers a draw.`
+    if (before && !(before.wdraw || before.bdraw)) announce($("offer-text").textContent)
     $("accept").hidden = $("decline").hidden = mine || !me
 }
 
