@@ -155,7 +155,7 @@ def test_the_accessible_mode_announces_and_reads(served: Served, browser: Browse
     white.fill("#san", "clocks")
     white.press("#san", "Enter")
     expect(white.locator("#reading")).to_have_text(re.compile(
-        r"^white: 4 minutes 5\d seconds, running; black: 5 minutes$"))
+        r"^white: 4 minutes \d\d? seconds, running; black: 5 minutes$"))
     white.click('[data-read="black"]')
     expect(white.locator("#reading")).to_contain_text("black: king e8")
     shot(black, "game-accessible")
@@ -173,6 +173,7 @@ def test_home_starts_a_game_by_link(served: Served, browser: Browser) -> None:
     expect(home.locator("#links")).to_be_visible(timeout=WAIT_MS)
     expect(home.locator("#link-other")).to_have_value(
         re.compile(r"^http://127\.0\.0\.1:\d+/\w+\?secret=\S+$"))
+    expect(home.locator("#link-watch")).to_have_text(re.compile(r"^http://127\.0\.0\.1:\d+/\w+$"))
     shot(home, "home")
     home.click("#link-mine")
     expect(home.locator("#role")).to_have_text("You play white", timeout=WAIT_MS)

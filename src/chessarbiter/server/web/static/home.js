@@ -32,7 +32,8 @@ form.onsubmit = async event => {
     $("go").disabled = true
     try {
         if (choice.opponent === "friend") {
-            const {mine, other} = await server.friend(choice)
+            const {mine, other, watch} = await server.friend(choice)
+            $("link-watch").href = $("link-watch").textContent = watch
             $("link-other").value = new URL(other, location.href).href
             $("link-mine").href = boardUrl(mine, choice.accessible)
             $("links").hidden = false

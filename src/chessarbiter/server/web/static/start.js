@@ -10,7 +10,8 @@ export async function friend(choice) {
     const {color, ...fields} = common(choice)
     const reply = await post("/api/challenge/open", "", fields)
     const white = color === "white" || (color === "random" && Math.random() < 0.5)
-    return white ? {mine: reply.urlWhite, other: reply.urlBlack} : {mine: reply.urlBlack, other: reply.urlWhite}
+    const [mine, other] = white ? [reply.urlWhite, reply.urlBlack] : [reply.urlBlack, reply.urlWhite]
+    return {mine, other, watch: reply.url}
 }
 
 export async function engine(choice) {
