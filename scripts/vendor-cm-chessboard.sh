@@ -15,8 +15,14 @@ tar -xzf "$tmp"/cm-chessboard-*.tgz -C "$tmp"
 pkg="$tmp/package"
 rm -rf "$dest"
 mkdir -p "$dest/assets/pieces"
-cp -r "$pkg/src" "$dest/src"
-find "$dest/src" -name '*.md' -delete
+# the board and the two extensions the pages use (markers: move hints; the promotion dialog)
+mkdir -p "$dest/src/extensions"
+cp "$pkg/src/Chessboard.js" "$dest/src/"
+cp -r "$pkg/src/model" "$pkg/src/view" "$pkg/src/lib" "$dest/src/"
+for ext in markers promotion-dialog; do
+    mkdir -p "$dest/src/extensions/$ext"
+    cp "$pkg/src/extensions/$ext/"*.js "$dest/src/extensions/$ext/"
+done
 cp "$pkg/assets/chessboard.css" "$dest/assets/"
 cp "$pkg/assets/pieces/standard.svg" "$dest/assets/pieces/"
 for ext in markers promotion-dialog; do
