@@ -94,13 +94,24 @@ def test_two_players_to_mate_with_a_spectator(served: Served, browser: Browser) 
     shot(black, "game-over")
 
 
-def test_a_spectator_cannot_move(served: Served, browser: Browser) -> None:
+def test_a_spectator_cannot_move_a_player_aborts_then_one_resigns(
+    served: Served, browser: Browser
+) -> None:
     links = served.open_challenge(timeControl="5+3")
-    spectator = page(browser, links["url"])
-    spectator.click('#board rect[data-square="e2"]')
-    spectator.click('#board rect[data-square="e4"]')
+    spectator, white = page(browser, links["url"]), page(browser, links["urlWhite"])
+    click_move(spectator, "e2e4")
     spectator.wait_for_timeout(300)
     expect(spectator.locator("body")).to_have_attribute("data-plies", "0")
+    white.click("#abort")
+    for board in (white, spectator):
+        expect(board.locator("#result")).to_have_text("Game aborted", timeout=WAIT_MS)
+    links = served.open_challenge(timeControl="5+3")
+    white, black = page(browser, links["urlWhite"]), page(browser, links["urlBlack"])
+    black.on("dialog", lambda dialog: dialog.accept())
+    black.click("#resign")
+    for board in (white, black):
+        expect(board.locator("#result")).to_contain_text("1-0 White wins", timeout=WAIT_MS)
+        expect(board.locator("body")).to_have_attribute("data-status", "resign")
 
 
 def test_flag_against_a_lone_king_is_a_draw(served: Served, browser: Browser) -> None:
