@@ -4,7 +4,7 @@
 import {Chessboard, COLOR, INPUT_EVENT_TYPE, FEN} from "./vendor/cm-chessboard/src/Chessboard.js"
 import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
-import {config, post, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
+import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
 import * as server from "./server.js"
 
 const cfg = config()
@@ -127,6 +127,8 @@ function drawMoves() {
     const list = $("moves")
     list.innerHTML = ""
     const blackFirst = turnOf("") === "black"
+    const fen = full.initialFen && full.initialFen !== "startpos" ? full.initialFen.split(" ") : null
+    list.start = fen ? Number(fen[5]) || 1 : 1  // numbered from the start position's move
     const sans = blackFirst ? ["…", ...view.san] : view.san
     for (let i = 0; i < sans.length; i += 2) {
         const item = document.createElement("li")
