@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.auth import cookie_name
+from chessarbiter.server.meta import ID_LENGTH
 from chessarbiter.server.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
 
@@ -49,6 +50,8 @@ async def game(request: Request) -> Response:
     """A game's board, for its players (their link carries the game's secret, kept in the
     game's cookie for the page's later visits) and spectators."""
     game_id = request.path_params["game_id"]
+    if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
+        return JSONResponse({"error": f"no page {game_id[:40]!r}"}, status_code=404)
     page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
     if secret:
