@@ -51,7 +51,8 @@ async def game(request: Request) -> Response:
     game's cookie for the page's later visits) and spectators."""
     game_id = request.path_params["game_id"]
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
-        return JSONResponse({"error": f"no page {game_id[:40]!r}"}, status_code=404)
+        return JSONResponse({"error": "no such page: a game id is 8 letters or digits"},
+                            status_code=404)
     page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
     if secret:
