@@ -25,7 +25,9 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E40
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
-WAIT_MS = 10_000
+WAIT_MS = 20_000
+"""The longest wait for the pages (generous: a loaded machine; passing tests wait far less)."""
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")
