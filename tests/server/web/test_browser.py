@@ -194,7 +194,9 @@ def test_home_starts_a_game_by_link(served: Served, browser: Browser) -> None:
 
 
 def test_the_arbiter_console(served: Served, browser: Browser) -> None:
-    game_id = served.open_challenge(timeControl="5+3")["id"]
+    links = served.open_challenge(timeControl="5+3")
+    game_id = links["id"]
+    white = page(browser, links["urlWhite"])
     token = served.arbiter_token()
     console = browser.new_context(viewport=VIEWPORT).new_page()
     console.on("dialog", lambda dialog: dialog.accept("distracting the opponent"))
@@ -206,6 +208,7 @@ def test_the_arbiter_console(served: Served, browser: Browser) -> None:
     row.get_by_role("button", name="+2 min white").click()
     expect(console.locator("#done")).to_have_text(f"Added 2 minutes to white in game {game_id}.")
     expect(row).to_contain_text("white 7:00, black 5:00")
+    expect(white.locator("#clock-bottom")).to_have_text("White: Anonymous7:00")  # the server's
     row.get_by_role("button", name="Warn black").click()
     expect(row).to_contain_text("warnings: white 0, black 1")
     shot(console, "arbiter")
