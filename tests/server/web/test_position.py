@@ -7,6 +7,8 @@ import random
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.server.web.position import MovesError, read_move, view
@@ -70,3 +72,22 @@ def test_typed_moves_in_san_or_uci() -> None:
         read_move("", "", "Ke2")
     with pytest.raises(ChessError):
         read_move("", "", "bb")
+
+
+_TOKENS = st.sampled_from(["e2e4", "e7e5", "g1f3", "e1g1", "a7a8q", "zz", "", "e2e4e", "O-O"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(fen=st.one_of(st.just("startpos"), st.text(max_size=60)),
+       moves=st.one_of(st.text(max_size=40), st.lists(_TOKENS, max_size=6).map(" ".join)),
+       text=st.text(max_size=12))
+def test_any_input_is_read_or_refused_with_a_reason(fen: str, moves: str, text: str) -> None:
+    """The routes' inputs come from anyone: a view or a refusal (ChessError), nothing else."""
+    try:
+        view(fen, moves)
+    except ChessError as exc:
+        assert str(exc)
+    try:
+        assert len(read_move(fen, moves, text)) in (4, 5)
+    except ChessError as exc:
+        assert str(exc)
