@@ -171,6 +171,11 @@ def test_the_accessible_mode_announces_and_reads(served: Served, browser: Browse
         r"^white: 4 minutes \d\d? seconds, running; black: 5 minutes$"))
     white.click('[data-read="black"]')
     expect(white.locator("#reading")).to_contain_text("black: king e8")
+    typed(white, "file e")
+    expect(white.locator("#reading")).to_contain_text(
+        "file e: e1 white king, e2 to e3 empty, e4 white pawn, e5 to e6 empty, e7 black pawn")
+    white.click('[data-read="board"]')
+    expect(white.locator("#reading")).to_contain_text("rank 8: a8 black rook")
     shot(black, "game-accessible")
 
 
