@@ -91,3 +91,12 @@ def test_any_input_is_read_or_refused_with_a_reason(fen: str, moves: str, text: 
         assert len(read_move(fen, moves, text)) in (4, 5)
     except ChessError as exc:
         assert str(exc)
+
+
+def test_chess960_castling_is_the_king_taking_its_rook() -> None:
+    fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
+    moves = "e2e4 e7e5"
+    shown = view(fen, moves, chess960=True)
+    assert "f1g1" in shown["legal"]
+    assert view(fen, moves + " f1g1", chess960=True)["san"][-1] == "O-O"
+    assert read_move(fen, moves, "O-O", chess960=True) == "f1g1"

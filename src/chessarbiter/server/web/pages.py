@@ -69,23 +69,28 @@ def _bad(exc: ValueError) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=400)
 
 
+def _chess960(request: Request) -> bool:
+    return request.query_params.get("chess960", "false").lower() == "true"
+
+
 async def game_view(request: Request) -> Response:
-    """``GET /web/view?fen=&moves=``: legal moves, SAN, the moves in words, the board read."""
+    """``GET /web/view?fen=&moves=&chess960=``: legal moves, SAN, the moves in words, the
+    board read."""
     query = request.query_params
     try:
-        return JSONResponse(view(query.get("fen", ""), query.get("moves", "")))
+        return JSONResponse(view(query.get("fen", ""), query.get("moves", ""), _chess960(request)))
     except ChessError as exc:
         return _bad(exc)
 
 
 async def move_text(request: Request) -> Response:
-    """``GET /web/move?fen=&moves=&text=``: a move typed in SAN (or long algebraic, UCI) read
-    in the game's position, as UCI."""
+    """``GET /web/move?fen=&moves=&text=&chess960=``: a move typed in SAN (or long
+    algebraic, UCI) read in the game's position, as UCI."""
     query = request.query_params
     try:
-        return JSONResponse(
-            {"uci": read_move(query.get("fen", ""), query.get("moves", ""), query["text"])}
-        )
+        uci = read_move(query.get("fen", ""), query.get("moves", ""), query["text"],
+                        _chess960(request))
+        return JSONResponse({"uci": uci})
     except KeyError:
         return JSONResponse({"error": "text: missing"}, status_code=400)
     except ChessError as exc:

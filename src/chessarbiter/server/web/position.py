@@ -15,24 +15,28 @@ from chessarbiter.present.moves import move_words
 from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
 from chessarbiter.session.live import read_move as read_typed
 
-MAX_PLIES: Final = 6_000
-"""The longest game replayed on request (Art. 9.6.2 ends any game long before)."""
+MAX_PLIES: Final = 12_000
+"""The longest game replayed on request: longer than any game the 75-move rule (Art. 9.6.2)
+lets be played (5,949 moves)."""
 
 
 class MovesError(ChessError):
     """A game's moves that cannot be replayed: names the move and why."""
 
 
-def replay(initial_fen: str, moves: str) -> tuple[Position, list[str], list[str]]:
+def replay(
+    initial_fen: str, moves: str, chess960: bool = False
+) -> tuple[Position, list[str], list[str]]:
     """The position after the UCI ``moves`` (space-separated) from ``initial_fen``
     (``startpos`` or empty for the initial position), with each move in SAN and in words."""
     fen = STARTING_FEN if initial_fen in ("", "startpos") else initial_fen
-    pos = Position(fen)
-    if moves.count(" ") >= MAX_PLIES:
-        raise MovesError(f"moves: more than {MAX_PLIES}")
+    pos = Position(fen, chess960=chess960)
+    plies = moves.split()
+    if len(plies) > MAX_PLIES:
+        raise MovesError(f"moves: {len(plies)}, more than {MAX_PLIES}")
     san: list[str] = []
     spoken: list[str] = []
-    for ply, text in enumerate(moves.split(), start=1):
+    for ply, text in enumerate(plies, start=1):
         try:
             move = pos.parse_uci(text)
         except ChessError as exc:
@@ -43,10 +47,11 @@ def replay(initial_fen: str, moves: str) -> tuple[Position, list[str], list[str]
     return pos, san, spoken
 
 
-def view(initial_fen: str, moves: str) -> dict[str, Any]:
-    """The board page's view of a game after ``moves``: FEN, side to move, legal moves in UCI,
-    the moves in SAN and words, and the board read aloud."""
-    pos, san, spoken = replay(initial_fen, moves)
+def view(initial_fen: str, moves: str, chess960: bool = False) -> dict[str, Any]:
+    """The board page's view of a game after ``moves``: FEN, side to move, legal moves in UCI
+    (castling as the king takes its rook in Chess960), the moves in SAN and words, and the
+    board read aloud."""
+    pos, san, spoken = replay(initial_fen, moves, chess960)
     return {
         "fen": pos.fen(),
         "turn": COLOUR_NAMES[pos.turn],
@@ -63,11 +68,11 @@ def view(initial_fen: str, moves: str) -> dict[str, Any]:
     }
 
 
-def read_move(initial_fen: str, moves: str, text: str) -> str:
+def read_move(initial_fen: str, moves: str, text: str, chess960: bool = False) -> str:
     """A move typed by a player (SAN, long algebraic or UCI) read after ``moves``, in UCI;
     a :class:`ChessError` saying why not. A lower-case piece letter other than ``b`` (a
     pawn's file) is read as the piece: ``nf3`` is ``Nf3``."""
-    pos, _, _ = replay(initial_fen, moves)
+    pos, _, _ = replay(initial_fen, moves, chess960)
     text = text.strip()
     try:
         return pos.uci(read_typed(pos, text))

@@ -87,13 +87,13 @@ export async function follow(path, token, onLine, shouldStop, onState) {
     }
 }
 
-export function gameView(initialFen, moves) {
-    const query = new URLSearchParams({fen: initialFen || "startpos", moves})
+export function gameView(initialFen, moves, chess960) {
+    const query = new URLSearchParams({fen: initialFen || "startpos", moves, chess960})
     return getJson(`/web/view?${query}`)
 }
 
-export function readTypedMove(initialFen, moves, text) {
-    const query = new URLSearchParams({fen: initialFen || "startpos", moves, text})
+export function readTypedMove(initialFen, moves, text, chess960) {
+    const query = new URLSearchParams({fen: initialFen || "startpos", moves, text, chess960})
     return getJson(`/web/move?${query}`)
 }
 

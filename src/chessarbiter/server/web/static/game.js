@@ -40,6 +40,10 @@ function turnOf(moves) {
     return plies % 2 === 0 ? first : (first === "white" ? "black" : "white")
 }
 
+function chess960() {
+    return full?.variant?.key === "chess960"
+}
+
 function error(text) {
     $("error").textContent = text
 }
@@ -100,7 +104,7 @@ async function refreshView() {
     if (moves === viewMoves) return
     let next
     try {
-        next = await gameView(full.initialFen, moves)
+        next = await gameView(full.initialFen, moves, chess960())
     } catch (e) {
         error(e.message)
         return
@@ -305,7 +309,7 @@ $("claim-form").onsubmit = event => {
     const form = new FormData(event.target)
     act("claim", async () => {
         let intended = (form.get("intended") || "").trim()
-        if (intended) intended = (await readTypedMove(full.initialFen, state.moves, intended)).uci
+        if (intended) intended = (await readTypedMove(full.initialFen, state.moves, intended, chess960())).uci
         await server.claim(gameId, token, form.get("kind"), intended)
         $("claim-form").hidden = true
     })
@@ -377,7 +381,7 @@ $("typed").onsubmit = event => {
     }
     act("move", async () => {
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
-        const {uci} = await readTypedMove(full.initialFen, state.moves, text)
+        const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
         $("san").value = ""
         await sendMove(uci)
     })
