@@ -30,6 +30,7 @@ import json
 import multiprocessing
 import os
 import random
+import shlex
 import socket
 import subprocess
 import sys
@@ -416,14 +417,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(extra: list[str], profile: str | None) -> Iterator[tuple[str, int]]:
-    """``chessarbiter serve`` on a free port of 127.0.0.1 with a temporary database (under
-    cProfile, writing ``profile`` as it exits, when given): its URL and process id (stopped
-    at the end)."""
+def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
+    """``chessarbiter serve`` on a free port of 127.0.0.1 with a temporary database, its
+    command behind ``wrap`` (e.g. a profiler's ``py-spy record -o FILE --``): its URL and
+    the server's process id (stopped at the end)."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="load-server-") as folder:
-        profiling = ["-m", "cProfile", "-o", profile] if profile else []
-        command = [sys.executable, *profiling, "-m", "chessarbiter.cli.main", "serve", "--host",
+        command = [*wrap, sys.executable, "-m", "chessarbiter.cli.main", "serve", "--host",
                    "127.0.0.1", "--port", str(port), "--db", str(Path(folder) / "games.sqlite"),
                    *extra]
         environ = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -432,7 +432,7 @@ def server(extra: list[str], profile: str | None) -> Iterator[tuple[str, int]]:
         try:
             url = f"http://127.0.0.1:{port}"
             wait_ready(port, process)
-            yield url, process.pid
+            yield url, _python(process.pid) if wrap else process.pid
         finally:
             process.terminate()
             try:
@@ -454,6 +454,12 @@ def wait_ready(port: int, process: subprocess.Popen[bytes], seconds: float = 30)
             return
         time.sleep(0.1)
     raise SystemExit(f"the server did not listen on port {port} within {seconds} s")
+
+
+def _python(pid: int) -> int:
+    """The server process under a wrapper process ``pid`` (its first child)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return int(children[0]) if children else pid
 
 
 def cpu_seconds(pid: int) -> float:
@@ -565,8 +571,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="an argument for `serve` (repeatable)")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="run the server under cProfile, writing FILE at exit")
+    parser.add_argument("--wrap", default="", help="a command prefix for the server, e.g. "
+                        "'py-spy record -f raw -o FILE --' to profile it")
     args = parser.parse_args()
     if not 1 <= args.games <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.rate <= 10:
         parser.error("bounds: 1 <= --games <= 5000, 0 < --seconds <= 600, 0 < --rate <= 10")
@@ -575,7 +581,7 @@ def main() -> None:
             parser.error("--url: loopback only (127.0.0.1)")
         result = run(args, args.url, args.pid)
     else:
-        with server(args.server_arg, args.profile) as (url, pid):
+        with server(args.server_arg, shlex.split(args.wrap)) as (url, pid):
             result = run(args, url, pid)
     print(json.dumps(result, indent=1) if args.json else report(result))
 
