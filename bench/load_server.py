@@ -273,8 +273,7 @@ class Bot:
         while time.monotonic() < plan.window[1]:
             try:
                 await self.play(self.rng.choice(plan.lines))
-            except (OSError, ConnectionError, RuntimeError, asyncio.IncompleteReadError,
-                    ValueError) as exc:
+            except Exception as exc:  # counted, and the bot plays on with a new game
                 self.tally.error(type(exc).__name__)
                 await asyncio.sleep(0.5)
 
