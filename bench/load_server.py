@@ -286,8 +286,7 @@ class Bot:
         if status != 200:
             raise RuntimeError(f"open challenge: {status} {body[:200]!r}")
         data = json.loads(body)
-        challenge = data.get("challenge", data)
-        return challenge["id"], _secret(data, "white"), _secret(data, "black")
+        return data["id"], data["secretWhite"], data["secretBlack"]
 
     async def play(self, line: list[str]) -> None:
         game_id, white, black = await self.create()
@@ -350,17 +349,6 @@ class Bot:
             for task in followers:
                 task.cancel()
             await asyncio.gather(*followers, return_exceptions=True)
-
-
-def _secret(data: dict[str, Any], side: str) -> str:
-    """The per-game secret of ``side`` in an open challenge's answer."""
-    for key in (f"{side}Secret", f"{side}_secret", f"{side}Token"):
-        if key in data:
-            return str(data[key])
-    secrets = data.get("secrets") or data.get("tokens") or {}
-    if side in secrets:
-        return str(secrets[side])
-    raise ValueError(f"open challenge: no secret for {side} in {sorted(data)}")
 
 
 async def _client_main(plan: Plan) -> Tally:

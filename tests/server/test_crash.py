@@ -87,8 +87,7 @@ def open_game(client: httpx.Client, line: list[str]) -> Played:
                            data={"clock.limit": "3600", "clock.increment": "0"})
     assert response.status_code == 200, response.text
     data = response.json()
-    return Played(data["challenge"]["id"] if "challenge" in data else data["id"],
-                  data["whiteSecret"], data["blackSecret"], line)
+    return Played(data["id"], data["secretWhite"], data["secretBlack"], line)
 
 
 def post_move(client: httpx.Client, game: Played) -> bool:
