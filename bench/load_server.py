@@ -83,7 +83,7 @@ class Transport(Protocol):
     """What a bot needs from HTTP: a request, and an NDJSON stream line by line."""
 
     async def request(self, method: str, path: str, token: str | None = None,
-                      form: dict[str, str] | None = None) -> tuple[int, bytes]: ...
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]: ...
 
     def stream(self, path: str, token: str) -> contextlib.AbstractAsyncContextManager[
         AsyncIterator[bytes]]: ...
@@ -116,19 +116,19 @@ class RawConnection:
         if method == "POST":
             lines.append(f"Content-Length: {len(body)}")
             if body:
-                lines.append("Content-Type: application/x-www-form-urlencoded")
+                lines.append("Content-Type: application/json")
         return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
     async def request(self, method: str, path: str, token: str | None = None,
-                      form: dict[str, str] | None = None) -> tuple[int, bytes]:
-        body = urllib.parse.urlencode(form).encode() if form else b""
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
+        body = json.dumps(data).encode() if data else b""
         reader, writer = await self._open()
         writer.write(self._head(method, path, token, body))
         status, chunked, length = await _read_head(reader)
-        data = b"".join([c async for c in _chunks(reader)]) if chunked else (
+        answer = b"".join([c async for c in _chunks(reader)]) if chunked else (
             await reader.readexactly(length))
         self._used = time.monotonic()
-        return status, data
+        return status, answer
 
     @contextlib.asynccontextmanager
     async def stream(self, path: str, token: str) -> AsyncIterator[AsyncIterator[bytes]]:
@@ -205,9 +205,9 @@ class HttpxTransport:
                                 max_keepalive_connections=games + 10))
 
     async def request(self, method: str, path: str, token: str | None = None,
-                      form: dict[str, str] | None = None) -> tuple[int, bytes]:
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = await self._client.request(method, path, headers=headers, data=form)
+        response = await self._client.request(method, path, headers=headers, json=data)
         return response.status_code, response.content
 
     @contextlib.asynccontextmanager
@@ -281,7 +281,7 @@ class Bot:
         limit, increment = self.plan.control
         status, body = await self.transport.request(
             "POST", "/api/challenge/open",
-            form={"clock.limit": str(limit), "clock.increment": str(increment),
+            data={"clock.limit": limit, "clock.increment": increment,
                   "name": f"load {self.number}"})
         if status != 200:
             raise RuntimeError(f"open challenge: {status} {body[:200]!r}")

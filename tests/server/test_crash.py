@@ -84,7 +84,7 @@ class Played:
 
 def open_game(client: httpx.Client, line: list[str]) -> Played:
     response = client.post("/api/challenge/open",
-                           data={"clock.limit": "3600", "clock.increment": "0"})
+                           json={"clock.limit": 3600, "clock.increment": 0})
     assert response.status_code == 200, response.text
     data = response.json()
     return Played(data["id"], data["secretWhite"], data["secretBlack"], line)
