@@ -76,6 +76,8 @@ class Played:
     black: str
     line: list[str]
     acked: list[str] = field(default_factory=list)
+    cut: bool = False
+    """Whether a move of this game was in flight when the server was killed."""
 
     def token(self, ply: int) -> str:
         """The secret of the player making move ``ply`` (from 0)."""
@@ -124,6 +126,7 @@ def keep_posting(url: str, game: Played, stop: threading.Event) -> None:
                 if not post_move(client, game):
                     return
             except httpx.TransportError:  # the server was killed: this move was in flight
+                game.cut = True
                 return
 
 
@@ -149,6 +152,7 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path: Path) -> None:
             thread.join()
     acked = {game.id: list(game.acked) for game in games}
     assert sum(map(len, acked.values())) >= 2 * GAMES + 30
+    assert any(game.cut for game in games)  # the kill came with moves in flight
 
     with serve(db) as (_, url), httpx.Client(base_url=url, timeout=10) as client:
         for game in games:

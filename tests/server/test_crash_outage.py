@@ -3,15 +3,21 @@ server was down, on an injected time source (no sleeping)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from chessarbiter.arbiter import ClocksSet, ClocksStarted
+from chessarbiter.arbiter import ClocksSet, ClocksStarted, Moved
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_control
 from chessarbiter.laws.profiles import FIDE_2023, ONLINE, Outage, RuleProfile
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.meta import Seat
 from chessarbiter.server.outage import recover
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store import Recording, SqliteStore
@@ -127,3 +133,49 @@ def test_recovery_of_a_game_whose_clocks_are_already_stopped_changes_nothing(
     again = resume(tmp_path / "g.sqlite", game_id, wall)
     assert recover(again) == ()
     assert len(again.game.log) == events
+
+
+def moved(side: Side, uci: str) -> Callable[[int], Moved]:
+    return lambda at: Moved(at, side, uci)
+
+
+def test_the_hub_applies_the_rule_to_every_game_it_resumes(tmp_path: Path) -> None:
+    """The server's recovery (Hub.start) calls recover(): after a restart an over-the-board
+    game waits for the arbiter, an online game goes on at once; neither is charged the
+    outage."""
+    wall = FakeTime(0)
+    config = ServerConfig(db=tmp_path / "games.sqlite", now_ms=wall, timers=False)
+
+    async def before() -> dict[str, str]:
+        hub = Hub(config)
+        await hub.start()
+        ids = {}
+        for profile in (FIDE_2023, ONLINE):
+            entry = await hub.create_game(Game(profile, parse_control("5+0")), Seat(), Seat(),
+                                          source="open")
+            for side, uci in ((Side.WHITE, "e2e4"), (Side.BLACK, "e7e5")):
+                wall.now += 10_000
+                await hub.act(entry, side, moved(side, uci))
+            ids[profile.name] = entry.id
+        wall.now += 7_000  # White thinks, then the server goes down
+        await hub.stop()
+        return ids
+
+    async def after(ids: dict[str, str]) -> None:
+        wall.now += 3_600_000
+        hub = Hub(config)
+        await hub.start()
+        board = hub.games[ids[FIDE_2023.name]]
+        online = hub.games[ids[ONLINE.name]]
+        assert board.game.log[-1].kind == "stop-clocks"
+        assert online.game.log[-1].kind == "move"
+        wall.now += 2_000
+        assert board.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)
+        assert online.live.clocks() == (5 * MINUTE - 2_000, 5 * MINUTE)  # clocks start at
+        # the second move online; White's runs from the restart
+        with pytest.raises(ApiError, match="clocks are not running"):
+            await hub.act(board, Side.WHITE, moved(Side.WHITE, "g1f3"))
+        await hub.act(online, Side.WHITE, moved(Side.WHITE, "g1f3"))
+        await hub.stop()
+
+    asyncio.run(after(asyncio.run(before())))

@@ -32,6 +32,7 @@ from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
+from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
@@ -90,6 +91,10 @@ class Hub:
             except (StoreError, ValueError) as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
+            events = len(entry.game.log)
+            decisions = recover(entry.live)  # the profile's outage rule
+            if len(entry.game.log) > events:
+                await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
 
@@ -143,8 +148,9 @@ class Hub:
         meta = await self.db.run(work)
         entry = self._entry(meta, game)
         self.games[public] = entry
-        started = entry.live.start()
-        if started:
+        events = len(game.log)
+        started = entry.live.start()  # () also when it started the clocks (no decision)
+        if len(game.log) > events:
             await self._record(entry, started)
         self._resume(entry)
         for side in (Side.WHITE, Side.BLACK):
