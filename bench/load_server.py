@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import random
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -421,14 +422,14 @@ def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
             wait_ready(port, process)
             yield url, _python(process.pid) if wrap else process.pid
         finally:
-            process.terminate()
+            process.send_signal(signal.SIGINT)  # as Ctrl-C: a profiler writes its file
             try:
-                process.wait(10)
+                process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
             log.close()
-            if process.returncode not in (0, -15):
+            if process.returncode not in (0, -signal.SIGINT, -signal.SIGKILL):
                 sys.stderr.write((Path(folder) / "server.log").read_text()[-3000:])
 
 
