@@ -86,6 +86,7 @@ def serve(config: Any) -> int:
 
     from chessarbiter.server.app import create_app
     from chessarbiter.server.db import Database
+    from chessarbiter.server.fastpath import FastPath
     from chessarbiter.store.base import StoreError
 
     try:  # a database that cannot be opened is a bad argument, said in one line
@@ -96,5 +97,6 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     host = f"[{config.host}]" if ":" in config.host else config.host
     print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
-    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning")
+    uvicorn.run(FastPath(create_app(config)), host=config.host, port=config.port,
+                log_level="warning")
     return 0

@@ -346,8 +346,6 @@ class Hub:
 
     def _engine_turn(self, entry: HubGame) -> None:
         """Start the engine's search when it has the move (in a worker thread)."""
-        from chessarbiter.server.engines import engine_for, think
-
         game = entry.game
         if entry.over or entry.thinking or game.pending_ruling is not None:
             return
@@ -355,6 +353,8 @@ class Hub:
         seat = entry.meta.seat(side)
         if seat.engine is None or self._engines is None:
             return
+        from chessarbiter.server.engines import engine_for, think  # on an engine's turn only
+
         if entry.engine is None:
             entry.engine = engine_for(seat, self.config, game.setup.chess960)
         entry.thinking = True
