@@ -417,10 +417,12 @@ def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
         environ = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115 - closed below
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environ)
+        child = process.pid
         try:
             url = f"http://127.0.0.1:{port}"
             wait_ready(port, process)
-            yield url, _python(process.pid) if wrap else process.pid
+            child = _python(process.pid) if wrap else process.pid
+            yield url, child
         finally:
             process.send_signal(signal.SIGINT)  # as Ctrl-C: a profiler writes its file
             try:
@@ -428,6 +430,9 @@ def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            if child != process.pid:  # the server behind a wrapper outlives it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
             log.close()
             if process.returncode not in (0, -signal.SIGINT, -signal.SIGKILL):
                 sys.stderr.write((Path(folder) / "server.log").read_text()[-3000:])
