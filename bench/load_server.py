@@ -473,7 +473,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
-    lines = load_lines(max(200, args.games))
+    lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
     now = time.monotonic()
     ramp = args.ramp if args.ramp is not None else max(2.0, args.games / 200)
     start = now + 1.0
@@ -560,6 +560,8 @@ def main() -> None:
     parser.add_argument("--client", choices=("raw", "httpx"), default="raw")
     parser.add_argument("--limit", type=int, default=3600, help="clock limit, s (3600)")
     parser.add_argument("--increment", type=int, default=0, help="clock increment, s (0)")
+    parser.add_argument("--plies", type=int, default=0,
+                        help="play at most this many plies of each line, then resign (all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--server-arg", action="append", default=[],
