@@ -192,3 +192,19 @@ def test_a_game_survives_repeated_kills(tmp_path: Path) -> None:
         state = first_state(client, game)[0]["state"]
         assert isinstance(state, dict)
         assert str(state["moves"]).split() == game.line[:3 * rounds] == game.acked
+
+
+def test_ctrl_c_stops_the_server_with_streams_open(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with serve(db) as (process, url), httpx.Client(base_url=url, timeout=30) as client:
+        game = open_game(client, LINES[1].split())
+        assert post_move(client, game)
+        with client.stream("GET", f"/api/board/game/stream/{game.id}") as response:
+            assert response.status_code == 200
+            process.send_signal(signal.SIGINT)
+            process.wait(30)  # not held open by the stream (uvicorn would wait for it)
+    assert process.returncode == 0
+    with serve(db) as (_, url), httpx.Client(base_url=url, timeout=30) as client:
+        state = first_state(client, game)[0]["state"]
+        assert isinstance(state, dict)
+        assert str(state["moves"]).split() == game.acked
