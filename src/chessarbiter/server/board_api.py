@@ -9,6 +9,7 @@ import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
@@ -78,14 +79,14 @@ async def fields(request: Request) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ApiError(400, "the JSON body must be an object")
         found.update(data)
-    elif kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+    elif kind == "application/x-www-form-urlencoded":
         try:
-            form = await request.form()
-        except Exception:  # a malformed multipart body
-            raise ApiError(400, "the form body cannot be read") from None
-        found.update({k: v for k, v in form.items() if isinstance(v, str)})
+            found.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
+        except UnicodeDecodeError:
+            raise ApiError(400, "the form body is not UTF-8") from None
     else:
-        raise ApiError(400, f"content-type {kind[:60]!r}: expected a form or JSON")
+        raise ApiError(400, f"content-type {kind[:60]!r}: expected "
+                            "application/x-www-form-urlencoded or application/json")
     return found
 
 
