@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -235,7 +236,11 @@ class Plan:
     games: int
     rate: float
     start: float
-    window: tuple[float, float]
+    window: Any
+    """Shared with the parent: the measured window [start, end), infinite until every game
+    is in play (the parent sets it then)."""
+    started: Any
+    """Shared with the parent: how many bots have their first game in play."""
     client: str
     lines: list[list[str]]
     control: tuple[int, int]  # clock limit and increment, seconds
@@ -267,6 +272,7 @@ class Bot:
                  number: int, rng: random.Random) -> None:
         self.plan, self.tally, self.transport, self.moves = plan, tally, transport, moves
         self.number, self.rng = number, rng
+        self.counted = False
 
     async def run(self) -> None:
         plan = self.plan
@@ -321,6 +327,10 @@ class Bot:
                      asyncio.create_task(follow(1, black))]
         try:
             await asyncio.wait_for(asyncio.gather(ready[0].wait(), ready[1].wait()), 30)
+            if not self.counted:
+                self.counted = True
+                with self.plan.started.get_lock():
+                    self.plan.started.value += 1
             interval = 1.0 / self.plan.rate
             due = time.monotonic() + self.rng.random() * interval
             for ply, move in enumerate(line, 1):
@@ -370,6 +380,8 @@ async def _client_main(plan: Plan) -> Tally:
         else:
             bots.append(Bot(plan, tally, shared, shared, number, random.Random(rng.random())))
     tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    while plan.window[0] == math.inf:
+        await asyncio.sleep(0.1)
     await asyncio.sleep(max(0.0, plan.window[0] - time.monotonic()))
     cpu = time.process_time()
     await asyncio.sleep(max(0.0, plan.window[1] - time.monotonic()))
@@ -474,21 +486,26 @@ def _pct(values: list[float], q: float) -> float:
 
 def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
     lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
-    now = time.monotonic()
-    ramp = args.ramp if args.ramp is not None else max(2.0, args.games / 200)
-    start = now + 1.0
-    window = (start + ramp + args.warmup, start + ramp + args.warmup + args.seconds)
+    start = time.monotonic() + 1.0
     context = multiprocessing.get_context("spawn")
+    window = context.RawArray("d", [math.inf, math.inf])
+    started = context.Value("i", 0)
     out = context.Queue()
     shares = [args.games // args.procs + (i < args.games % args.procs)
               for i in range(args.procs)]
     procs = []
     for index, share in enumerate(shares):
-        plan = Plan(url, share, args.rate, start, window, args.client, lines,
+        plan = Plan(url, share, args.rate, start, window, started, args.client, lines,
                     (args.limit, args.increment), args.seed + index)
         proc = context.Process(target=client_process, args=(plan, out))
         proc.start()
         procs.append(proc)
+    ramp_end = time.monotonic() + args.ramp
+    while started.value < args.games and time.monotonic() < ramp_end:
+        time.sleep(0.1)  # every game created and in play before measuring
+    ramp = time.monotonic() - start
+    window[1] = time.monotonic() + args.warmup + args.seconds
+    window[0] = window[1] - args.seconds
     load_before = os.getloadavg()
     time.sleep(max(0.0, window[0] - time.monotonic()))
     server_cpu = cpu_seconds(pid) if pid is not None else 0.0
@@ -512,6 +529,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
 
     return {
         "games": args.games, "rate": args.rate, "seconds": args.seconds, "client": args.client,
+        "ramp_s": ramp, "in_play_at_start": started.value,
         "procs": args.procs, "moves": moves, "moves_per_s": moves / args.seconds,
         "round_trip_ms": {"p50": _pct(trips, 0.5) * 1e3, "p99": _pct(trips, 0.99) * 1e3,
                           "max": _pct(trips, 1.0) * 1e3, "n": len(trips)},
@@ -534,6 +552,8 @@ def report(result: dict[str, Any]) -> str:
         f"measured, {result['client']} clients in {result['procs']} process(es)",
         f"moves: {result['moves']} ({result['moves_per_s']:.0f}/s); games started "
         f"{result['games_started']}, ended {result['games_ended']}; errors {result['errors']}",
+        f"creating the games: {result['ramp_s']:.1f} s ({result['in_play_at_start']} in play "
+        "when measuring began)",
         f"round trip (POST -> both streams): p50 {trip['p50']:.1f} ms, p99 {trip['p99']:.1f} ms,"
         f" max {trip['max']:.1f} ms ({trip['n']} samples)",
         f"acknowledgement (POST -> 200): p50 {ack['p50']:.1f} ms, p99 {ack['p99']:.1f} ms",
@@ -555,7 +575,8 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start one)")
     parser.add_argument("--pid", type=int, help="with --url: the server's process id, for CPU")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
-    parser.add_argument("--ramp", type=float, help="seconds to create the games (games/200)")
+    parser.add_argument("--ramp", type=float, default=180,
+                        help="at most this many seconds for every game to be in play (180)")
     parser.add_argument("--procs", type=int, default=1, help="client processes (1)")
     parser.add_argument("--client", choices=("raw", "httpx"), default="raw")
     parser.add_argument("--limit", type=int, default=3600, help="clock limit, s (3600)")
