@@ -10,7 +10,14 @@ from chessarbiter.core.position import Position
 from chessarbiter.engines.search import SearchInfo
 from chessarbiter.engines.timeman import Budget, budget
 from chessarbiter.engines.tt import MATE
-from chessarbiter.engines.uci_protocol import Go, UciError, format_info, parse_go, parse_position
+from chessarbiter.engines.uci_protocol import (
+    Go,
+    UciError,
+    format_info,
+    parse_go,
+    parse_position,
+    read_score,
+)
 from chessarbiter.engines.uci_server import think_budget
 
 
@@ -50,6 +57,16 @@ def test_format_info_with_centipawns_and_mates() -> None:
         "info depth 3 multipv 1 score cp -25 nodes 2000 nps 20000 time 100 pv e2e4 e7e5")
     assert format_info(SearchInfo(2, MATE - 3, 50, 0, ())) == (
         "info depth 2 multipv 1 score mate 2 nodes 50 nps 0 time 0")
+
+
+def test_scores_read_back_from_info_lines_are_ascii_numbers_or_none() -> None:
+    assert read_score("info depth 3 score cp -34 pv e2e4") == -34
+    assert read_score("info score mate 2") == MATE - 2
+    assert read_score("info score mate -3") == -(MATE - 3)
+    assert read_score(format_info(SearchInfo(2, MATE - 3, 50, 0, ()))) == MATE - 2
+    assert read_score("info depth 3 nodes 20") is None
+    for value in ("\u00b3", "\u0663", "9" * 5000, "-", "1.5"):
+        assert read_score(f"info depth 1 score cp {value} pv e2e4") is None, value
 
 
 def test_think_budget_from_go() -> None:

@@ -38,6 +38,13 @@ def test_moves_typed_every_way(text: str, uci: str) -> None:
     assert pos.uci(read_move(pos, text)) == uci
 
 
+def test_a_game_over_in_its_start_position_starts_no_clock() -> None:
+    live = new_game(FakeTime(), fen="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")  # stalemate
+    outcome = live.game.outcome
+    assert outcome is not None and outcome.termination is Termination.STALEMATE
+    assert live.game.log == () and live.start() == ()
+
+
 def test_unreadable_and_illegal_moves_change_nothing() -> None:
     time = FakeTime()
     live = new_game(time)

@@ -14,13 +14,14 @@ from chessarbiter.session.live import LiveGame
 from chessarbiter.session.play import Play
 from chessarbiter.session.players import BuiltinPlayer
 from chessarbiter.tui.accessible import run_accessible, watch_flags
+from chessarbiter.tui.console import Console
 from tests.clock.fake_time import FakeTime
 from tests.tui.resumed import resumed_game
 
 
 def test_two_people_play_a_short_game_in_words(tmp_path: Path) -> None:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("10+0"))
-    play = Play(LiveGame(game, now=FakeTime()), {}, spoken=True, pgn_path=tmp_path / "g.pgn")
+    play = Play(LiveGame(game, now=FakeTime()), {}, pgn_path=tmp_path / "g.pgn")
     lines = iter(["f3", "e5", "clock", "g4", "rank 5", "Qh4", "quit"])
     said: list[str] = []
     prompts: list[str] = []
@@ -43,7 +44,7 @@ def test_engine_moves_are_announced(tmp_path: Path) -> None:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), None,
                 fen="6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
     engine = BuiltinPlayer(4, seed=3)
-    play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine}, spoken=True)
+    play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine})
     said: list[str] = []
     lines = iter(["h6", "quit"])
     run_accessible(play, lambda _: next(lines), said.append, watch=False)
@@ -61,12 +62,11 @@ def _transcript(play: Play, typed: list[str]) -> list[str]:
 def test_the_opening_line_says_the_side_the_opponent_and_the_time_control() -> None:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+3"))
     engine = BuiltinPlayer(1, seed=3)
-    play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine}, spoken=True)
+    play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine})
     said = _transcript(play, [])
     assert said[0] == ("chessarbiter, accessible mode: you play black against chessarbiter "
                        "level 1; 5 minutes each, plus 3 seconds a move.")
-    two = Play(LiveGame(Game(FIDE_2023, parse_human("40/90+30, 30+30")), now=FakeTime()), {},
-               spoken=True)
+    two = Play(LiveGame(Game(FIDE_2023, parse_human("40/90+30, 30+30")), now=FakeTime()), {})
     assert _transcript(two, [])[0] == (
         "chessarbiter, accessible mode: two people play, white and black, at this keyboard; "
         "40 moves in 1 hour 30 minutes, plus 30 seconds a move; then 30 minutes for the rest "
@@ -76,7 +76,7 @@ def test_the_opening_line_says_the_side_the_opponent_and_the_time_control() -> N
 
 def test_captures_name_the_piece_taken_and_the_pawn_that_takes() -> None:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("10+0"))
-    play = Play(LiveGame(game, now=FakeTime()), {}, spoken=True)
+    play = Play(LiveGame(game, now=FakeTime()), {})
     said = _transcript(play, ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "Nb5", "Qxa2"])
     assert "white: e-pawn takes pawn on d5" in said
     assert "black: queen takes pawn on d5" in said
@@ -85,7 +85,7 @@ def test_captures_name_the_piece_taken_and_the_pawn_that_takes() -> None:
 
 def test_nothing_read_aloud_is_fen_code_or_jargon() -> None:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("90+30"))
-    play = Play(LiveGame(game, now=FakeTime()), {}, spoken=True)
+    play = Play(LiveGame(game, now=FakeTime()), {})
     said = _transcript(play, ["e4", "Ke3", "claim repetition Nf6", "Nf6", "help", "flip",
                               "resign"])
     text = "\n".join(said)
@@ -104,7 +104,7 @@ def test_nothing_read_aloud_is_fen_code_or_jargon() -> None:
 def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
     time = FakeTime()
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("1+0"))
-    play = Play(LiveGame(game, now=time), {}, spoken=True)
+    play = Play(LiveGame(game, now=time), {})
     play.start()
     time.advance(61_000)
     said: list[str] = []
@@ -117,7 +117,7 @@ def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
         if text.endswith("> "):
             stopped.set()
 
-    watch_flags(play, said.append, show, stopped)
+    watch_flags(Console(play, spoken=True), said.append, show, stopped)
     assert said == ["\n", "black wins: white's flag has fallen (Art. 6.9)",
                     "game over: black wins by time forfeit (Art. 6.9): white's flag has fallen",
                     "game over> "]
@@ -125,7 +125,7 @@ def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
 
 
 def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
-    play = Play(resumed_game(tmp_path, "d5"), {}, spoken=True)
+    play = Play(resumed_game(tmp_path, "d5"), {})
     said = _transcript(play, [])
     assert said[2] == ("game resumed after black: pawn d5; white to move; "
                        "white 4:56, black 4:53")

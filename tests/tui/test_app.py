@@ -32,10 +32,10 @@ def test_a_person_plays_the_engine(tmp_path: Path) -> None:
     time = FakeTime()
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("5+3"))
     play = Play(LiveGame(game, now=time), {Side.BLACK: BuiltinPlayer(1, seed=5)},
-                unicode=False, pgn_path=tmp_path / "g.pgn")
+                pgn_path=tmp_path / "g.pgn")
 
     async def scenario() -> None:
-        app = GameApp(play)
+        app = GameApp(play, unicode=False)
         async with app.run_test() as pilot:
             await pilot.press(*"e4", "enter")
             await app.workers.wait_for_complete()
@@ -69,7 +69,7 @@ def _shown(app: GameApp) -> list[str]:
 
 def _play(control: str = "5+3") -> Play:
     game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human(control))
-    return Play(LiveGame(game, now=FakeTime()), {}, unicode=False)
+    return Play(LiveGame(game, now=FakeTime()), {})
 
 
 RUY_LOPEZ = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Na5 Bc2 c5 d4 Qc7"
@@ -83,7 +83,7 @@ async def _type(pilot: Pilot[None], *lines: str) -> None:
 
 def test_at_120x40_the_messages_get_the_free_space_and_help_shows_whole() -> None:
     async def scenario() -> None:
-        app = GameApp(_play())
+        app = GameApp(_play(), unicode=False)
         async with app.run_test(size=(120, 40)) as pilot:
             await _type(pilot, *RUY_LOPEZ.split(), "help")
             assert app.query_one("#log", RichLog).region.height >= 24
@@ -103,7 +103,7 @@ def test_at_120x40_the_messages_get_the_free_space_and_help_shows_whole() -> Non
 
 def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
     async def scenario() -> None:
-        app = GameApp(_play())
+        app = GameApp(_play(), unicode=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await _type(pilot, *RUY_LOPEZ.split())
             moves = _text(app, "#moves").splitlines()
@@ -130,7 +130,7 @@ def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
 
 def test_messages_use_san_plain_articles_and_no_fen() -> None:
     async def scenario() -> None:
-        app = GameApp(_play(control="90+30"))
+        app = GameApp(_play(control="90+30"), unicode=False)
         async with app.run_test(size=(120, 40)) as pilot:
             await _type(pilot, "Ke2", "claim repetition Nf3", "Nc3", "Nf3", "resign")
             log = _log(app)
@@ -144,10 +144,10 @@ def test_messages_use_san_plain_articles_and_no_fen() -> None:
 
 
 def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
-    play = Play(resumed_game(tmp_path, "e5"), {}, unicode=False)
+    play = Play(resumed_game(tmp_path, "e5"), {})
 
     async def scenario() -> None:
-        app = GameApp(play)
+        app = GameApp(play, unicode=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert "game resumed after 1... e5; white to move; white 4:56, black 4:53" in _log(app)

@@ -178,7 +178,7 @@ def build(args: argparse.Namespace) -> Play:
         recorder = Recording(store, game_id, game)
         pgn = _pgn_path(args, store, game_id)
     live = LiveGame(game, journal=recorder)
-    return Play(live, engines, spoken=args.accessible, unicode=not args.ascii, pgn_path=pgn)
+    return Play(live, engines, pgn_path=pgn)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
 
     people = play.humans()
     orientation = people[0] if people else Side.WHITE
-    GameApp(play, orientation=orientation).run()
+    GameApp(play, orientation=orientation, unicode=not args.ascii).run()
     kept = play.live.journal.where if play.live.journal is not None else "nowhere"
     print(f"game saved to {play.pgn_path} (events kept in {kept})")
     if play.live.game.outcome is not None:

@@ -1,4 +1,5 @@
-"""The UCI protocol's text: reading ``position`` and ``go`` commands, writing ``info``.
+"""The UCI protocol's text: reading ``position`` and ``go`` commands, writing ``info`` lines
+and reading their scores.
 
 Errors are :class:`UciError` with a message fit for an ``info string error: ...`` line.
 """
@@ -13,6 +14,7 @@ from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import uci
 from chessarbiter.core.position import STARTING_FEN, Position
 from chessarbiter.engines.search import SearchInfo
+from chessarbiter.engines.tt import MATE
 
 
 class UciError(ValueError):
@@ -106,3 +108,26 @@ def format_info(info: SearchInfo, chess960: bool = False) -> str:
     if info.pv:
         line += " pv " + " ".join(uci(m, chess960) for m in info.pv)
     return line
+
+
+def mate_score(moves: int) -> int:
+    """A UCI ``score mate`` value (moves to mate, negative when being mated) in centipawns:
+    ``MATE`` less the moves, negated when being mated."""
+    return MATE - abs(moves) if moves > 0 else -(MATE - abs(moves))
+
+
+def read_score(info: str) -> int | None:
+    """The score of an ``info`` line (``score cp 34``, ``score mate -3``) in centipawns, mates
+    as :func:`mate_score` says; ``None`` without a readable score."""
+    words = info.split()
+    for i, word in enumerate(words[:-2]):
+        if word == "score":
+            kind, value = words[i + 1], words[i + 2]
+            digits = value.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+                return None
+            if kind == "cp":
+                return int(value)
+            if kind == "mate":
+                return mate_score(int(value))
+    return None

@@ -1,2 +1,4 @@
-"""Games played live: the arbiter's game with a running time source, a crash-safe journal,
-text commands and players (people and engines). The terminal and the server use it."""
+"""Games played live: the arbiter's game with a running time source, its players (people,
+the built-in engine, UCI engines) and the store keeping its events. Typed commands in, typed
+results out (:mod:`chessarbiter.session.results`), never text. The terminal and the server
+use it."""

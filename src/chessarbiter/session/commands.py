@@ -1,40 +1,50 @@
-"""What a player types, read into commands (the same words in every interface).
+"""What a player types, read into typed commands (the same words in every interface).
 
 A line is a move (SAN, long algebraic or UCI; a trailing ``=`` or ``offer`` also offers a
-draw, as the scoresheet's "(=)" records, Art. 9.1.2.1) or one of the commands in
-:data:`HELP`. Reading never fails: unknown words become a ``move`` the arbiter will reject
-with its own clear message.
+draw, as the scoresheet's "(=)" records, Art. 9.1.2.1) or a command word (:class:`Verb`).
+Reading never fails: unknown words become a ``move`` the arbiter will reject with its own
+clear message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
-HELP: Final = (
-    ("MOVE", "play a move: Nf3, exd5, O-O, e8=Q, g1f3, Ng1-f3"),
-    ("MOVE =", "play a move and offer a draw with it"),
-    ("offer", "offer a draw (Art. 9.1)"),
-    ("accept / decline", "answer the opponent's draw offer"),
-    ("claim [repetition|50] [MOVE]", "claim a draw, on the board or on the move you intend "
-                                     "to play (Art. 9.2, 9.3)"),
-    ("resign", "resign the game (Art. 5.1.2)"),
-    ("moves", "list the legal moves"),
-    ("clock", "read both clocks"),
-    ("board", "show (or read) the whole board"),
-    ("rank N / file X", "read one rank (1-8) or file (a-h)"),
-    ("pieces [white|black]", "where a side's pieces stand"),
-    ("flip", "turn the board around"),
-    ("help", "this list"),
-    ("quit", "stop; the game is saved and can be resumed"),
-)
+from chessarbiter.clock.records import Side
+
+
+class Verb(StrEnum):
+    """What a command does: an action on the game (:data:`ACTIONS`) or a request to see it."""
+
+    MOVE = "move"
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CLAIM = "claim"
+    RESIGN = "resign"
+    MOVES = "moves"
+    CLOCK = "clock"
+    BOARD = "board"
+    RANK = "rank"
+    FILE = "file"
+    PIECES = "pieces"
+    FLIP = "flip"
+    HELP = "help"
+    QUIT = "quit"
+
+
+ACTIONS: Final = frozenset({Verb.MOVE, Verb.OFFER, Verb.ACCEPT, Verb.DECLINE, Verb.CLAIM,
+                            Verb.RESIGN})
+"""The commands that act on the game (the others look at it or at the interface)."""
 
 _WORDS: Final = {
-    "offer": "offer", "draw": "offer", "accept": "accept", "decline": "decline",
-    "resign": "resign", "moves": "moves", "legal": "moves", "clock": "clock", "time": "clock",
-    "clocks": "clock", "board": "board", "flip": "flip", "help": "help", "?": "help",
-    "quit": "quit", "exit": "quit", "rank": "rank", "file": "file", "pieces": "pieces",
-    "claim": "claim",
+    "offer": Verb.OFFER, "draw": Verb.OFFER, "accept": Verb.ACCEPT, "decline": Verb.DECLINE,
+    "resign": Verb.RESIGN, "moves": Verb.MOVES, "legal": Verb.MOVES, "clock": Verb.CLOCK,
+    "time": Verb.CLOCK, "clocks": Verb.CLOCK, "board": Verb.BOARD, "flip": Verb.FLIP,
+    "help": Verb.HELP, "?": Verb.HELP, "quit": Verb.QUIT, "exit": Verb.QUIT, "rank": Verb.RANK,
+    "file": Verb.FILE, "pieces": Verb.PIECES, "claim": Verb.CLAIM,
 }
 _CLAIM_KINDS: Final = {
     "repetition": "threefold", "threefold": "threefold", "3": "threefold",
@@ -44,9 +54,11 @@ _CLAIM_KINDS: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """``name`` is one of the command words (or ``move``); ``args`` the rest of the line."""
+    """``name`` says what to do; ``args`` the rest of the line (a ``claim`` has two: the
+    :class:`~chessarbiter.arbiter.events.ClaimKind` value or ``""``, and the intended move or
+    ``""``)."""
 
-    name: str
+    name: Verb
     args: tuple[str, ...] = ()
     offer_draw: bool = False
 
@@ -58,10 +70,10 @@ def read_command(line: str) -> Command | None:
         return None
     head = words[0].lower()
     name = _WORDS.get(head)
-    if name == "claim":
+    if name is Verb.CLAIM:
         kind = _CLAIM_KINDS.get(words[1].lower()) if len(words) > 1 else None
         rest = words[2:] if kind else words[1:]
-        return Command("claim", (kind or "", " ".join(rest)))
+        return Command(Verb.CLAIM, (kind or "", " ".join(rest)))
     if name is not None:
         return Command(name, tuple(words[1:]))
     offer = False
@@ -71,11 +83,14 @@ def read_command(line: str) -> Command | None:
     elif words[-1].endswith("(=)"):
         offer = True
         words[-1] = words[-1][:-3]
-    return Command("move", (" ".join(words),), offer_draw=offer) if words else None
+    return Command(Verb.MOVE, (" ".join(words),), offer_draw=offer) if words else None
 
 
-def help_text(without: tuple[str, ...] = ()) -> str:
-    """The command list, one command a line, leaving out the commands in ``without``."""
-    shown = [(cmd, what) for cmd, what in HELP if cmd not in without]
-    width = max(len(cmd) for cmd, _ in shown)
-    return "\n".join(f"{cmd.ljust(width)}  {what}" for cmd, what in shown)
+def side_named(word: str) -> Side:
+    """The side a word names (``white``/``w``, ``black``/``b``); ``ValueError`` otherwise."""
+    lowered = word.lower()
+    if lowered in ("white", "w"):
+        return Side.WHITE
+    if lowered in ("black", "b"):
+        return Side.BLACK
+    raise ValueError(f"{word!r} is not a side: say white or black")

@@ -95,12 +95,14 @@ class LiveGame:
         return decisions
 
     def start(self) -> tuple[Decision, ...]:
-        """Start White's clock (Art. 6.5) where the profile's clock starts that way."""
+        """Start White's clock (Art. 6.5) where the profile's clock starts that way (not in
+        a game over from its start position, e.g. a stalemate)."""
         setup = self.game.setup
         if (
             setup.control is None
             or setup.profile.clock_start is not Start.BLACK_STARTS_WHITE
             or self.game.log
+            or self.game.is_over
         ):
             return ()
         return self.apply(ClocksStarted(self.time()))

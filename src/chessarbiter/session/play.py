@@ -1,5 +1,6 @@
-"""A game at the table: people type, engines think, the program arbitrates. The terminal's
-full-screen and accessible modes (and later the server) drive this one object."""
+"""A game at the table: people act through typed commands, engines think, the program
+arbitrates. Every action answers with a typed result (:mod:`chessarbiter.session.results`);
+the terminal's full-screen and accessible modes render them, a match only plays."""
 
 from __future__ import annotations
 
@@ -7,33 +8,40 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import ClaimKind
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
 from chessarbiter.engines.uci_client import EngineFailure
-from chessarbiter.present.moves import move_words
-from chessarbiter.present.wording import control_words
-from chessarbiter.session.controller import Controller, Reply
-from chessarbiter.session.live import LiveGame
+from chessarbiter.laws.repetition import FIFTY_MOVE_PLIES
+from chessarbiter.session.commands import ACTIONS, Command, Verb, side_named
+from chessarbiter.session.live import LiveGame, read_move
 from chessarbiter.session.players import EnginePlayer, failure_event
+from chessarbiter.session.results import (
+    EngineFailed,
+    Played,
+    Refused,
+    Resumed,
+    Ruling,
+    Situation,
+)
 
 
 class Play:
     """A live game with its players: ``engines`` maps a side to the engine playing it (the
-    other sides are people). Safe to call from an interface thread and an engine thread."""
+    other sides are people). Safe to call from an interface thread and an engine thread;
+    ``lock`` is held by each call (an interface holds it to look and act at one instant)."""
 
     def __init__(
         self,
         live: LiveGame,
         engines: Mapping[Side, EnginePlayer],
         *,
-        spoken: bool = False,
-        unicode: bool = True,
         pgn_path: Path | None = None,
     ) -> None:
         self.live = live
         self.engines = dict(engines)
-        self.controller = Controller(live, spoken=spoken, unicode=unicode)
         self.pgn_path = pgn_path
         self.lock = threading.RLock()
         self.stop = threading.Event()
@@ -47,7 +55,7 @@ class Play:
         return [side for side in (Side.WHITE, Side.BLACK) if side not in self.engines]
 
     def human_side(self) -> Side | None:
-        """The side a typed line speaks for: the person to move, else the only person."""
+        """The side a typed command speaks for: the person to move, else the only person."""
         people = self.humans()
         to_move = self.live.game.to_move
         if to_move in people:
@@ -60,60 +68,96 @@ class Play:
             return None
         return self.engines.get(self.live.game.to_move)
 
-    def introduction(self) -> str:
-        """Who plays which side, and the time control, in one sentence."""
-        people = self.humans()
-        control = control_words(self.live.game.setup.control)
-        if len(people) == 2:
-            return f"two people play, white and black, at this keyboard; {control}"
-        if len(people) == 1:
-            side = people[0]
-            opponent = self.engines[side.opponent].name
-            return f"you play {side.name.lower()} against {opponent}; {control}"
-        white, black = self.engines[Side.WHITE].name, self.engines[Side.BLACK].name
-        return f"{white} plays white against {black}; {control}"
+    def situation(self) -> Situation:
+        """The game now."""
+        with self.lock:
+            game = self.live.game
+            return Situation(game.position(), game.to_move, game.pending_offer, game.outcome,
+                             self.live.clocks())
 
-    def start(self) -> list[str]:
+    def start(self) -> Ruling | Resumed:
         """Start the clocks (Art. 6.5) if the game has not started yet; a game resumed from
-        its journal is announced with whose move it is and both clocks."""
+        its log answers with its last move."""
         with self.lock:
             game = self.live.game
             if game.log:
                 pos = game.position()
+                last = None
                 if pos.move_stack:
-                    last = pos.move_stack[-1]
+                    move = pos.move_stack[-1]
                     pos.pop()
-                    after = "after " + move_words(pos, last, spoken=self.controller.spoken)
-                else:
-                    after = "before the first move"
-                return [f"game resumed {after}; {self.controller.status()}; "
-                        f"{self.controller.clock_text()}"]
-            return self.controller.report(self.live.start())
+                    last = Played(Side(pos.turn), pos, move)
+                return Resumed(last, self.situation())
+            return Ruling(None, self.live.start(), self.situation())
 
-    def type_line(self, line: str) -> Reply:
-        """A person's line: a move or a command."""
+    def act(self, command: Command, side: Side | None = None) -> Ruling | Refused:
+        """Carry out one of the :data:`~chessarbiter.session.commands.ACTIONS` for ``side``
+        (default: the player having the move); a refused action changes nothing."""
+        if command.name not in ACTIONS:
+            raise ValueError(f"{command.name}: not an action on the game")
         with self.lock:
-            lines = self.tick()
-            reply = self.controller.handle(line, self.human_side())
-            reply.lines[:0] = lines
+            actor = side if side is not None else self.live.game.to_move
+            try:
+                ruling = self._act(command, actor)
+            except (ArbiterError, ValueError) as exc:  # a ChessError is a ValueError
+                return Refused(command.name, f"{exc}", self.situation())
             self._finish_if_over()
-            return reply
+            return ruling
 
-    def tick(self) -> list[str]:
+    def _act(self, command: Command, side: Side) -> Ruling:
+        live = self.live
+        name = command.name
+        decisions: tuple[Decision, ...]
+        if name is Verb.MOVE:
+            pos = live.game.position()
+            move = read_move(pos, command.args[0])
+            plies = len(live.game.records)
+            decisions = live.move(side, pos.uci(move), offer_draw=command.offer_draw)
+            played = None
+            if len(live.game.records) > plies:  # not when a flag had fallen first
+                played = Played(side, pos, move, command.offer_draw)
+            return Ruling(name, decisions, self.situation(), played)
+        if name is Verb.OFFER:
+            decisions = live.offer(self._side(command, side))
+        elif name is Verb.ACCEPT or name is Verb.DECLINE:
+            offerer = live.game.pending_offer
+            answering = offerer.opponent if offerer is not None else side
+            decisions = (live.accept if name is Verb.ACCEPT else live.decline)(answering)
+        elif name is Verb.CLAIM:
+            kind_text, intended = command.args
+            if kind_text:
+                kind = ClaimKind(kind_text)
+            else:  # the 50-move rule when its count is reached (by the intended move too)
+                halfmoves = live.game.position().halfmove_clock
+                kind = (ClaimKind.FIFTY_MOVES if halfmoves >= FIFTY_MOVE_PLIES - 1
+                        else ClaimKind.THREEFOLD)
+            decisions = live.claim(side, kind, intended or None)
+        else:
+            decisions = live.resign(self._side(command, side))
+        return Ruling(name, decisions, self.situation())
+
+    @staticmethod
+    def _side(command: Command, default: Side) -> Side:
+        return side_named(command.args[0]) if command.args else default
+
+    def tick(self) -> Ruling | None:
         """Look at the clocks: a fallen flag is recorded (Art. 6.8)."""
         with self.lock:
             if self.over:
-                return []
+                return None
             decisions = self.live.observe_flag()
+            if not decisions:
+                return None
             self._finish_if_over()
-            return self.controller.report(decisions) if decisions else []
+            return Ruling(None, decisions, self.situation())
 
-    def engine_move(self) -> list[str]:
-        """Let the engine to move think (blocking, outside the lock) and play its move; an
-        engine that fails loses as :func:`failure_event` says."""
+    def engine_move(self) -> tuple[Ruling | EngineFailed, ...]:
+        """Let the engine to move think (blocking, outside the lock) and play its move: a
+        flag seen meanwhile, then the move, or the engine's failure and the arbiter's answer
+        (:func:`~chessarbiter.session.players.failure_event`)."""
         engine = self.engine_to_move()
         if engine is None:
-            return []
+            return ()
         with self.lock:
             game = self.live.game
             side = game.to_move
@@ -121,30 +165,29 @@ class Play:
             pos = game.position()
         answer = engine.think(pos, game.setup.control, clocks, self.stop)
         with self.lock:
+            flagged = self.tick()
+            seen = (flagged,) if flagged is not None else ()
             if self.stop.is_set() or self.over or game.to_move is not side:
-                return self.tick()
-            lines = self.tick()
-            if self.over:
-                return lines
+                return seen
+            move, reason = None, ""
             if isinstance(answer, str):
                 pos = game.position()
                 try:
-                    move = pos.parse_uci(answer)
-                    words = move_words(pos, move, spoken=self.controller.spoken)
+                    legal = pos.parse_uci(answer)
                     decisions = self.live.move(side, answer)
-                    lines += [words, *(self.controller.readable(str(d)) for d in decisions)]
                 except (ArbiterError, ValueError) as exc:
-                    said = self.controller.readable(f"{answer}: {exc}")
-                    lines.append(f"{engine.name} played {said}")
+                    move, reason = answer, f"{exc}"
                     failure = EngineFailure("illegal", f"illegal move {answer!r}")
-                    self.live.apply(failure_event(game, side, failure, self.live.time()))
+                else:
+                    self._finish_if_over()
+                    played = Played(side, pos, legal)
+                    return (*seen, Ruling(Verb.MOVE, decisions, self.situation(), played))
             else:
-                lines.append(f"{engine.name} failed: {answer.kind}: {answer.detail}")
-                self.live.apply(failure_event(game, side, answer, self.live.time()))
-            if self.over:
-                lines.append(self.controller.readable(f"game over: {game.outcome}"))
+                failure = answer
+            decisions = self.live.apply(failure_event(game, side, failure, self.live.time()))
             self._finish_if_over()
-            return lines
+            return (*seen, EngineFailed(engine.name, failure, move, reason, decisions,
+                                        self.situation()))
 
     def save_pgn(self) -> Path | None:
         """Write the scoresheet (finished or interrupted) as PGN."""

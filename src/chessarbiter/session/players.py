@@ -17,8 +17,8 @@ from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
 from chessarbiter.engines.timeman import budget_for
-from chessarbiter.engines.tt import MATE
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
+from chessarbiter.engines.uci_protocol import mate_score, read_score
 
 
 class EnginePlayer(Protocol):
@@ -70,7 +70,7 @@ class BuiltinPlayer:
             budget = budget_for(control, moves_made(pos), remaining)
         result = self.engine.choose(pos, budget=budget, stop=stop)
         mate = mate_in(result.score)
-        self.score_cp = result.score if mate is None else _mate_cp(mate)
+        self.score_cp = result.score if mate is None else mate_score(mate)
         if result.move is None:
             return EngineFailure("illegal", "the built-in engine found no move")
         return pos.uci(result.move)
@@ -126,7 +126,7 @@ class UciPlayer:
         answer = engine.play(pos, times, depth=None if times else 8)
         if isinstance(answer, EngineFailure):
             return answer
-        self.score_cp = info_score(answer.info)
+        self.score_cp = read_score(answer.info)
         return pos.uci(answer.move)
 
     def close(self) -> None:
@@ -162,28 +162,6 @@ def player_from_spec(spec: str, *, seed: int | None = None,
             options[name.strip()] = value.strip()
         return UciPlayer(shlex.split(command), chess960=chess960, options=options)
     raise ValueError(f"player {spec!r}: expected human, engine[:LEVEL] or uci:COMMAND")
-
-
-def _mate_cp(moves: int) -> int:
-    """A mate in ``moves`` (UCI ``score mate``, negative if being mated) as ``MATE - |moves|``,
-    negated when being mated."""
-    return MATE - abs(moves) if moves > 0 else -(MATE - abs(moves))
-
-
-def info_score(info: str) -> int | None:
-    """The score of a UCI ``info`` line (``score cp 34``, ``score mate -3``) in centipawns."""
-    words = info.split()
-    for i, word in enumerate(words[:-2]):
-        if word == "score":
-            kind, value = words[i + 1], words[i + 2]
-            digits = value.removeprefix("-")
-            if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
-                return None
-            if kind == "cp":
-                return int(value)
-            if kind == "mate":
-                return _mate_cp(int(value))
-    return None
 
 
 def failure_event(game: Game, side: Side, failure: EngineFailure, at_ms: int) -> Event:

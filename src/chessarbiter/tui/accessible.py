@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 
 from chessarbiter.session.play import Play
+from chessarbiter.tui.console import Console
 
 WATCH_INTERVAL_S = 0.2
 
@@ -40,25 +41,26 @@ def run_accessible(
     """Play in line mode until the players quit or input ends. ``watch`` announces a fallen
     flag while a person is thinking (a background thread looks at the clocks) and then shows
     the prompt again with ``show_prompt`` (which writes without ending the line)."""
-    write(f"chessarbiter, accessible mode: {play.introduction()}.")
+    console = Console(play, spoken=True)
+    write(f"chessarbiter, accessible mode: {console.introduction()}.")
     write("Type a move like knight f3 as Nf3, or help.")
-    for line in play.start():
+    for line in console.start():
         write(line)
     stopped = threading.Event()
     if watch:
         threading.Thread(
-            target=watch_flags, args=(play, write, show_prompt, stopped), daemon=True
+            target=watch_flags, args=(console, write, show_prompt, stopped), daemon=True
         ).start()
     try:
         while True:
             while play.engine_to_move() is not None:
-                for line in play.engine_move():
+                for line in console.engine_move():
                     write(line)
             try:
                 text = read(prompt_for(play))
             except (EOFError, KeyboardInterrupt):
                 break
-            reply = play.type_line(text)
+            reply = console.handle(text)
             for line in reply.lines:
                 write(line)
             if reply.quit:
@@ -71,7 +73,7 @@ def run_accessible(
 
 
 def watch_flags(
-    play: Play,
+    console: Console,
     write: Callable[[str], None],
     show_prompt: Callable[[str], None],
     stopped: threading.Event,
@@ -79,9 +81,9 @@ def watch_flags(
     """Until ``stopped``: announce a fallen flag, then prompt again (the person was at a
     prompt that no longer holds)."""
     while not stopped.wait(WATCH_INTERVAL_S):
-        lines = play.tick()
+        lines = console.tick()
         if lines:
             show_prompt("\n")  # leave the line of the prompt the person was at
             for line in lines:
                 write(line)
-            show_prompt(prompt_for(play))
+            show_prompt(prompt_for(console.play))

@@ -23,6 +23,7 @@ from chessarbiter.present.board import board_lines
 from chessarbiter.present.clocks import format_ms
 from chessarbiter.present.moves import move_list
 from chessarbiter.session.play import Play
+from chessarbiter.tui.console import Console
 
 LOW_TIME_MS = 30_000
 """A display under this many milliseconds is shown as low time."""
@@ -58,12 +59,14 @@ class GameApp(App[None]):
         Binding("pagedown", "scroll_log(1)", "scroll the messages down", show=False),
     ]
 
-    def __init__(self, play: Play, *, orientation: Side = Side.WHITE) -> None:
+    def __init__(self, play: Play, *, orientation: Side = Side.WHITE,
+                 unicode: bool = True) -> None:
         super().__init__()
         self.play = play
+        self.talk = Console(play, unicode=unicode)  # (``console`` is Textual's own)
+        self.talk.keys = list(KEYS)
         self.orientation = orientation
         self.thinking = False
-        play.controller.keys = list(KEYS)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -77,7 +80,7 @@ class GameApp(App[None]):
         yield Input(placeholder="your move (Nf3, e2e4) or a command: help", id="entry")
 
     def on_mount(self) -> None:
-        self.say([f"chessarbiter: {self.play.introduction()}", *self.play.start(),
+        self.say([f"chessarbiter: {self.talk.introduction()}", *self.talk.start(),
                   "type help for the commands; PageUp and PageDown scroll these messages"])
         self.redraw()
         self.call_after_refresh(self.redraw)  # the move list now knows its height
@@ -105,7 +108,7 @@ class GameApp(App[None]):
 
     def tick(self) -> None:
         try:
-            lines = self.play.tick()
+            lines = self.talk.tick()
             if lines:
                 self.say(lines)
                 self.redraw()
@@ -137,16 +140,16 @@ class GameApp(App[None]):
         pos = self.play.live.game.position()
         self.query_one("#board", Static).update(
             "\n".join(board_lines(pos, orientation=self.orientation.value,
-                                  unicode=self.play.controller.unicode))
+                                  unicode=self.talk.unicode))
         )
         self.draw_clocks()
-        self.query_one("#status", Static).update(self.play.controller.status())
+        self.query_one("#status", Static).update(self.talk.status())
         moves = self.query_one("#moves", Static)
         moves.update(move_list(self.play.live.game.position(), moves.size.height or 12))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
-        reply = self.play.type_line(event.value)
+        reply = self.talk.handle(event.value)
         self.say([f"> {event.value}", *reply.lines])
         if reply.flip:
             self.action_flip()
@@ -159,11 +162,11 @@ class GameApp(App[None]):
     def engine_if_due(self) -> None:
         if not self.thinking and self.play.engine_to_move() is not None:
             self.thinking = True
-            self.query_one("#status", Static).update(self.play.controller.status() + " …")
+            self.query_one("#status", Static).update(self.talk.status() + " …")
             self.run_worker(self._engine_thread, thread=True, exit_on_error=False)
 
     def _engine_thread(self) -> None:
-        lines = self.play.engine_move()
+        lines = self.talk.engine_move()
         self.call_from_thread(self._engine_done, lines)
 
     def _engine_done(self, lines: list[str]) -> None:

@@ -1,0 +1,122 @@
+"""The terminal's side of the table, for both modes: a typed line becomes an action on the
+game (answered with the session's typed result) or a request to see it, and everything comes
+back as lines to show or speak, rendered by :mod:`chessarbiter.present`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chessarbiter.notation.san import legal_san
+from chessarbiter.present.answers import answer_lines, clock_text, introduction, status_text
+from chessarbiter.present.board import board_lines
+from chessarbiter.present.help import help_text
+from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
+from chessarbiter.present.wording import RULEBOOK_KEY, readable
+from chessarbiter.session.commands import ACTIONS, Command, Verb, read_command, side_named
+from chessarbiter.session.play import Play
+from chessarbiter.session.results import Answer
+
+
+@dataclass
+class Reply:
+    """What to tell the players; ``quit``/``flip`` ask the interface to stop or turn the
+    board."""
+
+    lines: list[str] = field(default_factory=list)
+    quit: bool = False
+    flip: bool = False
+
+
+class Console:
+    """Runs typed lines for the people at the board. ``spoken`` answers in words (the
+    accessible mode); ``keys`` are lines the interface adds to ``help`` (its shortcuts)."""
+
+    def __init__(self, play: Play, *, spoken: bool = False, unicode: bool = True) -> None:
+        self.play = play
+        self.spoken = spoken
+        self.unicode = unicode
+        self.keys: list[str] = []
+
+    def lines(self, *answers: Answer | None) -> list[str]:
+        """The session's answers as lines (``None``: nothing to say)."""
+        return [line for answer in answers if answer is not None
+                for line in answer_lines(answer, spoken=self.spoken)]
+
+    def handle(self, line: str) -> Reply:
+        """A person's line, for the side :meth:`Play.human_side` says: a fallen flag is
+        announced first."""
+        with self.play.lock:
+            flagged = self.lines(self.play.tick())
+            reply = self._run(read_command(line))
+            reply.lines[:0] = flagged
+            return reply
+
+    def _run(self, command: Command | None) -> Reply:
+        if command is None:
+            return Reply()
+        if command.name in ACTIONS:
+            return Reply(self.lines(self.play.act(command, self.play.human_side())))
+        try:
+            return self._view(command)
+        except ValueError as exc:
+            return Reply([readable(f"{exc}", self.play.live.game.position(),
+                                   spoken=self.spoken)])
+
+    def _view(self, command: Command) -> Reply:
+        pos = self.play.live.game.position()
+        name = command.name
+        if name is Verb.MOVES:
+            return Reply(["legal moves: " + (", ".join(legal_san(pos)) or "none")])
+        if name is Verb.CLOCK:
+            return Reply([clock_text(self.play.live.clocks())])
+        if name is Verb.BOARD:
+            if self.spoken:
+                return Reply([spoken_rank(pos, r) for r in range(8, 0, -1)])
+            return Reply(board_lines(pos, unicode=self.unicode))
+        if name is Verb.RANK:
+            rank = _one(command, "a rank 1-8")
+            if len(rank) != 1 or rank not in "12345678":
+                raise ValueError(f"no rank {rank[:20]!r}: ranks are 1 to 8")
+            return Reply([spoken_rank(pos, int(rank))])
+        if name is Verb.FILE:
+            return Reply([spoken_file(pos, _one(command, "a file a-h").lower())])
+        if name is Verb.PIECES:
+            if command.args:
+                return Reply([spoken_pieces(pos, side_named(command.args[0]).value)])
+            return Reply([spoken_pieces(pos, 0), spoken_pieces(pos, 1)])
+        if name is Verb.FLIP:
+            if self.spoken:
+                return Reply(["there is no board on screen to turn: try board, rank or file"])
+            return Reply(flip=True)
+        if name is Verb.HELP:
+            lines = help_text(without=("flip",) if self.spoken else ()).splitlines()
+            return Reply([*lines, *self.keys, RULEBOOK_KEY])
+        return Reply(quit=True)  # quit
+
+    def start(self) -> list[str]:
+        """Start the game (or announce it resumed)."""
+        return self.lines(self.play.start())
+
+    def tick(self) -> list[str]:
+        """Look at the clocks: a fallen flag, announced."""
+        return self.lines(self.play.tick())
+
+    def engine_move(self) -> list[str]:
+        """The engine to move plays (blocking): its move, or its failure, announced."""
+        return self.lines(*self.play.engine_move())
+
+    def status(self) -> str:
+        """Whose move it is, a pending offer, or the result."""
+        return status_text(self.play.situation(), spoken=self.spoken)
+
+    def introduction(self) -> str:
+        """Who plays which side, and the time control, in one sentence."""
+        play = self.play
+        names = {side: engine.name for side, engine in play.engines.items()}
+        return introduction(play.humans(), names, play.live.game.setup.control)
+
+
+def _one(command: Command, what: str) -> str:
+    if len(command.args) != 1:
+        raise ValueError(f"{command.name}: give {what}")
+    return command.args[0]
