@@ -35,6 +35,7 @@ from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
+from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
@@ -99,6 +100,10 @@ class Hub:
             except (StoreError, ValueError) as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
+            events = len(entry.game.log)
+            decisions = recover(entry.live)  # the profile's outage rule
+            if len(entry.game.log) > events:
+                await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
 
