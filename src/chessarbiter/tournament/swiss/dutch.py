@@ -177,6 +177,7 @@ class _Plan:
         self.size = len(mdps) + len(residents)
         self.is_mdp = set(mdps)
         self.edges = self._quality_edges(states)
+        self.quality, _ = pack([f for _, _, f in self.edges], len(self.vertices) + 1)
 
     def _quality_edges(self, states: dict[int, PlayerState]
                        ) -> list[tuple[int, int, list[int]]]:
@@ -291,15 +292,18 @@ class _Plan:
         order = self._order_fields(remainder, count)
         size = self.size
         nm = len(self.mdps)
-        edges = []
-        for i, j, f in self.edges:
+        kept = []
+        for k, (i, j, _) in enumerate(self.edges):
             if verts[i] in taken or (j < n and verts[j] in taken):
                 continue
             if remainder is not None and i < nm and j < size:
                 continue  # the limbo's MDPs are no longer paired in the bracket
-            edges.append((i, j, f + order(i, j)))
-        seed = [k for k, (i, j, _) in enumerate(edges) if self._near(i, j)]
-        mate = max_weight_matching_sparse(n + (1 if self.bye else 0), pack(edges, n + 1), seed)
+            kept.append(k)
+        ordering, bits = pack([order(*self.edges[k][:2]) for k in kept], n + 1)
+        edges = [(self.edges[k][0], self.edges[k][1], (self.quality[k] << bits) | extra)
+                 for k, extra in zip(kept, ordering, strict=True)]
+        seed = [e for e, (i, j, _) in enumerate(edges) if self._near(i, j)]
+        mate = max_weight_matching_sparse(n + (1 if self.bye else 0), edges, seed)
         pairs = []
         bye = None
         for i in range(size):
