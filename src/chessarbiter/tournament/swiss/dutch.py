@@ -124,6 +124,10 @@ class _Solver:
                 ) -> tuple[list[tuple[int, int]], list[int], int | None]:
         """Pair one bracket: its pairs, its downfloaters, and the PAB if it is the last."""
         last = not lower
+        if not mdps:
+            perfect = self.perfect(residents, last)
+            if perfect is not None and (last or self.completes([], lower)):
+                return perfect[0], [], perfect[1]
         full = len(lower) - len(nxt) <= _FULL_LIMIT
         while True:
             plan = _Plan(self, mdps, residents, nxt, lower if full else [], full, last)
@@ -133,6 +137,34 @@ class _Solver:
             if full or self.completes(floaters, lower):
                 return pairs, floaters, bye
             full = True
+
+    def perfect(self, residents: list[int], last: bool
+                ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The first candidate of a homogeneous bracket, S1[i] with S2[i] (B.3), when it is
+        perfect (B.4: every criterion met, so no matching is needed); else ``None``. Only
+        brackets leaving no downfloater qualify, or the last one when its odd player out is
+        a fit PAB assignee (C2, C5, C9, C14, C16)."""
+        half = len(residents) // 2
+        pairs = list(zip(residents[:half], residents[half:2 * half], strict=True))
+        for a, b in pairs:
+            ca, _ = self.states[a].preference
+            cb, _ = self.states[b].preference
+            if not self.compatible(a, b) or (ca is not None and ca is cb):
+                return None
+            if self.rnd.final and (self.topscorer(a) or self.topscorer(b)):
+                return None
+        if len(residents) % 2 == 0:
+            return pairs, None
+        if not (last and self.odd):
+            return None
+        out = self.states[residents[-1]]
+        if not out.bye_eligible or Float.DOWN in out.floats:
+            return None
+        fittest = min(self.states[p].unplayed for p in residents
+                      if self.states[p].bye_eligible)
+        if self.rnd.rules != "2017" and out.unplayed > fittest:
+            return None
+        return pairs, out.start
 
     def completes(self, floaters: list[int], lower: list[int]) -> bool:
         """C4: can the floaters and the lower players all be paired (one PAB aside)?"""
