@@ -334,7 +334,10 @@ class _Plan:
         ordering, bits = pack([order(*self.edges[k][:2]) for k in kept], n + 1)
         edges = [(self.edges[k][0], self.edges[k][1], (self.quality[k] << bits) | extra)
                  for k, extra in zip(kept, ordering, strict=True)]
-        seed = [e for e, (i, j, _) in enumerate(edges) if self._near(i, j)]
+        place = {i: k for k, i in enumerate(
+            i for i in range(len(self.mdps), size) if verts[i] not in taken)}
+        half = count if count is not None else len(place) // 2
+        seed = [e for e, (i, j, _) in enumerate(edges) if self._near(i, j, place, half)]
         mate = max_weight_matching_sparse(n + (1 if self.bye else 0), edges, seed)
         pairs = []
         bye = None
@@ -350,9 +353,10 @@ class _Plan:
             raise PairingError("no pairing complies with the absolute criteria")
         return pairs, bye
 
-    def _near(self, i: int, j: int) -> bool:
+    def _near(self, i: int, j: int, place: dict[int, int], half: int) -> bool:
         """Whether edge i-j (``i < j``) is among those first tried (the sparse start of
-        the matching: pairs near the S1-S2 diagonal, neighbours, MDPs, the bye, the
+        the matching: pairs near the S1-S2 diagonal of the residents still to pair, whose
+        ``place`` among them is given, S1 holding ``half``; neighbours, MDPs, the bye, the
         players below the next scoregroup); the others join when the duals ask for them."""
         size, nm, nn = self.size, len(self.mdps), len(self.nxt)
         if i < nm or j >= size + nn:
@@ -361,7 +365,9 @@ class _Plan:
         if d <= _NEAR:
             return True
         if j < size:
-            return abs(d - (size - nm) // 2) <= _NEAR
+            x, y = place.get(i, -1), place.get(j, -1)
+            band = max(_NEAR, len(place) // 16)  # exchanges shift the diagonal
+            return y - x <= _NEAR or abs(y - x - half) <= band
         if i >= size:
             return abs(d - nn // 2) <= _NEAR
         return i >= size - 2 * _NEAR or j - size < 2 * _NEAR
