@@ -109,3 +109,13 @@ def test_2017_rules_float_every_unplayed_round() -> None:
     assert new[1].floats[0] is Float.NONE and new[2].floats[0] is Float.DOWN  # 1.4.3
     assert old[1].floats[0] is Float.DOWN and old[2].floats[0] is Float.DOWN  # A.4.b
     assert pair_round(_entrants(2), cells, 2, total_rounds=3, rules="2017").boards == ((1, 2),)
+
+
+def test_virtual_points_form_the_brackets() -> None:
+    """XXA-style acceleration: virtual points per player and round raise a player's pairing
+    score, not their real points."""
+    one = (Fraction(1),)
+    pairing = pair_round(_entrants(4), {}, 1, total_rounds=3, acceleration={3: one, 4: one})
+    assert pairing.boards == ((3, 4), (1, 2))
+    states = build_states({p: [] for p in range(1, 5)}, 1, Scoring(), {3: one})
+    assert states[3].score == 1 and states[3].points == 0

@@ -124,6 +124,10 @@ class _Solver:
                 ) -> tuple[list[tuple[int, int]], list[int], int | None]:
         """Pair one bracket: its pairs, its downfloaters, and the PAB if it is the last."""
         last = not lower
+        if not mdps:
+            perfect = self.perfect(residents, last)
+            if perfect is not None and (last or self.completes([], lower)):
+                return perfect[0], [], perfect[1]
         full = len(lower) - len(nxt) <= _FULL_LIMIT
         while True:
             plan = _Plan(self, mdps, residents, nxt, lower if full else [], full, last)
@@ -133,6 +137,34 @@ class _Solver:
             if full or self.completes(floaters, lower):
                 return pairs, floaters, bye
             full = True
+
+    def perfect(self, residents: list[int], last: bool
+                ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The first candidate of a homogeneous bracket, S1[i] with S2[i] (B.3), when it is
+        perfect (B.4: every criterion met, so no matching is needed); else ``None``. Only
+        brackets leaving no downfloater qualify, or the last one when its odd player out is
+        a fit PAB assignee (C2, C5, C9, C14, C16)."""
+        half = len(residents) // 2
+        pairs = list(zip(residents[:half], residents[half:2 * half], strict=True))
+        for a, b in pairs:
+            ca, _ = self.states[a].preference
+            cb, _ = self.states[b].preference
+            if not self.compatible(a, b) or (ca is not None and ca is cb):
+                return None
+            if self.rnd.final and (self.topscorer(a) or self.topscorer(b)):
+                return None
+        if len(residents) % 2 == 0:
+            return pairs, None
+        if not (last and self.odd):
+            return None
+        out = self.states[residents[-1]]
+        if not out.bye_eligible or Float.DOWN in out.floats:
+            return None
+        fittest = min(self.states[p].unplayed for p in residents
+                      if self.states[p].bye_eligible)
+        if self.rnd.rules != "2017" and out.unplayed > fittest:
+            return None
+        return pairs, out.start
 
     def completes(self, floaters: list[int], lower: list[int]) -> bool:
         """C4: can the floaters and the lower players all be paired (one PAB aside)?"""
@@ -177,6 +209,7 @@ class _Plan:
         self.size = len(mdps) + len(residents)
         self.is_mdp = set(mdps)
         self.edges = self._quality_edges(states)
+        self.quality, _ = pack([f for _, _, f in self.edges], len(self.vertices) + 1)
 
     def _quality_edges(self, states: dict[int, PlayerState]
                        ) -> list[tuple[int, int, list[int]]]:
@@ -291,15 +324,21 @@ class _Plan:
         order = self._order_fields(remainder, count)
         size = self.size
         nm = len(self.mdps)
-        edges = []
-        for i, j, f in self.edges:
+        kept = []
+        for k, (i, j, _) in enumerate(self.edges):
             if verts[i] in taken or (j < n and verts[j] in taken):
                 continue
             if remainder is not None and i < nm and j < size:
                 continue  # the limbo's MDPs are no longer paired in the bracket
-            edges.append((i, j, f + order(i, j)))
-        seed = [k for k, (i, j, _) in enumerate(edges) if self._near(i, j)]
-        mate = max_weight_matching_sparse(n + (1 if self.bye else 0), pack(edges, n + 1), seed)
+            kept.append(k)
+        ordering, bits = pack([order(*self.edges[k][:2]) for k in kept], n + 1)
+        edges = [(self.edges[k][0], self.edges[k][1], (self.quality[k] << bits) | extra)
+                 for k, extra in zip(kept, ordering, strict=True)]
+        place = {i: k for k, i in enumerate(
+            i for i in range(len(self.mdps), size) if verts[i] not in taken)}
+        half = count if count is not None else len(place) // 2
+        seed = [e for e, (i, j, _) in enumerate(edges) if self._near(i, j, place, half)]
+        mate = max_weight_matching_sparse(n + (1 if self.bye else 0), edges, seed)
         pairs = []
         bye = None
         for i in range(size):
@@ -314,9 +353,10 @@ class _Plan:
             raise PairingError("no pairing complies with the absolute criteria")
         return pairs, bye
 
-    def _near(self, i: int, j: int) -> bool:
+    def _near(self, i: int, j: int, place: dict[int, int], half: int) -> bool:
         """Whether edge i-j (``i < j``) is among those first tried (the sparse start of
-        the matching: pairs near the S1-S2 diagonal, neighbours, MDPs, the bye, the
+        the matching: pairs near the S1-S2 diagonal of the residents still to pair, whose
+        ``place`` among them is given, S1 holding ``half``; neighbours, MDPs, the bye, the
         players below the next scoregroup); the others join when the duals ask for them."""
         size, nm, nn = self.size, len(self.mdps), len(self.nxt)
         if i < nm or j >= size + nn:
@@ -325,7 +365,9 @@ class _Plan:
         if d <= _NEAR:
             return True
         if j < size:
-            return abs(d - (size - nm) // 2) <= _NEAR
+            x, y = place.get(i, -1), place.get(j, -1)
+            band = max(_NEAR, len(place) // 16)  # exchanges shift the diagonal
+            return y - x <= _NEAR or abs(y - x - half) <= band
         if i >= size:
             return abs(d - nn // 2) <= _NEAR
         return i >= size - 2 * _NEAR or j - size < 2 * _NEAR

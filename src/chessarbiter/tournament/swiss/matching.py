@@ -401,7 +401,8 @@ def max_weight_matching_sparse(n: int, edges: Sequence[Edge], seed: Sequence[int
     """As :func:`max_weight_matching` on all ``edges``, solved on the subset ``seed`` (edge
     indices) first: the subset's optimal duals prove the matching optimal for the whole graph
     when no other edge has negative reduced cost; edges that do are added and the subset
-    solved again. Exact; fast when the seed holds the edges an optimum uses."""
+    solved again with every edge of their endpoints. Exact; fast when the seed holds the
+    edges an optimum uses."""
     chosen = sorted(set(seed))
     while True:
         matcher = _Matcher(n, [edges[k] for k in chosen])
@@ -424,4 +425,6 @@ def max_weight_matching_sparse(n: int, edges: Sequence[Edge], seed: Sequence[int
                 violated.append(k)
         if not violated:
             return mate
-        chosen = sorted(present.union(violated))
+        touched = {x for k in violated for x in edges[k][:2]}
+        chosen = sorted(present.union(k for k, (u, v, _) in enumerate(edges)
+                                      if u in touched or v in touched))

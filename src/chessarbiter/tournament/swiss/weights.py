@@ -6,29 +6,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def pack(edges: Sequence[tuple[int, int, Sequence[int]]], vertices: int
-         ) -> list[tuple[int, int, int]]:
-    """Edges ``(u, v, fields)`` with non-negative fields (most significant first) become
-    ``(u, v, weight)``: each field gets enough bits that the sum over any matching (at most
-    ``vertices // 2`` edges) cannot carry into the field above it."""
-    if not edges:
-        return []
-    count = len(edges[0][2])
+def pack(rows: Sequence[Sequence[int]], vertices: int) -> tuple[list[int], int]:
+    """Rows of non-negative fields (most significant first) become one integer each, and
+    the number of bits used: each field gets enough bits that its sum over any matching (at
+    most ``vertices // 2`` edges) cannot carry into the field above it."""
+    if not rows:
+        return [], 0
     pairs = vertices // 2 + 1
-    shifts = [0] * count
+    tops = [max(column) for column in zip(*rows, strict=True)]
+    shifts = [0] * len(tops)
     offset = 0
-    for f in range(count - 1, -1, -1):
+    for f in range(len(tops) - 1, -1, -1):
         shifts[f] = offset
-        top = max(e[2][f] for e in edges)
-        offset += (top * pairs).bit_length() + 1
+        offset += (tops[f] * pairs).bit_length() + 1
+    live = [(f, shifts[f]) for f in range(len(tops)) if tops[f]]
     out = []
-    for u, v, fields in edges:
+    for row in rows:
         weight = 0
-        for f in range(count):
-            if fields[f]:
-                weight |= fields[f] << shifts[f]
-        out.append((u, v, weight))
-    return out
+        for f, shift in live:
+            value = row[f]
+            if value:
+                weight |= value << shift
+        out.append(weight)
+    return out, offset
 
 
 def lex_costs(values: Sequence[int], elements: int) -> dict[int, int]:
