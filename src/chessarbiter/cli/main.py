@@ -22,13 +22,16 @@ from chessarbiter.cli import (
     match_cmd,
     perft_cmd,
     play_cmd,
+    serve_cmd,
     tournament_cmd,
     uci_cmd,
 )
 from chessarbiter.cli.args import OneLineParser, join_dash_values
 from chessarbiter.cli.errors import CommandError
 
-COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd, tournament_cmd)
+COMMANDS = (
+    play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd, serve_cmd, tournament_cmd
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
