@@ -13,6 +13,7 @@ missing() {
     local out=()
     command -v tmux >/dev/null || out+=(tmux)
     command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || out+=(stockfish)
+    command -v chromium >/dev/null || out+=(chromium)  # the browser board's Playwright tests
     echo "${out[*]}"
 }
 apt_get() {

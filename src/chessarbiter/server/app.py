@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import arbiter_api, board_api
+from chessarbiter.server import arbiter_api, board_api, web
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 def page_routes(hub: Hub) -> list[BaseRoute]:
     """The browser pages (chessarbiter.server.web plugs its routes in here)."""
-    return []
+    return web.routes()
 
 
 async def openapi(request: Request) -> Response:

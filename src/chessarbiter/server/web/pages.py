@@ -1,0 +1,110 @@
+"""The page routes: HTML pages from templates, static files, and the JSON view of a game's
+moves (:mod:`chessarbiter.server.web.position`)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from string import Template
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from chessarbiter.core.errors import ChessError
+from chessarbiter.laws.profiles import PROFILES
+from chessarbiter.server.auth import cookie_name
+from chessarbiter.server.meta import ID_LENGTH
+from chessarbiter.server.requests import DEFAULT_PROFILE
+from chessarbiter.server.web.position import read_move, view
+
+HERE: Final = Path(__file__).parent
+STATIC: Final = HERE / "static"
+TEMPLATES: Final = HERE / "templates"
+
+
+def _page(name: str, title: str, **config: object) -> HTMLResponse:
+    """A template with its title and the page's configuration as JSON (escaped for HTML)."""
+    text = Template((TEMPLATES / f"{name}.html").read_text(encoding="utf-8"))
+    body = text.substitute(
+        title=html.escape(title),
+        config=html.escape(json.dumps(config), quote=False),
+        profiles="".join(
+            f'<option value="{html.escape(name)}"{" selected" * (name == DEFAULT_PROFILE)}>'
+            f"{html.escape(name)}</option>"
+            for name in sorted(PROFILES)
+        ),
+    )
+    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def home(request: Request) -> Response:
+    """Start a game: time control, profile, colour, opponent."""
+    return _page("home", "chessarbiter: play")
+
+
+async def game(request: Request) -> Response:
+    """A game's board, for its players (their link carries the game's secret, kept in the
+    game's cookie for the page's later visits) and spectators."""
+    game_id = request.path_params["game_id"]
+    if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
+        return JSONResponse({"error": "no such page: a game id is 8 letters or digits"},
+                            status_code=404)
+    page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
+    secret = request.query_params.get("secret")
+    if secret:
+        page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict")
+    return page
+
+
+async def arbiter(request: Request) -> Response:
+    """The arbiter's console: live games and the arbiter's actions."""
+    return _page("arbiter", "chessarbiter: arbiter")
+
+
+def _bad(exc: ValueError) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+def _chess960(request: Request) -> bool:
+    return request.query_params.get("chess960", "false").lower() == "true"
+
+
+async def game_view(request: Request) -> Response:
+    """``GET /web/view?fen=&moves=&chess960=``: legal moves, SAN, the moves in words, the
+    board read."""
+    query = request.query_params
+    try:
+        return JSONResponse(view(query.get("fen", ""), query.get("moves", ""), _chess960(request)))
+    except ChessError as exc:
+        return _bad(exc)
+
+
+async def move_text(request: Request) -> Response:
+    """``GET /web/move?fen=&moves=&text=&chess960=``: a move typed in SAN (or long
+    algebraic, UCI) read in the game's position, as UCI."""
+    query = request.query_params
+    try:
+        uci = read_move(query.get("fen", ""), query.get("moves", ""), query["text"],
+                        _chess960(request))
+        return JSONResponse({"uci": uci})
+    except KeyError:
+        return JSONResponse({"error": "text: missing"}, status_code=400)
+    except ChessError as exc:
+        return _bad(exc)
+
+
+def routes() -> list[BaseRoute]:
+    """The pages, the view routes and the static files, for the app's route list (after its
+    own: the game page answers any one-segment path)."""
+    return [
+        Route("/", home),
+        Route("/arbiter", arbiter),
+        Route("/web/view", game_view),
+        Route("/web/move", move_text),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{game_id}", game),  # the server's game links, as lichess writes them
+    ]

@@ -1,0 +1,156 @@
+// The arbiter's console: live games with their clocks and pending claims, and the arbiter's
+// actions (add time, declare a result, rule on a claim, warn, penalise), each through the
+// server's arbiter routes and recorded in the game's log.
+import {formatMs} from "./api.js"
+import * as server from "./arbiter-api.js"
+
+const $ = id => document.getElementById(id)
+let token = sessionStorage.getItem("chessarbiter:arbiter") || ""
+$("token").value = token
+
+$("login").onsubmit = event => {
+    event.preventDefault()
+    token = $("token").value.trim()
+    sessionStorage.setItem("chessarbiter:arbiter", token)
+    load()
+}
+$("refresh").onclick = () => load()
+
+function cell(row, content) {
+    const td = document.createElement("td")
+    if (content instanceof Node) td.append(content)
+    else td.textContent = content
+    row.append(td)
+    return td
+}
+
+function button(label, action) {
+    const b = document.createElement("button")
+    b.type = "button"
+    b.textContent = label
+    b.onclick = async () => {
+        $("error").textContent = ""
+        $("done").textContent = ""
+        try {
+            const text = await action()
+            if (text === null) return
+            $("done").textContent = text
+            load()
+        } catch (e) {
+            $("error").textContent = e.message
+        }
+    }
+    return b
+}
+
+function ask(question, fallback = "") {
+    const answer = prompt(question, fallback)
+    return answer === null ? null : answer.trim()
+}
+
+function actions(game) {
+    const box = document.createDocumentFragment()
+    const id = game.id
+    for (const side of ["white", "black"]) {
+        box.append(button(`+2 min ${side}`, async () => {
+            await server.addTime(token, id, side, 120, "added by the arbiter")
+            return `Added 2 minutes to ${side} in game ${id}.`
+        }))
+    }
+    box.append(button("Declare result…", async () => {
+        const result = ask("Result (1-0, 0-1, 1/2-1/2, 0-0):", "1/2-1/2")
+        if (!result) return null
+        const reason = ask("Reason (with its article):")
+        if (reason === null) return null
+        await server.declare(token, id, result, reason)
+        return `Declared ${result} in game ${id}.`
+    }))
+    for (const side of ["white", "black"]) {
+        box.append(button(`Warn ${side}`, async () => {
+            const reason = ask(`Warning to ${side}, reason:`)
+            if (!reason) return null
+            await server.warn(token, id, side, reason)
+            return `Warned ${side} in game ${id}.`
+        }))
+        box.append(button(`Forfeit ${side}`, async () => {
+            const reason = ask(`${side} loses by forfeit (a penalty, Art. 12.9), reason:`)
+            if (!reason) return null
+            await server.forfeit(token, id, side, reason)
+            return `${side} forfeited game ${id}.`
+        }))
+    }
+    if (game.pendingRuling) {
+        for (const [label, canMate] of [["Flag: loss stands", true], ["Flag: draw", false]]) {
+            box.append(button(label, async () => {
+                const reason = ask("Reason (Art. 6.9):", canMate ? "the opponent can checkmate" : "the opponent cannot checkmate")
+                if (!reason) return null
+                await server.ruleFlag(token, id, canMate, reason)
+                return `Ruled on the flag in game ${id}: ${canMate ? "the loss stands" : "a draw"}.`
+            }))
+        }
+    }
+    if (game.suddenDeathClaim) {
+        for (const ruling of ["draw", "postpone", "reject"]) {
+            box.append(button(`Sudden-death claim: ${ruling}`, async () => {
+                await server.ruleSuddenDeath(token, id, ruling)
+                return `Ruled on the sudden-death claim in game ${id}: ${ruling}.`
+            }))
+        }
+    }
+    return box
+}
+
+function playerName(player) {
+    return player.name || player.id || (player.aiLevel ? `engine level ${player.aiLevel}` : "anonymous")
+}
+
+function pendingText(game) {
+    const parts = []
+    if (game.pendingRuling) parts.push(`flag to rule on: ${game.pendingRuling}`)
+    if (game.suddenDeathClaim) parts.push(`sudden-death draw claim by ${game.suddenDeathClaim}`)
+    if (game.pendingOffer) parts.push(`draw offer by ${game.pendingOffer}`)
+    return parts.join("; ") || "none"
+}
+
+async function load() {
+    const body = $("games").querySelector("tbody")
+    let games
+    try {
+        games = await server.liveGames(token)
+    } catch (e) {
+        $("error").textContent = e.message
+        return
+    }
+    $("error").textContent = ""
+    body.innerHTML = ""
+    if (!games.length) {
+        const row = document.createElement("tr")
+        const td = cell(row, "No live games.")
+        td.colSpan = 8
+        td.className = "empty"
+        body.append(row)
+    }
+    for (const game of games) {
+        const row = document.createElement("tr")
+        row.dataset.game = game.id
+        const link = document.createElement("a")
+        link.href = `/${game.id}`
+        link.textContent = game.id
+        cell(row, link)
+        cell(row, playerName(game.white))
+        cell(row, playerName(game.black))
+        cell(row, `${game.moves} (${game.toMove} to move)`)
+        cell(row, game.clocks ? `white ${formatMs(game.clocks[0])}, black ${formatMs(game.clocks[1])}` : "no clock")
+        const [warnedWhite, warnedBlack] = game.warnings
+        cell(row, `${game.status}${warnedWhite || warnedBlack ? `; warnings: white ${warnedWhite}, black ${warnedBlack}` : ""}`)
+        cell(row, pendingText(game))
+        const buttons = document.createElement("div")
+        buttons.className = "row-actions"
+        buttons.append(actions(game))
+        cell(row, buttons)
+        body.append(row)
+    }
+}
+
+load()
+setInterval(() => { if (!document.querySelector(":focus")) load() }, 5000)

@@ -1,0 +1,406 @@
+// The game page: the board (cm-chessboard), clocks ticking locally and set again by every
+// gameState, the move list, the players' actions and the accessible mode. Every rule is the
+// server's: legal moves, SAN and the moves in words come from /web/view.
+import {Chessboard, COLOR, INPUT_EVENT_TYPE, FEN} from "./vendor/cm-chessboard/src/Chessboard.js"
+import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
+import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
+import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
+import * as server from "./server.js"
+
+const cfg = config()
+const gameId = cfg.gameId
+const $ = id => document.getElementById(id)
+const params = new URLSearchParams(location.search)
+// A player's link carries the game secret; the page keeps it in the game's cookie too, so
+// the board works again without it (a spectator has neither).
+const token = params.get("secret") || ""
+
+const OVER = status => !["created", "started"].includes(status)
+const SIDE_NAME = {white: "White", black: "Black"}
+
+let full = null          // the gameFull line
+let state = null         // the latest gameState
+let view = null          // the server's view of state.moves
+let viewMoves = null     // the moves `view` is for
+let me = null            // "white", "black" or null (spectator)
+let announced = -1       // plies announced so far (-1: none yet, the history is not read out)
+let clockBase = null     // {white, black, at, running}
+let pending = null       // a move sent and not yet in a gameState
+
+const board = new Chessboard($("board"), {
+    position: FEN.start,
+    assetsUrl: "/static/vendor/cm-chessboard/assets/",
+    style: {borderType: "none", showCoordinates: true, animationDuration: 150},
+    extensions: [{class: Markers, props: {autoMarkers: MARKER_TYPE.frame}}, {class: PromotionDialog, props: {language: "en"}}],
+})
+
+function turnOf(moves) {
+    const plies = moves ? moves.split(" ").filter(Boolean).length : 0
+    const first = (full?.initialFen && full.initialFen !== "startpos" ? full.initialFen.split(" ")[1] : "w") === "w" ? "white" : "black"
+    return plies % 2 === 0 ? first : (first === "white" ? "black" : "white")
+}
+
+function chess960() {
+    return full?.variant?.key === "chess960"
+}
+
+function error(text) {
+    $("error").textContent = text
+}
+
+function announce(text) {
+    const line = document.createElement("p")
+    line.textContent = text
+    $("announce").append(line)
+    $("announce").scrollTop = $("announce").scrollHeight
+}
+
+// -- clocks --
+
+function setClocks() {
+    if (!state || !full || !server.hasClock(full)) {
+        clockBase = null
+        return
+    }
+    const running = OVER(state.status) || server.clockStopped(state) ? null : state.toMove || turnOf(state.moves)
+    clockBase = {white: state.wtime, black: state.btime, at: performance.now(), running}
+}
+
+function clockNow(side) {
+    if (!clockBase) return null
+    const left = clockBase[side]
+    return clockBase.running === side ? Math.max(0, left - (performance.now() - clockBase.at)) : left
+}
+
+function drawClocks() {
+    const bottom = board.getOrientation() === COLOR.white ? "white" : "black"
+    const top = bottom === "white" ? "black" : "white"
+    for (const [id, side] of [["clock-top", top], ["clock-bottom", bottom]]) {
+        const el = $(id)
+        const ms = clockNow(side)
+        el.innerHTML = ""
+        const name = document.createElement("span")
+        name.className = "name"
+        name.textContent = SIDE_NAME[side] + (full ? `: ${playerName(side)}` : "")
+        const time = document.createElement("span")
+        time.className = "time"
+        time.textContent = ms === null ? "no clock" : formatMs(ms)
+        el.append(name, time)
+        el.classList.toggle("running", !!clockBase && clockBase.running === side)
+        el.classList.toggle("low", ms !== null && ms < 20000)
+        el.dataset.side = side
+    }
+}
+
+function playerName(side) {
+    const player = full?.[side] || {}
+    return player.name || player.id || (player.aiLevel ? `engine level ${player.aiLevel}` : "anonymous")
+}
+
+// -- the position and the move list --
+
+async function refreshView() {
+    const moves = state.moves || ""
+    if (moves === viewMoves) return
+    let next
+    try {
+        next = await gameView(full.initialFen, moves, chess960())
+    } catch (e) {
+        error(e.message)
+        return
+    }
+    if ((state.moves || "") !== moves) return  // a newer state is on its way
+    view = next
+    viewMoves = moves
+    pending = null
+    await board.setPosition(view.fen, true)
+    board.removeMarkers(MARKER_TYPE.square)
+    const last = moves.split(" ").filter(Boolean).pop()
+    if (last) for (const square of [last.slice(0, 2), last.slice(2, 4)]) board.addMarker(MARKER_TYPE.square, square)
+    drawMoves()
+    const plies = view.san.length
+    if (announced < 0) {
+        announced = plies
+    }
+    for (; announced < plies; announced++) announce(view.spoken[announced])
+    document.body.dataset.plies = String(plies)
+    updateInput()
+}
+
+function drawMoves() {
+    const list = $("moves")
+    list.innerHTML = ""
+    const blackFirst = turnOf("") === "black"
+    const fen = full.initialFen && full.initialFen !== "startpos" ? full.initialFen.split(" ") : null
+    list.start = fen ? Number(fen[5]) || 1 : 1  // numbered from the start position's move
+    const sans = blackFirst ? ["…", ...view.san] : view.san
+    for (let i = 0; i < sans.length; i += 2) {
+        const item = document.createElement("li")
+        for (const san of sans.slice(i, i + 2)) {
+            const ply = document.createElement("span")
+            ply.className = "ply"
+            ply.textContent = san
+            item.append(ply)
+        }
+        list.append(item)
+    }
+    list.scrollTop = list.scrollHeight
+}
+
+// -- moving --
+
+function legalFrom(square) {
+    return view ? view.legal.filter(uci => uci.startsWith(square)) : []
+}
+
+function myTurn() {
+    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending
+}
+
+function updateInput() {
+    board.disableMoveInput()
+    if (myTurn()) board.enableMoveInput(onInput, me === "white" ? COLOR.white : COLOR.black)
+}
+
+function onInput(event) {
+    switch (event.type) {
+        case INPUT_EVENT_TYPE.moveInputStarted: {
+            const moves = legalFrom(event.squareFrom)
+            board.removeLegalMovesMarkers()
+            board.addLegalMovesMarkers(moves.map(uci => ({to: uci.slice(2, 4), promotion: uci[4]})))
+            return moves.length > 0
+        }
+        case INPUT_EVENT_TYPE.validateMoveInput: {
+            board.removeLegalMovesMarkers()
+            const candidates = legalFrom(event.squareFrom).filter(uci => uci.slice(2, 4) === event.squareTo)
+            if (!candidates.length) return false
+            if (candidates[0].length === 5) {
+                board.showPromotionDialog(event.squareTo, me === "white" ? COLOR.white : COLOR.black, result => {
+                    if (result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected) {
+                        sendMove(event.squareFrom + event.squareTo + result.piece.charAt(1))
+                    } else {
+                        board.setPosition(view.fen)
+                    }
+                })
+                return true
+            }
+            sendMove(candidates[0])
+            return true
+        }
+        case INPUT_EVENT_TYPE.moveInputCanceled:
+            board.removeLegalMovesMarkers()
+            return undefined
+        default:
+            return undefined
+    }
+}
+
+async function sendMove(uci) {
+    pending = uci
+    board.disableMoveInput()
+    error("")
+    try {
+        await server.move(gameId, token, uci, $("with-offer").checked)
+        $("with-offer").checked = false
+    } catch (e) {
+        pending = null
+        error(e.message)
+        if (view) await board.setPosition(view.fen)
+        updateInput()
+    }
+}
+
+// -- the stream --
+
+function onLine(line) {
+    if (line.type === "gameFull") {
+        full = line
+        onState(line.state, true)
+    } else if (line.type === "gameState") {
+        onState(line)
+    } else if (line.type === "opponentGone") {
+        $("status").textContent = line.gone ? "Your opponent has left the game." : statusText()
+    }
+}
+
+function statusText() {
+    if (!state) return "Connecting…"
+    if (OVER(state.status)) return "Game over."
+    const turn = turnOf(state.moves)
+    if (!me) return `${SIDE_NAME[turn]} to move.`
+    return turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
+}
+
+function onState(next, fresh = false) {
+    const before = state
+    state = next
+    setClocks()
+    drawClocks()
+    $("status").textContent = statusText()
+    document.body.dataset.status = state.status
+    drawOffer(before)
+    drawNotes(fresh)
+    if (OVER(state.status)) showResult(before)
+    refreshView()
+    updateButtons()
+}
+
+function drawOffer(before) {
+    const offerBy = state.wdraw ? "white" : state.bdraw ? "black" : null
+    const box = $("offer")
+    box.hidden = !offerBy || OVER(state.status)
+    if (box.hidden) return
+    const mine = offerBy === me
+    $("offer-text").textContent = mine ? "You offered a draw." : `${SIDE_NAME[offerBy]} offers a draw.`
+    if (before && !(before.wdraw || before.bdraw)) announce($("offer-text").textContent)
+    $("accept").hidden = $("decline").hidden = mine || !me
+}
+
+// The arbiter's notes on each event, kept as they come (a reconnection starts again).
+function drawNotes(fresh) {
+    const list = $("notes")
+    if (fresh) list.innerHTML = ""
+    const notes = server.notes(state)
+    $("notes-title").hidden = !notes.length && !list.childElementCount
+    for (const note of notes) {
+        const item = document.createElement("li")
+        item.textContent = note
+        list.append(item)
+    }
+}
+
+function showResult(before) {
+    const text = server.resultText(state)
+    const box = $("result")
+    const fresh = box.hidden || box.textContent !== text
+    box.hidden = false
+    box.textContent = text
+    document.body.dataset.result = state.winner || (["draw", "stalemate", "outoftime"].includes(state.status) ? "draw" : state.status)
+    if (fresh && (!before || !OVER(before.status))) announce(text)
+    board.disableMoveInput()
+}
+
+function updateButtons() {
+    const over = !state || OVER(state.status)
+    for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
+    $("actions").hidden = !me || over
+}
+
+// -- actions --
+
+async function act(label, call) {
+    error("")
+    try {
+        await call()
+    } catch (e) {
+        error(e instanceof ApiError ? `${label}: ${e.message}` : e.message)
+    }
+}
+
+$("offer-draw").onclick = () => act("offer", () => server.draw(gameId, token, true))
+$("accept").onclick = () => act("accept", () => server.draw(gameId, token, true))
+$("decline").onclick = () => act("decline", () => server.draw(gameId, token, false))
+$("resign").onclick = () => act("resign", () => confirm("Resign this game?") && server.resign(gameId, token))
+$("abort").onclick = () => act("abort", () => server.abort(gameId, token))
+$("claim").onclick = () => { $("claim-form").hidden = false }
+$("claim-cancel").onclick = () => { $("claim-form").hidden = true }
+$("claim-form").onsubmit = event => {
+    event.preventDefault()
+    const form = new FormData(event.target)
+    act("claim", async () => {
+        let intended = (form.get("intended") || "").trim()
+        if (intended) intended = (await readTypedMove(full.initialFen, state.moves, intended, chess960())).uci
+        await server.claim(gameId, token, form.get("kind"), intended)
+        $("claim-form").hidden = true
+    })
+}
+
+$("flip").onclick = () => {
+    board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white).then(drawClocks)
+}
+
+$("pgn").onclick = () => act("PGN", async () => {
+    const text = await server.pgn(gameId, token)
+    const link = document.createElement("a")
+    link.href = URL.createObjectURL(new Blob([text], {type: "application/x-chess-pgn"}))
+    link.download = `${gameId}.pgn`
+    link.click()
+    URL.revokeObjectURL(link.href)
+})
+
+// -- the accessible mode --
+
+function setAccessible(on) {
+    document.body.classList.toggle("accessible", on)
+    $("access").hidden = !on
+    $("board").setAttribute("aria-hidden", on ? "true" : "false")  // read on request instead
+    $("a11y").checked = on
+    localStorage.setItem("chessarbiter:accessible", on ? "1" : "")
+}
+
+setAccessible(params.get("accessible") === "1" || !!localStorage.getItem("chessarbiter:accessible"))
+$("a11y").onchange = event => {
+    setAccessible(event.target.checked)
+    if (event.target.checked) $("san").focus()
+}
+
+function reading(what) {
+    const text = what.trim().toLowerCase()
+    if (!view) return "The game has not started."
+    if (["clock", "clocks", "time"].includes(text)) {
+        if (!clockBase) return "No clock."
+        return ["white", "black"].map(side => `${side}: ${msWords(clockNow(side))}${clockBase.running === side ? ", running" : ""}`).join("; ")
+    }
+    if (text === "white" || text === "black") return view.read[text]
+    if (text === "board") return view.read.ranks.slice().reverse().join(". ")
+    if (text === "last") return view.spoken.length ? view.spoken[view.spoken.length - 1] : "No move yet."
+    let match = text.match(/^rank\s*([1-8])$/)
+    if (match) return view.read.ranks[Number(match[1]) - 1]
+    match = text.match(/^file\s*([a-h])$/)
+    if (match) return view.read.files["abcdefgh".indexOf(match[1])]
+    return null
+}
+
+function say(text) {
+    $("reading").textContent = text
+    announce(text)
+}
+
+for (const button of document.querySelectorAll("[data-read]")) {
+    button.onclick = () => say(reading(button.dataset.read))
+}
+
+$("typed").onsubmit = event => {
+    event.preventDefault()
+    const text = $("san").value
+    const read = reading(text)
+    if (read !== null) {
+        say(read)
+        $("san").value = ""
+        return
+    }
+    act("move", async () => {
+        if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
+        const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
+        $("san").value = ""
+        await sendMove(uci)
+    })
+}
+
+// -- start --
+
+async function start() {
+    try {
+        me = await server.mySide(gameId, token)
+    } catch (e) {
+        error(e.message)
+    }
+    document.body.dataset.side = me || "spectator"
+    $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
+    if (me === "black") await board.setOrientation(COLOR.black)
+    setInterval(drawClocks, 100)
+    await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
+        text => { if (text) $("status").textContent = text })
+}
+
+start()

@@ -1,0 +1,77 @@
+"""A real chessarbiter server on a free loopback port, in a thread, for the browser tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+
+from chessarbiter.server.accounts import Role
+from chessarbiter.server.app import create_app
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.hub import Hub
+
+T = TypeVar("T")
+START_TIMEOUT_S = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Served:
+    """The server running: its ``base`` URL and its ``hub`` (used on the server's loop)."""
+
+    def __init__(self, db: Path) -> None:
+        config = ServerConfig(port=free_port(), db=db)
+        self.hub = Hub(config)
+        self.base = f"http://127.0.0.1:{config.port}"
+        self._server = uvicorn.Server(uvicorn.Config(
+            create_app(hub=self.hub), host="127.0.0.1", port=config.port, log_level="warning"))
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+
+    def __enter__(self) -> Served:
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run a coroutine on the server's loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(work, self.hub.loop).result(timeout=10)
+
+    def drop_streams(self, game_id: str) -> None:
+        """End every open stream of a game, as a dropped connection does."""
+
+        async def drop() -> None:
+            (await self.hub.get(game_id)).close_streams()
+
+        self.run(drop())
+
+    def arbiter_token(self, name: str = "arbiter") -> str:
+        _, token = self.run(self.hub.add_account(name, Role.ARBITER))
+        return token
+
+    def open_challenge(self, **fields: str) -> dict[str, Any]:
+        """An open challenge (a link per side), as the home page makes it."""
+        reply = httpx.post(f"{self.base}/api/challenge/open", json=fields, timeout=10)
+        reply.raise_for_status()
+        data: dict[str, Any] = reply.json()
+        return data
