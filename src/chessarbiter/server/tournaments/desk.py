@@ -11,6 +11,7 @@ board whose two players are accounts gets a game, created when the round is pair
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import weakref
@@ -41,7 +42,7 @@ from chessarbiter.tournament.events import (
     Settings,
     TournamentError,
 )
-from chessarbiter.tournament.log import Tournament
+from chessarbiter.tournament.log import Tournament, check_settings
 
 T = TypeVar("T")
 
@@ -121,6 +122,8 @@ class Desk:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self._ready = False
+        self.entering: set[asyncio.Task[None]] = set()
+        """Results of ended games being entered."""
 
     def attach(self) -> None:
         self.hub.finish_hooks.append(self._game_ended)
@@ -172,6 +175,10 @@ class Desk:
             profile = profile_for(control, profile_name)
         except ValueError as exc:
             raise ApiError(400, f"profile: {exc}") from None
+        try:
+            check_settings(settings)
+        except ValueError as exc:  # TournamentError, TiebreakError
+            raise ApiError(400, str(exc)) from None
 
         def work(store: TournamentStore, conn: sqlite3.Connection) -> int:
             tournament = Tournament.create(store, settings)
@@ -294,7 +301,14 @@ class Desk:
         if result is None or entry.meta.source != "tournament":
             return
         task = self.hub.loop.create_task(self._enter(entry.id, result))
+        self.entering.add(task)
+        task.add_done_callback(self.entering.discard)
         task.add_done_callback(_log_failure)
+
+    async def settled(self) -> None:
+        """Wait until the results of the games ended so far are entered."""
+        while self.entering:
+            await asyncio.gather(*self.entering, return_exceptions=True)
 
     async def _enter(self, game_id: str, result: str) -> None:
         def work(store: TournamentStore, conn: sqlite3.Connection) -> None:
