@@ -137,7 +137,7 @@ def test_a_round_robin_played_on_the_server(tmp_path: Path) -> None:
 
         # the server game: Black mates; its result flows into the tournament
         (game_id, white, black), = games.values()
-        for ply, move in enumerate("f2f3 e7e5 g2g4 d8h4".split()):
+        for ply, move in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
             moved = await s.post(f"/api/board/game/{game_id}/move/{move}",
                                  white if ply % 2 == 0 else black)
             assert moved.status_code == 200, moved.text
