@@ -109,7 +109,7 @@ def test_a_round_robin_played_on_the_server(tmp_path: Path) -> None:
         assert len(boards) == 2  # five players: one has no game in each round
         games = {}
         for board in boards:
-            names = (board["white"]["name"], board["black"]["name"])
+            names: tuple[str, str] = (board["white"]["name"], board["black"]["name"])
             if OVER_THE_BOARD in names:
                 assert board["game"] is None
                 continue
