@@ -156,7 +156,7 @@ async def pairings(request: Request) -> Response:
                      f'<select name="result" aria-label="Result of board {board["board"]}">'
                      f"{choices}</select>", "Enter", f"Result of board {board['board']}")
         rows.append([str(board["board"]), _who(board["white"]), _who(board["black"]),
-                     f'<span class="result">{e(board["result"] or "…")}</span>', link, enter])
+                     f'<span class="score">{e(board["result"] or "…")}</span>', link, enter])
     bye = game_round["bye"]
     text = "" if bye is None else f"<p>Bye (1 point): {_who(bye)}</p>"
     body = (heading(data) + table(f"Round {round_no}", ["Board", "White", "Black", "Result",
@@ -189,8 +189,10 @@ async def standings(request: Request) -> Response:
     rounds = [f"R{r['round']}" for r in data["pairings"]]
     body = (heading(data)
             + table("Standings (complete rounds)", head, rows, "standings")
-            + table("Crosstable: opponent's number, colour (w/b), result",
-                    ["No.", "Name", *rounds, "Points"], cross_rows, "crosstable"))
+            + table("Crosstable", ["No.", "Name", *rounds, "Points"], cross_rows,
+                    "crosstable")
+            + "<p class=\"facts\">Each round: the opponent's number, the colour (w: White, "
+              "b: Black) and the result.</p>")
     return page(f"chessarbiter: {data['name']}, standings", body, tournament=data["id"])
 
 
