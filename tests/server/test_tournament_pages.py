@@ -13,6 +13,7 @@ from typing import Any
 
 from chessarbiter.clock import Side
 from chessarbiter.server.accounts import Role
+from chessarbiter.server.errors import ApiError
 from chessarbiter.server.tournaments.desk import DESKS
 from tests.server.helpers import InProcess, in_process
 
@@ -210,5 +211,45 @@ def test_a_directors_result_stands(tmp_path: Path) -> None:
         await DESKS[s.hub].settled()
         data = await state(s, number)
         assert data["pairings"][0]["boards"][board_no - 1]["result"] == "+-"
+
+    run(tmp_path, scenario)
+
+
+def test_the_last_round_catches_up_when_pairing(tmp_path: Path) -> None:
+    """A game the server did not start when its round was paired starts when a director
+    pairs again; a result that did not flow in (the server stopped first) is entered
+    then."""
+
+    async def scenario(s: InProcess) -> None:
+        number, who = await setup(s)
+        base = f"/api/tournament/{number}"
+        create_game = s.hub.create_game
+
+        async def failing(*args: Any, **kwargs: Any) -> Any:
+            raise ApiError(503, "the server plays 0 games at most")
+
+        s.hub.create_game = failing  # type: ignore[method-assign]
+        assert (await s.post(base + "/pair", who["org"])).status_code == 503
+        s.hub.create_game = create_game  # type: ignore[method-assign]
+        board = next(b for b in (await state(s, number))["pairings"][0]["boards"]
+                     if b["game"])
+        assert (await s.client.get(f"/api/game/{board['game']}")).status_code == 404
+        await refused(s, base + "/pair", who["org"], 400, "results missing")
+        assert (await s.client.get(f"/api/game/{board['game']}")).status_code == 200
+
+        s.hub.finish_hooks.clear()  # as if the server stopped before the result flowed in
+        resigned = await s.post(f"/api/board/game/{board['game']}/resign",
+                                who[board["white"]["name"]])
+        assert resigned.status_code == 200, resigned.text
+        assert (await state(s, number))["pairings"][0]["boards"][board["board"] - 1][
+            "result"] is None
+        other = 3 - board["board"]
+        entered = await s.post(base + "/result", who["org"],
+                               json={"round": 1, "board": other, "result": "1-0"})
+        assert entered.status_code == 200, entered.text
+        assert (await s.post(base + "/pair", who["org"])).status_code == 200
+        data = await state(s, number)
+        assert data["pairings"][0]["boards"][board["board"] - 1]["result"] == "0-1"
+        assert data["paired"] == 2
 
     run(tmp_path, scenario)

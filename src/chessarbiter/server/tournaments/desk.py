@@ -248,7 +248,9 @@ class Desk:
 
     async def pair(self, director: Account, tournament_id: int) -> list[Board]:
         """Pair the next round and create its games on the server (the boards whose two
-        players are accounts and have no result yet); the round's boards."""
+        players are accounts and have no result yet); the round's boards. First the last
+        round catches up (:meth:`_catch_up`)."""
+        await self._catch_up(director, tournament_id)
 
         def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
                 Loaded, list[Board]]:
@@ -280,6 +282,42 @@ class Desk:
             if board.game_id is not None:
                 await self._create_game(loaded, name, number, board)
         return boards
+
+    async def _catch_up(self, director: Account, tournament_id: int) -> None:
+        """The last round's games the server has not started (it failed or stopped when
+        the round was paired) start now, and the results of its ended games not entered
+        yet (the server stopped first) are entered."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
+                Loaded, list[tuple[int, Board, bool]]]:
+            loaded = self.load(store, conn, tournament_id)
+            if not self.may_direct(loaded, director):
+                raise ApiError(403, f"{director.name} does not direct tournament "
+                                    f"{tournament_id}")
+            state = loaded.tournament.state
+            late = []
+            for number, (white, black) in enumerate(
+                    state.rounds[-1].boards if state.rounds else (), 1):
+                game_id = loaded.games.get((state.paired, white))
+                if game_id is None or white in state.rounds[-1].results:
+                    continue
+                started = conn.execute("SELECT 1 FROM server_games WHERE id = ?",
+                                       (game_id,)).fetchone() is not None
+                board = Board(state.paired, white, black, state.players[white].name,
+                              state.players[black].name, game_id)
+                late.append((number, board, started))
+            return loaded, late
+
+        loaded, late = await self.run(work)
+        for number, board, started in late:
+            assert board.game_id is not None
+            if not started:
+                await self._create_game(loaded, loaded.tournament.state.settings.name,
+                                        number, board)
+                continue
+            result = game_result(await self.hub.get(board.game_id))
+            if result is not None:
+                await self._enter(board.game_id, result)
 
     async def _create_game(self, loaded: Loaded, name: str, number: int, board: Board
                            ) -> None:
