@@ -253,3 +253,46 @@ def test_the_last_round_catches_up_when_pairing(tmp_path: Path) -> None:
         assert data["paired"] == 2
 
     run(tmp_path, scenario)
+
+
+def test_a_swiss_round_with_a_bye(tmp_path: Path) -> None:
+    """Five accounts in a Swiss (FIDE Dutch): the lowest rated gets the pairing-allocated
+    bye and no game; the boards' games have the pairing's colours; the bye scores."""
+
+    async def scenario(s: InProcess) -> None:
+        names = (*ACCOUNTS, "erin")
+        who = {name: await s.account(name) for name in (*names, "org")}
+        made = await s.post("/api/tournament/new", who["org"], data={
+            "name": "Open", "system": "swiss", "rounds": "3", "timeControl": "3+2"})
+        assert made.status_code == 200, made.text
+        base = f"/api/tournament/{made.json()['id']}"
+        for rating, name in enumerate(names):
+            joined = await s.post(base + "/join", who[name], data={"rating": 2000 - rating})
+            assert joined.status_code == 200, joined.text
+        paired = await s.post(base + "/pair", who["org"])
+        assert paired.status_code == 200, paired.text
+        data = (await s.client.get(base)).json()
+        game_round = data["pairings"][0]
+        assert game_round["bye"]["name"] == "erin"
+        assert {p for b in game_round["boards"] for p in (b["white"]["name"],
+                                                          b["black"]["name"])} == set(ACCOUNTS)
+        for board in game_round["boards"]:
+            entry = await s.game(board["game"])
+            assert entry.meta.white.name == board["white"]["name"]
+            assert entry.meta.black.name == board["black"]["name"]
+            assert entry.game.setup.profile.name == "fide-2023-blitz"
+            white, black = who[board["white"]["name"]], who[board["black"]["name"]]
+            game = f"/api/board/game/{board['game']}"
+            for move, side in (("e2e4", white), ("e7e5", black),
+                               ("g1f3?offeringDraw=true", white)):
+                moved = await s.post(f"{game}/move/{move}", side)
+                assert moved.status_code == 200, moved.text
+            accepted = await s.post(f"{game}/draw/yes", black)
+            assert accepted.status_code == 200, accepted.text
+        await DESKS[s.hub].settled()
+        data = (await s.client.get(base)).json()
+        assert [b["result"] for b in data["pairings"][0]["boards"]] == ["1/2-1/2"] * 2
+        assert data["standings"][0]["name"] == "erin"
+        assert data["standings"][0]["points"] == 1
+
+    run(tmp_path, scenario)
