@@ -296,3 +296,28 @@ def test_a_swiss_round_with_a_bye(tmp_path: Path) -> None:
         assert data["standings"][0]["points"] == 1
 
     run(tmp_path, scenario)
+
+
+def test_withdrawals(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        names = (*ACCOUNTS, "erin")
+        who = {name: await s.account(name) for name in (*names, "org")}
+        made = await s.post("/api/tournament/new", who["org"],
+                            json={"name": "Open", "system": "swiss", "rounds": 3})
+        base = f"/api/tournament/{made.json()['id']}"
+        for name in names:
+            assert (await s.post(base + "/join", who[name])).status_code == 200
+        await refused(s, base + "/withdraw", who["bob"], 403, "only themselves",
+                      player="carol")
+        await refused(s, base + "/withdraw", who["org"], 400, "no such player",
+                      player="nobody")
+        assert (await s.post(base + "/withdraw", who["dave"])).status_code == 200
+        await refused(s, base + "/withdraw", who["dave"], 400, "withdrawn already")
+        assert (await s.post(base + "/withdraw", who["org"], json={"player": "erin"})
+                ).status_code == 200
+        boards = (await s.post(base + "/pair", who["org"])).json()["boards"]
+        bye = (await s.client.get(base)).json()["pairings"][0]["bye"]["name"]
+        assert len(boards) == 1
+        assert {boards[0]["white"], boards[0]["black"], bye} == {"alice", "bob", "carol"}
+
+    run(tmp_path, scenario)

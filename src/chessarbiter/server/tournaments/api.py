@@ -123,6 +123,17 @@ async def add_player(request: Request) -> Response:
     return JSONResponse({"ok": True, "name": entry.name})
 
 
+async def withdraw(request: Request) -> Response:
+    """Withdraw a player from the next round on (``player``: a name or start number, a
+    director's choice; absent: the token's account itself)."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    player = text_field(await fields(request), "player")
+    name = await desk_of(request).withdraw(account, tournament_id(request),
+                                           player.strip()[:MAX_NAME] if player else None)
+    return JSONResponse({"ok": True, "name": name})
+
+
 async def pair(request: Request) -> Response:
     """A director pairs the next round; its games start on the server."""
     hub = hub_of(request)
@@ -155,6 +166,7 @@ def routes() -> list[BaseRoute]:
         Route(path, read, methods=["GET"]),
         Route(path + "/join", join, methods=["POST"]),
         Route(path + "/player", add_player, methods=["POST"]),
+        Route(path + "/withdraw", withdraw, methods=["POST"]),
         Route(path + "/pair", pair, methods=["POST"]),
         Route(path + "/result", result, methods=["POST"]),
     ]
@@ -183,6 +195,10 @@ def operations() -> list[Op]:
         Op("post", "/api/tournament/{tournamentId}/player", "Extension: the organiser or an "
            "arbiter registers a player", OK, body={"name": {"type": "string"}, **player},
            path_params=tid),
+        Op("post", "/api/tournament/{tournamentId}/withdraw", "Extension: withdraw from "
+           "the next round on (a player themselves, or any player by the organiser or an "
+           "arbiter)", OK, body={"player": {"type": "string", "description": "a name or "
+                                            "start number"}}, path_params=tid),
         Op("post", "/api/tournament/{tournamentId}/pair", "Extension: the organiser or an "
            "arbiter pairs the next round; its games start", path_params=tid),
         Op("post", "/api/tournament/{tournamentId}/result", "Extension: the organiser or an "

@@ -41,6 +41,7 @@ from chessarbiter.tournament.events import (
     ResultEntered,
     Settings,
     TournamentError,
+    Withdrawn,
 )
 from chessarbiter.tournament.log import Tournament, check_settings
 
@@ -218,6 +219,25 @@ class Desk:
                                     f"{tournament_id}")
             loaded.tournament.apply(entry)
             return loaded
+
+        return await self.run(work)
+
+    async def withdraw(self, account: Account, tournament_id: int, player: str | None
+                       ) -> str:
+        """Withdraw ``player`` (a name or start number; ``None``: the account itself) from
+        the next round on: a director may withdraw anyone, a player themselves. The
+        withdrawn player's name."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> str:
+            loaded = self.load(store, conn, tournament_id)
+            state = loaded.tournament.state
+            number = state.find(account.name if player is None else player)
+            if not (self.may_direct(loaded, account)
+                    or state.players[number].name.casefold() == account.name.casefold()):
+                raise ApiError(403, f"{account.name} may withdraw only themselves from "
+                                    f"tournament {tournament_id}")
+            loaded.tournament.apply(Withdrawn(number, state.paired + 1))
+            return state.players[number].name
 
         return await self.run(work)
 

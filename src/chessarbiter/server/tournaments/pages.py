@@ -123,13 +123,16 @@ async def overview(request: Request) -> Response:
     add = form(base + "/player", field("name", "Name", required="")
                + field("rating", "Rating", "number", min="0", max="4000"),
                "Add player", "Add a player")
+    out = form(base + "/withdraw", field("player", "Player (name or number)", required=""),
+               "Withdraw", "Withdraw a player")
+    leave = form(base + "/withdraw", "", "Withdraw myself", "Withdraw from the tournament")
     pair = form(base + "/pair", "", f"Pair round {data['paired'] + 1}", "Pair the next round")
     director = ("<section><h2>Organiser and arbiters</h2><p>A player whose name is an "
                 "account's name plays their games here; pairing a round starts its games."
-                f"</p>{add}{'' if data['finished'] else pair}</section>")
+                f"</p>{add}{out}{'' if data['finished'] else pair}</section>")
     body = (heading(data) + players
             + f"<section><h2>Registration</h2><p>Join under your account's name.</p>{join}"
-              "</section>" + director)
+              f"{leave}</section>" + director)
     return page(f"chessarbiter: {data['name']}", body, tournament=data["id"])
 
 
