@@ -33,7 +33,6 @@ from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
-from chessarbiter.server.engines import engine_for, think
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
@@ -156,8 +155,9 @@ class Hub:
         meta = await self.db.run(work)
         entry = self._entry(meta, game)
         self.games[public] = entry
-        started = entry.live.start()
-        if started:
+        events = len(game.log)
+        started = entry.live.start()  # () also when it started the clocks (no decision)
+        if len(game.log) > events:
             await self._record(entry, started)
         self._resume(entry)
         for side in (Side.WHITE, Side.BLACK):
@@ -406,6 +406,8 @@ class Hub:
         seat = entry.meta.seat(side)
         if seat.engine is None or self._engines is None:
             return
+        from chessarbiter.server.engines import engine_for, think  # on an engine's turn only
+
         if entry.engine is None:
             entry.engine = engine_for(seat, self.config, game.setup.chess960)
         entry.thinking = True
