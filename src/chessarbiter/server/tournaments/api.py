@@ -16,18 +16,16 @@ from chessarbiter.clock import Side
 from chessarbiter.server import auth
 from chessarbiter.server.board_api import fields, hub_of
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.openapi import OK, Op
 from chessarbiter.server.requests import choice_field, int_field, text_field
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
+from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS
 from chessarbiter.server.tournaments.view import tournament_json
 from chessarbiter.tournament.events import RESULTS, Registered, Settings, System
 from chessarbiter.tournament.log import MAX_RATING, TITLES
 
-SYSTEMS: Final = tuple(s.value for s in System)
 DEFAULT_TIEBREAKS: Final = {System.SWISS: "BH-C1,BH,SB", System.ROUND_ROBIN: "SB,DE,WIN",
                             System.DOUBLE_ROUND_ROBIN: "SB,DE,WIN"}
 """The tie-breaks of a tournament created without any (as ``chessarbiter tournament``)."""
-MAX_ROUNDS: Final = 99
 MAX_NAME: Final = 80
 
 
@@ -170,41 +168,3 @@ def routes() -> list[BaseRoute]:
         Route(path + "/pair", pair, methods=["POST"]),
         Route(path + "/result", result, methods=["POST"]),
     ]
-
-
-def operations() -> list[Op]:
-    """The routes for the OpenAPI document."""
-    tid = {"tournamentId": {"type": "integer", "minimum": 1}}
-    player = {"rating": {"type": "integer", "minimum": 0, "maximum": MAX_RATING},
-              "title": {"type": "string", "enum": list(TITLES)}}
-    return [
-        Op("get", "/api/tournament", "Extension: the tournaments", auth="none"),
-        Op("post", "/api/tournament/new", "Extension: create a tournament (its organiser: "
-           "the token's account)", body={
-               "name": {"type": "string"}, "system": {"type": "string", "enum": list(SYSTEMS)},
-               "rounds": {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS},
-               "timeControl": {"type": "string"}, "profile": {"type": "string"},
-               "tiebreaks": {"type": "string", "description": "e.g. BH-C1,BH,SB"},
-               "initialColor": {"type": "string", "enum": ["white", "black"]},
-               "rules": {"type": "string", "enum": ["2025", "2017"]}}),
-        Op("get", "/api/tournament/{tournamentId}", "Extension: a tournament's players, "
-           "pairings, results, standings and crosstable", auth="none", path_params=tid),
-        Op("post", "/api/tournament/{tournamentId}/join", "Extension: join a tournament "
-           "(under the account's name)", OK, body={"rating": player["rating"]},
-           path_params=tid),
-        Op("post", "/api/tournament/{tournamentId}/player", "Extension: the organiser or an "
-           "arbiter registers a player", OK, body={"name": {"type": "string"}, **player},
-           path_params=tid),
-        Op("post", "/api/tournament/{tournamentId}/withdraw", "Extension: withdraw from "
-           "the next round on (a player themselves, or any player by the organiser or an "
-           "arbiter)", OK, body={"player": {"type": "string", "description": "a name or "
-                                            "start number"}}, path_params=tid),
-        Op("post", "/api/tournament/{tournamentId}/pair", "Extension: the organiser or an "
-           "arbiter pairs the next round; its games start", path_params=tid),
-        Op("post", "/api/tournament/{tournamentId}/result", "Extension: the organiser or an "
-           "arbiter enters a board's result", OK, body={
-               "round": {"type": "integer", "minimum": 1}, "board": {"type": "integer",
-                                                                     "minimum": 1},
-               "result": {"type": "string", "enum": list(RESULTS)}}, path_params=tid),
-    ]
-
