@@ -80,6 +80,8 @@ def test_results_entered_in_the_browser(served: Served, browser: Browser) -> Non
     player = signed_in(browser, round_url, tokens[first["white"]])
     own = player.locator(f'a.game[data-game="{first["game"]}"]')
     expect(own).to_have_text(f"play game {first['game']}")
+    other = boards[1]["game"]  # not this player's: a spectator's link
+    expect(player.locator(f'a.game[data-game="{other}"]')).to_have_text(f"game {other}")
     expect(player.locator("tbody tr").first).to_contain_text("1-0")
     player.locator("form.action button").first.click()  # a player may not enter results
     expect(player.locator("#error")).to_contain_text("does not direct")

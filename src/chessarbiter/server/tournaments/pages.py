@@ -151,8 +151,10 @@ async def pairings(request: Request) -> Response:
     rows = []
     for board in game_round["boards"]:
         game = board["game"]
-        link = (f'<a class="game" href="/{e(game)}" data-game="{e(game)}">game {e(game)}</a>'
-                if game else "over the board")
+        players = e(json.dumps([board["white"]["name"].lower(),
+                                board["black"]["name"].lower()]))
+        link = (f'<a class="game" href="/{e(game)}" data-game="{e(game)}" '
+                f'data-players="{players}">game {e(game)}</a>' if game else "over the board")
         enter = form(f"/api/tournament/{data['id']}/result",
                      f'<input type="hidden" name="round" value="{round_no}">'
                      f'<input type="hidden" name="board" value="{board["board"]}">'

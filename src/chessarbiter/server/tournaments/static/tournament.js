@@ -15,8 +15,7 @@ async function who() {
         const me = await getJson("/api/account", token)
         $("who").textContent = `signed in as ${me.username}`
         for (const link of document.querySelectorAll("a.game[data-game]")) {
-            const row = link.closest("tr")
-            if (row && row.textContent.toLowerCase().includes(me.username.toLowerCase())) {
+            if (JSON.parse(link.dataset.players).includes(me.username.toLowerCase())) {
                 link.href = `/${link.dataset.game}?secret=${encodeURIComponent(token)}`
                 link.textContent = `play game ${link.dataset.game}`
             }
