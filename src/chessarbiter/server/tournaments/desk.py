@@ -154,6 +154,7 @@ class Desk:
 
     @staticmethod
     def load(store: TournamentStore, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
+        """The tournament (in the writer thread); 404 if the server has none of this id."""
         row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
             "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
             (tournament_id,)).fetchone()
