@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import arbiter_api, board_api, web
+from chessarbiter.server import arbiter_api, board_api, tournaments, web
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
@@ -64,6 +64,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         *board_api.routes(),
         *arbiter_api.routes(),
         Route("/api/openapi.json", openapi, methods=["GET"]),
+        *tournaments.routes(the_hub),
         *page_routes(the_hub),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={

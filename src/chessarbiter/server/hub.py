@@ -75,6 +75,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.finish_hooks: list[Callable[[HubGame], None]] = []
+        """Called on the loop when a game has ended (durably) or was aborted."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -298,6 +300,8 @@ class Hub:
             (meta.to_json(), meta.id)))
         for side in (Side.WHITE, Side.BLACK):
             self._notify_finish(entry, side)
+        for hook in self.finish_hooks:
+            hook(entry)
         if entry.engine is not None and self._engines is not None:
             engine, entry.engine = entry.engine, None
             self.loop.run_in_executor(self._engines, engine.close)  # an external process ends

@@ -82,6 +82,8 @@ def _board(prefix: str) -> list[Op]:
 
 def operations() -> list[Op]:
     """Every route of the API."""
+    from chessarbiter.server.tournaments.spec import operations as tournament_operations
+
     name = {"type": "string", "pattern": f"^{NAME.pattern}$"}
     challenge = {"challengeId": ID}
     return [
@@ -130,6 +132,7 @@ def operations() -> list[Op]:
            path_params={"gameId": ID, "decision": {"type": "string",
                                                    "enum": sorted(DECISIONS)}}),
         Op("get", "/api/openapi.json", "This document", auth="none"),
+        *(Op(**fields) for fields in tournament_operations()),
     ]
 
 

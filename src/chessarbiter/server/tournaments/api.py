@@ -1,0 +1,170 @@
+"""The tournament routes of the API (JSON, fields as forms or JSON as the Board API reads
+them): list, create, read, join, add a player, pair the next round, enter a result. Only
+the tournament's organiser and the server's arbiters pair and enter results (403
+otherwise); a refused request changes nothing and says why (4xx)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from chessarbiter.clock import Side
+from chessarbiter.server import auth
+from chessarbiter.server.board_api import fields, hub_of
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.requests import choice_field, int_field, text_field
+from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
+from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS
+from chessarbiter.server.tournaments.view import tournament_json
+from chessarbiter.tournament.events import RESULTS, Registered, Settings, System
+from chessarbiter.tournament.log import MAX_RATING, TITLES
+
+DEFAULT_TIEBREAKS: Final = {System.SWISS: "BH-C1,BH,SB", System.ROUND_ROBIN: "SB,DE,WIN",
+                            System.DOUBLE_ROUND_ROBIN: "SB,DE,WIN"}
+"""The tie-breaks of a tournament created without any (as ``chessarbiter tournament``)."""
+MAX_NAME: Final = 80
+
+
+def desk_of(request: Request) -> Desk:
+    return DESKS[hub_of(request)]
+
+
+def tournament_id(request: Request) -> int:
+    value: int = request.path_params["tournamentId"]
+    if not 1 <= value <= MAX_ID:
+        raise ApiError(404, f"no tournament {value}")
+    return value
+
+
+def _name(data: Mapping[str, Any], field: str) -> str:
+    name = (text_field(data, field) or "").strip()
+    if not name:
+        raise ApiError(400, f"{field}: required")
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise ApiError(400, f"{field}: at most {MAX_NAME} printable characters")
+    return name
+
+
+def read_settings(data: Mapping[str, Any]) -> Settings:
+    """A new tournament's settings from its fields; 400 naming a bad one."""
+    system = System(choice_field(data, "system", SYSTEMS, System.SWISS.value))
+    rounds = int_field(data, "rounds", 1, MAX_ROUNDS)
+    if system is System.SWISS and rounds is None:
+        raise ApiError(400, "rounds: required for a Swiss")
+    if system is not System.SWISS and rounds is not None:
+        raise ApiError(400, "rounds: a round robin's rounds follow from its players")
+    written = text_field(data, "tiebreaks") or DEFAULT_TIEBREAKS[system]
+    tiebreaks = tuple(t.strip() for t in written.split(",") if t.strip())
+    colour = choice_field(data, "initialColor", ("white", "black"), "white")
+    rules = choice_field(data, "rules", ("2025", "2017"), "2025")
+    return Settings(_name(data, "name"), system, rounds if system is System.SWISS else None,
+                    tiebreaks=tiebreaks,
+                    initial_side=Side.WHITE if colour == "white" else Side.BLACK,
+                    rules="2017" if rules == "2017" else "2025")
+
+
+def _registered(data: Mapping[str, Any], name: str) -> Registered:
+    rating = int_field(data, "rating", 0, MAX_RATING) or 0
+    title = choice_field(data, "title", TITLES, "")
+    return Registered(name, rating, title)
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    return {"round": board.round, "white": board.white_name, "black": board.black_name,
+            "game": board.game_id}
+
+
+async def list_tournaments(request: Request) -> Response:
+    """Every tournament on the server."""
+    desk = desk_of(request)
+    return JSONResponse({"tournaments": await desk.listing()})
+
+
+async def create(request: Request) -> Response:
+    """A new tournament, organised by the token's account."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    data = await fields(request)
+    settings = read_settings(data)
+    control = text_field(data, "timeControl") or "-"
+    profile = text_field(data, "profile") or "auto"
+    number = await desk_of(request).create(account, settings, control, profile)
+    return JSONResponse({"id": number, "url": f"/tournament/{number}"})
+
+
+async def read(request: Request) -> Response:
+    """The tournament: players, pairings, results, standings, crosstable."""
+    loaded = await desk_of(request).view(tournament_id(request))
+    return JSONResponse(tournament_json(loaded, hub_of(request).accounts))
+
+
+async def join(request: Request) -> Response:
+    """The token's account joins the tournament (under its name)."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    entry = _registered(await fields(request), account.name)
+    await desk_of(request).register(tournament_id(request), entry)
+    return JSONResponse({"ok": True, "name": account.name})
+
+
+async def add_player(request: Request) -> Response:
+    """A director registers a player (an account's name links the account)."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    data = await fields(request)
+    entry = _registered(data, _name(data, "name"))
+    await desk_of(request).register(tournament_id(request), entry, director=account)
+    return JSONResponse({"ok": True, "name": entry.name})
+
+
+async def withdraw(request: Request) -> Response:
+    """Withdraw a player from the next round on (``player``: a name or start number, a
+    director's choice; absent: the token's account itself)."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    player = text_field(await fields(request), "player")
+    name = await desk_of(request).withdraw(account, tournament_id(request),
+                                           player.strip()[:MAX_NAME] if player else None)
+    return JSONResponse({"ok": True, "name": name})
+
+
+async def pair(request: Request) -> Response:
+    """A director pairs the next round; its games start on the server."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    boards = await desk_of(request).pair(account, tournament_id(request))
+    return JSONResponse({"round": boards[0].round if boards else None,
+                         "boards": [board_json(b) for b in boards]})
+
+
+async def result(request: Request) -> Response:
+    """A director enters (or corrects) a board's result."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    data = await fields(request)
+    round_no = int_field(data, "round", 1, MAX_ROUNDS)
+    board = int_field(data, "board", 1, 10_000)
+    entered = choice_field(data, "result", tuple(RESULTS), "")
+    if round_no is None or board is None or not entered:
+        raise ApiError(400, f"round, board and result ({', '.join(RESULTS)}): required")
+    done = await desk_of(request).enter_result(account, tournament_id(request), round_no,
+                                               board, entered)
+    return JSONResponse({"ok": True, **board_json(done), "result": entered})
+
+
+def routes() -> list[BaseRoute]:
+    path = "/api/tournament/{tournamentId:int}"
+    return [
+        Route("/api/tournament", list_tournaments, methods=["GET"]),
+        Route("/api/tournament/new", create, methods=["POST"]),
+        Route(path, read, methods=["GET"]),
+        Route(path + "/join", join, methods=["POST"]),
+        Route(path + "/player", add_player, methods=["POST"]),
+        Route(path + "/withdraw", withdraw, methods=["POST"]),
+        Route(path + "/pair", pair, methods=["POST"]),
+        Route(path + "/result", result, methods=["POST"]),
+    ]

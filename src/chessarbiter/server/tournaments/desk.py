@@ -1,0 +1,395 @@
+"""The tournament desk of the server: tournaments kept in the games' SQLite file (the
+tournament log of :mod:`chessarbiter.tournament.log` and two tables of the server's own),
+their rounds' games created on the server, and the games' results entered in the log when
+they end.
+
+Every tournament operation runs in the database's writer thread (in order with the games'
+writes), reading the tournament's log afresh, so a tournament changed meanwhile by the
+``chessarbiter tournament`` command is seen as it is. A player whose name is an account's
+name is that account: they may join by themselves and play their games on the server; a
+board whose two players are accounts gets a game, created when the round is paired."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import weakref
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.controls import TimeControl
+from chessarbiter.clock.errors import TimeControlError
+from chessarbiter.clock.parse import parse_control
+from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.profiles import RuleProfile, profile_for
+from chessarbiter.server.accounts import Account
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.meta import Seat, new_id
+from chessarbiter.server.table import HubGame
+from chessarbiter.store.base import StoreError
+from chessarbiter.store.sqlite import SqliteStore
+from chessarbiter.store.tournaments import TournamentStore
+from chessarbiter.tournament.director import pair_next
+from chessarbiter.tournament.events import (
+    Registered,
+    ResultEntered,
+    Settings,
+    TournamentError,
+    Withdrawn,
+)
+from chessarbiter.tournament.log import Tournament, check_settings
+
+T = TypeVar("T")
+
+SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS server_tournaments (
+        id INTEGER PRIMARY KEY,  -- tournaments.id (the tournament's log)
+        organiser TEXT NOT NULL,  -- the account that created it (its id)
+        control TEXT NOT NULL,  -- the games' time control as written ('-': none)
+        profile TEXT NOT NULL  -- the games' rule profile
+    )""",
+    """CREATE TABLE IF NOT EXISTS server_tournament_games (
+        tournament_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        white INTEGER NOT NULL,  -- White's registration number: the board in the log
+        game_id TEXT NOT NULL UNIQUE,  -- server_games.id
+        PRIMARY KEY (tournament_id, round, white)
+    )""",
+)
+MAX_ID: Final = 2**63 - 1
+"""The largest tournament id (SQLite's integers)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of a paired round on the server: its game id (``None``: no game)."""
+
+    round: int
+    white: int
+    black: int
+    white_name: str
+    black_name: str
+    game_id: str | None
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A tournament read from the database: its log replayed, the server's settings and
+    the games of its rounds by (round, White's number)."""
+
+    tournament: Tournament
+    organiser: str
+    control_text: str
+    control: TimeControl | None
+    profile: RuleProfile
+    games: dict[tuple[int, int], str]
+
+
+def read_control(text: str) -> TimeControl | None:
+    """A tournament's time control as written (``-`` or ``untimed``: none)."""
+    if text.strip() in ("-", "untimed", ""):
+        return None
+    try:
+        return parse_control(text)
+    except TimeControlError as exc:
+        raise ApiError(400, f"timeControl: {exc}") from None
+
+
+def game_result(entry: HubGame) -> str | None:
+    """The result a finished game enters in the tournament (``None``: aborted, no result):
+    a forfeit before both players moved is an unplayed game (``+-``/``-+``, C.07 Art. 16),
+    both players losing is ``--``."""
+    outcome = entry.game.outcome
+    if entry.meta.aborted or outcome is None:
+        return None
+    if outcome.result is Result.BOTH_LOSE:
+        return "--"
+    if outcome.termination is Termination.FORFEIT and len(entry.moves) < 2:
+        return "+-" if outcome.result is Result.WHITE_WINS else "-+"
+    played: str = outcome.result.value
+    return played
+
+
+class Desk:
+    """The server's tournaments (see the module's docstring); :meth:`attach` makes the
+    hub's ending games report their results."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._ready = False
+        self.entering: set[asyncio.Task[None]] = set()
+        """Results of ended games being entered."""
+
+    def attach(self) -> None:
+        self.hub.finish_hooks.append(self._game_ended)
+
+    # -- the writer thread ---------------------------------------------------------------
+
+    async def run(self, work: Callable[[TournamentStore, sqlite3.Connection], T]) -> T:
+        """``work`` in the writer thread with the tournament store open (ApiError 503 when
+        the database fails; a ``TournamentError`` becomes a 400)."""
+        path = self.hub.db.path
+
+        def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
+            if not self._ready:
+                for statement in SCHEMA:
+                    conn.execute(statement)
+                self._ready = True
+            with closing(TournamentStore(Path(path))) as tournaments:
+                return work(tournaments, conn)
+
+        try:
+            return await self.hub.db.run(call)
+        except TournamentError as exc:
+            raise ApiError(400, str(exc)) from None
+        except (StoreError, sqlite3.Error) as exc:
+            raise ApiError(503, f"the tournament could not be read or stored ({exc})") \
+                from None
+
+    @staticmethod
+    def load(store: TournamentStore, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
+        """The tournament (in the writer thread); 404 if the server has none of this id."""
+        row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
+            "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
+            (tournament_id,)).fetchone()
+        if row is None:
+            raise ApiError(404, f"no tournament {tournament_id}")
+        tournament = Tournament.load(store, tournament_id)
+        control = read_control(row[1])
+        games = {(r, w): g for r, w, g in conn.execute(
+            "SELECT round, white, game_id FROM server_tournament_games WHERE "
+            "tournament_id = ?", (tournament_id,))}
+        return Loaded(tournament, row[0], row[1], control, profile_for(control, row[2]), games)
+
+    # -- operations ------------------------------------------------------------------------
+
+    async def create(self, organiser: Account, settings: Settings, control_text: str,
+                     profile_name: str) -> int:
+        """A new tournament organised by ``organiser``; its id."""
+        control = read_control(control_text)
+        try:
+            profile = profile_for(control, profile_name)
+        except ValueError as exc:
+            raise ApiError(400, f"profile: {exc}") from None
+        try:
+            check_settings(settings)
+        except ValueError as exc:  # TournamentError, TiebreakError
+            raise ApiError(400, str(exc)) from None
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> int:
+            tournament = Tournament.create(store, settings)
+            conn.execute("INSERT INTO server_tournaments VALUES (?, ?, ?, ?)",
+                         (tournament.tournament_id, organiser.id,
+                          "-" if control is None else control_text.strip(), profile.name))
+            return tournament.tournament_id
+
+        return await self.run(work)
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The server's tournaments, oldest first: id, name, events in the log."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            ours = {row[0] for row in conn.execute("SELECT id FROM server_tournaments")}
+            return [{"id": t.tournament_id, "name": t.name, "events": t.events}
+                    for t in store.tournaments() if t.tournament_id in ours]
+
+        return await self.run(work)
+
+    async def view(self, tournament_id: int) -> Loaded:
+        return await self.run(lambda store, conn: self.load(store, conn, tournament_id))
+
+    def may_direct(self, loaded: Loaded, account: Account) -> bool:
+        """Whether ``account`` directs the tournament: its organiser or an arbiter."""
+        return account.is_arbiter or account.id == loaded.organiser
+
+    async def register(self, tournament_id: int, entry: Registered,
+                       director: Account | None = None) -> Loaded:
+        """Register a player: by a director (``director``), or an account joining (its
+        name); 403 when ``director`` does not direct the tournament."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> Loaded:
+            loaded = self.load(store, conn, tournament_id)
+            if director is not None and not self.may_direct(loaded, director):
+                raise ApiError(403, f"{director.name} does not direct tournament "
+                                    f"{tournament_id}")
+            loaded.tournament.apply(entry)
+            return loaded
+
+        return await self.run(work)
+
+    async def withdraw(self, account: Account, tournament_id: int, player: str | None
+                       ) -> str:
+        """Withdraw ``player`` (a name or start number; ``None``: the account itself) from
+        the next round on: a director may withdraw anyone, a player themselves. The
+        withdrawn player's name."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> str:
+            loaded = self.load(store, conn, tournament_id)
+            state = loaded.tournament.state
+            number = state.find(account.name if player is None else player)
+            if not (self.may_direct(loaded, account)
+                    or state.players[number].name.casefold() == account.name.casefold()):
+                raise ApiError(403, f"{account.name} may withdraw only themselves from "
+                                    f"tournament {tournament_id}")
+            loaded.tournament.apply(Withdrawn(number, state.paired + 1))
+            return state.players[number].name
+
+        return await self.run(work)
+
+    async def enter_result(self, director: Account, tournament_id: int, round_no: int,
+                           board: int, result: str) -> Board:
+        """The result of board ``board`` of round ``round_no``, entered or corrected by a
+        director."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> Board:
+            loaded = self.load(store, conn, tournament_id)
+            if not self.may_direct(loaded, director):
+                raise ApiError(403, f"{director.name} does not direct tournament "
+                                    f"{tournament_id}")
+            state = loaded.tournament.state
+            if not 1 <= round_no <= state.paired:
+                raise ApiError(400, f"round {round_no}: not paired (rounds 1-{state.paired})")
+            boards = state.rounds[round_no - 1].boards
+            if not 1 <= board <= len(boards):
+                raise ApiError(400, f"board {board}: round {round_no} has boards "
+                                    f"1-{len(boards)}")
+            white, black = boards[board - 1]
+            loaded.tournament.apply(ResultEntered(round_no, white, result))
+            players = state.players
+            return Board(round_no, white, black, players[white].name, players[black].name,
+                         loaded.games.get((round_no, white)))
+
+        return await self.run(work)
+
+    async def pair(self, director: Account, tournament_id: int) -> list[Board]:
+        """Pair the next round and create its games on the server (the boards whose two
+        players are accounts and have no result yet); the round's boards. First the last
+        round catches up (:meth:`_catch_up`)."""
+        await self._catch_up(director, tournament_id)
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
+                Loaded, list[Board]]:
+            loaded = self.load(store, conn, tournament_id)
+            if not self.may_direct(loaded, director):
+                raise ApiError(403, f"{director.name} does not direct tournament "
+                                    f"{tournament_id}")
+            tournament = loaded.tournament
+            for event in pair_next(tournament.state):
+                tournament.apply(event)
+            state = tournament.state
+            round_no = state.paired
+            game_round = state.rounds[-1]
+            boards = []
+            for white, black in game_round.boards:
+                names = state.players[white].name, state.players[black].name
+                game_id = None
+                if white not in game_round.results and all(
+                        self.hub.accounts.by_name(n) is not None for n in names):
+                    game_id = new_id()
+                    conn.execute("INSERT INTO server_tournament_games VALUES (?, ?, ?, ?)",
+                                 (tournament_id, round_no, white, game_id))
+                boards.append(Board(round_no, white, black, *names, game_id))
+            return loaded, boards
+
+        loaded, boards = await self.run(work)
+        name = loaded.tournament.state.settings.name
+        for number, board in enumerate(boards, 1):
+            if board.game_id is not None:
+                await self._create_game(loaded, name, number, board)
+        return boards
+
+    async def _catch_up(self, director: Account, tournament_id: int) -> None:
+        """The last round's games the server has not started (it failed or stopped when
+        the round was paired) start now, and the results of its ended games not entered
+        yet (the server stopped first) are entered."""
+
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
+                Loaded, list[tuple[int, Board, bool]]]:
+            loaded = self.load(store, conn, tournament_id)
+            if not self.may_direct(loaded, director):
+                raise ApiError(403, f"{director.name} does not direct tournament "
+                                    f"{tournament_id}")
+            state = loaded.tournament.state
+            late = []
+            for number, (white, black) in enumerate(
+                    state.rounds[-1].boards if state.rounds else (), 1):
+                game_id = loaded.games.get((state.paired, white))
+                if game_id is None or white in state.rounds[-1].results:
+                    continue
+                started = conn.execute("SELECT 1 FROM server_games WHERE id = ?",
+                                       (game_id,)).fetchone() is not None
+                board = Board(state.paired, white, black, state.players[white].name,
+                              state.players[black].name, game_id)
+                late.append((number, board, started))
+            return loaded, late
+
+        loaded, late = await self.run(work)
+        for number, board, started in late:
+            assert board.game_id is not None
+            if not started:
+                await self._create_game(loaded, loaded.tournament.state.settings.name,
+                                        number, board)
+                continue
+            result = game_result(await self.hub.get(board.game_id))
+            if result is not None:
+                await self._enter(board.game_id, result)
+
+    async def _create_game(self, loaded: Loaded, name: str, number: int, board: Board
+                           ) -> None:
+        seats = []
+        for player in (board.white_name, board.black_name):
+            account = self.hub.accounts.by_name(player)
+            assert account is not None
+            seats.append(Seat(account.name, account=account.id))
+        tags = {"Event": name, "Round": f"{board.round}.{number}",
+                "White": seats[0].name, "Black": seats[1].name}
+        game = Game(loaded.profile, loaded.control, tags=tags)
+        await self.hub.create_game(game, seats[0], seats[1], source="tournament",
+                                   creator=loaded.organiser, game_id=board.game_id)
+
+    # -- results flowing in ----------------------------------------------------------------
+
+    def _game_ended(self, entry: HubGame) -> None:
+        result = game_result(entry)
+        if result is None or entry.meta.source != "tournament":
+            return
+        task = self.hub.loop.create_task(self._enter(entry.id, result))
+        self.entering.add(task)
+        task.add_done_callback(self.entering.discard)
+        task.add_done_callback(_log_failure)
+
+    async def settled(self) -> None:
+        """Wait until the results of the games ended so far are entered."""
+        while self.entering:
+            await asyncio.gather(*self.entering, return_exceptions=True)
+
+    async def _enter(self, game_id: str, result: str) -> None:
+        def work(store: TournamentStore, conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT tournament_id, round, white FROM "
+                               "server_tournament_games WHERE game_id = ?",
+                               (game_id,)).fetchone()
+            if row is None:
+                return
+            tournament_id, round_no, white = row
+            tournament = Tournament.load(store, tournament_id)
+            if white in tournament.state.rounds[round_no - 1].results:
+                return  # a director's entry stands (a later correction replaces it)
+            tournament.apply(ResultEntered(round_no, white, result))
+
+        await self.run(work)
+
+
+DESKS: weakref.WeakKeyDictionary[Hub, Desk] = weakref.WeakKeyDictionary()
+"""Each app's desk, by its hub."""
+
+
+def _log_failure(task: Any) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logging.getLogger(__name__).error("a tournament game's result was not entered: %s",
+                                          task.exception())

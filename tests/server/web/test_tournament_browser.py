@@ -1,0 +1,101 @@
+"""The tournament pages in Debian's chromium (Playwright) against a real server: a player
+signed in sees their game as a playing link, the organiser enters a result with the round
+page's form, a refused form shows the server's reason, and the standings page shows the
+points; screenshots in ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.web.served import Served
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
+                allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
+WAIT_MS = 20_000
+expect.set_options(timeout=WAIT_MS)
+PLAYERS = ("alice", "bob", "carol", "dave")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def api(served: Served, path: str, token: str, **fields: object) -> Any:
+    reply = httpx.post(served.base + path, json=fields, timeout=10,
+                       headers={"Authorization": f"Bearer {token}"})
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def signed_in(browser: Browser, url: str, token: str) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.goto(url)
+    page.fill("#token", token)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#who")).to_contain_text("signed in as")
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_results_entered_in_the_browser(served: Served, browser: Browser) -> None:
+    tokens = {name: served.run(served.hub.add_account(name))[1]
+              for name in (*PLAYERS, "org")}
+    number = api(served, "/api/tournament/new", tokens["org"], name="Spring rapid",
+                 system="roundrobin", timeControl="10+5")["id"]
+    for name in PLAYERS:
+        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1400)
+    boards = api(served, f"/api/tournament/{number}/pair", tokens["org"])["boards"]
+    first = boards[0]
+    api(served, f"/api/board/game/{first['game']}/resign", tokens[first["black"]])
+
+    round_url = f"{served.base}/tournament/{number}/round/1"
+    player = signed_in(browser, round_url, tokens[first["white"]])
+    own = player.locator(f'a.game[data-game="{first["game"]}"]')
+    expect(own).to_have_text(f"play game {first['game']}")
+    other = boards[1]["game"]  # not this player's: a spectator's link
+    expect(player.locator(f'a.game[data-game="{other}"]')).to_have_text(f"game {other}")
+    expect(player.locator("tbody tr").first).to_contain_text("1-0")
+    player.locator("form.action button").first.click()  # a player may not enter results
+    expect(player.locator("#error")).to_contain_text("does not direct")
+
+    organiser = signed_in(browser, round_url, tokens["org"])
+    organiser.select_option('select[aria-label="Result of board 2"]', "1/2-1/2")
+    organiser.locator('form[aria-label="Result of board 2"] button').click()
+    expect(organiser.locator("tbody tr").nth(1)).to_contain_text("1/2-1/2")
+    shot(organiser, "tournament-round")
+
+    standings = browser.new_context(viewport=VIEWPORT).new_page()
+    standings.goto(f"{served.base}/tournament/{number}/standings")
+    table = standings.locator("table.standings tbody tr")
+    expect(table.first).to_contain_text(first["white"])
+    expect(table.first.locator("td").nth(4)).to_have_text("1")
+    expect(standings.locator("table.crosstable")).to_contain_text("½")
+    shot(standings, "tournament-standings")
