@@ -25,7 +25,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from chessarbiter.laws.deadpos import Winnability, can_checkmate
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "unwinnability"
 FILES = {"chasolver": "chasolver-positions.txt", "d3chess": "d3chess-test-vector.txt"}
@@ -61,7 +61,7 @@ def judge(case: Case, seconds: float | None = None, cpu: bool = False) -> dict[s
     verdict = can_checkmate(pos, side, "full", budget, seconds=seconds, clock=clock)
     seconds = clock() - start
     expected = label[side] != "-"
-    if verdict.outcome is Outcome.UNDETERMINED:
+    if verdict.outcome is Winnability.UNDETERMINED:
         result = "undetermined"
     elif verdict.winnable != expected:
         result = "wrong"

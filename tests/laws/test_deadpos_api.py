@@ -9,8 +9,8 @@ from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.laws.deadpos import (
     IllegalPositionError,
-    Outcome,
     Verdict,
+    Winnability,
     can_checkmate,
     is_dead_position,
 )
@@ -46,7 +46,7 @@ def test_checkmate_on_the_board_comes_first() -> None:
     assert can_checkmate(pos, 1).winnable
     assert can_checkmate(pos, 1).line == ()
     assert can_checkmate(pos, 0).unwinnable
-    assert can_checkmate(pos, 1, "quick").outcome is Outcome.UNDETERMINED
+    assert can_checkmate(pos, 1, "quick").outcome is Winnability.UNDETERMINED
 
 
 def test_forced_moves_are_played() -> None:
@@ -59,21 +59,21 @@ def test_forced_moves_are_played() -> None:
 
 def test_pawn_wall_is_a_dead_position() -> None:
     pos = parse_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1")
-    assert is_dead_position(pos) is Outcome.UNWINNABLE
+    assert is_dead_position(pos) is Winnability.UNWINNABLE
     assert is_dead_position(parse_fen("8/4k3/8/8/8/8/4K3/4R3 w - - 0 1"), "full") is (
-        Outcome.WINNABLE
+        Winnability.WINNABLE
     )
 
 
 def test_quick_mode_never_claims_winnable() -> None:
     pos = parse_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1")
-    assert can_checkmate(pos, 0, "quick").outcome is Outcome.UNDETERMINED
+    assert can_checkmate(pos, 0, "quick").outcome is Winnability.UNDETERMINED
 
 
 def test_a_spent_budget_is_undetermined_not_a_guess() -> None:
     pos = Position()
     verdict = can_checkmate(pos, 0, budget=5)
-    assert verdict.outcome is Outcome.UNDETERMINED
+    assert verdict.outcome is Winnability.UNDETERMINED
     assert verdict.nodes <= 6
 
 

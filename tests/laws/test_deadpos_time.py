@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from chessarbiter.laws.deadpos import Winnability, can_checkmate
 from chessarbiter.laws.deadpos.deadline import EVERY, Deadline, TimeUp
 
 HARD = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1"
@@ -27,7 +27,7 @@ class FakeClock:
 def test_past_the_deadline_the_verdict_is_undetermined() -> None:
     clock = FakeClock()
     verdict = can_checkmate(parse_fen(HARD), 0, "full", seconds=3, clock=clock)
-    assert verdict.outcome is Outcome.UNDETERMINED
+    assert verdict.outcome is Winnability.UNDETERMINED
     assert verdict.reason == "time"
     assert clock.reads == 4  # set at 1, read at 2, 3 and 4 >= 1 + 3
 

@@ -19,9 +19,8 @@ from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts
 from chessarbiter.core.squares import KING
-from chessarbiter.laws.deadpos.verdict import Outcome
-from chessarbiter.laws.endings import Outcome as Ending
-from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.deadpos.verdict import Winnability
+from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.laws.mating_material import uscf_cannot_win_on_time
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.laws.repetition import RepetitionTable
@@ -100,7 +99,7 @@ class Table:
         self.illegal_moves = [0, 0]
         self.warnings = [0, 0]
         self.moves_made = [0, 0]
-        self.outcome: Ending | None = None
+        self.outcome: Outcome | None = None
         self.sudden_death_claim: Side | None = None
         """A sudden-death claim awaiting the arbiter's ruling (S10.2)."""
         self.postponed = False
@@ -186,7 +185,7 @@ class Table:
             verdict = self.oracle(self.pos, colour)
             found = self.analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
         outcome = found.outcome
-        return None if outcome is Outcome.UNDETERMINED else outcome is Outcome.UNWINNABLE
+        return None if outcome is Winnability.UNDETERMINED else outcome is Winnability.UNWINNABLE
 
     def cannot_win(self, winner: int) -> bool | None:
         """Whether ``winner`` lacks the means to win on the opponent's flag or illegal move:
@@ -206,7 +205,7 @@ class Table:
             return found.reason
         reason = self.dead_check(self.pos)
         if reason is not None:
-            self.analysis = Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, reason)
+            self.analysis = Analysis(Question.DEAD_POSITION, Winnability.UNWINNABLE, reason)
         return reason
 
     def flagged(self) -> list[Side]:
@@ -252,7 +251,7 @@ class Table:
 
     def finish(self, result: Result, termination: Termination, reason: str) -> Decision:
         """End (or, by an arbiter's decision, re-decide) the game: offers lapse, clocks stop."""
-        self.outcome = Ending(result, termination, reason)
+        self.outcome = Outcome(result, termination, reason)
         self.pending = None
         self.offer = None
         self.touches.clear()

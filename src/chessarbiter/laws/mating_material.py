@@ -1,13 +1,13 @@
 """Can a side still checkmate? A sound, fast test (Laws Art. 5.1.2, 5.2.2, 6.9, 7.5.5).
 
 "Cannot checkmate by any series of legal moves" is a helpmate question: both players may
-cooperate. :func:`can_checkmate` answers ``False`` only when it has proved that no series of
+cooperate. :func:`may_checkmate` answers ``False`` only when it has proved that no series of
 legal moves ends with ``colour`` giving checkmate: by material (the cases where the mating side
 would need the other side to promote) or by a bounded search in which every line ends without
 that mate. Otherwise it answers ``True`` ("possibly"), so a game is never wrongly drawn. Like the
 Laws' wording it reads "legal moves" as Art. 3 moves: the 50/75-move and repetition rules play
 no part. The full dead-position analysis (:mod:`chessarbiter.laws.deadpos`) answers the same
-question more often; the arbiter takes either through one :data:`MateOracle` seam.
+question more often, as a :class:`~chessarbiter.laws.deadpos.Verdict`.
 
 :func:`uscf_cannot_win_on_time` is US Chess rule 14E's material list, used instead on a flag by
 the ``uscf`` profiles.
@@ -15,14 +15,10 @@ the ``uscf`` profiles.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
-
-MateOracle = Callable[[Position, int], bool]
-"""``oracle(position, colour)``: ``False`` only if ``colour`` can never checkmate from here."""
 
 LIGHT_SQUARES: Final = 0x55AA55AA55AA55AA
 """Bitboard of the light squares (h1 is light, a1 dark: Art. 2.1)."""
@@ -69,7 +65,7 @@ def cannot_mate_by_material(pos: Position, colour: int) -> bool:
     return False
 
 
-def can_checkmate(pos: Position, colour: int) -> bool:
+def may_checkmate(pos: Position, colour: int) -> bool:
     """False only when ``colour`` provably cannot checkmate by any series of legal moves
     (Art. 5.2.2, 6.9): by material, else by an exhaustive search of :data:`SEARCH_DEPTH` plies
     in which every line ends in a position where it cannot (a mate of ``colour``, a stalemate,

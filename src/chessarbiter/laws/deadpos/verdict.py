@@ -13,7 +13,7 @@ SOLVER_VERSION: Final = "3"
 recorded in a log is read back, not recomputed."""
 
 
-class Outcome(Enum):
+class Winnability(Enum):
     """Whether the intended winner can still checkmate by some series of legal moves."""
 
     WINNABLE = "winnable"
@@ -33,7 +33,7 @@ class Verdict:
     ``reason`` says which stage decided.
     """
 
-    outcome: Outcome
+    outcome: Winnability
     winner: int
     line: tuple[Move, ...] = ()
     nodes: int = 0
@@ -42,9 +42,9 @@ class Verdict:
     @property
     def winnable(self) -> bool:
         """Whether a helpmate was found."""
-        return self.outcome is Outcome.WINNABLE
+        return self.outcome is Winnability.WINNABLE
 
     @property
     def unwinnable(self) -> bool:
         """Whether checkmate by the intended winner was proved impossible."""
-        return self.outcome is Outcome.UNWINNABLE
+        return self.outcome is Winnability.UNWINNABLE
