@@ -27,6 +27,7 @@ from chessarbiter.arbiter import (
 from chessarbiter.arbiter.oracles import MateOracle, mate_verdict
 from chessarbiter.clock import parse_human
 from chessarbiter.core import Position
+from chessarbiter.core.squares import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION
 from chessarbiter.laws.endings import Result, Termination
@@ -40,7 +41,7 @@ PAWN_WALLS = "8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1"
 def oracle(outcome: Winnability, reason: str = "injected") -> MateOracle:
     """A mate oracle that always answers ``outcome``."""
 
-    def answer(pos: Position, colour: int) -> Verdict:
+    def answer(pos: Position, colour: Side) -> Verdict:
         return Verdict(outcome, colour, reason=reason)
 
     return answer

@@ -73,7 +73,7 @@ def quick_proved_dead() -> list[Position]:
                 continue
             seen.add(pos.fen())
             try:
-                verdicts = [can_checkmate(pos, side, "quick") for side in (0, 1)]
+                verdicts = [can_checkmate(pos, side, "quick") for side in Side]
             except IllegalPositionError:
                 continue
             if all(v.unwinnable for v in verdicts):
@@ -184,7 +184,7 @@ def test_the_positions_left_out_are_proved_only_by_the_quick_analysis() -> None:
         assert is_dead_position(pos, "quick") is Winnability.UNWINNABLE, fen
         assert proved_dead(pos) is None, fen
     for fen in SEARCHED:
-        reasons = {can_checkmate(parse_fen(fen), side, "quick").reason for side in (0, 1)}
+        reasons = {can_checkmate(parse_fen(fen), side, "quick").reason for side in Side}
         assert "search" in reasons, fen
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from chessarbiter.core import parse_fen
-from chessarbiter.core.squares import BLACK, WHITE
+from chessarbiter.core.squares import BLACK, WHITE, Side
 from chessarbiter.laws.mating_material import (
     cannot_mate_by_material,
     may_checkmate,
@@ -74,7 +74,7 @@ def test_material_rules_agree_with_the_insufficient_material_cases(case: dict[st
         ("1n2k3/8/8/8/8/8/8/4KB2 w - - 0 1", WHITE, True),  # the knight can block
     ],
 )
-def test_bounded_search_and_special_cases(fen: str, colour: int, can: bool) -> None:
+def test_bounded_search_and_special_cases(fen: str, colour: Side, can: bool) -> None:
     assert may_checkmate(parse_fen(fen, lenient=True), colour) is can
 
 

@@ -38,7 +38,7 @@ def on_offered(table: Table, event: DrawOffered) -> list[Decision]:
     check_offer_allowed(table, event.side)
     side = event.side
     table.offer = side
-    table.offers[side.value] += 1
+    table.offers[side] += 1
     decisions = [table.note("9.1.2.1", f"{_name(side)} offers a draw")]
     return decisions + persistent_offers(table, side)
 
@@ -149,8 +149,8 @@ def on_resigned(table: Table, event: Resigned) -> list[Decision]:
     winner = side.opponent
     loss = f"{_name(side)} resigns"
     if not table.profile.resignation_drawn_if_opponent_cannot_mate:
-        return [table.finish(Result.win_for(winner.value), Termination.RESIGNATION, loss)]
-    cannot = table.cannot_mate(winner.value)
+        return [table.finish(Result.win_for(winner), Termination.RESIGNATION, loss)]
+    cannot = table.cannot_mate(winner)
     return [lose_unless_cannot_mate(table, side, cannot, Termination.RESIGNATION, loss,
                                     f"{loss}, but {_name(winner)} cannot checkmate")]
 

@@ -11,7 +11,7 @@ from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, MovedWithTwoHands, Touched
 from chessarbiter.arbiter.mating import lose_unless_cannot_mate
-from chessarbiter.arbiter.table import SIDES, Table
+from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.moves import Move, parse_uci_parts
@@ -31,7 +31,7 @@ PERSISTENT_OFFERS = 3
 
 def on_moved(table: Table, event: Moved) -> list[Decision]:
     """A move made and completed (Art. 3, 4, 6.7), with a draw offer if made with it (9.1)."""
-    if event.side is not SIDES[table.pos.turn]:
+    if event.side is not table.pos.turn:
         table.require_turn(event.side, f"move {event.uci}")
     move = table.find_move(event.uci)
     if move is None:
@@ -64,7 +64,7 @@ def check_offer_allowed(table: Table, side: Side, *, with_move: bool = False) ->
 def persistent_offers(table: Table, side: Side) -> list[Decision]:
     """From :data:`PERSISTENT_OFFERS` offers on (with a move or not), the arbiter is told they
     may annoy the opponent (Art. 11.5, S12.5)."""
-    count = table.offers[side.value]
+    count = table.offers[side]
     if count < PERSISTENT_OFFERS:
         return []
     return [table.note("11.5 (S12.5)", f"{side.name.lower()} has offered a draw {count} times: "
@@ -76,8 +76,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     touches done, the new position counted, then the automatic endings (none after an illegal
     move left standing, ``legal=False``: 5.1.1, 5.2.1, 5.2.2 need a move per Art. 3)."""
     pos = table.pos
-    colour = pos.turn
-    mover = SIDES[colour]
+    mover = pos.turn
     clock_ms = used_ms = None
     if table.clock is not None:
         if not table.can_press():
@@ -89,7 +88,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     pos.push(move)
     table.moved()
     count = table.reps.add(pos.key())
-    table.moves_made[colour] += 1
+    table.moves_made[mover] += 1
     table.played.append((move, mover, clock_ms, used_ms, offers_draw))
     decisions = []
     if table.offer is not None and table.offer is not mover:
@@ -98,7 +97,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
                                                 "by moving"))
     if offers_draw:
         table.offer = mover
-        table.offers[colour] += 1
+        table.offers[mover] += 1
         decisions.append(Decision("9.1.2.1", f"{mover.name.lower()} offers a draw (=)"))
         decisions += persistent_offers(table, mover)
     ending = automatic_ending(table, count) if legal else None
@@ -122,8 +121,9 @@ def automatic_ending(table: Table, count: int) -> Decision | None:
     profile = table.profile
     if not pos.has_legal_move():
         if pos.is_check():
-            return table.finish(Result.win_for(pos.turn ^ 1), Termination.CHECKMATE,
-                                f"{_name(pos.turn ^ 1)} checkmates")
+            winner = pos.turn.opponent
+            return table.finish(Result.win_for(winner), Termination.CHECKMATE,
+                                f"{_name(winner)} checkmates")
         return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
     reason = table.dead_reason() if profile.dead_position_automatic else None
     if reason is not None:
@@ -206,13 +206,13 @@ def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision
     """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D): counted against
     ``side``; the losing one ends the game (drawn if the opponent cannot checkmate, F23),
     otherwise the opponent gets time."""
-    table.illegal_moves[side.value] += 1
-    count = table.illegal_moves[side.value]
+    table.illegal_moves[side] += 1
+    count = table.illegal_moves[side]
     name = side.name.lower()
     decisions = [table.note(article, f"{what} by {name} (number {count})")]
     profile = table.profile
     if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
-        winner = side.opponent.value
+        winner = side.opponent
         cannot = (
             table.cannot_win(winner) if profile.illegal_loss_drawn_if_opponent_cannot_mate
             else False
@@ -265,6 +265,6 @@ def _require_over_the_board(table: Table, what: str) -> None:
                            f"the {table.profile.name} profile")
 
 
-def _name(colour: int) -> str:
-    return SIDES[colour].name.lower()
+def _name(side: Side) -> str:
+    return side.name.lower()
 

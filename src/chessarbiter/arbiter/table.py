@@ -25,8 +25,6 @@ from chessarbiter.laws.mating_material import uscf_cannot_win_on_time
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.laws.repetition import RepetitionTable
 
-SIDES: Final = (Side.WHITE, Side.BLACK)
-"""The sides by colour number, without an enum conversion."""
 UNTIMED_PRESSES: Final = {
     Start.BLACK_STARTS_WHITE: 0,
     Start.WHITE_FIRST_MOVE: 1,
@@ -124,7 +122,7 @@ class Table:
     @property
     def mover(self) -> Side:
         """The side having the move."""
-        return SIDES[self.pos.turn]
+        return self.pos.turn
 
     @property
     def legal(self) -> list[Move]:
@@ -176,7 +174,7 @@ class Table:
                 return castle
         return None
 
-    def cannot_mate(self, colour: int) -> bool | None:
+    def cannot_mate(self, colour: Side) -> bool | None:
         """Whether ``colour`` can no longer checkmate (Art. 5.1.2, 6.9, 7.5.5), ``None`` when
         undetermined: the analysis the log records for this event, else the mate oracle's
         (which the event will record)."""
@@ -187,7 +185,7 @@ class Table:
         outcome = found.outcome
         return None if outcome is Winnability.UNDETERMINED else outcome is Winnability.UNWINNABLE
 
-    def cannot_win(self, winner: int) -> bool | None:
+    def cannot_win(self, winner: Side) -> bool | None:
         """Whether ``winner`` lacks the means to win on the opponent's flag or illegal move:
         no checkmate by any series of legal moves (S6.9, F23 6.9, 7.5.5), or under US Chess
         the material of rule 14E's list; ``None`` when the analysis cannot tell."""
@@ -215,8 +213,8 @@ class Table:
         out: list[Side] = []
         seen = [0, 0]
         for flag in self.clock.flags:
-            seen[flag.side.value] += 1
-            if seen[flag.side.value] > self.flags_seen[flag.side.value] and flag.side not in out:
+            seen[flag.side] += 1
+            if seen[flag.side] > self.flags_seen[flag.side] and flag.side not in out:
                 out.append(flag.side)
         return out
 
@@ -233,7 +231,7 @@ class Table:
     # -- changing ----------------------------------------------------------------------
 
     def require_turn(self, side: Side, what: str) -> None:
-        if side.value != self.pos.turn:
+        if side is not self.pos.turn:
             raise ArbiterError(
                 f"{side.name.lower()} cannot {what}: {self.mover.name.lower()} has the move"
             )
@@ -265,7 +263,7 @@ class Table:
         """Give (or take) time; a flag cancelled by the new time no longer counts (Art. 6.13)."""
         clock = self.require_clock("change the time")
         clock.add_time(side, ms)
-        self.adjusted[side.value] += ms
+        self.adjusted[side] += ms
         self.forgive_flags()
 
     def forgive_flags(self) -> None:
@@ -273,7 +271,7 @@ class Table:
         assert self.clock is not None
         for side in (Side.WHITE, Side.BLACK):
             if self.clock.remaining(side) > 0:
-                self.flags_seen[side.value] = sum(f.side is side for f in self.clock.flags)
+                self.flags_seen[side] = sum(f.side is side for f in self.clock.flags)
 
     def restart_clock(self) -> None:
         """Restart the clock of the player to move after a stop, if it had been started."""

@@ -32,7 +32,7 @@ from chessarbiter.clock import (
     parse_pgn_tag,
 )
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Side
 from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
 from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -93,7 +93,7 @@ def dead_position(pos: Position) -> bool:
     return proved_dead(pos) is not None
 
 
-def cannot_checkmate(pos: Position, colour: int) -> bool:
+def cannot_checkmate(pos: Position, colour: Side) -> bool:
     """Whether ``colour`` is proved unable to checkmate by any series of legal moves (Art. 6.9):
     by material, or, with its pawns locked, by the quick analysis."""
     if cannot_mate_by_material(pos.pieces, colour):
@@ -163,7 +163,7 @@ _ARTICLES: Final = {
     "fivefold repetition": "Art. 9.6.1",
     "75-move rule": "Art. 9.6.2",
 }
-_WINNERS: Final = {"1-0": 0, "0-1": 1}
+_WINNERS: Final = {"1-0": Side.WHITE, "0-1": Side.BLACK}
 
 
 def audit_game(game: RecordedGame) -> Audit:

@@ -21,6 +21,7 @@ from chessarbiter.core.squares import (
     PIECE_SYMBOLS,
     RANKS,
     SQUARE_NAMES,
+    Side,
     parse_square,
     squares_of,
 )
@@ -237,14 +238,15 @@ def _en_passant(pos: Position, field: str, lenient: bool, text: str) -> int:
     except ValueError:
         raise FenError("en passant", f"expected '-' or a square, found {quoted(field)}",
                        text) from None
-    want = 5 if pos.turn == 0 else 2
+    white = pos.turn is Side.WHITE
+    want = 5 if white else 2
     if ep >> 3 != want:
         raise FenError("en passant",
                        f"{field} must be on rank {want + 1} when "
-                       f"{'white' if pos.turn == 0 else 'black'} is to move", text)
-    them = pos.turn ^ 1
-    pawn = ep - 8 if pos.turn == 0 else ep + 8
-    origin = ep + 8 if pos.turn == 0 else ep - 8
+                       f"{'white' if white else 'black'} is to move", text)
+    them = 1 if white else 0
+    pawn = ep - 8 if white else ep + 8
+    origin = ep + 8 if white else ep - 8
     ok = pos.board[pawn] == (them << 3 | PAWN) and not pos.board[ep] and not pos.board[origin]
     if not ok:
         if lenient:
@@ -260,11 +262,12 @@ def _check_placement(pos: Position, text: str) -> None:
     if pawns & (RANKS[0] | RANKS[7]):
         raise FenError("piece placement", "a pawn stands on the first or last rank", text)
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
-    them = pos.turn ^ 1
-    if attackers(pos.pieces, pos.turn, pos.king(them), occupied):
+    us = pos.turn
+    them = us.opponent
+    if attackers(pos.pieces, us, pos.king(them), occupied):
         raise FenError("piece placement",
-                       f"{'white' if them == 0 else 'black'} is in check but not to move", text)
-    king = pos.king(pos.turn)
+                       f"{them.name.lower()} is in check but not to move", text)
+    king = pos.king(us)
     checks = attackers(pos.pieces, them, king, occupied)
     squares = squares_of(checks)
     if len(squares) > 2:
@@ -278,8 +281,8 @@ def _check_placement(pos: Position, text: str) -> None:
                            "could not have been given by one move", text)
     if pos.ep_square >= 0 and squares:
         ep = pos.ep_square
-        pawn = ep - 8 if pos.turn == 0 else ep + 8
-        origin = ep + 8 if pos.turn == 0 else ep - 8
+        pawn = ep - 8 if us is Side.WHITE else ep + 8
+        origin = ep + 8 if us is Side.WHITE else ep - 8
         for s in squares:
             if s != pawn and not BETWEEN[king][s] >> origin & 1:
                 raise FenError("piece placement",

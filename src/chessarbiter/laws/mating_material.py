@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Side
 
 LIGHT_SQUARES: Final = 0x55AA55AA55AA55AA
 """Bitboard of the light squares (h1 is light, a1 dark: Art. 2.1)."""
@@ -65,7 +65,7 @@ def cannot_mate_by_material(pos: Position, colour: int) -> bool:
     return False
 
 
-def may_checkmate(pos: Position, colour: int) -> bool:
+def may_checkmate(pos: Position, colour: Side) -> bool:
     """False only when ``colour`` provably cannot checkmate by any series of legal moves
     (Art. 5.2.2, 6.9): by material, else by an exhaustive search of :data:`SEARCH_DEPTH` plies
     in which every line ends in a position where it cannot (a mate of ``colour``, a stalemate,
@@ -110,7 +110,7 @@ class _BoundedSearch:
         return False
 
 
-def uscf_cannot_win_on_time(pos: Position, colour: int) -> bool:
+def uscf_cannot_win_on_time(pos: Position, colour: Side) -> bool:
     """US Chess rule 14E: ``colour``'s opponent ran out of time, yet ``colour`` only draws with
     (1) a lone king, (2) king and one bishop or one knight, or (3) king and two knights against
     a side without pawns. The rule's "and no forced win" exception is not evaluated."""

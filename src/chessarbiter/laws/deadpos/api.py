@@ -56,6 +56,7 @@ from chessarbiter.core.squares import (
     RANKS,
     ROOK,
     SQUARE_NAMES,
+    Side,
     squares_of,
 )
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
@@ -118,14 +119,14 @@ class IllegalPositionError(ChessError):
 
 def can_checkmate(
     pos: Position,
-    winner: int,
+    winner: Side,
     mode: Mode = "full",
     budget: int | None = None,
     *,
     seconds: float | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Verdict:
-    """Whether ``winner`` (0 white, 1 black) can still give checkmate in ``pos``.
+    """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
     :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
@@ -146,7 +147,7 @@ def can_checkmate(
 
 
 def _analyse(
-    pos: Position, winner: int, mode: Mode, budget: int | None, deadline: Deadline
+    pos: Position, winner: Side, mode: Mode, budget: int | None, deadline: Deadline
 ) -> Verdict:
     """:func:`can_checkmate` on valid arguments; raises :class:`TimeUp` past ``deadline``."""
     work = Position.from_snapshot(pos.snapshot())
@@ -189,7 +190,7 @@ def _analyse(
 
 def _full(
     work: Position,
-    winner: int,
+    winner: Side,
     nodes: int,
     forced: tuple[Move, ...],
     phases: int,
@@ -254,7 +255,7 @@ def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = N
     """Whether neither side can checkmate (Art. 5.2.2, 9.6): UNWINNABLE means a dead
     position, WINNABLE that some side can still mate, UNDETERMINED that it is not decided
     (in quick mode: possibly not dead)."""
-    verdicts = [can_checkmate(pos, colour, mode, budget) for colour in (0, 1)]
+    verdicts = [can_checkmate(pos, side, mode, budget) for side in Side]
     if all(v.unwinnable for v in verdicts):
         return Winnability.UNWINNABLE
     if any(v.winnable for v in verdicts):

@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Final
 
 from chessarbiter.core.moves import Move
+from chessarbiter.core.squares import Side
 
 SOLVER_VERSION: Final = "3"
 """Changes whenever the analysis may prove more or less: a game log names it, since a verdict
@@ -26,7 +27,7 @@ class Winnability(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """An analysis result for one intended winner (0 white, 1 black).
+    """An analysis result for one intended winner.
 
     ``line`` is a helpmate from the analysed position (empty unless winnable, and empty
     for a position that is already checkmate); ``nodes`` counts searched positions;
@@ -34,7 +35,7 @@ class Verdict:
     """
 
     outcome: Winnability
-    winner: int
+    winner: Side
     line: tuple[Move, ...] = ()
     nodes: int = 0
     reason: str = ""
