@@ -7,6 +7,8 @@ decisions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, MovedWithTwoHands, Touched
@@ -15,9 +17,10 @@ from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.moves import Move, parse_uci_parts
+from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BACK_RANKS, PAWN, QUEEN, SQUARE_NAMES, parse_square
-from chessarbiter.laws.endings import Result, Termination
-from chessarbiter.laws.profiles import Lapse
+from chessarbiter.laws.endings import Outcome, Result, Termination
+from chessarbiter.laws.profiles import Lapse, RuleProfile
 from chessarbiter.laws.repetition import (
     FIFTY_MOVE_PLIES,
     FIVEFOLD,
@@ -114,37 +117,54 @@ def judge_start(table: Table) -> Decision | None:
 
 def automatic_ending(table: Table, count: int) -> Decision | None:
     """The endings that need no claim, checked after each move, in the Laws' order of
-    precedence: checkmate (5.1.1), stalemate (5.2.1), dead position (5.2.2), 75 moves (9.6.2,
-    a mate on the last move stands), fivefold repetition (9.6.1); online, threefold and 50
-    moves too. ``count`` is how often the new position has occurred."""
+    precedence: checkmate (5.1.1) and stalemate (5.2.1), then :func:`automatic_draw`.
+    ``count`` is how often the new position has occurred."""
     pos = table.pos
-    profile = table.profile
-    if not pos.has_legal_move():
-        if pos.is_check():
-            winner = pos.turn.opponent
-            return table.finish(Result.win_for(winner), Termination.CHECKMATE,
-                                f"{_name(winner)} checkmates")
-        return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
-    reason = table.dead_reason() if profile.dead_position_automatic else None
+    if pos.has_legal_move():
+        ending = automatic_draw(pos, table.profile, count, table.dead_reason)
+        if ending is None:
+            return None
+    else:
+        ending = no_move_ending(pos)
+    return table.finish(ending.result, ending.termination, ending.reason)
+
+
+def no_move_ending(pos: Position) -> Outcome:
+    """The end when the side to move has no legal move: checkmate (5.1.1) or stalemate
+    (5.2.1)."""
+    if pos.is_check():
+        winner = pos.turn.opponent
+        return Outcome(Result.win_for(winner), Termination.CHECKMATE,
+                       f"{_name(winner)} checkmates")
+    return Outcome(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
+
+
+def automatic_draw(
+    pos: Position, profile: RuleProfile, count: int, dead_reason: Callable[[], str | None]
+) -> Outcome | None:
+    """The draws that need no claim when the side to move has a legal move, in the Laws'
+    order: dead position (5.2.2; ``dead_reason`` says why it is proved dead, else ``None``),
+    75 moves (9.6.2; a mate on the last move stands), fivefold repetition (9.6.1); online,
+    threefold and 50 moves too. ``count`` is how often the position has occurred."""
+    reason = dead_reason() if profile.dead_position_automatic else None
     if reason is not None:
-        return table.finish(Result.DRAW, Termination.DEAD_POSITION,
-                            "neither player can checkmate by any series of legal moves "
-                            f"({reason})")
+        return Outcome(Result.DRAW, Termination.DEAD_POSITION,
+                       f"neither player can checkmate by any series of legal moves ({reason})")
     halfmoves = pos.halfmove_clock
     if profile.seventy_five_moves_automatic and halfmoves >= SEVENTY_FIVE_MOVE_PLIES:
-        return table.finish(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
-                            "75 moves by each player without a capture or pawn move")
+        return Outcome(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
+                       "75 moves by each player without a capture or pawn move")
     if count >= FIVEFOLD and profile.fivefold_automatic:
-        return table.finish(Result.DRAW, Termination.FIVEFOLD_REPETITION,
-                            "the same position for the fifth time")
+        return Outcome(Result.DRAW, Termination.FIVEFOLD_REPETITION,
+                       "the same position for the fifth time")
     if profile.draw_claims_automatic:
         if count >= THREEFOLD:
-            return table.finish(Result.DRAW, Termination.THREEFOLD_REPETITION,
-                                "the same position for the third time (claimed automatically)")
+            return Outcome(Result.DRAW, Termination.THREEFOLD_REPETITION,
+                           "the same position for the third time (claimed automatically)")
         if halfmoves >= FIFTY_MOVE_PLIES:
-            return table.finish(Result.DRAW, Termination.FIFTY_MOVES,
-                                "50 moves by each player without a capture or pawn move "
-                                "(claimed automatically)")
+            return Outcome(Result.DRAW, Termination.FIFTY_MOVES,
+                           "50 moves by each player without a capture or pawn move "
+                           "(claimed automatically)")
     return None
 
 
