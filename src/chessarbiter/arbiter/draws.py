@@ -26,7 +26,7 @@ from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.moves import Move, parse_uci_parts
 from chessarbiter.laws.endings import Result, Termination
-from chessarbiter.laws.profiles import Lapse
+from chessarbiter.laws.profiles import Lapse, OverTheBoard
 from chessarbiter.laws.repetition import fifty_move_claim_correct, threefold_claim_correct
 
 SUDDEN_DEATH_CLAIM_BELOW_MS = 2 * 60_000
@@ -74,7 +74,10 @@ def on_claimed(table: Table, event: DrawClaimed) -> list[Decision]:
     side = event.side
     table.require_turn(side, "claim a draw (only the player having the move may)")
     profile = table.profile
-    if profile.claim_right_lost_by is Lapse.TOUCH and table.touches:
+    rules = profile.input_mode
+    if table.touches and (
+        isinstance(rules, OverTheBoard) and rules.claim_right_lost_by is Lapse.TOUCH
+    ):
         raise ArbiterError(f"{_name(side)} has touched a piece: the right to claim on this "
                            "move is lost (F23 9.4)")
     intended = _intended(table, event.intended)

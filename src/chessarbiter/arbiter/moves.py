@@ -20,7 +20,7 @@ from chessarbiter.core.moves import Move, parse_uci_parts
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BACK_RANKS, PAWN, QUEEN, SQUARE_NAMES, parse_square
 from chessarbiter.laws.endings import Outcome, Result, Termination
-from chessarbiter.laws.profiles import Lapse, RuleProfile
+from chessarbiter.laws.profiles import Lapse, OverTheBoard, RuleProfile
 from chessarbiter.laws.repetition import (
     FIFTY_MOVE_PLIES,
     FIVEFOLD,
@@ -171,7 +171,7 @@ def automatic_draw(
 def on_touched(table: Table, event: Touched) -> list[Decision]:
     """A deliberate touch by the player having the move (Art. 4.3); under F23 it declines a
     pending offer (9.1.2.1) and ends the right to claim on this move (9.4)."""
-    _require_over_the_board(table, "touches")
+    rules = board_rules(table, "touches")
     table.require_turn(event.side, "touch a piece")
     try:
         square = parse_square(event.square)
@@ -180,7 +180,7 @@ def on_touched(table: Table, event: Touched) -> list[Decision]:
     if not table.pos.board[square]:
         raise ArbiterError(f"no piece stands on {event.square} to be touched")
     decisions = []
-    if table.profile.offer_declined_by is Lapse.TOUCH and table.offer is event.side.opponent:
+    if rules.offer_declined_by is Lapse.TOUCH and table.offer is event.side.opponent:
         table.offer = None
         decisions.append(table.note("9.1.2.1", f"{event.side.name.lower()} declines the draw "
                                                "offer by touching a piece"))
@@ -194,7 +194,7 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
     opponent gets time, the 2nd (F23) or 3rd (S) loses, drawn if the opponent cannot mate;
     touch-move binds the replacement. An unpromoted pawn on the last rank becomes a queen
     (F23 7.5.2); ``0000`` is a press without a move (7.5.3)."""
-    _require_over_the_board(table, "completed illegal moves")
+    rules = board_rules(table, "completed illegal moves")
     table.require_turn(event.side, f"play {event.uci}")
     fr = to = -1
     if event.uci != "0000":
@@ -206,11 +206,11 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
             raise ArbiterError(f"{event.uci} is legal: record it as a move")
         if not table.pos.board[fr]:
             raise ArbiterError(f"{event.uci}: no piece stands on {SQUARE_NAMES[fr]}")
-    queen = _queened(table, event.uci, fr, to)
+    queen = _queened(table, rules, event.uci, fr, to)
     if queen is not None and table.clock is not None and not table.can_press():
         raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
     side = event.side
-    decisions = penalise(table, side, "7.5.1", f"illegal move {event.uci}")
+    decisions = penalise(table, rules, side, "7.5.1", f"illegal move {event.uci}")
     if table.outcome is not None:
         return decisions
     if queen is not None:
@@ -222,19 +222,20 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
     return decisions
 
 
-def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision]:
-    """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D): counted against
-    ``side``; the losing one ends the game (drawn if the opponent cannot checkmate, F23),
-    otherwise the opponent gets time."""
+def penalise(
+    table: Table, rules: OverTheBoard, side: Side, article: str, what: str
+) -> list[Decision]:
+    """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D) under the board's
+    ``rules``: counted against ``side``; the losing one ends the game (drawn if the opponent
+    cannot checkmate, F23), otherwise the opponent gets time."""
     table.illegal_moves[side] += 1
     count = table.illegal_moves[side]
     name = side.name.lower()
     decisions = [table.note(article, f"{what} by {name} (number {count})")]
-    profile = table.profile
-    if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
+    if rules.illegal_moves_to_lose is not None and count >= rules.illegal_moves_to_lose:
         winner = side.opponent
         cannot = (
-            table.cannot_win(winner) if profile.illegal_loss_drawn_if_opponent_cannot_mate
+            table.cannot_win(winner) if rules.illegal_loss_drawn_if_opponent_cannot_mate
             else False
         )
         decisions.append(lose_unless_cannot_mate(table, side, cannot, Termination.ILLEGAL_MOVES,
@@ -242,7 +243,7 @@ def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision
                                                  f"{name}'s illegal move {count}, but "
                                                  f"{_name(winner)} cannot checkmate"))
         return decisions
-    penalty = profile.illegal_move_penalty_ms
+    penalty = rules.illegal_move_penalty_ms
     if penalty and table.clock is not None:
         table.add_time(side.opponent, penalty)
         decisions.append(table.note("7.5.5", f"{penalty // 1000} s added to "
@@ -254,21 +255,22 @@ def on_moved_with_two_hands(table: Table, event: MovedWithTwoHands) -> list[Deci
     """A legal move made with two hands and completed (F23 7.5.4): the move stands and is
     penalised as an illegal move (7.5.5). A move that ends the game needs no press (6.2.1.1)
     and is not penalised; 5.1.1 asks only for Art. 3 and 4.2-4.7, not 4.1."""
-    _require_over_the_board(table, "two-handed moves")
-    if not table.profile.two_hands_as_illegal_move:
+    rules = board_rules(table, "two-handed moves")
+    if not rules.two_hands_as_illegal_move:
         raise ArbiterError(f"a two-handed move is not penalised as an illegal move under the "
                            f"{table.profile.name} profile (S4.1): record the move, the arbiter "
                            "may warn")
     decisions = on_moved(table, Moved(event.at_ms, event.side, event.uci))
     if table.outcome is not None:
         return decisions
-    return decisions + penalise(table, event.side, "7.5.4", f"two-handed move {event.uci}")
+    return decisions + penalise(table, rules, event.side, "7.5.4",
+                                 f"two-handed move {event.uci}")
 
 
-def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:
+def _queened(table: Table, rules: OverTheBoard, text: str, fr: int, to: int) -> Move | None:
     """F23 7.5.2: the queen promotion an unpromoted pawn move to the last rank stands for."""
     if (
-        not table.profile.unpromoted_pawn_becomes_queen
+        not rules.unpromoted_pawn_becomes_queen
         or fr < 0
         or len(text) != 4
         or table.pos.board[fr] & 7 != PAWN
@@ -279,10 +281,14 @@ def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:
     return move if move is not None and (move >> 12) & 7 == QUEEN else None
 
 
-def _require_over_the_board(table: Table, what: str) -> None:
-    if not table.profile.over_the_board:
+def board_rules(table: Table, what: str) -> OverTheBoard:
+    """The over-the-board rules in force; ``ArbiterError`` under digital input, where
+    ``what`` cannot happen."""
+    rules = table.profile.input_mode
+    if not isinstance(rules, OverTheBoard):
         raise ArbiterError(f"{what} are recorded only in over-the-board input, not under "
                            f"the {table.profile.name} profile")
+    return rules
 
 
 def _name(side: Side) -> str:
