@@ -19,10 +19,7 @@ from typing import Final
 
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Side
-
-LIGHT_SQUARES: Final = 0x55AA55AA55AA55AA
-"""Bitboard of the light squares (h1 is light, a1 dark: Art. 2.1)."""
-DARK_SQUARES: Final = ~LIGHT_SQUARES & (1 << 64) - 1
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
 SEARCH_DEPTH: Final = 4
 """Plies the bounded search looks ahead."""
@@ -33,45 +30,13 @@ SEARCH_MAX_UNITS: Final = 2
 only then can every line lose them within :data:`SEARCH_DEPTH` plies."""
 
 
-def cannot_mate_by_material(pos: Position, colour: int) -> bool:
-    """True when ``colour``'s material can never give mate whatever the opponent does.
-
-    The proved cases (the "mating needs the opponent's help, and that help cannot come"
-    rules of the unwinnability literature): a lone king; and, when the opponent has no pawn
-    (so can add no blocker by promoting), a single knight against king and queens only, or
-    bishops all on squares of one colour against no knight and no bishop on the other colour.
-    """
-    pieces = pos.pieces
-    own = colour << 3
-    if pieces[own | PAWN] or pieces[own | ROOK] or pieces[own | QUEEN]:
-        return False
-    knights = pieces[own | KNIGHT]
-    bishops = pieces[own | BISHOP]
-    if not knights and not bishops:
-        return True
-    other = (colour ^ 1) << 3
-    if pieces[other | PAWN]:
-        return False
-    if not bishops:
-        blockers = pieces[other | KNIGHT] | pieces[other | BISHOP] | pieces[other | ROOK]
-        return knights & (knights - 1) == 0 and not blockers
-    if knights or pieces[other | KNIGHT]:
-        return False
-    their_bishops = pieces[other | BISHOP]
-    if not bishops & DARK_SQUARES:
-        return not their_bishops & DARK_SQUARES
-    if not bishops & LIGHT_SQUARES:
-        return not their_bishops & LIGHT_SQUARES
-    return False
-
-
 def may_checkmate(pos: Position, colour: Side) -> bool:
     """False only when ``colour`` provably cannot checkmate by any series of legal moves
     (Art. 5.2.2, 6.9): by material, else by an exhaustive search of :data:`SEARCH_DEPTH` plies
     in which every line ends in a position where it cannot (a mate of ``colour``, a stalemate,
     or too little material). A mate already on the board counts, whatever the material.
     Answers True when unsure. ``pos`` is left unchanged."""
-    if cannot_mate_by_material(pos, colour):
+    if cannot_mate_by_material(pos.pieces, colour):
         return pos.turn != colour and pos.is_checkmate()
     units = pos.occupied_co[colour] & ~pos.pieces[colour << 3 | 6]
     if units.bit_count() > SEARCH_MAX_UNITS:
@@ -95,7 +60,7 @@ class _BoundedSearch:
         moves = pos.legal_moves()
         if not moves:
             return pos.turn != self.colour and pos.is_check()
-        if cannot_mate_by_material(pos, self.colour):
+        if cannot_mate_by_material(pos.pieces, self.colour):
             return False
         self.nodes += 1
         if depth == 0 or self.nodes > SEARCH_NODES:
