@@ -24,7 +24,7 @@ side is locked head-on, by the quick analysis (which answers "unwinnable" only w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import Final
 
 from chessarbiter.arbiter.moves import automatic_draw, no_move_ending
@@ -205,10 +205,8 @@ def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
     end: Outcome | None = None
     end_ply = 0
     clocks: list[tuple[int, int]] = []
-
-    def dead() -> str | None:
-        return dead_position_check(pos)
-
+    dead = partial(dead_position_check, pos)
+    second, last_but_one = THREEFOLD - 1, FIFTY_MOVE_PLIES - 1
     for ply, record in enumerate(game.moves, 1):
         if twice and not threefold_move:
             repeat = repeating_move(pos, reps, twice)
@@ -218,7 +216,7 @@ def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
                 findings.append(Finding(
                     CLAIM, "threefold-move", f"threefold repetition claimable by writing "
                     f"{label}, which repeats a position a third time (Art. 9.2.1)", ply, label))
-        if pos.halfmove_clock == FIFTY_MOVE_PLIES - 1 and not fifty_move:
+        if pos.halfmove_clock == last_but_one and not fifty_move:
             step = _fifty_move(pos)
             if step:
                 fifty_move = True
@@ -232,19 +230,20 @@ def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
         if end is not None and not end_ply:
             end_ply = ply
         pos.push(record.move)
-        if pos.halfmove_clock == 0:
+        halfmove = pos.halfmove_clock
+        if halfmove == 0:
             reps.clear()
             twice.clear()
         key = pos.key()
         count = reps.add(key)
-        if count == THREEFOLD - 1:
+        if count == second:
             twice.add(key)
         elif count >= THREEFOLD and not threefold:
             threefold = True
             findings.append(Finding(CLAIM, "threefold", "threefold repetition claimable: this "
                                     "position has now appeared three times (Art. 9.2.2)",
                                     ply, _label_at(game, ply)))
-        if not fifty and fifty_move_claim_correct(pos, None):
+        if halfmove >= FIFTY_MOVE_PLIES and not fifty:
             fifty = True
             findings.append(Finding(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by "
                                     "each player without capture or pawn move (Art. 9.3.2)",

@@ -49,7 +49,7 @@ class _BoundedSearch:
 
     __slots__ = ("colour", "nodes", "pos")
 
-    def __init__(self, pos: Position, colour: int) -> None:
+    def __init__(self, pos: Position, colour: Side) -> None:
         self.pos = pos
         self.colour = colour
         self.nodes = 0
