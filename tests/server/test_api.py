@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from chessarbiter.arbiter.events import ClocksSet, Resigned
-from chessarbiter.laws.deadpos import Outcome, Verdict
+from chessarbiter.clock import Side
+from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
@@ -421,8 +422,8 @@ def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
 
 def test_an_undetermined_flag_awaits_the_arbiter(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    def undetermined(pos: object, colour: int) -> Verdict:
-        return Verdict(Outcome.UNDETERMINED, colour, reason="budget spent")
+    def undetermined(pos: object, colour: Side) -> Verdict:
+        return Verdict(Winnability.UNDETERMINED, colour, reason="budget spent")
 
     monkeypatch.setattr(hub_module, "mate_verdict", undetermined)
 

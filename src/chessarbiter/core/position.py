@@ -11,7 +11,17 @@ from chessarbiter.core import movegen
 from chessarbiter.core.errors import IllegalMoveError
 from chessarbiter.core.fenfields import read_fen, write_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
-from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, squares_of
+from chessarbiter.core.squares import (
+    BACK_RANKS,
+    BLACK,
+    KING,
+    NO_SQUARE,
+    PAWN,
+    SIDES,
+    WHITE,
+    Side,
+    squares_of,
+)
 from chessarbiter.core.zobrist import (
     EN_PASSANT_KEYS,
     PIECE_KEYS,
@@ -29,7 +39,7 @@ class Snapshot:
     """An immutable copy of a position's values (cheap to take, hashable, comparable)."""
 
     board: tuple[int, ...]
-    turn: int
+    turn: Side
     castling_rights: int
     ep_square: int
     halfmove_clock: int
@@ -44,12 +54,15 @@ class Position:
     ``board[sq]`` is the piece on a square (0 if empty), ``pieces[piece]`` its bitboard,
     ``occupied_co[colour]`` all squares of a colour. ``castling_rights`` is the bitboard of
     rooks that may still castle. ``ep_square`` is the square passed by the last double step
-    (``-1`` if none), as FEN records it.
+    (``-1`` if none), as FEN records it. ``turn`` is the side to move; the rules core's hot
+    paths read it as the plain int ``_turn`` kept beside it (arithmetic on an ``IntEnum`` is
+    slower).
     """
 
     __slots__ = (
         "_key",
         "_stack",
+        "_turn",
         "board",
         "castling_rights",
         "chess960",
@@ -60,6 +73,8 @@ class Position:
         "pieces",
         "turn",
     )
+    turn: Side
+    _turn: int
 
     def __init__(self, fen: str | None = STARTING_FEN, *, chess960: bool = False) -> None:
         """The position of a FEN (strict), by default the initial position; ``None`` gives an
@@ -68,7 +83,8 @@ class Position:
             self.board = [0] * 64
             self.pieces = [0] * 16
             self.occupied_co = [0, 0]
-            self.turn = self.castling_rights = self.halfmove_clock = self._key = 0
+            self._turn = self.castling_rights = self.halfmove_clock = self._key = 0
+            self.turn = WHITE
             self.ep_square = -1
             self.fullmove_number = 1
             self.chess960 = chess960
@@ -111,7 +127,8 @@ class Position:
             pieces[1] | pieces[2] | pieces[3] | pieces[4] | pieces[5] | pieces[6],
             pieces[9] | pieces[10] | pieces[11] | pieces[12] | pieces[13] | pieces[14],
         ]
-        self.turn = turn
+        self._turn = 1 if turn else 0
+        self.turn = SIDES[self._turn]
         self.castling_rights = castling_rights
         self.ep_square = ep_square
         self.halfmove_clock = halfmove_clock
@@ -248,16 +265,17 @@ class Position:
         board = self.board
         pieces = self.pieces
         occ = self.occupied_co
-        us = self.turn
+        us = self._turn
         fr = move & 63
         to = (move >> 6) & 63
         moved = board[fr]
         captured = board[to]
-        rights = self.castling_rights
-        key = self._key
-        self._stack.append((move, captured, rights, self.ep_square, self.halfmove_clock, key))
-        key ^= TURN_KEY
+        rights = before = self.castling_rights
         ep = self.ep_square
+        halfmove = self.halfmove_clock
+        key = self._key
+        self._stack.append((move, captured, rights, ep, halfmove, key))
+        key ^= TURN_KEY
         self.ep_square = NO_SQUARE
         if move & CASTLE_FLAG:
             rank = fr & 56
@@ -271,26 +289,25 @@ class Position:
             kp = PIECE_KEYS[moved]
             rp = PIECE_KEYS[captured]
             key ^= kp[fr] ^ kp[king_to] ^ rp[to] ^ rp[rook_to]
-            self.halfmove_clock += 1
+            self.halfmove_clock = halfmove + 1
             rights &= ~BACK_RANKS[us]
         else:
             move_bb = 1 << fr | 1 << to
+            kind = moved & 7
             if captured:
                 pieces[captured] ^= 1 << to
                 occ[us ^ 1] ^= 1 << to
                 key ^= PIECE_KEYS[captured][to]
                 self.halfmove_clock = 0
             else:
-                self.halfmove_clock += 1
+                self.halfmove_clock = 0 if kind == PAWN else halfmove + 1
             pieces[moved] ^= move_bb
             occ[us] ^= move_bb
             board[fr] = 0
             board[to] = moved
             kp = PIECE_KEYS[moved]
             key ^= kp[fr] ^ kp[to]
-            kind = moved & 7
             if kind == PAWN:
-                self.halfmove_clock = 0
                 if to == ep:
                     gone = to ^ 8
                     victim = board[gone]
@@ -309,12 +326,16 @@ class Position:
             elif kind == KING:
                 rights &= ~BACK_RANKS[us]
             rights &= ~move_bb
-        if rights != self.castling_rights:
-            key ^= castling_key(rights ^ self.castling_rights)
+        if rights != before:
+            key ^= castling_key(rights ^ before)
             self.castling_rights = rights
         if us:
             self.fullmove_number += 1
-        self.turn = us ^ 1
+            self._turn = 0
+            self.turn = WHITE
+        else:
+            self._turn = 1
+            self.turn = BLACK
         self._key = key
 
     def pop(self) -> Move:
@@ -323,9 +344,12 @@ class Position:
         board = self.board
         pieces = self.pieces
         occ = self.occupied_co
-        us = self.turn ^ 1
-        self.turn = us
-        if us:
+        if self._turn:
+            us = self._turn = 0
+            self.turn = WHITE
+        else:
+            us = self._turn = 1
+            self.turn = BLACK
             self.fullmove_number -= 1
         self.castling_rights = rights
         self.ep_square = ep

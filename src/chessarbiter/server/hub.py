@@ -241,7 +241,7 @@ class Hub:
             return entry.live.apply(event)
         version = entry.version
         verdict = await self.loop.run_in_executor(
-            self._rulings, mate_verdict, entry.game.position(), winner.value)
+            self._rulings, mate_verdict, entry.game.position(), winner)
         if entry.version != version:
             return None
         analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
