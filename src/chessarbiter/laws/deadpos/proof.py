@@ -76,7 +76,26 @@ still played out."""
 def proved_dead(pos: Position) -> str | None:
     """A short reason when ``pos`` is proved dead (Art. 5.2.2), else ``None``; ``pos`` is
     unchanged. The checkmate and stalemate rules come first (Art. 5.1.1, 5.2.1): the caller
-    applies them before asking."""
+    applies them before asking.
+
+    It runs after every move, so the commonest case is turned away here, in a few
+    operations, before any call: the pawn tests of :func:`_may_close` fail (no stuck pawn,
+    or more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck with one
+    free), both sides have a piece besides king and pawns and more than :data:`FEW_UNITS`
+    units are left (some pawn stands, so the material is not dead). :func:`_proved` would
+    answer ``None`` there too."""
+    pieces = pos.pieces
+    co = pos.occupied_co
+    occupied = co[0] | co[1]
+    white = pieces[PAWN]
+    black = pieces[8 | PAWN]
+    pawns = white | black
+    stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
+    free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
+    if pawns and (free > stuck or not stuck or (free and stuck < MIN_STUCK)):
+        others = occupied ^ pieces[KING] ^ pieces[8 | KING]
+        if others & co[0] & ~pawns and others & co[1] & ~pawns and others.bit_count() > FEW_UNITS:
+            return None
     return _proved(pos, True)
 
 
