@@ -13,13 +13,15 @@ all timed on every move, so the machine's load falls on all alike:
 * the same without the dead-position check (``dead_check`` answering "not proved dead").
 
 Each move is timed in the order python-chess, arbiter, python-chess (a second board), arbiter
-without the check, so every timing follows the other library's code: a call that follows the
-same code finds it in the processor's caches and looks cheaper (a rotating order of the three
-made the arbiter without the check, which mostly ran right after the arbiter, look cheaper
-than it is, and the arbiter dearer). Prints mean, median, 99th percentile and maximum per
-move for each, and the ratios to python-chess (both boards' timings). The garbage collector
-runs between games (every 50), not while a move is timed (it would bill one side for the
-other's allocations).
+without the check, the two arbiters swapping places from move to move, so every timing
+follows the other library's code and each arbiter comes first as often as second. (Code that
+runs right after the same code finds it in the processor's caches and looks cheaper, and the
+first call after the loop's own work looks dearer, by up to 3 us each on this benchmark's
+machine; the rotating order of the three used before made the arbiter without the check,
+which mostly ran right after the arbiter, look cheaper than it is, and the arbiter dearer.)
+Prints mean, median, 99th percentile and maximum per move for each, and the ratios to
+python-chess (both boards' timings). The garbage collector runs between games (every 50),
+not while a move is timed (it would bill one side for the other's allocations).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def run(games: list[RecordedGame]) -> tuple[list[float], list[float], list[float
     bare: list[float] = []
     theirs: list[float] = []
     clock = time.perf_counter
+    swap = False
     for number, game in enumerate(games):
         if number % 50 == 0:
             gc.collect()
@@ -86,20 +89,24 @@ def run(games: list[RecordedGame]) -> tuple[list[float], list[float], list[float
             text = uci(record.move)
             move = chess.Move.from_uci(text)
             event = Moved(ply * 1_000, full.to_move, text)
+            swap = not swap
+            first, second = (apply_lean, apply_full) if swap else (apply_full, apply_lean)
             began = clock()
             push(move)
             outcome()
             theirs.append(clock() - began)
             began = clock()
-            apply_full(event)
-            ours.append(clock() - began)
+            first(event)
+            after_first = clock() - began
             began = clock()
             push_other(move)
             outcome_other()
             theirs.append(clock() - began)
             began = clock()
-            apply_lean(event)
-            bare.append(clock() - began)
+            second(event)
+            after_second = clock() - began
+            ours.append(after_second if swap else after_first)
+            bare.append(after_first if swap else after_second)
             if full.is_over or lean.is_over or board.is_game_over():
                 break
     return theirs, ours, bare
