@@ -85,17 +85,20 @@ def proved_dead(pos: Position) -> str | None:
     units are left (some pawn stands, so the material is not dead). :func:`_proved` would
     answer ``None`` there too."""
     pieces = pos.pieces
-    co = pos.occupied_co
-    occupied = co[0] | co[1]
     white = pieces[PAWN]
     black = pieces[8 | PAWN]
     pawns = white | black
-    stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
+    white_units, black_units = pos.occupied_co
+    occupied = white_units | black_units
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
-    if pawns and (free > stuck or not stuck or (free and stuck < MIN_STUCK)):
-        others = occupied ^ pieces[KING] ^ pieces[8 | KING]
-        if others & co[0] & ~pawns and others & co[1] & ~pawns and others.bit_count() > FEW_UNITS:
-            return None
+    stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
+    if (
+        (free > stuck or (pawns and (not stuck or (free and stuck < MIN_STUCK))))
+        and occupied.bit_count() > FEW_UNITS + 2  # the two kings
+        and white_units ^ white ^ pieces[KING]
+        and black_units ^ black ^ pieces[8 | KING]
+    ):
+        return None
     return _proved(pos, True)
 
 
