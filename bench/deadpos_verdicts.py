@@ -25,12 +25,13 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import Winnability, can_checkmate
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "unwinnability"
 FILES = {"chasolver": "chasolver-positions.txt", "d3chess": "d3chess-test-vector.txt"}
 
-Case = tuple[str, int, str, str, int, int | None]
+Case = tuple[str, int, str, str, Side, int | None]
 """File, line index, label, FEN, side, budget."""
 
 
@@ -44,7 +45,7 @@ def cases(name: str, every: int, budget: int | None) -> list[Case]:
     for index, row in enumerate(rows):
         if index % every == 0:
             label, fen = row.split(None, 1)
-            out += [(name, index, label, fen, side, budget) for side in (0, 1)]
+            out += [(name, index, label, fen, side, budget) for side in Side]
     return out
 
 
@@ -61,7 +62,7 @@ def judge(case: Case, seconds: float | None = None, cpu: bool = False) -> dict[s
     verdict = can_checkmate(pos, side, "full", budget, seconds=seconds, clock=clock)
     seconds = clock() - start
     expected = label[side] != "-"
-    if verdict.outcome is Outcome.UNDETERMINED:
+    if verdict.outcome is Winnability.UNDETERMINED:
         result = "undetermined"
     elif verdict.winnable != expected:
         result = "wrong"

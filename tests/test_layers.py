@@ -24,6 +24,7 @@ LAYERS: Final = (
 """The packages, bottom up. A package may import any package of a lower layer."""
 
 SIBLINGS: Final = frozenset({
+    ("clock", "core"),  # a clock display belongs to a side, the board's one colour type
     ("session", "present"),  # the live game answers players in words and diagrams
     ("session", "store"),  # the live game's journal keeps its games in a store
     ("tournament", "session"),  # a match plays its games as live games between engines

@@ -27,7 +27,8 @@ from chessarbiter.arbiter import (
 from chessarbiter.arbiter.oracles import MateOracle, mate_verdict
 from chessarbiter.clock import parse_human
 from chessarbiter.core import Position
-from chessarbiter.laws.deadpos import Outcome, Verdict
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, RuleProfile
@@ -37,10 +38,10 @@ PAWN_WALLS = "8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1"
 """From the dead-position corpus: neither side can ever checkmate."""
 
 
-def oracle(outcome: Outcome, reason: str = "injected") -> MateOracle:
+def oracle(outcome: Winnability, reason: str = "injected") -> MateOracle:
     """A mate oracle that always answers ``outcome``."""
 
-    def answer(pos: Position, colour: int) -> Verdict:
+    def answer(pos: Position, colour: Side) -> Verdict:
         return Verdict(outcome, colour, reason=reason)
 
     return answer
@@ -65,7 +66,7 @@ def game(mate_oracle: MateOracle = never_asked, profile: RuleProfile = FIDE_2023
 
 @pytest.mark.parametrize("event", [Resigned(1_000, W), FlagClaimed(2 * MIN, B)])
 def test_pawn_walls_flag_and_resignation_are_drawn(event: Resigned | FlagClaimed) -> None:
-    g = game(mate_oracle=oracle(Outcome.UNWINNABLE, "pawn structures"))
+    g = game(mate_oracle=oracle(Winnability.UNWINNABLE, "pawn structures"))
     g.apply(ClocksStarted(0))
     g.apply(event)
     assert g.outcome is not None and g.outcome.result is Result.DRAW
@@ -73,7 +74,7 @@ def test_pawn_walls_flag_and_resignation_are_drawn(event: Resigned | FlagClaimed
     assert g.outcome.termination is expected
     assert "cannot checkmate" in g.outcome.reason
     recorded = g.log[-1].analysis  # type: ignore[union-attr]
-    assert recorded == Analysis(Question.CAN_MATE, Outcome.UNWINNABLE, "pawn structures")
+    assert recorded == Analysis(Question.CAN_MATE, Winnability.UNWINNABLE, "pawn structures")
 
 
 @pytest.mark.long
@@ -88,7 +89,7 @@ def test_pawn_walls_ruled_drawn_by_the_real_analysis(kind: str) -> None:
 
 
 def test_undetermined_resignation_waits_for_the_arbiter() -> None:
-    g = game(mate_oracle=oracle(Outcome.UNDETERMINED))
+    g = game(mate_oracle=oracle(Winnability.UNDETERMINED))
     g.apply(ClocksStarted(0))
     decisions = g.apply(Resigned(1_000, W))
     assert g.outcome is None and not g.is_over
@@ -104,13 +105,13 @@ def test_undetermined_resignation_waits_for_the_arbiter() -> None:
     assert g.outcome is not None
     assert (g.outcome.result, g.outcome.termination) == (Result.DRAW, Termination.RESIGNATION)
     assert "the pawns lock both kings out" in g.outcome.reason
-    assert g.log[1].analysis == Analysis(Question.CAN_MATE, Outcome.UNDETERMINED, "injected")
+    assert g.log[1].analysis == Analysis(Question.CAN_MATE, Winnability.UNDETERMINED, "injected")
 
 
 @pytest.mark.parametrize(("can_mate", "result"), [(True, Result.WHITE_WINS),
                                                   (False, Result.DRAW)])
 def test_undetermined_flag_ruled_by_the_arbiter(can_mate: bool, result: Result) -> None:
-    g = game(mate_oracle=oracle(Outcome.UNDETERMINED))
+    g = game(mate_oracle=oracle(Winnability.UNDETERMINED))
     g.apply(ClocksStarted(0))
     g.apply(Moved(1_000, W, "h2h3"))
     g.apply(FlagClaimed(2 * MIN, W))  # black's flag fell
@@ -121,7 +122,7 @@ def test_undetermined_flag_ruled_by_the_arbiter(can_mate: bool, result: Result) 
 
 
 def test_undetermined_illegal_move_loss_and_a_declared_result() -> None:
-    g = game(mate_oracle=oracle(Outcome.UNDETERMINED))
+    g = game(mate_oracle=oracle(Winnability.UNDETERMINED))
     g.apply(ClocksStarted(0))
     g.apply(IllegalMoveCompleted(1_000, W, "a3a5"))
     g.apply(IllegalMoveCompleted(2_000, W, "a3a5"))
@@ -139,13 +140,14 @@ def test_no_ruling_without_a_pending_question() -> None:
 
 
 def test_a_player_cannot_bring_an_analysis() -> None:
-    g = game(mate_oracle=oracle(Outcome.WINNABLE))
+    g = game(mate_oracle=oracle(Winnability.WINNABLE))
     g.apply(ClocksStarted(0))
-    forged = Resigned(1_000, W, analysis=Analysis(Question.CAN_MATE, Outcome.UNWINNABLE, "forged"))
+    proved = Analysis(Question.CAN_MATE, Winnability.UNWINNABLE, "forged")
+    forged = Resigned(1_000, W, analysis=proved)
     with pytest.raises(ArbiterError, match="recorded by the arbiter"):
         g.apply(forged)
     with pytest.raises(ArbiterError, match="recorded by the arbiter"):
-        dead = Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "forged")
+        dead = Analysis(Question.DEAD_POSITION, Winnability.UNWINNABLE, "forged")
         g.apply(Moved(1_000, W, "h2h3", analysis=dead))
     assert len(g.log) == 1 and g.outcome is None
     g.apply(Resigned(1_000, W))
@@ -153,7 +155,7 @@ def test_a_player_cannot_bring_an_analysis() -> None:
 
 
 def test_replay_reads_the_recorded_verdicts_whatever_the_oracle() -> None:
-    g = game(mate_oracle=oracle(Outcome.UNWINNABLE))
+    g = game(mate_oracle=oracle(Winnability.UNWINNABLE))
     g.apply(ClocksStarted(0))
     g.apply(Moved(1_000, W, "h2h3"))
     g.apply(Resigned(2_000, B))
@@ -162,7 +164,7 @@ def test_replay_reads_the_recorded_verdicts_whatever_the_oracle() -> None:
     assert header["solver"] == SOLVER_VERSION and header["start"] is None
     again = from_jsonl(text, mate_oracle=never_asked, dead_check=always_dead)
     assert again.outcome == g.outcome and again.log == g.log
-    replayed = Game.replay(g.setup, g.log, mate_oracle=oracle(Outcome.WINNABLE),
+    replayed = Game.replay(g.setup, g.log, mate_oracle=oracle(Winnability.WINNABLE),
                            dead_check=always_dead)
     assert replayed.state() == g.state()
     # A log without the solver's version predates recorded analyses: they run again.
@@ -170,7 +172,7 @@ def test_replay_reads_the_recorded_verdicts_whatever_the_oracle() -> None:
                        + [line.replace(', "analysis": {"question": "can-mate", "outcome": '
                                        '"unwinnable", "reason": "injected"}', "")
                           for line in text.splitlines()[1:]])
-    old = from_jsonl(legacy, mate_oracle=oracle(Outcome.WINNABLE), dead_check=never_dead)
+    old = from_jsonl(legacy, mate_oracle=oracle(Winnability.WINNABLE), dead_check=never_dead)
     assert old.outcome is not None and old.outcome.result is Result.WHITE_WINS
 
 
@@ -184,7 +186,7 @@ def test_a_dead_position_found_after_a_move_is_recorded_and_read_back() -> None:
     assert g.outcome is None
     g.apply(Moved(2_000, W, "h3h4"))
     assert g.outcome is not None and g.outcome.termination is Termination.DEAD_POSITION
-    assert g.log[-1].analysis == Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "locked")
+    assert g.log[-1].analysis == Analysis(Question.DEAD_POSITION, Winnability.UNWINNABLE, "locked")
     again = from_jsonl(to_jsonl(g), mate_oracle=never_asked, dead_check=never_dead)
     assert again.outcome == g.outcome
     assert Game.replay(g.setup, g.log[:2], dead_check=always_dead).outcome is None
@@ -219,7 +221,7 @@ def test_the_75_move_counter_at_creation_follows_the_profile() -> None:
 
 def test_a_dead_start_is_recorded_in_the_header_and_read_back() -> None:
     g = Game(FIDE_2023, fen=PAWN_WALLS, dead_check=always_dead)
-    assert g.start_analysis == Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, "injected")
+    assert g.start_analysis == Analysis(Question.DEAD_POSITION, Winnability.UNWINNABLE, "injected")
     text = to_jsonl(g)
     assert json.loads(text.splitlines()[0])["start"] == {"question": "dead-position",
                                                          "outcome": "unwinnable",

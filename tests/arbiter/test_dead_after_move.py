@@ -18,7 +18,12 @@ from chessarbiter.arbiter import Game, GameOverError, Moved, Resigned
 from chessarbiter.clock.records import Side
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, can_checkmate, is_dead_position
+from chessarbiter.laws.deadpos import (
+    IllegalPositionError,
+    Winnability,
+    can_checkmate,
+    is_dead_position,
+)
 from chessarbiter.laws.deadpos.proof import proved_dead
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023
@@ -68,7 +73,7 @@ def quick_proved_dead() -> list[Position]:
                 continue
             seen.add(pos.fen())
             try:
-                verdicts = [can_checkmate(pos, side, "quick") for side in (0, 1)]
+                verdicts = [can_checkmate(pos, side, "quick") for side in Side]
             except IllegalPositionError:
                 continue
             if all(v.unwinnable for v in verdicts):
@@ -176,10 +181,10 @@ def test_every_dead_position_ends_the_game_at_the_move(dead_positions: list[Posi
 def test_the_positions_left_out_are_proved_only_by_the_quick_analysis() -> None:
     for fen in GATED | SEARCHED:
         pos = parse_fen(fen)
-        assert is_dead_position(pos, "quick") is Outcome.UNWINNABLE, fen
+        assert is_dead_position(pos, "quick") is Winnability.UNWINNABLE, fen
         assert proved_dead(pos) is None, fen
     for fen in SEARCHED:
-        reasons = {can_checkmate(parse_fen(fen), side, "quick").reason for side in (0, 1)}
+        reasons = {can_checkmate(parse_fen(fen), side, "quick").reason for side in Side}
         assert "search" in reasons, fen
 
 

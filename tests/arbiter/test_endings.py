@@ -17,8 +17,9 @@ from chessarbiter.arbiter import (
     oracles,
 )
 from chessarbiter.core import Position, parse_fen
+from chessarbiter.core.squares import BLACK, WHITE
 from chessarbiter.laws import mating_material
-from chessarbiter.laws.deadpos import Outcome
+from chessarbiter.laws.deadpos import Winnability
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, ONLINE, PROFILES, USCF, RuleProfile
 from tests.arbiter.driver import B, Driver, S, W
@@ -168,11 +169,11 @@ def test_art_11_7_forfeit_and_11_8_both_lose_scores() -> None:
     d.event(Forfeited, side=W, reason="persistent refusal to comply (11.7)")
     assert d.result == "0-1"
     assert d.game.outcome is not None
-    assert d.game.outcome.result.score(1) == 1 and d.game.outcome.result.score(0) == 0
+    assert d.game.outcome.result.score(BLACK) == 1 and d.game.outcome.result.score(WHITE) == 0
     d.event(BothLost, reason="both refused to comply (11.8)")
     outcome = d.game.outcome
     assert outcome is not None and outcome.result is Result.BOTH_LOSE
-    assert outcome.result.score(0) == outcome.result.score(1) == 0
+    assert outcome.result.score(WHITE) == outcome.result.score(BLACK) == 0
 
 
 def test_arbiter_decisions_need_a_reason_and_only_they_change_a_final_result() -> None:
@@ -196,10 +197,10 @@ def test_art_5_2_2_the_dead_position_analysis_ends_a_locked_game() -> None:
     assert game.outcome is not None
     assert game.outcome.termination is Termination.DEAD_POSITION
     analysis = game.log[-1].analysis
-    assert analysis is not None and analysis.outcome is Outcome.UNWINNABLE
+    assert analysis is not None and analysis.outcome is Winnability.UNWINNABLE
 
     def material_only(pos: Position) -> str | None:
-        dead = not any(mating_material.can_checkmate(pos, colour) for colour in (0, 1))
+        dead = not any(mating_material.may_checkmate(pos, colour) for colour in (0, 1))
         return "material" if dead else None
 
     plain = Game(FIDE_2023, fen=walls, dead_check=material_only)
@@ -212,6 +213,6 @@ def test_art_6_9_the_full_analysis_decides_a_flag() -> None:
     """The opponent of a flagged player has only a dark-squared bishop shut in behind its own
     pawns: material rules alone cannot tell, the full analysis proves he can never mate."""
     fen = "8/8/1k6/8/p1p1p1p1/P1P1P1P1/8/1KB5 w - - 0 1"
-    assert mating_material.can_checkmate(parse_fen(fen), 0)
-    assert oracles.mate_verdict(parse_fen(fen), 0).unwinnable
-    assert oracles.mate_verdict(parse_fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1"), 0).winnable
+    assert mating_material.may_checkmate(parse_fen(fen), WHITE)
+    assert oracles.mate_verdict(parse_fen(fen), WHITE).unwinnable
+    assert oracles.mate_verdict(parse_fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1"), WHITE).winnable

@@ -262,7 +262,7 @@ def irregularities(game: Game) -> st.SearchStrategy[Maker]:
     """The events of this module, for the game as it stands (many are rejected)."""
     pos = game.position()
     mover = game.to_move
-    own = [sq for sq in range(64) if pos.piece_at(sq) and pos.piece_at(sq) >> 3 == mover.value]
+    own = [sq for sq in range(64) if pos.piece_at(sq) and pos.piece_at(sq) >> 3 == mover]
     legal = game.legal_moves() or ["e2e4"]
     sides = st.sampled_from([W, B])
     return st.one_of(

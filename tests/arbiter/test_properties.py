@@ -96,7 +96,7 @@ def expected_clock(game: Game, side: Side) -> int:
     penalties and the arbiter added."""
     records = [r for r in game.records if r.side is side and r.used_ms is not None]
     used = sum(r.used_ms or 0 for r in records)
-    adjusted = game.state().time_adjusted_ms[side.value]
+    adjusted = game.state().time_adjusted_ms[side]
     return INITIAL_MS + INCREMENT_MS * len(records) - used + adjusted
 
 
@@ -127,9 +127,9 @@ def test_random_event_sequences_keep_the_laws_invariants(
         mover = game.to_move
         for side in (Side.WHITE, Side.BLACK):
             if side is mover:  # his move's time so far is not recorded yet
-                assert clock[side.value] <= expected_clock(game, side)
+                assert clock[side] <= expected_clock(game, side)
             else:
-                assert clock[side.value] == expected_clock(game, side)
+                assert clock[side] == expected_clock(game, side)
         if game.is_over:
             for move in game.position().legal_moves()[:3]:
                 with pytest.raises(GameOverError):

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from chessarbiter.cli.check_audit import Audit, audit_game, dead_position
+from chessarbiter.arbiter.audit import Audit, audit_game
+from chessarbiter.arbiter.oracles import dead_position_check
 from chessarbiter.cli.main import main
 from chessarbiter.core import parse_fen
 from chessarbiter.notation import read_pgn_file, read_pgn_text
@@ -97,13 +98,13 @@ def test_dead_position_test_is_sound() -> None:
         case = json.loads(line)
         if "insufficient_material" not in case:
             continue
-        dead = dead_position(parse_fen(case["fen"], lenient=True))
+        dead = dead_position_check(parse_fen(case["fen"], lenient=True)) is not None
         assert not dead or case["insufficient_material"], case["id"]
         seen += dead
     assert seen >= 6
     for fen in ("8/8/8/8/8/8/8/k6K w - - 0 1", "8/2N5/8/8/8/8/8/k6K w - - 0 1",
                 "8/8/8/2b5/8/8/3B4/k6K w - - 0 1"):
-        assert dead_position(parse_fen(fen))
+        assert dead_position_check(parse_fen(fen)) is not None
 
 
 def test_play_after_fivefold_and_75_moves() -> None:
@@ -211,4 +212,4 @@ def test_dead_position_behind_a_locked_pawn_wall() -> None:
     audit = audit_game(game)
     assert audit.ending == "dead position" and not audit.errors
     assert [(f.code, f.move) for f in audit.findings] == [("void-moves", "1...Kg7")]
-    assert not dead_position(parse_fen(fen))
+    assert dead_position_check(parse_fen(fen)) is None

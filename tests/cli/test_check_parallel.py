@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from chessarbiter.arbiter.audit import audit_game, move_label, repeating_move
 from chessarbiter.cli import check_parts
-from chessarbiter.cli.check_audit import audit_game, move_label, repeating_move
 from chessarbiter.cli.check_parts import Part, parts
 from chessarbiter.cli.main import main
+from chessarbiter.laws.repetition import RepetitionTable
 from chessarbiter.notation import read_pgn_file
 from tests.corpus import corpus_path
 
@@ -118,6 +119,8 @@ def test_repetition_claims_match_making_every_move() -> None:
         for game in read_pgn_file(corpus_path("pgn", "pgn-extract", name)):
             pos = game.start_position()
             counts: dict[int, int] = {pos.key(): 1}
+            reps = RepetitionTable()
+            reps.add(pos.key())
             for record in game.moves:
                 twice = {key for key, n in counts.items() if n == 2}
                 repeats = []
@@ -126,13 +129,15 @@ def test_repetition_claims_match_making_every_move() -> None:
                     if pos.key() in twice:
                         repeats.append(move)
                     pos.pop()
-                found = repeating_move(pos, twice)
+                found = repeating_move(pos, reps, twice)
                 assert (found in repeats) if repeats else found == 0, move_label(pos, found)
                 seen += bool(repeats)
                 pos.push(record.move)
                 if pos.halfmove_clock == 0:
                     counts.clear()
+                    reps.clear()
                 counts[pos.key()] = counts.get(pos.key(), 0) + 1
+                reps.add(pos.key())
             audit = audit_game(game)
             assert audit.plies == len(game.moves)
     assert seen >= 8

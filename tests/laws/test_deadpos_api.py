@@ -7,10 +7,11 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
+from chessarbiter.core.squares import BLACK, WHITE
 from chessarbiter.laws.deadpos import (
     IllegalPositionError,
-    Outcome,
     Verdict,
+    Winnability,
     can_checkmate,
     is_dead_position,
 )
@@ -28,59 +29,59 @@ def replays_to_mate(pos: Position, verdict: Verdict) -> bool:
 
 def test_queen_mates_with_a_replayable_line() -> None:
     pos = parse_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1")
-    verdict = can_checkmate(pos, 0)
+    verdict = can_checkmate(pos, WHITE)
     assert verdict.winnable and replays_to_mate(pos, verdict)
-    assert can_checkmate(pos, 1).unwinnable
+    assert can_checkmate(pos, BLACK).unwinnable
 
 
 def test_knight_needs_a_blocker() -> None:
     pos = parse_fen("8/8/8/8/8/8/8/k1K1N3 w - - 0 1")
-    assert can_checkmate(pos, 0).unwinnable
+    assert can_checkmate(pos, WHITE).unwinnable
     blocked = parse_fen("8/8/8/8/8/8/8/kbK1N3 w - - 0 1")
-    verdict = can_checkmate(blocked, 0)
+    verdict = can_checkmate(blocked, WHITE)
     assert verdict.winnable and replays_to_mate(blocked, verdict)
 
 
 def test_checkmate_on_the_board_comes_first() -> None:
     pos = parse_fen("8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1", lenient=True)
-    assert can_checkmate(pos, 1).winnable
-    assert can_checkmate(pos, 1).line == ()
-    assert can_checkmate(pos, 0).unwinnable
-    assert can_checkmate(pos, 1, "quick").outcome is Outcome.UNDETERMINED
+    assert can_checkmate(pos, BLACK).winnable
+    assert can_checkmate(pos, BLACK).line == ()
+    assert can_checkmate(pos, WHITE).unwinnable
+    assert can_checkmate(pos, BLACK, "quick").outcome is Winnability.UNDETERMINED
 
 
 def test_forced_moves_are_played() -> None:
     # Black's only move is Kxa8; then no mating material is left.
     pos = parse_fen("qK6/3k4/8/8/8/8/8/8 w - - 0 1", lenient=True)
     for mode in ("quick", "full"):
-        assert can_checkmate(pos, 0, mode).unwinnable
-        assert can_checkmate(pos, 1, mode).unwinnable
+        assert can_checkmate(pos, WHITE, mode).unwinnable
+        assert can_checkmate(pos, BLACK, mode).unwinnable
 
 
 def test_pawn_wall_is_a_dead_position() -> None:
     pos = parse_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1")
-    assert is_dead_position(pos) is Outcome.UNWINNABLE
+    assert is_dead_position(pos) is Winnability.UNWINNABLE
     assert is_dead_position(parse_fen("8/4k3/8/8/8/8/4K3/4R3 w - - 0 1"), "full") is (
-        Outcome.WINNABLE
+        Winnability.WINNABLE
     )
 
 
 def test_quick_mode_never_claims_winnable() -> None:
     pos = parse_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1")
-    assert can_checkmate(pos, 0, "quick").outcome is Outcome.UNDETERMINED
+    assert can_checkmate(pos, WHITE, "quick").outcome is Winnability.UNDETERMINED
 
 
 def test_a_spent_budget_is_undetermined_not_a_guess() -> None:
     pos = Position()
-    verdict = can_checkmate(pos, 0, budget=5)
-    assert verdict.outcome is Outcome.UNDETERMINED
+    verdict = can_checkmate(pos, WHITE, budget=5)
+    assert verdict.outcome is Winnability.UNDETERMINED
     assert verdict.nodes <= 6
 
 
 def test_the_position_is_not_changed() -> None:
     pos = parse_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1")
     before = pos.snapshot()
-    can_checkmate(pos, 0)
+    can_checkmate(pos, WHITE)
     assert pos.snapshot() == before
 
 
@@ -100,7 +101,7 @@ def test_bad_arguments_are_named(kwargs: dict[str, object], words: str) -> None:
 def test_illegal_positions_are_refused() -> None:
     checked = parse_fen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1", lenient=True)
     with pytest.raises(IllegalPositionError, match="black is in check"):
-        can_checkmate(checked, 0)
+        can_checkmate(checked, WHITE)
     pawn = parse_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", lenient=True)
     with pytest.raises(IllegalPositionError, match="a8"):
-        can_checkmate(pawn, 0)
+        can_checkmate(pawn, WHITE)

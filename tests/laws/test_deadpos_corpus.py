@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import Winnability, can_checkmate
 from tests.laws.corpus_lines import labelled_positions, winnable_label
 from tests.laws.test_deadpos_api import replays_to_mate
 
@@ -22,9 +23,9 @@ FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
 def test_quick_mode_is_sound(name: str) -> None:
     proved = 0
     for label, pos in labelled_positions(name):
-        for side in (0, 1):
+        for side in Side:
             verdict = can_checkmate(pos, side, "quick")
-            assert verdict.outcome is not Outcome.WINNABLE
+            assert verdict.outcome is not Winnability.WINNABLE
             if verdict.unwinnable:
                 assert not winnable_label(label, side), (pos.fen(), side)
                 proved += 1
@@ -34,9 +35,9 @@ def test_quick_mode_is_sound(name: str) -> None:
 def _check_full(name: str, every: int, budget: int | None) -> dict[str, int]:
     counts = {"correct": 0, "undetermined": 0}
     for label, pos in labelled_positions(name, every):
-        for side in (0, 1):
+        for side in Side:
             verdict = can_checkmate(pos, side, "full", budget)
-            if verdict.outcome is Outcome.UNDETERMINED:
+            if verdict.outcome is Winnability.UNDETERMINED:
                 counts["undetermined"] += 1
                 continue
             assert verdict.winnable == winnable_label(label, side), (pos.fen(), side, verdict)

@@ -6,7 +6,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import KING, PAWN, parse_square
+from chessarbiter.core.squares import KING, PAWN, Side, parse_square
 from chessarbiter.laws.deadpos import can_checkmate, phases
 from chessarbiter.laws.deadpos.phases import _castles, _en_passant, phases_unwinnable
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -22,7 +22,7 @@ SHUFFLES = (
 @pytest.mark.parametrize("fen", SHUFFLES)
 def test_proves_what_the_static_analysis_misses(fen: str) -> None:
     pos = parse_fen(fen)
-    for side in (0, 1):
+    for side in Side:
         assert not statically_unwinnable(pos, side)
         assert phases_unwinnable(pos, side, 100)[0]
         verdict = can_checkmate(pos, side, "full", 2_000)
@@ -90,7 +90,7 @@ def test_castling_is_a_move_inside_a_phase() -> None:
 )
 def test_a_group_with_one_hole_defends_its_pawns(fen: str, proved: bool) -> None:
     pos = parse_fen(fen)
-    for side in (0, 1):
+    for side in Side:
         assert phases_unwinnable(pos, side, 100)[0] is proved
 
 
@@ -109,7 +109,7 @@ def test_chess960_castling_rights_are_not_analysed() -> None:
 def test_corpus_sample_is_never_wrong(name: str) -> None:
     proved = 0
     for label, pos in labelled_positions(name, 7):
-        for side in (0, 1):
+        for side in Side:
             if phases_unwinnable(pos, side, 500)[0]:
                 assert not winnable_label(label, side), (pos.fen(), side)
                 proved += 1

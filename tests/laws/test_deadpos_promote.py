@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.squares import BLACK
 from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.promote import promotion_cost, staged_helpmate
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
 SHUT = "6kB/p3p1P1/2p3P1/p7/5K2/4P3/P1P5/8 w - - 0 1"
@@ -40,7 +41,7 @@ def test_promotion_cost_counts_the_kings_walk_to_clear_a_file() -> None:
 
 
 def test_full_mode_uses_the_staged_search_for_a_winner_with_pawns_only() -> None:
-    verdict = can_checkmate(parse_fen(SHUT), 1, "full", budget=60_000)
-    assert verdict.outcome is Outcome.WINNABLE
+    verdict = can_checkmate(parse_fen(SHUT), BLACK, "full", budget=60_000)
+    assert verdict.outcome is Winnability.WINNABLE
     assert verdict.reason == "staged search"
     assert mates(SHUT, verdict.line, 1)

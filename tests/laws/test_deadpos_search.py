@@ -17,7 +17,7 @@ from chessarbiter.laws.deadpos.guide import (
     mating_squares,
 )
 from chessarbiter.laws.deadpos.guided import guided_helpmate
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
 
@@ -114,17 +114,17 @@ def test_guided_search_gives_up_within_its_budget() -> None:
 def test_exploration_proves_a_locked_position() -> None:
     fen = "k1b5/1p1p4/1P1P4/2K5/8/8/8/8 b - - 0 1"
     pos = parse_fen(fen)
-    assert explore(pos, 0, 2_000)[0] is Outcome.UNWINNABLE
-    assert explore(pos, 1, 2_000)[0] is Outcome.UNWINNABLE
+    assert explore(pos, 0, 2_000)[0] is Winnability.UNWINNABLE
+    assert explore(pos, 1, 2_000)[0] is Winnability.UNWINNABLE
     assert pos.fen() == fen
 
 
 def test_exploration_finds_a_mate_or_stops_at_its_cap() -> None:
     fen = "5k2/p1p5/8/4p3/8/6p1/P1P1P1Pp/7K w - - 0 1"
     outcome, line, _ = explore(parse_fen(fen), 1, 20_000)
-    assert outcome is Outcome.WINNABLE and mates(fen, line, 1)
+    assert outcome is Winnability.WINNABLE and mates(fen, line, 1)
     outcome, line, seen = explore(Position(), 0, 300)
-    assert outcome is Outcome.UNDETERMINED and line == () and seen == 300
+    assert outcome is Winnability.UNDETERMINED and line == () and seen == 300
 
 
 def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
@@ -132,10 +132,10 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
     pos = parse_fen(fen)
     at_once = explore(pos, 1, 20_000)
     exploration = Exploration(pos, 1)
-    assert exploration.run(pos, 500) is Outcome.UNDETERMINED
+    assert exploration.run(pos, 500) is Winnability.UNDETERMINED
     assert len(exploration.seen) == 500 and pos.fen() == fen
-    assert exploration.run(pos, 20_000) is Outcome.WINNABLE
-    assert (Outcome.WINNABLE, exploration.found, len(exploration.seen)) == at_once
+    assert exploration.run(pos, 20_000) is Winnability.WINNABLE
+    assert (Winnability.WINNABLE, exploration.found, len(exploration.seen)) == at_once
     assert pos.fen() == fen
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.laws.deadpos import Outcome, can_checkmate
+from chessarbiter.core.squares import WHITE, Side
+from chessarbiter.laws.deadpos import Winnability, can_checkmate
 from chessarbiter.laws.deadpos.deadline import EVERY, Deadline, TimeUp
 
 HARD = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1"
@@ -26,16 +27,16 @@ class FakeClock:
 
 def test_past_the_deadline_the_verdict_is_undetermined() -> None:
     clock = FakeClock()
-    verdict = can_checkmate(parse_fen(HARD), 0, "full", seconds=3, clock=clock)
-    assert verdict.outcome is Outcome.UNDETERMINED
+    verdict = can_checkmate(parse_fen(HARD), WHITE, "full", seconds=3, clock=clock)
+    assert verdict.outcome is Winnability.UNDETERMINED
     assert verdict.reason == "time"
     assert clock.reads == 4  # set at 1, read at 2, 3 and 4 >= 1 + 3
 
 
 def test_a_clock_that_stands_still_changes_no_verdict() -> None:
     pos = parse_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1")
-    timed = can_checkmate(pos, 0, seconds=0.5, clock=lambda: 0.0)
-    assert timed == can_checkmate(pos, 0)
+    timed = can_checkmate(pos, WHITE, seconds=0.5, clock=lambda: 0.0)
+    assert timed == can_checkmate(pos, WHITE)
     assert timed.winnable
 
 
@@ -53,7 +54,7 @@ def test_the_deadline_reads_the_clock_every_so_many_nodes() -> None:
 @pytest.mark.parametrize("seconds", [-1.0, float("nan")])
 def test_bad_seconds_are_refused(seconds: float) -> None:
     with pytest.raises(ValueError, match="seconds"):
-        can_checkmate(parse_fen(HARD), 0, seconds=seconds)
+        can_checkmate(parse_fen(HARD), WHITE, seconds=seconds)
 
 
 def test_the_caged_kings_are_proved_for_both_sides_within_a_small_budget() -> None:
@@ -62,7 +63,7 @@ def test_the_caged_kings_are_proved_for_both_sides_within_a_small_budget() -> No
     # reachable position proves it for both sides (about 49,000 positions, after a smaller
     # probe), which rulings on a flag (Art. 6.9) need within their time bound.
     pos = parse_fen("8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1")
-    for side in (0, 1):
+    for side in Side:
         verdict = can_checkmate(pos, side, "full")
         assert verdict.unwinnable, verdict
         assert verdict.nodes < 70_000

@@ -76,7 +76,7 @@ def test_resignation_and_commands() -> None:
     assert "Nf3" in c.handle("moves").lines[0]
     c.handle("resign white")
     outcome = c.live.game.outcome
-    assert outcome is not None and outcome.winner == Side.BLACK.value
+    assert outcome is not None and outcome.winner is Side.BLACK
 
 
 @pytest.mark.parametrize("rank", ["\u00b3", "\u0663", "9" * 5000, "0", "-1"])

@@ -26,7 +26,7 @@ from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.moves import Move, parse_uci_parts
 from chessarbiter.laws.endings import Result, Termination
-from chessarbiter.laws.profiles import Lapse
+from chessarbiter.laws.profiles import Lapse, OverTheBoard
 from chessarbiter.laws.repetition import fifty_move_claim_correct, threefold_claim_correct
 
 SUDDEN_DEATH_CLAIM_BELOW_MS = 2 * 60_000
@@ -38,7 +38,7 @@ def on_offered(table: Table, event: DrawOffered) -> list[Decision]:
     check_offer_allowed(table, event.side)
     side = event.side
     table.offer = side
-    table.offers[side.value] += 1
+    table.offers[side] += 1
     decisions = [table.note("9.1.2.1", f"{_name(side)} offers a draw")]
     return decisions + persistent_offers(table, side)
 
@@ -74,7 +74,10 @@ def on_claimed(table: Table, event: DrawClaimed) -> list[Decision]:
     side = event.side
     table.require_turn(side, "claim a draw (only the player having the move may)")
     profile = table.profile
-    if profile.claim_right_lost_by is Lapse.TOUCH and table.touches:
+    rules = profile.input_mode
+    if table.touches and (
+        isinstance(rules, OverTheBoard) and rules.claim_right_lost_by is Lapse.TOUCH
+    ):
         raise ArbiterError(f"{_name(side)} has touched a piece: the right to claim on this "
                            "move is lost (F23 9.4)")
     intended = _intended(table, event.intended)
@@ -149,8 +152,8 @@ def on_resigned(table: Table, event: Resigned) -> list[Decision]:
     winner = side.opponent
     loss = f"{_name(side)} resigns"
     if not table.profile.resignation_drawn_if_opponent_cannot_mate:
-        return [table.finish(Result.win_for(winner.value), Termination.RESIGNATION, loss)]
-    cannot = table.cannot_mate(winner.value)
+        return [table.finish(Result.win_for(winner), Termination.RESIGNATION, loss)]
+    cannot = table.cannot_mate(winner)
     return [lose_unless_cannot_mate(table, side, cannot, Termination.RESIGNATION, loss,
                                     f"{loss}, but {_name(winner)} cannot checkmate")]
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 from chessarbiter.laws.endings import Result
 
 
@@ -52,7 +52,7 @@ class Analysis:
     asking again: ``UNWINNABLE`` for a dead position, or whether the opponent can mate."""
 
     question: Question
-    outcome: Outcome
+    outcome: Winnability
     reason: str = ""
 
 

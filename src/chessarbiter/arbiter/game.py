@@ -369,7 +369,7 @@ class Game:
 
     def illegal_moves(self, side: Side) -> int:
         """Completed illegal moves recorded against ``side``."""
-        return self._table.illegal_moves[side.value]
+        return self._table.illegal_moves[side]
 
     @property
     def records(self) -> tuple[MoveRecord, ...]:

@@ -20,7 +20,7 @@ from chessarbiter.arbiter.events import (
     IllegalMoveUnnoticed,
     WrongInitialPosition,
 )
-from chessarbiter.arbiter.moves import penalise, play
+from chessarbiter.arbiter.moves import board_rules, penalise, play
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
@@ -40,9 +40,7 @@ def on_illegal_move_unnoticed(table: Table, event: IllegalMoveUnnoticed) -> list
     (5.1.1, 5.2.1, 5.2.2 need a move per Art. 3). Only a move that leaves a position a game
     can go on from is accepted: none onto a piece of one's own or the king, none leaving the
     mover's king attacked or a pawn on the first or last rank (3.10.3; A.5.4)."""
-    if not table.profile.over_the_board:
-        raise ArbiterError(f"unnoticed illegal moves are recorded only in over-the-board "
-                           f"input, not under the {table.profile.name} profile")
+    board_rules(table, "unnoticed illegal moves")
     table.require_turn(event.side, f"play {event.uci}")
     move = _standing_move(table, event.uci)
     if table.clock is not None and not table.can_press():
@@ -109,6 +107,7 @@ def on_illegal_move_found(table: Table, event: IllegalMoveFound) -> list[Decisio
 def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
     """The position immediately before ``ply``, re-derived from the moves before it; the
     notes made since go before the replacing move."""
+    rules = board_rules(table, "illegal moves")
     record = table.records[ply - 1]
     side, move = record.side, record.move
     kept = table.records[: ply - 1]
@@ -134,7 +133,7 @@ def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
     decisions = [table.note(article, f"the position before {side.name.lower()}'s illegal move "
                                      f"{text} (ply {ply}) is reinstated; touch-move (4.3) binds "
                                      "the replacing move")]
-    return decisions + penalise(table, side, "7.5.5 (S10.3)", f"illegal move {text}")
+    return decisions + penalise(table, rules, side, "7.5.5 (S10.3)", f"illegal move {text}")
 
 
 def on_wrong_initial_position(table: Table, event: WrongInitialPosition) -> list[Decision]:

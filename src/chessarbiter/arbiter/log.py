@@ -26,7 +26,7 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.oracles import DeadCheck, MateOracle, dead_position_check, mate_verdict
 from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.clock.records import Side
-from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION, Outcome
+from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION, Winnability
 from chessarbiter.laws.endings import Result
 
 LOG_VERSION: Final = 1
@@ -118,7 +118,7 @@ def _analysis(value: Any) -> Analysis:
         raise ValueError
     if not isinstance(value["reason"], str):
         raise ValueError
-    return Analysis(Question(value["question"]), Outcome(value["outcome"]), value["reason"])
+    return Analysis(Question(value["question"]), Winnability(value["outcome"]), value["reason"])
 
 
 def to_jsonl(game: Game) -> str:

@@ -32,7 +32,7 @@ def lose_unless_cannot_mate(
                           "is undetermined: the arbiter rules")
     if cannot_mate:
         return table.finish(Result.DRAW, termination, draw)
-    return table.finish(Result.win_for(loser.opponent.value), termination, loss)
+    return table.finish(Result.win_for(loser.opponent), termination, loss)
 
 
 def on_arbiter_ruled(table: Table, event: ArbiterRuled) -> list[Decision]:
@@ -44,5 +44,5 @@ def on_arbiter_ruled(table: Table, event: ArbiterRuled) -> list[Decision]:
     if not event.reason:
         raise ArbiterError("the arbiter's ruling needs a reason")
     text = pending.loss if event.can_mate else pending.draw
-    result = Result.win_for(pending.loser.opponent.value) if event.can_mate else Result.DRAW
+    result = Result.win_for(pending.loser.opponent) if event.can_mate else Result.DRAW
     return [table.finish(result, pending.termination, f"{text} (the arbiter: {event.reason})")]

@@ -7,17 +7,20 @@ decisions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.events import IllegalMoveCompleted, Moved, MovedWithTwoHands, Touched
 from chessarbiter.arbiter.mating import lose_unless_cannot_mate
-from chessarbiter.arbiter.table import SIDES, Table
+from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.moves import Move, parse_uci_parts
+from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BACK_RANKS, PAWN, QUEEN, SQUARE_NAMES, parse_square
-from chessarbiter.laws.endings import Result, Termination
-from chessarbiter.laws.profiles import Lapse
+from chessarbiter.laws.endings import Outcome, Result, Termination
+from chessarbiter.laws.profiles import Lapse, OverTheBoard, RuleProfile
 from chessarbiter.laws.repetition import (
     FIFTY_MOVE_PLIES,
     FIVEFOLD,
@@ -31,7 +34,7 @@ PERSISTENT_OFFERS = 3
 
 def on_moved(table: Table, event: Moved) -> list[Decision]:
     """A move made and completed (Art. 3, 4, 6.7), with a draw offer if made with it (9.1)."""
-    if event.side is not SIDES[table.pos.turn]:
+    if event.side is not table.pos.turn:
         table.require_turn(event.side, f"move {event.uci}")
     move = table.find_move(event.uci)
     if move is None:
@@ -64,7 +67,7 @@ def check_offer_allowed(table: Table, side: Side, *, with_move: bool = False) ->
 def persistent_offers(table: Table, side: Side) -> list[Decision]:
     """From :data:`PERSISTENT_OFFERS` offers on (with a move or not), the arbiter is told they
     may annoy the opponent (Art. 11.5, S12.5)."""
-    count = table.offers[side.value]
+    count = table.offers[side]
     if count < PERSISTENT_OFFERS:
         return []
     return [table.note("11.5 (S12.5)", f"{side.name.lower()} has offered a draw {count} times: "
@@ -76,8 +79,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     touches done, the new position counted, then the automatic endings (none after an illegal
     move left standing, ``legal=False``: 5.1.1, 5.2.1, 5.2.2 need a move per Art. 3)."""
     pos = table.pos
-    colour = pos.turn
-    mover = SIDES[colour]
+    mover = pos.turn
     clock_ms = used_ms = None
     if table.clock is not None:
         if not table.can_press():
@@ -89,7 +91,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     pos.push(move)
     table.moved()
     count = table.reps.add(pos.key())
-    table.moves_made[colour] += 1
+    table.moves_made[mover] += 1
     table.played.append((move, mover, clock_ms, used_ms, offers_draw))
     decisions = []
     if table.offer is not None and table.offer is not mover:
@@ -98,7 +100,7 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
                                                 "by moving"))
     if offers_draw:
         table.offer = mover
-        table.offers[colour] += 1
+        table.offers[mover] += 1
         decisions.append(Decision("9.1.2.1", f"{mover.name.lower()} offers a draw (=)"))
         decisions += persistent_offers(table, mover)
     ending = automatic_ending(table, count) if legal else None
@@ -115,43 +117,61 @@ def judge_start(table: Table) -> Decision | None:
 
 def automatic_ending(table: Table, count: int) -> Decision | None:
     """The endings that need no claim, checked after each move, in the Laws' order of
-    precedence: checkmate (5.1.1), stalemate (5.2.1), dead position (5.2.2), 75 moves (9.6.2,
-    a mate on the last move stands), fivefold repetition (9.6.1); online, threefold and 50
-    moves too. ``count`` is how often the new position has occurred."""
+    precedence: checkmate (5.1.1) and stalemate (5.2.1), then :func:`automatic_draw`.
+    ``count`` is how often the new position has occurred."""
     pos = table.pos
-    profile = table.profile
-    if not pos.has_legal_move():
-        if pos.is_check():
-            return table.finish(Result.win_for(pos.turn ^ 1), Termination.CHECKMATE,
-                                f"{_name(pos.turn ^ 1)} checkmates")
-        return table.finish(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
-    reason = table.dead_reason() if profile.dead_position_automatic else None
+    if pos.has_legal_move():
+        ending = automatic_draw(pos, table.profile, count, table.dead_reason)
+        if ending is None:
+            return None
+    else:
+        ending = no_move_ending(pos)
+    return table.finish(ending.result, ending.termination, ending.reason)
+
+
+def no_move_ending(pos: Position) -> Outcome:
+    """The end when the side to move has no legal move: checkmate (5.1.1) or stalemate
+    (5.2.1)."""
+    if pos.is_check():
+        winner = pos.turn.opponent
+        return Outcome(Result.win_for(winner), Termination.CHECKMATE,
+                       f"{_name(winner)} checkmates")
+    return Outcome(Result.DRAW, Termination.STALEMATE, f"{_name(pos.turn)} is stalemated")
+
+
+def automatic_draw(
+    pos: Position, profile: RuleProfile, count: int, dead_reason: Callable[[], str | None]
+) -> Outcome | None:
+    """The draws that need no claim when the side to move has a legal move, in the Laws'
+    order: dead position (5.2.2; ``dead_reason`` says why it is proved dead, else ``None``),
+    75 moves (9.6.2; a mate on the last move stands), fivefold repetition (9.6.1); online,
+    threefold and 50 moves too. ``count`` is how often the position has occurred."""
+    reason = dead_reason() if profile.dead_position_automatic else None
     if reason is not None:
-        return table.finish(Result.DRAW, Termination.DEAD_POSITION,
-                            "neither player can checkmate by any series of legal moves "
-                            f"({reason})")
+        return Outcome(Result.DRAW, Termination.DEAD_POSITION,
+                       f"neither player can checkmate by any series of legal moves ({reason})")
     halfmoves = pos.halfmove_clock
     if profile.seventy_five_moves_automatic and halfmoves >= SEVENTY_FIVE_MOVE_PLIES:
-        return table.finish(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
-                            "75 moves by each player without a capture or pawn move")
+        return Outcome(Result.DRAW, Termination.SEVENTY_FIVE_MOVES,
+                       "75 moves by each player without a capture or pawn move")
     if count >= FIVEFOLD and profile.fivefold_automatic:
-        return table.finish(Result.DRAW, Termination.FIVEFOLD_REPETITION,
-                            "the same position for the fifth time")
+        return Outcome(Result.DRAW, Termination.FIVEFOLD_REPETITION,
+                       "the same position for the fifth time")
     if profile.draw_claims_automatic:
         if count >= THREEFOLD:
-            return table.finish(Result.DRAW, Termination.THREEFOLD_REPETITION,
-                                "the same position for the third time (claimed automatically)")
+            return Outcome(Result.DRAW, Termination.THREEFOLD_REPETITION,
+                           "the same position for the third time (claimed automatically)")
         if halfmoves >= FIFTY_MOVE_PLIES:
-            return table.finish(Result.DRAW, Termination.FIFTY_MOVES,
-                                "50 moves by each player without a capture or pawn move "
-                                "(claimed automatically)")
+            return Outcome(Result.DRAW, Termination.FIFTY_MOVES,
+                           "50 moves by each player without a capture or pawn move "
+                           "(claimed automatically)")
     return None
 
 
 def on_touched(table: Table, event: Touched) -> list[Decision]:
     """A deliberate touch by the player having the move (Art. 4.3); under F23 it declines a
     pending offer (9.1.2.1) and ends the right to claim on this move (9.4)."""
-    _require_over_the_board(table, "touches")
+    rules = board_rules(table, "touches")
     table.require_turn(event.side, "touch a piece")
     try:
         square = parse_square(event.square)
@@ -160,7 +180,7 @@ def on_touched(table: Table, event: Touched) -> list[Decision]:
     if not table.pos.board[square]:
         raise ArbiterError(f"no piece stands on {event.square} to be touched")
     decisions = []
-    if table.profile.offer_declined_by is Lapse.TOUCH and table.offer is event.side.opponent:
+    if rules.offer_declined_by is Lapse.TOUCH and table.offer is event.side.opponent:
         table.offer = None
         decisions.append(table.note("9.1.2.1", f"{event.side.name.lower()} declines the draw "
                                                "offer by touching a piece"))
@@ -174,7 +194,7 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
     opponent gets time, the 2nd (F23) or 3rd (S) loses, drawn if the opponent cannot mate;
     touch-move binds the replacement. An unpromoted pawn on the last rank becomes a queen
     (F23 7.5.2); ``0000`` is a press without a move (7.5.3)."""
-    _require_over_the_board(table, "completed illegal moves")
+    rules = board_rules(table, "completed illegal moves")
     table.require_turn(event.side, f"play {event.uci}")
     fr = to = -1
     if event.uci != "0000":
@@ -186,11 +206,11 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
             raise ArbiterError(f"{event.uci} is legal: record it as a move")
         if not table.pos.board[fr]:
             raise ArbiterError(f"{event.uci}: no piece stands on {SQUARE_NAMES[fr]}")
-    queen = _queened(table, event.uci, fr, to)
+    queen = _queened(table, rules, event.uci, fr, to)
     if queen is not None and table.clock is not None and not table.can_press():
         raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
     side = event.side
-    decisions = penalise(table, side, "7.5.1", f"illegal move {event.uci}")
+    decisions = penalise(table, rules, side, "7.5.1", f"illegal move {event.uci}")
     if table.outcome is not None:
         return decisions
     if queen is not None:
@@ -202,19 +222,20 @@ def on_illegal_move(table: Table, event: IllegalMoveCompleted) -> list[Decision]
     return decisions
 
 
-def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision]:
-    """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D): counted against
-    ``side``; the losing one ends the game (drawn if the opponent cannot checkmate, F23),
-    otherwise the opponent gets time."""
-    table.illegal_moves[side.value] += 1
-    count = table.illegal_moves[side.value]
+def penalise(
+    table: Table, rules: OverTheBoard, side: Side, article: str, what: str
+) -> list[Decision]:
+    """The penalty for a completed illegal move (F23 7.5.5; S10.3; USCF 11D) under the board's
+    ``rules``: counted against ``side``; the losing one ends the game (drawn if the opponent
+    cannot checkmate, F23), otherwise the opponent gets time."""
+    table.illegal_moves[side] += 1
+    count = table.illegal_moves[side]
     name = side.name.lower()
     decisions = [table.note(article, f"{what} by {name} (number {count})")]
-    profile = table.profile
-    if profile.illegal_moves_to_lose is not None and count >= profile.illegal_moves_to_lose:
-        winner = side.opponent.value
+    if rules.illegal_moves_to_lose is not None and count >= rules.illegal_moves_to_lose:
+        winner = side.opponent
         cannot = (
-            table.cannot_win(winner) if profile.illegal_loss_drawn_if_opponent_cannot_mate
+            table.cannot_win(winner) if rules.illegal_loss_drawn_if_opponent_cannot_mate
             else False
         )
         decisions.append(lose_unless_cannot_mate(table, side, cannot, Termination.ILLEGAL_MOVES,
@@ -222,7 +243,7 @@ def penalise(table: Table, side: Side, article: str, what: str) -> list[Decision
                                                  f"{name}'s illegal move {count}, but "
                                                  f"{_name(winner)} cannot checkmate"))
         return decisions
-    penalty = profile.illegal_move_penalty_ms
+    penalty = rules.illegal_move_penalty_ms
     if penalty and table.clock is not None:
         table.add_time(side.opponent, penalty)
         decisions.append(table.note("7.5.5", f"{penalty // 1000} s added to "
@@ -234,21 +255,22 @@ def on_moved_with_two_hands(table: Table, event: MovedWithTwoHands) -> list[Deci
     """A legal move made with two hands and completed (F23 7.5.4): the move stands and is
     penalised as an illegal move (7.5.5). A move that ends the game needs no press (6.2.1.1)
     and is not penalised; 5.1.1 asks only for Art. 3 and 4.2-4.7, not 4.1."""
-    _require_over_the_board(table, "two-handed moves")
-    if not table.profile.two_hands_as_illegal_move:
+    rules = board_rules(table, "two-handed moves")
+    if not rules.two_hands_as_illegal_move:
         raise ArbiterError(f"a two-handed move is not penalised as an illegal move under the "
                            f"{table.profile.name} profile (S4.1): record the move, the arbiter "
                            "may warn")
     decisions = on_moved(table, Moved(event.at_ms, event.side, event.uci))
     if table.outcome is not None:
         return decisions
-    return decisions + penalise(table, event.side, "7.5.4", f"two-handed move {event.uci}")
+    return decisions + penalise(table, rules, event.side, "7.5.4",
+                                 f"two-handed move {event.uci}")
 
 
-def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:
+def _queened(table: Table, rules: OverTheBoard, text: str, fr: int, to: int) -> Move | None:
     """F23 7.5.2: the queen promotion an unpromoted pawn move to the last rank stands for."""
     if (
-        not table.profile.unpromoted_pawn_becomes_queen
+        not rules.unpromoted_pawn_becomes_queen
         or fr < 0
         or len(text) != 4
         or table.pos.board[fr] & 7 != PAWN
@@ -259,12 +281,16 @@ def _queened(table: Table, text: str, fr: int, to: int) -> Move | None:
     return move if move is not None and (move >> 12) & 7 == QUEEN else None
 
 
-def _require_over_the_board(table: Table, what: str) -> None:
-    if not table.profile.over_the_board:
+def board_rules(table: Table, what: str) -> OverTheBoard:
+    """The over-the-board rules in force; ``ArbiterError`` under digital input, where
+    ``what`` cannot happen."""
+    rules = table.profile.input_mode
+    if not isinstance(rules, OverTheBoard):
         raise ArbiterError(f"{what} are recorded only in over-the-board input, not under "
                            f"the {table.profile.name} profile")
+    return rules
 
 
-def _name(colour: int) -> str:
-    return SIDES[colour].name.lower()
+def _name(side: Side) -> str:
+    return side.name.lower()
 

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import IllegalPositionError, Outcome, Verdict, can_checkmate
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import IllegalPositionError, Verdict, Winnability, can_checkmate
 from chessarbiter.laws.deadpos.proof import proved_dead
-from chessarbiter.laws.mating_material import can_checkmate as material_can_checkmate
+from chessarbiter.laws.mating_material import may_checkmate
 
 FLAG_BUDGET: Final = 200_000
 """Positions the full analysis may visit for one flag, resignation or illegal move (within
@@ -31,22 +32,22 @@ FLAG_BUDGET: Final = 200_000
 RULING_SECONDS: Final = 5.0
 """Seconds the full analysis may take for one ruling; past them it is undetermined."""
 
-MateOracle = Callable[[Position, int], Verdict]
+MateOracle = Callable[[Position, Side], Verdict]
 """``oracle(position, colour)``: can ``colour`` still checkmate? UNWINNABLE only when proved,
 UNDETERMINED when not decided (the arbiter then rules)."""
 DeadCheck = Callable[[Position], str | None]
 """``check(position)``: the reason the position is proved dead (Art. 5.2.2), else ``None``."""
 
 
-def mate_verdict(pos: Position, colour: int) -> Verdict:
+def mate_verdict(pos: Position, colour: Side) -> Verdict:
     """Whether ``colour`` may still checkmate by some series of legal moves (Art. 5.1.2, 6.9,
     7.5.5): the material rules, then the full dead-position analysis."""
-    if not material_can_checkmate(pos, colour):
-        return Verdict(Outcome.UNWINNABLE, colour, reason="material")
+    if not may_checkmate(pos, colour):
+        return Verdict(Winnability.UNWINNABLE, colour, reason="material")
     try:
         return can_checkmate(pos, colour, "full", FLAG_BUDGET, seconds=RULING_SECONDS)
     except IllegalPositionError as exc:
-        return Verdict(Outcome.UNDETERMINED, colour, reason=f"illegal position: {exc}")
+        return Verdict(Winnability.UNDETERMINED, colour, reason=f"illegal position: {exc}")
 
 
 dead_position_check: Final[DeadCheck] = proved_dead

@@ -14,7 +14,7 @@ def on_warned(table: Table, event: Warned) -> list[Decision]:
     """A warning (Art. 12.9a, S13.4a), e.g. for persistent draw offers (11.5, S12.5)."""
     if not event.reason:
         raise ArbiterError("a warning needs a reason")
-    table.warnings[event.side.value] += 1
+    table.warnings[event.side] += 1
     return [table.note("12.9 (S13.4a)", f"{event.side.name.lower()} is warned: {event.reason}")]
 
 
@@ -29,7 +29,7 @@ def on_result_declared(table: Table, event: ResultDeclared) -> list[Decision]:
 def on_forfeited(table: Table, event: Forfeited) -> list[Decision]:
     """The game is declared lost by ``side`` (S12.7, 13.4d; F23 11.7, 12.9)."""
     _require_reason(event.reason)
-    return [table.finish(Result.win_for(event.side.opponent.value), Termination.FORFEIT,
+    return [table.finish(Result.win_for(event.side.opponent), Termination.FORFEIT,
                          f"{event.side.name.lower()} forfeits: {event.reason}")]
 
 

@@ -19,15 +19,12 @@ from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts
 from chessarbiter.core.squares import KING
-from chessarbiter.laws.deadpos.verdict import Outcome
-from chessarbiter.laws.endings import Outcome as Ending
-from chessarbiter.laws.endings import Result, Termination
+from chessarbiter.laws.deadpos.verdict import Winnability
+from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.laws.mating_material import uscf_cannot_win_on_time
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.laws.repetition import RepetitionTable
 
-SIDES: Final = (Side.WHITE, Side.BLACK)
-"""The sides by colour number, without an enum conversion."""
 UNTIMED_PRESSES: Final = {
     Start.BLACK_STARTS_WHITE: 0,
     Start.WHITE_FIRST_MOVE: 1,
@@ -100,7 +97,7 @@ class Table:
         self.illegal_moves = [0, 0]
         self.warnings = [0, 0]
         self.moves_made = [0, 0]
-        self.outcome: Ending | None = None
+        self.outcome: Outcome | None = None
         self.sudden_death_claim: Side | None = None
         """A sudden-death claim awaiting the arbiter's ruling (S10.2)."""
         self.postponed = False
@@ -125,7 +122,7 @@ class Table:
     @property
     def mover(self) -> Side:
         """The side having the move."""
-        return SIDES[self.pos.turn]
+        return self.pos.turn
 
     @property
     def legal(self) -> list[Move]:
@@ -177,7 +174,7 @@ class Table:
                 return castle
         return None
 
-    def cannot_mate(self, colour: int) -> bool | None:
+    def cannot_mate(self, colour: Side) -> bool | None:
         """Whether ``colour`` can no longer checkmate (Art. 5.1.2, 6.9, 7.5.5), ``None`` when
         undetermined: the analysis the log records for this event, else the mate oracle's
         (which the event will record)."""
@@ -186,9 +183,9 @@ class Table:
             verdict = self.oracle(self.pos, colour)
             found = self.analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
         outcome = found.outcome
-        return None if outcome is Outcome.UNDETERMINED else outcome is Outcome.UNWINNABLE
+        return None if outcome is Winnability.UNDETERMINED else outcome is Winnability.UNWINNABLE
 
-    def cannot_win(self, winner: int) -> bool | None:
+    def cannot_win(self, winner: Side) -> bool | None:
         """Whether ``winner`` lacks the means to win on the opponent's flag or illegal move:
         no checkmate by any series of legal moves (S6.9, F23 6.9, 7.5.5), or under US Chess
         the material of rule 14E's list; ``None`` when the analysis cannot tell."""
@@ -206,7 +203,7 @@ class Table:
             return found.reason
         reason = self.dead_check(self.pos)
         if reason is not None:
-            self.analysis = Analysis(Question.DEAD_POSITION, Outcome.UNWINNABLE, reason)
+            self.analysis = Analysis(Question.DEAD_POSITION, Winnability.UNWINNABLE, reason)
         return reason
 
     def flagged(self) -> list[Side]:
@@ -216,8 +213,8 @@ class Table:
         out: list[Side] = []
         seen = [0, 0]
         for flag in self.clock.flags:
-            seen[flag.side.value] += 1
-            if seen[flag.side.value] > self.flags_seen[flag.side.value] and flag.side not in out:
+            seen[flag.side] += 1
+            if seen[flag.side] > self.flags_seen[flag.side] and flag.side not in out:
                 out.append(flag.side)
         return out
 
@@ -234,7 +231,7 @@ class Table:
     # -- changing ----------------------------------------------------------------------
 
     def require_turn(self, side: Side, what: str) -> None:
-        if side.value != self.pos.turn:
+        if side is not self.pos.turn:
             raise ArbiterError(
                 f"{side.name.lower()} cannot {what}: {self.mover.name.lower()} has the move"
             )
@@ -252,7 +249,7 @@ class Table:
 
     def finish(self, result: Result, termination: Termination, reason: str) -> Decision:
         """End (or, by an arbiter's decision, re-decide) the game: offers lapse, clocks stop."""
-        self.outcome = Ending(result, termination, reason)
+        self.outcome = Outcome(result, termination, reason)
         self.pending = None
         self.offer = None
         self.touches.clear()
@@ -266,7 +263,7 @@ class Table:
         """Give (or take) time; a flag cancelled by the new time no longer counts (Art. 6.13)."""
         clock = self.require_clock("change the time")
         clock.add_time(side, ms)
-        self.adjusted[side.value] += ms
+        self.adjusted[side] += ms
         self.forgive_flags()
 
     def forgive_flags(self) -> None:
@@ -274,7 +271,7 @@ class Table:
         assert self.clock is not None
         for side in (Side.WHITE, Side.BLACK):
             if self.clock.remaining(side) > 0:
-                self.flags_seen[side.value] = sum(f.side is side for f in self.clock.flags)
+                self.flags_seen[side] = sum(f.side is side for f in self.clock.flags)
 
     def restart_clock(self) -> None:
         """Restart the clock of the player to move after a stop, if it had been started."""

@@ -57,7 +57,7 @@ def _rule_on_flags(table: Table, flagged: list[Side]) -> list[Decision]:
     loser = flagged[0]
     name = loser.name.lower()
     loss = f"{name}'s flag has fallen"
-    return [lose_unless_cannot_mate(table, loser, table.cannot_win(loser.opponent.value),
+    return [lose_unless_cannot_mate(table, loser, table.cannot_win(loser.opponent),
                                     Termination.TIME_FORFEIT, loss,
                                     f"{loss}, but {loser.opponent.name.lower()} cannot "
                                     "checkmate")]

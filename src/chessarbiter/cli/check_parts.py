@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Final, cast
 
-from chessarbiter.cli.check_audit import ERROR, Finding, audit_game
+from chessarbiter.arbiter.audit import ERROR, Finding, audit_game
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.letters import LANGUAGES
 from chessarbiter.notation.pgn_builder import UNCLOSED_AT_END

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TextIO
 
-from chessarbiter.cli.check_audit import CLAIM, ERROR, NOTE, WARNING
+from chessarbiter.arbiter.audit import CLAIM, ERROR, NOTE, WARNING
 from chessarbiter.cli.check_parts import (
     Options,
     Part,

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from chessarbiter.core.position import Position
     from chessarbiter.laws.deadpos import Verdict
 
-_SIDES = {"white": (0,), "black": (1,), "both": (0, 1)}
+_SIDES = ("white", "black", "both")
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
         "deadpos", help="decide whether a side can still checkmate (dead positions)"
     )
     parser.add_argument("fen", help="position (FEN, 4-field EPD or startpos)")
-    parser.add_argument("--side", choices=tuple(_SIDES), default="both",
+    parser.add_argument("--side", choices=_SIDES, default="both",
                         help="the intended winner (default: both)")
     parser.add_argument("--mode", choices=("full", "quick"), default="full",
                         help="full (complete in practice) or quick (sound, proof-only)")
@@ -52,14 +52,14 @@ def run(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 1:
         raise CommandError("--budget must be 1 or more")
     from chessarbiter.core.fen import parse_fen
-    from chessarbiter.core.squares import COLOUR_NAMES
+    from chessarbiter.core.squares import Side
     from chessarbiter.laws.deadpos import can_checkmate
 
     pos = parse_fen(fen_text(args.fen), lenient=True)
     report: dict[str, Any] = {}
-    for side in _SIDES[args.side]:
+    for side in Side if args.side == "both" else (Side[args.side.upper()],):
         verdict = can_checkmate(pos, side, args.mode, args.budget)
-        report[COLOUR_NAMES[side]] = {
+        report[side.name.lower()] = {
             "verdict": verdict.outcome.value,
             "helpmate": helpmate_san(pos, verdict),
             "nodes": verdict.nodes,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.clock.errors import ClockError
 from chessarbiter.clock.records import Flag, Press, Side, Start
+from chessarbiter.core.squares import SIDES
 
 _NONE, _INCREMENT, _BRONSTEIN, _DELAY, _HOURGLASS = range(5)
 _CODES = {
@@ -23,7 +24,6 @@ _CODES = {
     BonusMode.HOURGLASS: _HOURGLASS,
 }
 _UNTIMED_PRESSES = {Start.BLACK_STARTS_WHITE: 0, Start.WHITE_FIRST_MOVE: 1, Start.BOTH_MOVED: 2}
-_SIDES = (Side.WHITE, Side.BLACK)
 SCORE_EXEMPTION_MS = 5 * 60_000
 """Art. 8.4: under five minutes a player need not record the moves..."""
 SCORE_BONUS_MS = 30_000
@@ -90,8 +90,8 @@ class Clock:
         """``side`` completes a move and starts the opponent's clock (Art. 6.7)."""
         t = self._now()
         mover = self._turn
-        if side.value != mover:
-            raise ClockError(f"{side.name} pressed, but {_SIDES[mover].name} has the move")
+        if side != mover:
+            raise ClockError(f"{side.name} pressed, but {SIDES[mover].name} has the move")
         if not self._running:
             if self._untimed:
                 return self._complete(mover, t, 0, untimed=True)
@@ -135,7 +135,7 @@ class Clock:
         self._since = t
         self._used = 0
         press = Press(
-            _SIDES[mover], self._moves[mover], t, used, credit, added, stored[0], stored[1]
+            SIDES[mover], self._moves[mover], t, used, credit, added, stored[0], stored[1]
         )
         self._presses.append(press)
         return press
@@ -163,7 +163,7 @@ class Clock:
         compensation (Art. 13.4(b)(c), 13.5)."""
         t = self._now()
         self._observe(t)
-        self._stored[side.value] += ms
+        self._stored[side] += ms
         self._settle(t)
 
     def set_displays(
@@ -178,8 +178,8 @@ class Clock:
         (his move starts afresh) and each side's move counter (which selects the period)."""
         t = self._now()
         self._observe(t)
-        if to_move is not None and to_move.value != self._turn:
-            self._turn, self._used, self._since = to_move.value, 0, t
+        if to_move is not None and to_move != self._turn:
+            self._turn, self._used, self._since = int(to_move), 0, t
         if moves is not None:
             for s, count in enumerate(moves):
                 self._moves[s] = count
@@ -194,7 +194,7 @@ class Clock:
     @property
     def to_move(self) -> Side:
         """The side whose clock runs, or would run."""
-        return _SIDES[self._turn]
+        return SIDES[self._turn]
 
     @property
     def running(self) -> bool:
@@ -202,7 +202,7 @@ class Clock:
 
     def remaining(self, side: Side) -> int:
         """A display's reading now (negative once its flag has fallen)."""
-        return self._reading(side.value, self._used_at(self._now()))
+        return self._reading(side, self._used_at(self._now()))
 
     def readings(self) -> tuple[int, int]:
         """White's and Black's displays now."""
@@ -249,11 +249,11 @@ class Clock:
 
     def moves(self, side: Side) -> int:
         """The moves ``side`` has completed (the clock's move counter)."""
-        return self._moves[side.value]
+        return self._moves[side]
 
     def period(self, side: Side) -> Period:
         """The period ``side``'s next (or current) move belongs to."""
-        return self.control.periods[self._period[side.value]]
+        return self.control.periods[self._period[side]]
 
     def in_sudden_death(self, side: Side) -> bool:
         """``side`` plays the rest of the game with no time added per move (S10.1, USCF
@@ -319,8 +319,8 @@ class Clock:
 
     def _flag_at(self, s: int, at: int, used: int) -> Flag:
         """Display ``s``'s flag falling at ``at``, the mover having used ``used``."""
-        return Flag(_SIDES[s], at, self._moves[s] + 1, self._reading(1 - s, used))
+        return Flag(SIDES[s], at, self._moves[s] + 1, self._reading(1 - s, used))
 
     def _record(self, flag: Flag) -> None:
-        self._flagged[flag.side.value] = True
+        self._flagged[flag.side] = True
         self._flags.append(flag)

@@ -1,4 +1,4 @@
-"""What the clock records: the sides, each press, each flag."""
+"""What the clock records: each press, each flag, for a side (the board's :class:`Side`)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from chessarbiter.core.squares import Side
 
-class Side(Enum):
-    """The player a clock display belongs to."""
-
-    WHITE = 0
-    BLACK = 1
-
-    @property
-    def opponent(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
+__all__ = ["Flag", "Press", "Side", "Start"]
 
 
 class Start(Enum):

@@ -67,9 +67,9 @@ def read_fen(pos: Position, text: str, *, chess960: bool = False, lenient: bool 
     pos._setup(board, turn, 0, -1, halfmove, max(fullmove, 1), chess960)
     _check_kings(pos, text)
     pos._set_rights(_castling(pos, fields[2], lenient, text),
-                    _en_passant(pos, fields[3], lenient, text))
+                    _en_passant(pos, turn, fields[3], lenient, text))
     if not lenient:
-        _check_placement(pos, text)
+        _check_placement(pos, turn, text)
 
 
 def write_fen(pos: Position, *, en_passant: str = "always", castling: str = "xfen") -> str:
@@ -229,7 +229,7 @@ def _castling_rook(pos: Position, c: str, colour: int, text: str) -> int | None:
     return rook
 
 
-def _en_passant(pos: Position, field: str, lenient: bool, text: str) -> int:
+def _en_passant(pos: Position, turn: int, field: str, lenient: bool, text: str) -> int:
     if field == "-":
         return -1
     try:
@@ -237,14 +237,14 @@ def _en_passant(pos: Position, field: str, lenient: bool, text: str) -> int:
     except ValueError:
         raise FenError("en passant", f"expected '-' or a square, found {quoted(field)}",
                        text) from None
-    want = 5 if pos.turn == 0 else 2
+    want = 5 if turn == 0 else 2
     if ep >> 3 != want:
         raise FenError("en passant",
                        f"{field} must be on rank {want + 1} when "
-                       f"{'white' if pos.turn == 0 else 'black'} is to move", text)
-    them = pos.turn ^ 1
-    pawn = ep - 8 if pos.turn == 0 else ep + 8
-    origin = ep + 8 if pos.turn == 0 else ep - 8
+                       f"{'white' if turn == 0 else 'black'} is to move", text)
+    them = turn ^ 1
+    pawn = ep - 8 if turn == 0 else ep + 8
+    origin = ep + 8 if turn == 0 else ep - 8
     ok = pos.board[pawn] == (them << 3 | PAWN) and not pos.board[ep] and not pos.board[origin]
     if not ok:
         if lenient:
@@ -255,16 +255,16 @@ def _en_passant(pos: Position, field: str, lenient: bool, text: str) -> int:
     return ep
 
 
-def _check_placement(pos: Position, text: str) -> None:
+def _check_placement(pos: Position, us: int, text: str) -> None:
     pawns = pos.pieces[PAWN] | pos.pieces[8 | PAWN]
     if pawns & (RANKS[0] | RANKS[7]):
         raise FenError("piece placement", "a pawn stands on the first or last rank", text)
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
-    them = pos.turn ^ 1
-    if attackers(pos.pieces, pos.turn, pos.king(them), occupied):
+    them = us ^ 1
+    if attackers(pos.pieces, us, pos.king(them), occupied):
         raise FenError("piece placement",
                        f"{'white' if them == 0 else 'black'} is in check but not to move", text)
-    king = pos.king(pos.turn)
+    king = pos.king(us)
     checks = attackers(pos.pieces, them, king, occupied)
     squares = squares_of(checks)
     if len(squares) > 2:
@@ -278,8 +278,8 @@ def _check_placement(pos: Position, text: str) -> None:
                            "could not have been given by one move", text)
     if pos.ep_square >= 0 and squares:
         ep = pos.ep_square
-        pawn = ep - 8 if pos.turn == 0 else ep + 8
-        origin = ep + 8 if pos.turn == 0 else ep - 8
+        pawn = ep - 8 if us == 0 else ep + 8
+        origin = ep + 8 if us == 0 else ep - 8
         for s in squares:
             if s != pawn and not BETWEEN[king][s] >> origin & 1:
                 raise FenError("piece placement",

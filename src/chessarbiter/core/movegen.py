@@ -70,7 +70,7 @@ def en_passant_moves(pos: Position) -> list[int]:
     ep = pos.ep_square
     if ep < 0:
         return []
-    us = pos.turn
+    us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
     capturers = PAWN_ATTACKS[them][ep] & pieces[us << 3 | 1]
@@ -112,7 +112,7 @@ def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) 
 
 def move_sets(pos: Position) -> MoveSets:
     """The legal moves of the side to move, as move sets."""
-    us = pos.turn
+    us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
     own = pos.occupied_co[us]
@@ -300,7 +300,7 @@ def legal_moves(pos: Position) -> list[Move]:
 
 def checkers(pos: Position) -> int:
     """The bitboard of pieces giving check to the side to move (Art. 3.9)."""
-    us = pos.turn
+    us = pos._turn
     king = pos.pieces[us << 3 | 6].bit_length() - 1
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
     return attackers(pos.pieces, us ^ 1, king, occupied)
@@ -316,7 +316,7 @@ def has_legal_move(pos: Position) -> bool:
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
     a knight, bishop, rook or queen that is not pinned is legal, and there usually is one;
     otherwise the moves are counted."""
-    us = pos.turn
+    us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
     own = pos.occupied_co[us]
@@ -368,7 +368,7 @@ def is_legal(pos: Position, move: int) -> bool:
     fr = move & 63
     to = (move >> 6) & 63
     promo = move >> 12
-    us = pos.turn
+    us = pos._turn
     board = pos.board
     piece = board[fr]
     own = pos.occupied_co[us]

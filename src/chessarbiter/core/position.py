@@ -11,7 +11,7 @@ from chessarbiter.core import movegen
 from chessarbiter.core.errors import IllegalMoveError
 from chessarbiter.core.fenfields import read_fen, write_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
-from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, squares_of
+from chessarbiter.core.squares import BACK_RANKS, KING, NO_SQUARE, PAWN, SIDES, Side, squares_of
 from chessarbiter.core.zobrist import (
     EN_PASSANT_KEYS,
     PIECE_KEYS,
@@ -29,7 +29,7 @@ class Snapshot:
     """An immutable copy of a position's values (cheap to take, hashable, comparable)."""
 
     board: tuple[int, ...]
-    turn: int
+    turn: Side
     castling_rights: int
     ep_square: int
     halfmove_clock: int
@@ -44,12 +44,14 @@ class Position:
     ``board[sq]`` is the piece on a square (0 if empty), ``pieces[piece]`` its bitboard,
     ``occupied_co[colour]`` all squares of a colour. ``castling_rights`` is the bitboard of
     rooks that may still castle. ``ep_square`` is the square passed by the last double step
-    (``-1`` if none), as FEN records it.
+    (``-1`` if none), as FEN records it. ``turn`` is the side to move; the rules core's hot
+    paths read it as the plain int ``_turn`` (arithmetic on an ``IntEnum`` is slower).
     """
 
     __slots__ = (
         "_key",
         "_stack",
+        "_turn",
         "board",
         "castling_rights",
         "chess960",
@@ -58,7 +60,6 @@ class Position:
         "halfmove_clock",
         "occupied_co",
         "pieces",
-        "turn",
     )
 
     def __init__(self, fen: str | None = STARTING_FEN, *, chess960: bool = False) -> None:
@@ -68,7 +69,7 @@ class Position:
             self.board = [0] * 64
             self.pieces = [0] * 16
             self.occupied_co = [0, 0]
-            self.turn = self.castling_rights = self.halfmove_clock = self._key = 0
+            self._turn = self.castling_rights = self.halfmove_clock = self._key = 0
             self.ep_square = -1
             self.fullmove_number = 1
             self.chess960 = chess960
@@ -111,7 +112,7 @@ class Position:
             pieces[1] | pieces[2] | pieces[3] | pieces[4] | pieces[5] | pieces[6],
             pieces[9] | pieces[10] | pieces[11] | pieces[12] | pieces[13] | pieces[14],
         ]
-        self.turn = turn
+        self._turn = 1 if turn else 0
         self.castling_rights = castling_rights
         self.ep_square = ep_square
         self.halfmove_clock = halfmove_clock
@@ -138,7 +139,7 @@ class Position:
         """The position's values, frozen."""
         return Snapshot(
             tuple(self.board),
-            self.turn,
+            SIDES[self._turn],
             self.castling_rights,
             self.ep_square,
             self.halfmove_clock,
@@ -171,6 +172,11 @@ class Position:
         if self.ep_square >= 0 and movegen.en_passant_moves(self):
             key ^= EN_PASSANT_KEYS[self.ep_square & 7]
         return key
+
+    @property
+    def turn(self) -> Side:
+        """The side to move."""
+        return SIDES[self._turn]
 
     def king(self, colour: int) -> int:
         """The square of a colour's king."""
@@ -248,7 +254,7 @@ class Position:
         board = self.board
         pieces = self.pieces
         occ = self.occupied_co
-        us = self.turn
+        us = self._turn
         fr = move & 63
         to = (move >> 6) & 63
         moved = board[fr]
@@ -314,7 +320,7 @@ class Position:
             self.castling_rights = rights
         if us:
             self.fullmove_number += 1
-        self.turn = us ^ 1
+        self._turn = us ^ 1
         self._key = key
 
     def pop(self) -> Move:
@@ -323,8 +329,8 @@ class Position:
         board = self.board
         pieces = self.pieces
         occ = self.occupied_co
-        us = self.turn ^ 1
-        self.turn = us
+        us = self._turn ^ 1
+        self._turn = us
         if us:
             self.fullmove_number -= 1
         self.castling_rights = rights

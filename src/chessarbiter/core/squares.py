@@ -6,10 +6,28 @@ when square ``sq`` is in the set. A piece is ``colour << 3 | piece type``.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Final
 
-WHITE: Final = 0
-BLACK: Final = 1
+
+class Side(IntEnum):
+    """A colour (Art. 2.1): a player, his pieces, his clock display. The one colour type of
+    the package; equal to 0 and 1, so it indexes per-colour tables and makes piece codes."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def opponent(self) -> Side:
+        """The other side."""
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
+
+
+WHITE: Final = Side.WHITE
+BLACK: Final = Side.BLACK
+SIDES: Final = (Side.WHITE, Side.BLACK)
+"""``SIDES[colour]``: the side of a colour computed as a plain int (``piece >> 3``, ``us ^ 1``),
+the form the rules core's hot paths compute with."""
 COLOUR_NAMES: Final = ("white", "black")
 
 PAWN: Final = 1

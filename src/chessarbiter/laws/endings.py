@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-from chessarbiter.core.squares import BLACK, WHITE
+from chessarbiter.core.squares import Side
 
 
 class Result(Enum):
@@ -24,18 +24,18 @@ class Result(Enum):
     """Both players lose (S12.8, F23 12.9): scored 0-0."""
 
     @staticmethod
-    def win_for(colour: int) -> Result:
-        """The result in which ``colour`` (``WHITE`` or ``BLACK``) wins."""
-        return Result.WHITE_WINS if colour == WHITE else Result.BLACK_WINS
+    def win_for(side: Side) -> Result:
+        """The result in which ``side`` wins."""
+        return Result.WHITE_WINS if side is Side.WHITE else Result.BLACK_WINS
 
-    def score(self, colour: int) -> Fraction:
-        """``colour``'s points: 1 for a win, 1/2 for a draw, 0 for a loss (Art. 11 / F23 10.1)."""
+    def score(self, side: Side) -> Fraction:
+        """``side``'s points: 1 for a win, 1/2 for a draw, 0 for a loss (Art. 11 / F23 10.1)."""
         if self is Result.DRAW:
             return Fraction(1, 2)
         if self is Result.WHITE_WINS:
-            return Fraction(1 if colour == WHITE else 0)
+            return Fraction(1 if side is Side.WHITE else 0)
         if self is Result.BLACK_WINS:
-            return Fraction(1 if colour == BLACK else 0)
+            return Fraction(1 if side is Side.BLACK else 0)
         return Fraction(0)
 
     @property
@@ -115,12 +115,12 @@ class Outcome:
     reason: str
 
     @property
-    def winner(self) -> int | None:
-        """``WHITE`` or ``BLACK`` for a decisive game, ``None`` for a draw or 0-0."""
+    def winner(self) -> Side | None:
+        """The winning side of a decisive game, ``None`` for a draw or 0-0."""
         if self.result is Result.WHITE_WINS:
-            return WHITE
+            return Side.WHITE
         if self.result is Result.BLACK_WINS:
-            return BLACK
+            return Side.BLACK
         return None
 
     def __str__(self) -> str:

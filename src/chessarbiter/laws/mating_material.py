@@ -1,13 +1,13 @@
 """Can a side still checkmate? A sound, fast test (Laws Art. 5.1.2, 5.2.2, 6.9, 7.5.5).
 
 "Cannot checkmate by any series of legal moves" is a helpmate question: both players may
-cooperate. :func:`can_checkmate` answers ``False`` only when it has proved that no series of
+cooperate. :func:`may_checkmate` answers ``False`` only when it has proved that no series of
 legal moves ends with ``colour`` giving checkmate: by material (the cases where the mating side
 would need the other side to promote) or by a bounded search in which every line ends without
 that mate. Otherwise it answers ``True`` ("possibly"), so a game is never wrongly drawn. Like the
 Laws' wording it reads "legal moves" as Art. 3 moves: the 50/75-move and repetition rules play
 no part. The full dead-position analysis (:mod:`chessarbiter.laws.deadpos`) answers the same
-question more often; the arbiter takes either through one :data:`MateOracle` seam.
+question more often, as a :class:`~chessarbiter.laws.deadpos.Verdict`.
 
 :func:`uscf_cannot_win_on_time` is US Chess rule 14E's material list, used instead on a flag by
 the ``uscf`` profiles.
@@ -15,18 +15,11 @@ the ``uscf`` profiles.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
-
-MateOracle = Callable[[Position, int], bool]
-"""``oracle(position, colour)``: ``False`` only if ``colour`` can never checkmate from here."""
-
-LIGHT_SQUARES: Final = 0x55AA55AA55AA55AA
-"""Bitboard of the light squares (h1 is light, a1 dark: Art. 2.1)."""
-DARK_SQUARES: Final = ~LIGHT_SQUARES & (1 << 64) - 1
+from chessarbiter.core.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Side
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
 SEARCH_DEPTH: Final = 4
 """Plies the bounded search looks ahead."""
@@ -37,45 +30,13 @@ SEARCH_MAX_UNITS: Final = 2
 only then can every line lose them within :data:`SEARCH_DEPTH` plies."""
 
 
-def cannot_mate_by_material(pos: Position, colour: int) -> bool:
-    """True when ``colour``'s material can never give mate whatever the opponent does.
-
-    The proved cases (the "mating needs the opponent's help, and that help cannot come"
-    rules of the unwinnability literature): a lone king; and, when the opponent has no pawn
-    (so can add no blocker by promoting), a single knight against king and queens only, or
-    bishops all on squares of one colour against no knight and no bishop on the other colour.
-    """
-    pieces = pos.pieces
-    own = colour << 3
-    if pieces[own | PAWN] or pieces[own | ROOK] or pieces[own | QUEEN]:
-        return False
-    knights = pieces[own | KNIGHT]
-    bishops = pieces[own | BISHOP]
-    if not knights and not bishops:
-        return True
-    other = (colour ^ 1) << 3
-    if pieces[other | PAWN]:
-        return False
-    if not bishops:
-        blockers = pieces[other | KNIGHT] | pieces[other | BISHOP] | pieces[other | ROOK]
-        return knights & (knights - 1) == 0 and not blockers
-    if knights or pieces[other | KNIGHT]:
-        return False
-    their_bishops = pieces[other | BISHOP]
-    if not bishops & DARK_SQUARES:
-        return not their_bishops & DARK_SQUARES
-    if not bishops & LIGHT_SQUARES:
-        return not their_bishops & LIGHT_SQUARES
-    return False
-
-
-def can_checkmate(pos: Position, colour: int) -> bool:
+def may_checkmate(pos: Position, colour: Side) -> bool:
     """False only when ``colour`` provably cannot checkmate by any series of legal moves
     (Art. 5.2.2, 6.9): by material, else by an exhaustive search of :data:`SEARCH_DEPTH` plies
     in which every line ends in a position where it cannot (a mate of ``colour``, a stalemate,
     or too little material). A mate already on the board counts, whatever the material.
     Answers True when unsure. ``pos`` is left unchanged."""
-    if cannot_mate_by_material(pos, colour):
+    if cannot_mate_by_material(pos.pieces, colour):
         return pos.turn != colour and pos.is_checkmate()
     units = pos.occupied_co[colour] & ~pos.pieces[colour << 3 | 6]
     if units.bit_count() > SEARCH_MAX_UNITS:
@@ -99,7 +60,7 @@ class _BoundedSearch:
         moves = pos.legal_moves()
         if not moves:
             return pos.turn != self.colour and pos.is_check()
-        if cannot_mate_by_material(pos, self.colour):
+        if cannot_mate_by_material(pos.pieces, self.colour):
             return False
         self.nodes += 1
         if depth == 0 or self.nodes > SEARCH_NODES:
@@ -114,7 +75,7 @@ class _BoundedSearch:
         return False
 
 
-def uscf_cannot_win_on_time(pos: Position, colour: int) -> bool:
+def uscf_cannot_win_on_time(pos: Position, colour: Side) -> bool:
     """US Chess rule 14E: ``colour``'s opponent ran out of time, yet ``colour`` only draws with
     (1) a lone king, (2) king and one bishop or one knight, or (3) king and two knights against
     a side without pawns. The rule's "and no forced win" exception is not evaluated."""

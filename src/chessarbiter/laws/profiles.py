@@ -10,24 +10,15 @@ S = the official rules of 2000, USCF = US Chess rulebook 7th edition.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import Enum
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from chessarbiter.clock.category import Category, classify
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Start
 
 MINUTE_MS: Final = 60_000
-
-
-class InputMode(Enum):
-    """How moves reach the arbiter."""
-
-    DIGITAL = "digital"
-    """An interface that only lets legal moves through: illegal moves change nothing."""
-    OVER_THE_BOARD = "over-the-board"
-    """A recorder of a physical board: touches and completed illegal moves are events."""
 
 
 class Lapse(Enum):
@@ -48,6 +39,62 @@ class FlagRule(Enum):
     """Drawn only if the opponent's material is on US Chess rule 14E's list."""
 
 
+class InputMode:
+    """How moves reach the arbiter: :class:`OverTheBoard`, which carries the rules only a
+    physical board needs (touches, completed illegal moves), or :class:`Digital`, which has
+    none, so no profile can combine the two. ``InputMode.OVER_THE_BOARD`` is the FIDE 2023
+    board, ``InputMode.DIGITAL`` the digital input."""
+
+    __slots__ = ()
+    value: ClassVar[str]
+    """The mode's name in a stored profile."""
+    OVER_THE_BOARD: ClassVar[OverTheBoard]
+    DIGITAL: ClassVar[Digital]
+
+
+@dataclass(frozen=True, slots=True)
+class OverTheBoard(InputMode):
+    """A recorder of a physical board: touches and completed illegal moves are events,
+    under these rules."""
+
+    value: ClassVar[str] = "over-the-board"
+    offer_declined_by: Lapse = Lapse.TOUCH
+    """S9.1: an offer lapses when the opponent moves; F23 9.1.2.1: when he touches a piece."""
+    claim_right_lost_by: Lapse = Lapse.TOUCH
+    """S9.4: the right to claim on a move is lost by making it; F23 9.4: by touching a piece."""
+    illegal_move_penalty_ms: int = 2 * MINUTE_MS
+    """Time added to the opponent per completed illegal move (S10.3, F23 7.5.5 2 min, F23 A.3
+    1 min in rapid and blitz, USCF 11D 2 min)."""
+    illegal_moves_to_lose: int | None = 2
+    """The completed illegal move that loses (S10.3 the 3rd, F23 7.5.5 the 2nd, USCF blitz the
+    1st on the opponent's claim); None: never (USCF 11D)."""
+    illegal_loss_drawn_if_opponent_cannot_mate: bool = True
+    """F23 7.5.5: the loss for illegal moves is a draw if the opponent cannot checkmate."""
+    unpromoted_pawn_becomes_queen: bool = True
+    """F23 7.5.2: a pawn left unpromoted on the last rank becomes a queen (after the penalty)."""
+    two_hands_as_illegal_move: bool = True
+    """F23 7.5.4: a move made with two hands and completed is penalised as an illegal move
+    (7.5.5), the move standing; S4.1 forbids it without a penalty of its own."""
+
+    def __post_init__(self) -> None:
+        if self.illegal_move_penalty_ms < 0:
+            raise ValueError("over-the-board input: illegal_move_penalty_ms must be >= 0")
+        if self.illegal_moves_to_lose is not None and self.illegal_moves_to_lose < 1:
+            raise ValueError("over-the-board input: illegal_moves_to_lose must be >= 1 or None")
+
+
+@dataclass(frozen=True, slots=True)
+class Digital(InputMode):
+    """An interface that only lets legal moves through: an illegal move changes nothing and
+    no piece can be touched, so offers lapse and claims are lost only by moving."""
+
+    value: ClassVar[str] = "digital"
+
+
+InputMode.OVER_THE_BOARD = OverTheBoard()
+InputMode.DIGITAL = Digital()
+
+
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
     """The rules in force for a game. Every field is documented with its source article."""
@@ -55,7 +102,8 @@ class RuleProfile:
     name: str
     category: Category = Category.STANDARD
     """The game category the profile is written for (F23 Appendices A, B)."""
-    input_mode: InputMode = InputMode.OVER_THE_BOARD
+    input_mode: OverTheBoard | Digital = InputMode.OVER_THE_BOARD
+    """How moves reach the arbiter, with the touch and illegal-move rules of a board."""
     clock_start: Start = Start.BLACK_STARTS_WHITE
     """S6.5 / F23 6.5: Black starts White's clock; online clocks start once both have moved."""
     flags_automatic: bool = False
@@ -81,24 +129,10 @@ class RuleProfile:
     F23 A.3 1 min in rapid and blitz)."""
     claim_is_offer: bool = True
     """F23 9.1.2.3: a claim under 9.2 or 9.3 is also a draw offer (absent in S)."""
-    offer_declined_by: Lapse = Lapse.TOUCH
-    """S9.1: an offer lapses when the opponent moves; F23 9.1.2.1: when he touches a piece."""
-    claim_right_lost_by: Lapse = Lapse.TOUCH
-    """S9.4: the right to claim on a move is lost by making it; F23 9.4: by touching a piece."""
     agreement_min_moves: int = 1
     """F23 5.2.3: agreement only once both players have made this many moves (S: any time)."""
     offers_from_move: int = 0
     """F23 9.1.1: the event may forbid offers before this move number (0: no limit)."""
-    illegal_move_penalty_ms: int = 2 * MINUTE_MS
-    """Time added to the opponent per completed illegal move (S10.3, F23 7.5.5 2 min, F23 A.3
-    1 min in rapid and blitz, USCF 11D 2 min)."""
-    illegal_moves_to_lose: int | None = 2
-    """The completed illegal move that loses (S10.3 the 3rd, F23 7.5.5 the 2nd, USCF blitz the
-    1st on the opponent's claim); None: never (USCF 11D)."""
-    illegal_loss_drawn_if_opponent_cannot_mate: bool = True
-    """F23 7.5.5: the loss for illegal moves is a draw if the opponent cannot checkmate."""
-    unpromoted_pawn_becomes_queen: bool = True
-    """F23 7.5.2: a pawn left unpromoted on the last rank becomes a queen (after the penalty)."""
     resignation_drawn_if_opponent_cannot_mate: bool = True
     """F23 5.1.2: resigning is a draw if the opponent cannot checkmate (S5.1b: always lost)."""
     flag_rule: FlagRule = FlagRule.HELPMATE
@@ -110,9 +144,6 @@ class RuleProfile:
     default when it is postponed (S10.2b, F23 III.5.2: the arbiter's choice, in the ruling)."""
     sudden_death_reject: bool = True
     """F23 III.5.1: the arbiter draws, postpones or rejects; S10.2a: only draws or postpones."""
-    two_hands_as_illegal_move: bool = True
-    """F23 7.5.4: a move made with two hands and completed is penalised as an illegal move
-    (7.5.5), the move standing; S4.1 forbids it without a penalty of its own."""
     limited_supervision: bool = False
     """F23 A.5 (rapid; blitz by B.3): fewer arbiters than A.4 / B.2 ask for. An illegal move
     can be corrected only before the opponent's next move, then it stands (A.5.2); no claim on
@@ -128,39 +159,47 @@ class RuleProfile:
             "claim_penalty_ms",
             "agreement_min_moves",
             "offers_from_move",
-            "illegal_move_penalty_ms",
             "sudden_death_bonus_ms",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"profile {self.name!r}: {name} must be >= 0")
-        if self.illegal_moves_to_lose is not None and self.illegal_moves_to_lose < 1:
-            raise ValueError(f"profile {self.name!r}: illegal_moves_to_lose must be >= 1 or None")
         if self.colours_reversed_moves is not None and self.colours_reversed_moves < 0:
             raise ValueError(f"profile {self.name!r}: colours_reversed_moves must be >= 0 or None")
 
     @property
     def over_the_board(self) -> bool:
         """Touches and completed illegal moves are recorded (not rejected)."""
-        return self.input_mode is InputMode.OVER_THE_BOARD
+        return isinstance(self.input_mode, OverTheBoard)
 
     def to_dict(self) -> dict[str, Any]:
-        """The profile as plain JSON values (enums by their values)."""
-        return {
-            key: value.value if isinstance(value, Enum) else value
-            for key, value in asdict(self).items()
-        }
+        """The profile as plain JSON values (enums by their values): the input mode by its
+        name, an over-the-board mode's rules as fields of their own (as stored before the
+        modes were types)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "input_mode":
+                out[f.name] = value.value
+                if isinstance(value, OverTheBoard):
+                    out.update((b.name, _plain(getattr(value, b.name))) for b in fields(value))
+            else:
+                out[f.name] = _plain(value)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleProfile:
         """The profile written by :meth:`to_dict`; ``ValueError`` naming a bad, unknown or
-        missing field."""
-        names = [f.name for f in fields(cls)]
+        missing field. A digital profile stored with a board's rules (before the input modes
+        were types) loads without them: they never applied."""
+        board = data.get("input_mode") == OverTheBoard.value
+        if not board:
+            data = {k: v for k, v in data.items() if k not in _BOARD_FIELDS}
+        names = [f.name for f in fields(cls)] + (list(_BOARD_FIELDS) if board else [])
         unknown = sorted(set(data) - set(names))
         missing = [name for name in names if name not in data]
         if missing and set(missing) <= LATER_FIELDS and isinstance(data.get("name"), str):
             known = PROFILES.get(data["name"])  # a log written before these fields existed
-            data = {**{n: (getattr(known, n) if known else _DEFAULTS[n]) for n in missing},
-                    **data}
+            data = {**{n: _later(known, n) for n in missing}, **data}
             missing = []
         if unknown or missing:
             raise ValueError(f"rule profile: unknown fields {unknown}, missing fields {missing}")
@@ -171,34 +210,58 @@ class RuleProfile:
                 values[key] = kind(value) if kind is not None else _checked(key, value)
             except ValueError:
                 raise ValueError(f"rule profile: {key}={value!r} is not a valid value") from None
-        return cls(**values)
+        rules = {name: values.pop(name) for name in _BOARD_FIELDS if name in values}
+        mode = values.pop("input_mode")
+        return cls(**values, input_mode=OverTheBoard(**rules) if board else mode)
 
 
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def _input_mode(name: Any) -> OverTheBoard | Digital:
+    """The plain input mode of a stored name (an over-the-board one takes its rules from
+    the fields beside it)."""
+    for mode in (InputMode.OVER_THE_BOARD, InputMode.DIGITAL):
+        if name == mode.value:
+            return mode
+    raise ValueError(name)
+
+
+_BOARD_FIELDS: Final = tuple(f.name for f in fields(OverTheBoard))
 LATER_FIELDS: Final = frozenset({"sudden_death_reject", "two_hands_as_illegal_move",
                                  "limited_supervision", "colours_reversed_moves"})
 """Fields added after logs were first written: a stored profile without them takes them from
 the named profile of that name (else the defaults), so older logs still replay."""
-_DEFAULTS: Final = {f.name: f.default for f in fields(RuleProfile)}
+
+
+def _later(known: RuleProfile | None, name: str) -> Any:
+    """A field missing from an older stored profile: the named profile's, else the default."""
+    if name in _BOARD_FIELDS:
+        mode = known.input_mode if known is not None else None
+        return _plain(getattr(mode if isinstance(mode, OverTheBoard) else OverTheBoard(), name))
+    return _plain(getattr(known if known is not None else _DEFAULT, name))
 
 
 def _checked(key: str, value: Any) -> Any:
     """``value`` if it has the JSON type of field ``key``; ``ValueError`` otherwise."""
-    expected = type(getattr(FIDE_2023, key))
     if key in ("illegal_moves_to_lose", "colours_reversed_moves") and value is None:
         return value
-    if type(value) is not expected:
+    default = getattr(InputMode.OVER_THE_BOARD if key in _BOARD_FIELDS else _DEFAULT, key)
+    if type(value) is not type(default):
         raise ValueError(key)
     return value
 
 
 _ENUM_FIELDS: Final[dict[str, Any]] = {
     "category": Category,
-    "input_mode": InputMode,
+    "input_mode": _input_mode,
     "clock_start": Start,
     "offer_declined_by": Lapse,
     "claim_right_lost_by": Lapse,
     "flag_rule": FlagRule,
 }
+_DEFAULT: Final = RuleProfile(name="default")
 
 FIDE_2023: Final = RuleProfile(name="fide-2023")
 """FIDE Laws of Chess 2023, standard games (Competition Rules in force)."""
@@ -207,8 +270,8 @@ FIDE_2023_RAPID: Final = replace(
     FIDE_2023,
     name="fide-2023-rapid",
     category=Category.RAPID,
+    input_mode=OverTheBoard(illegal_move_penalty_ms=MINUTE_MS),
     claim_penalty_ms=MINUTE_MS,
-    illegal_move_penalty_ms=MINUTE_MS,
 )
 """F23 Appendix A: as standard, with the 1-minute penalties of A.3."""
 
@@ -223,42 +286,49 @@ opponent has moved, A.5.2); Guidelines III never apply."""
 
 FIDE_2000: Final = RuleProfile(
     name="fide-2000",
+    input_mode=OverTheBoard(
+        offer_declined_by=Lapse.MOVE,
+        claim_right_lost_by=Lapse.MOVE,
+        illegal_moves_to_lose=3,
+        illegal_loss_drawn_if_opponent_cannot_mate=False,
+        unpromoted_pawn_becomes_queen=False,
+        two_hands_as_illegal_move=False,
+    ),
     clock_shows_first_flag=False,
     fivefold_automatic=False,
     seventy_five_moves_automatic=False,
     claim_deduction_max_ms=3 * MINUTE_MS,
     claim_penalty_ms=3 * MINUTE_MS,
     claim_is_offer=False,
-    offer_declined_by=Lapse.MOVE,
-    claim_right_lost_by=Lapse.MOVE,
     agreement_min_moves=0,
-    illegal_moves_to_lose=3,
-    illegal_loss_drawn_if_opponent_cannot_mate=False,
-    unpromoted_pawn_becomes_queen=False,
     resignation_drawn_if_opponent_cannot_mate=False,
     sudden_death_claims=True,
     sudden_death_reject=False,
-    two_hands_as_illegal_move=False,
     colours_reversed_moves=None,
 )
 """The official rules of chess (FIDE, c. 2000) as written."""
 
+USCF_BOARD: Final = OverTheBoard(
+    offer_declined_by=Lapse.MOVE,
+    claim_right_lost_by=Lapse.MOVE,
+    illegal_moves_to_lose=None,
+    illegal_loss_drawn_if_opponent_cannot_mate=False,
+    unpromoted_pawn_becomes_queen=False,
+    two_hands_as_illegal_move=False,
+)
+"""US Chess over the board: 11D +2 minutes per illegal move, never a loss."""
+
 USCF: Final = RuleProfile(
     name="uscf",
+    input_mode=USCF_BOARD,
     fivefold_automatic=False,
     seventy_five_moves_automatic=False,
     claim_penalty_ms=0,
     claim_is_offer=False,
-    offer_declined_by=Lapse.MOVE,
-    claim_right_lost_by=Lapse.MOVE,
     agreement_min_moves=0,
-    illegal_moves_to_lose=None,
-    illegal_loss_drawn_if_opponent_cannot_mate=False,
-    unpromoted_pawn_becomes_queen=False,
     resignation_drawn_if_opponent_cannot_mate=False,
     flag_rule=FlagRule.USCF_MATERIAL,
     sudden_death_claims=True,
-    two_hands_as_illegal_move=False,
     colours_reversed_moves=None,
 )
 """US Chess, 7th edition: delay clocks (parse the control with ``parse_us``), 14E on a flag,
@@ -269,9 +339,12 @@ USCF_BLITZ: Final = replace(
     USCF,
     name="uscf-blitz",
     category=Category.BLITZ,
-    illegal_move_penalty_ms=0,
-    illegal_moves_to_lose=1,
-    illegal_loss_drawn_if_opponent_cannot_mate=True,
+    input_mode=replace(
+        USCF_BOARD,
+        illegal_move_penalty_ms=0,
+        illegal_moves_to_lose=1,
+        illegal_loss_drawn_if_opponent_cannot_mate=True,
+    ),
     sudden_death_claims=False,
 )
 """US Chess blitz: a completed illegal move loses when the opponent claims it (a recorded
@@ -286,12 +359,6 @@ ONLINE: Final = RuleProfile(
     incorrect_claims_rejected=True,
     claim_penalty_ms=0,
     claim_is_offer=False,
-    offer_declined_by=Lapse.MOVE,
-    claim_right_lost_by=Lapse.MOVE,
-    illegal_move_penalty_ms=0,
-    illegal_moves_to_lose=None,
-    illegal_loss_drawn_if_opponent_cannot_mate=False,
-    unpromoted_pawn_becomes_queen=False,
     resignation_drawn_if_opponent_cannot_mate=False,
     sudden_death_bonus_ms=0,
 )

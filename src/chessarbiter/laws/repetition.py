@@ -41,6 +41,10 @@ class RepetitionTable:
         """How often the position has occurred."""
         return self._counts.get(key, 0)
 
+    def clear(self) -> None:
+        """Forget every position: after a capture or pawn move none of them can stand again."""
+        self._counts.clear()
+
 
 def threefold_claim_correct(pos: Position, table: RepetitionTable, intended: Move | None) -> bool:
     """Art. 9.2: the position has appeared for the third time (9.2.2), or, with the claimant's

@@ -110,7 +110,7 @@ class Controller:
         return Reply(quit=True)  # "quit"
 
     def _side(self, command: Command, default: Side) -> Side:
-        return Side(_colour(command.args[0])) if command.args else default
+        return _colour(command.args[0]) if command.args else default
 
     def _claim(self, side: Side, command: Command) -> list[str]:
         kind_text, intended = command.args
@@ -155,10 +155,10 @@ def _one(command: Command, what: str) -> str:
     return command.args[0]
 
 
-def _colour(word: str) -> int:
+def _colour(word: str) -> Side:
     lowered = word.lower()
     if lowered in ("white", "w"):
-        return 0
+        return Side.WHITE
     if lowered in ("black", "b"):
-        return 1
+        return Side.BLACK
     raise ValueError(f"{word!r} is not a side: say white or black")

@@ -75,8 +75,7 @@ class GameReport:
 
     def first_points(self) -> float:
         """The first player's points (Art. 11)."""
-        colour = 0 if self.first_white else 1
-        return float(self.result.score(colour))
+        return float(self.result.score(Side.WHITE if self.first_white else Side.BLACK))
 
 
 def _players(config: MatchConfig, index: int) -> tuple[EnginePlayer, EnginePlayer, bool]:
@@ -167,7 +166,7 @@ class _Judge:
                 if own and other and all(s <= -rules.resign_cp for s in own) and all(
                     s >= rules.resign_cp for s in other
                 ):
-                    decision = (Result.win_for(side.opponent.value),
+                    decision = (Result.win_for(side.opponent),
                                 f"adjudicated: {side.name.lower()} is lost by both engines' "
                                 "evaluation")
         if decision is None and rules.draw_cp is not None and (

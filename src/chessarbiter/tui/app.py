@@ -127,7 +127,7 @@ class GameApp(App[None]):
             if clocks is None:
                 widget.update(f"{name}: no clock")
                 continue
-            ms = clocks[side.value]
+            ms = clocks[side]
             running = not game.is_over and game.to_move is side
             widget.update(f"{'▶' if running else ' '} {name:5} {format_ms(ms)}")
             widget.set_class(running, "running")
@@ -136,7 +136,7 @@ class GameApp(App[None]):
     def redraw(self) -> None:
         pos = self.play.live.game.position()
         self.query_one("#board", Static).update(
-            "\n".join(board_lines(pos, orientation=self.orientation.value,
+            "\n".join(board_lines(pos, orientation=self.orientation,
                                   unicode=self.play.controller.unicode))
         )
         self.draw_clocks()

@@ -1,7 +1,7 @@
 """Dead positions and "can this side still checkmate?" (Laws Art. 5.2.2, 6.9, 9.6).
 
 ``can_checkmate(pos, winner, mode, budget, *, seconds, clock) -> Verdict`` and
-``is_dead_position(pos, mode, budget) -> Outcome``; see :mod:`.api`.
+``is_dead_position(pos, mode, budget) -> Winnability``; see :mod:`.api`.
 """
 
 from chessarbiter.laws.deadpos.api import (
@@ -12,15 +12,15 @@ from chessarbiter.laws.deadpos.api import (
     can_checkmate,
     is_dead_position,
 )
-from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
+from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
 __all__ = [
     "FULL_BUDGET",
     "QUICK_BUDGET",
     "IllegalPositionError",
     "Mode",
-    "Outcome",
     "Verdict",
+    "Winnability",
     "can_checkmate",
     "is_dead_position",
 ]

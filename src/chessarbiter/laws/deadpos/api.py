@@ -56,6 +56,7 @@ from chessarbiter.core.squares import (
     RANKS,
     ROOK,
     SQUARE_NAMES,
+    Side,
     squares_of,
 )
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
@@ -69,7 +70,7 @@ from chessarbiter.laws.deadpos.plies import every_move_proved
 from chessarbiter.laws.deadpos.promote import staged_helpmate
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
-from chessarbiter.laws.deadpos.verdict import Outcome, Verdict
+from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
 Mode = Literal["quick", "full"]
 
@@ -118,14 +119,14 @@ class IllegalPositionError(ChessError):
 
 def can_checkmate(
     pos: Position,
-    winner: int,
+    winner: Side,
     mode: Mode = "full",
     budget: int | None = None,
     *,
     seconds: float | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Verdict:
-    """Whether ``winner`` (0 white, 1 black) can still give checkmate in ``pos``.
+    """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
     :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
@@ -142,53 +143,54 @@ def can_checkmate(
     try:
         return _analyse(pos, winner, mode, budget, deadline)
     except TimeUp:
-        return Verdict(Outcome.UNDETERMINED, winner, reason="time")
+        return Verdict(Winnability.UNDETERMINED, winner, reason="time")
 
 
 def _analyse(
-    pos: Position, winner: int, mode: Mode, budget: int | None, deadline: Deadline
+    pos: Position, winner: Side, mode: Mode, budget: int | None, deadline: Deadline
 ) -> Verdict:
     """:func:`can_checkmate` on valid arguments; raises :class:`TimeUp` past ``deadline``."""
     work = Position.from_snapshot(pos.snapshot())
     forced, looped = play_forced_moves(work)
     quick = mode == "quick"
     if looped:
-        return Verdict(Outcome.UNWINNABLE, winner, reason="the forced moves repeat")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="the forced moves repeat")
     if work.count_legal_moves() == 0:
         if work.is_check() and work.turn != winner:
-            outcome = Outcome.UNDETERMINED if quick else Outcome.WINNABLE
+            outcome = Winnability.UNDETERMINED if quick else Winnability.WINNABLE
             return Verdict(outcome, winner, () if quick else tuple(forced), reason="checkmate")
-        return Verdict(Outcome.UNWINNABLE, winner, reason="the game ends without that mate")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="the game ends without that mate")
     if cannot_mate_by_material(work.pieces, winner):
-        return Verdict(Outcome.UNWINNABLE, winner, reason="material")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="material")
     if statically_unwinnable(work, winner):
-        return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility")
     nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
     early = 0
     if not quick and nodes >= PROBE_MIN:
         line, early = guided_helpmate(work, winner, nodes // EARLY_SHARE, deadline)
         if line:
-            return Verdict(Outcome.WINNABLE, winner, tuple(forced) + line, early, "guided search")
+            found_line = tuple(forced) + line
+            return Verdict(Winnability.WINNABLE, winner, found_line, early, "guided search")
     cap = QUICK_PHASES
     if not quick:
         cap = min(MAX_PHASES, max(1, nodes // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
-        return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures")
     if quick:
         found = find_helpmate(
             work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True, deadline=deadline
         )
-        if found.outcome is Outcome.UNWINNABLE:
-            return Verdict(Outcome.UNWINNABLE, winner, nodes=found.nodes, reason="search")
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
+        if found.outcome is Winnability.UNWINNABLE:
+            return Verdict(Winnability.UNWINNABLE, winner, nodes=found.nodes, reason="search")
+        return Verdict(Winnability.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
     verdict = _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
     return replace(verdict, nodes=verdict.nodes + early)
 
 
 def _full(
     work: Position,
-    winner: int,
+    winner: Side,
     nodes: int,
     forced: tuple[Move, ...],
     phases: int,
@@ -197,9 +199,9 @@ def _full(
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
     ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
     if _every_move_blocked(work, winner):
-        return Verdict(Outcome.UNWINNABLE, winner, reason="piece mobility after each move")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility after each move")
     if phases and every_move_proved(work, winner, phases, deadline):
-        return Verdict(Outcome.UNWINNABLE, winner, reason="pawn structures after each move")
+        return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures after each move")
     pieces = work.pieces
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
@@ -214,18 +216,18 @@ def _full(
         if share == PROBE_SHARES[0]:
             line, probed = guided_helpmate(work, winner, nodes // share, deadline)
             if line:
-                return Verdict(Outcome.WINNABLE, winner, forced + line, probed, "guided search")
+                return Verdict(Winnability.WINNABLE, winner, forced + line, probed, "guided search")
         if has_piece and bestfirst.run(nodes // share, deadline):
             line, used = forced + bestfirst.found, spent(bestfirst.nodes)
-            return Verdict(Outcome.WINNABLE, winner, line, used, "best-first search")
+            return Verdict(Winnability.WINNABLE, winner, line, used, "best-first search")
         outcome = exploration.run(work, 2 * nodes // share, deadline)
-        if outcome is not Outcome.UNDETERMINED:
+        if outcome is not Winnability.UNDETERMINED:
             line = forced + exploration.found if exploration.found else ()
             return Verdict(outcome, winner, line, spent(bestfirst.nodes - 1), EXPLORED)
     guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
     line, used = guided_helpmate(work, winner, guided, deadline)
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), "guided search")
+        return Verdict(Winnability.WINNABLE, winner, forced + line, spent(used), "guided search")
     if has_piece:
         line, more = bestfirst.run(nodes // BESTFIRST_SHARE, deadline), bestfirst.nodes
         reason = "best-first search"
@@ -235,30 +237,30 @@ def _full(
         reason = "staged search"
     used += more
     if line:
-        return Verdict(Outcome.WINNABLE, winner, forced + line, spent(used), reason)
+        return Verdict(Winnability.WINNABLE, winner, forced + line, spent(used), reason)
     outcome = exploration.run(work, nodes - used - nodes // SEARCH_SHARE, deadline)
-    if outcome is not Outcome.UNDETERMINED:
+    if outcome is not Winnability.UNDETERMINED:
         line = forced + exploration.found if exploration.found else ()
         return Verdict(outcome, winner, line, spent(used), EXPLORED)
     left = nodes - used - len(exploration.seen)
     if left <= 0:
-        return Verdict(Outcome.UNDETERMINED, winner, nodes=spent(used), reason="budget spent")
+        return Verdict(Winnability.UNDETERMINED, winner, nodes=spent(used), reason="budget spent")
     found = find_helpmate(work, winner, budget=left, max_cost=FULL_COST, deadline=deadline)
-    line = forced + found.line if found.outcome is Outcome.WINNABLE else ()
-    reason = "search" if found.outcome is not Outcome.UNDETERMINED else "budget spent"
+    line = forced + found.line if found.outcome is Winnability.WINNABLE else ()
+    reason = "search" if found.outcome is not Winnability.UNDETERMINED else "budget spent"
     return Verdict(found.outcome, winner, line, spent(used + found.nodes), reason)
 
 
-def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Outcome:
+def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Winnability:
     """Whether neither side can checkmate (Art. 5.2.2, 9.6): UNWINNABLE means a dead
     position, WINNABLE that some side can still mate, UNDETERMINED that it is not decided
     (in quick mode: possibly not dead)."""
-    verdicts = [can_checkmate(pos, colour, mode, budget) for colour in (0, 1)]
+    verdicts = [can_checkmate(pos, side, mode, budget) for side in Side]
     if all(v.unwinnable for v in verdicts):
-        return Outcome.UNWINNABLE
+        return Winnability.UNWINNABLE
     if any(v.winnable for v in verdicts):
-        return Outcome.WINNABLE
-    return Outcome.UNDETERMINED
+        return Winnability.WINNABLE
+    return Winnability.UNDETERMINED
 
 
 def _every_move_blocked(pos: Position, winner: int) -> bool:

@@ -25,7 +25,7 @@ from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 
 MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
@@ -45,7 +45,7 @@ class Exploration:
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
 
-    def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Outcome:
+    def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Winnability:
         """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
         :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
         UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
@@ -57,9 +57,9 @@ class Exploration:
             pos.pop()
         return outcome
 
-    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Outcome:
+    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Winnability:
         if self.found:
-            return Outcome.WINNABLE
+            return Winnability.WINNABLE
         winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
         stack, index, bases = self.moves, self.next, self.bases
         while stack:
@@ -79,7 +79,7 @@ class Exploration:
                     index[-1] = i + 1
                     continue
                 if len(seen) >= cap:
-                    return Outcome.UNDETERMINED
+                    return Winnability.UNDETERMINED
                 structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
                 pos.push(move)
             else:
@@ -92,7 +92,7 @@ class Exploration:
                     continue
                 if len(seen) >= cap:
                     pos.pop()
-                    return Outcome.UNDETERMINED
+                    return Winnability.UNDETERMINED
             seen.add(key)
             index[-1] = i + 1
             deadline.tick()
@@ -104,7 +104,7 @@ class Exploration:
                 if pos.turn == loser and pos.is_check():
                     self.found = (*line, move)
                     pos.pop()
-                    return Outcome.WINNABLE
+                    return Winnability.WINNABLE
             elif not cannot_mate_by_material(pos.pieces, winner):
                 if structural:
                     if statically_unwinnable(pos, winner):
@@ -118,7 +118,7 @@ class Exploration:
                 bases.append(_base(pos))
                 continue
             pos.pop()
-        return Outcome.UNWINNABLE
+        return Winnability.UNWINNABLE
 
 
 def _base(pos: Position) -> int | None:
@@ -160,7 +160,7 @@ def child_key(pos: Position, base: int, move: Move) -> int | None:
 
 def explore(
     pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
-) -> tuple[Outcome, tuple[Move, ...], int]:
+) -> tuple[Winnability, tuple[Move, ...], int]:
     """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
     reachable position was seen without one, else UNDETERMINED; and the positions seen.
     ``pos`` is restored afterwards (not when ``deadline`` raises)."""

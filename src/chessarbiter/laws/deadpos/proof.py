@@ -52,7 +52,7 @@ from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 
 MIN_STUCK: Final = 4
 """Fewest stuck pawns a position with a pawn free to step needs to be analysed."""
@@ -165,7 +165,7 @@ def _searched(pos: Position) -> bool:
         found = find_helpmate(
             pos, winner, budget=QUICK_BUDGET, max_cost=QUICK_COST, stop_at_cut=True
         )
-        if found.outcome is not Outcome.UNWINNABLE:
+        if found.outcome is not Winnability.UNWINNABLE:
             return False
     return True
 

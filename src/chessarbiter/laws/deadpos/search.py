@@ -24,7 +24,7 @@ from chessarbiter.laws.deadpos.material import (
     LIGHT_SQUARES,
     cannot_mate_by_material,
 )
-from chessarbiter.laws.deadpos.verdict import Outcome
+from chessarbiter.laws.deadpos.verdict import Winnability
 
 ITERATION_NODES = 1_000
 """Nodes each iteration may use per unit of cost before the next iteration starts."""
@@ -42,7 +42,7 @@ class _IterationSpent(Exception):
 class SearchResult:
     """What a helpmate search found."""
 
-    outcome: Outcome
+    outcome: Winnability
     line: tuple[Move, ...]
     nodes: int
 
@@ -192,14 +192,14 @@ def find_helpmate(
             try:
                 if helper.search(cost):
                     line = tuple(reversed(helper.line))
-                    return SearchResult(Outcome.WINNABLE, line, helper.nodes)
+                    return SearchResult(Winnability.WINNABLE, line, helper.nodes)
             except _IterationSpent:
                 helper.cut = True
             while len(pos.move_stack) > depth:
                 pos.pop()
             if not helper.cut:
-                return SearchResult(Outcome.UNWINNABLE, (), helper.nodes)
+                return SearchResult(Winnability.UNWINNABLE, (), helper.nodes)
     except _Stop:
         while len(pos.move_stack) > depth:
             pos.pop()
-    return SearchResult(Outcome.UNDETERMINED, (), helper.nodes)
+    return SearchResult(Winnability.UNDETERMINED, (), helper.nodes)

@@ -7,13 +7,14 @@ from enum import Enum
 from typing import Final
 
 from chessarbiter.core.moves import Move
+from chessarbiter.core.squares import Side
 
 SOLVER_VERSION: Final = "3"
 """Changes whenever the analysis may prove more or less: a game log names it, since a verdict
 recorded in a log is read back, not recomputed."""
 
 
-class Outcome(Enum):
+class Winnability(Enum):
     """Whether the intended winner can still checkmate by some series of legal moves."""
 
     WINNABLE = "winnable"
@@ -26,15 +27,15 @@ class Outcome(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """An analysis result for one intended winner (0 white, 1 black).
+    """An analysis result for one intended winner.
 
     ``line`` is a helpmate from the analysed position (empty unless winnable, and empty
     for a position that is already checkmate); ``nodes`` counts searched positions;
     ``reason`` says which stage decided.
     """
 
-    outcome: Outcome
-    winner: int
+    outcome: Winnability
+    winner: Side
     line: tuple[Move, ...] = ()
     nodes: int = 0
     reason: str = ""
@@ -42,9 +43,9 @@ class Verdict:
     @property
     def winnable(self) -> bool:
         """Whether a helpmate was found."""
-        return self.outcome is Outcome.WINNABLE
+        return self.outcome is Winnability.WINNABLE
 
     @property
     def unwinnable(self) -> bool:
         """Whether checkmate by the intended winner was proved impossible."""
-        return self.outcome is Outcome.UNWINNABLE
+        return self.outcome is Winnability.UNWINNABLE

@@ -1,4 +1,4 @@
-"""The arbiter's audit of one recorded game (the ``check`` command's analysis).
+"""The arbiter's audit of one recorded game (what ``chessarbiter check`` reports).
 
 For a game read from PGN it finds: an illegal or unreadable move (Art. 3, 8.1); a game that
 went on after it had ended (checkmate Art. 5.1.1, stalemate 5.2.1, dead position 5.2.2,
@@ -8,13 +8,17 @@ the first moments a player could have claimed a draw (threefold repetition 9.2, 
 move about to be made, and the 50-move rule 9.3); and clock readings (``%clk``) that the
 TimeControl tag cannot explain (Art. 6.2).
 
-The replay is cheap per move, so that whole databases can be audited: repetitions are
-counted on the positions' keys, a move that would repeat a position is looked up from the
-key difference it would make (only while a position already stands twice), and SAN is
-written only for the moves a finding names. A dead position (Art. 5.2.2) is found after
-every move by the arbiter's per-move proof (:mod:`chessarbiter.laws.deadpos.proof`); "cannot
-checkmate" on a time loss (6.9) by material, and by the quick analysis (which answers
-"unwinnable" only when it has proved it) when every pawn of that side is locked head-on.
+The endings and claims are the arbiter's own rules under a profile (FIDE 2023 unless told):
+:func:`~chessarbiter.arbiter.moves.automatic_draw` and
+:func:`~chessarbiter.arbiter.moves.no_move_ending` after the moves, the per-move dead-position
+proof of :mod:`chessarbiter.arbiter.oracles`, and the claims of
+:mod:`chessarbiter.laws.repetition`. The replay stays cheap per move, so that whole databases
+can be audited: positions are counted from the last capture or pawn move on (none before can
+stand again), a move that would repeat a position is looked for only while a position stands
+twice (from the key difference it would make), mate and stalemate only where the record ends
+(after them no move is legal), and SAN is written only for the moves a finding names.
+"Cannot checkmate" on a time loss (6.9) is proved by material, or, when every pawn of that
+side is locked head-on, by the quick analysis (which answers "unwinnable" only when proved).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
+from chessarbiter.arbiter.moves import automatic_draw, no_move_ending
+from chessarbiter.arbiter.oracles import dead_position_check
 from chessarbiter.clock import (
     BonusMode,
     NoControl,
@@ -31,12 +37,21 @@ from chessarbiter.clock import (
     format_clock_time,
     parse_pgn_tag,
 )
+from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Side
 from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
 from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
-from chessarbiter.laws.deadpos.proof import proved_dead
+from chessarbiter.laws.endings import Outcome, Result, Termination
+from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
+from chessarbiter.laws.repetition import (
+    FIFTY_MOVE_PLIES,
+    THREEFOLD,
+    RepetitionTable,
+    fifty_move_claim_correct,
+    threefold_claim_correct,
+)
 from chessarbiter.notation.game import RecordedGame
 from chessarbiter.notation.san import write_san
 
@@ -44,6 +59,17 @@ CLOCK_TOLERANCE_MS: Final = 1000
 """PGN clock readings are usually rounded to whole seconds."""
 
 ERROR, WARNING, NOTE, CLAIM = "error", "warning", "note", "claim"
+
+_ENDINGS: Final = {
+    Termination.CHECKMATE: ("checkmate", "Art. 5.1.1"),
+    Termination.STALEMATE: ("stalemate", "Art. 5.2.1"),
+    Termination.DEAD_POSITION: ("dead position", "Art. 5.2.2"),
+    Termination.FIVEFOLD_REPETITION: ("fivefold repetition", "Art. 9.6.1"),
+    Termination.SEVENTY_FIVE_MOVES: ("75-move rule", "Art. 9.6.2"),
+}
+"""The name and article a report gives each automatic end."""
+_NO_MOVE: Final = (Termination.CHECKMATE, Termination.STALEMATE)
+_WINNERS: Final = {Result.win_for(side).value: side for side in Side}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,32 +94,32 @@ class Audit:
 
     game: RecordedGame
     plies: int = 0
-    ending: str = ""
-    """How the game ended by itself: ``checkmate``, ``stalemate``, ``dead position``,
-    ``fivefold repetition``, ``75-move rule``, or empty."""
+    end: Outcome | None = None
+    """How the game ended by itself (an automatic end: mate, stalemate, dead position,
+    fivefold repetition, 75 moves), ``None`` if it did not."""
     findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ending(self) -> str:
+        """The end's name as reported: ``checkmate``, ``stalemate``, ``dead position``,
+        ``fivefold repetition``, ``75-move rule``, or empty."""
+        return "" if self.end is None else _ENDINGS[self.end.termination][0]
 
     @property
     def errors(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == ERROR]
 
 
-def _locked(pos: Position, colour: int) -> bool:
+def _locked(pos: Position, colour: Side) -> bool:
     """Whether every pawn of ``colour`` stands right in front of an opposing pawn."""
     pieces = pos.pieces
     own = pieces[colour << 3 | PAWN]
-    other = pieces[(colour ^ 1) << 3 | PAWN]
+    other = pieces[colour.opponent << 3 | PAWN]
     ahead = own >> 8 if colour else own << 8
     return not ahead & ~other
 
 
-def dead_position(pos: Position) -> bool:
-    """Whether neither side can ever checkmate (Art. 5.2.2), as the arbiter's per-move proof
-    finds it."""
-    return proved_dead(pos) is not None
-
-
-def cannot_checkmate(pos: Position, colour: int) -> bool:
+def cannot_checkmate(pos: Position, colour: Side) -> bool:
     """Whether ``colour`` is proved unable to checkmate by any series of legal moves (Art. 6.9):
     by material, or, with its pawns locked, by the quick analysis."""
     if cannot_mate_by_material(pos.pieces, colour):
@@ -112,7 +138,7 @@ def _piece_steps() -> dict[int, tuple[int, int, int]]:
     """Key difference -> (piece, square, square) of a piece stepping between two squares
     (either way) with the turn passing."""
     found = {}
-    for colour in (0, 1):
+    for colour in Side:
         for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING):
             keys = PIECE_KEYS[colour << 3 | kind]
             for a in range(64):
@@ -121,12 +147,13 @@ def _piece_steps() -> dict[int, tuple[int, int, int]]:
     return found
 
 
-def repeating_move(pos: Position, twice: set[int]) -> int:
-    """A legal move that would make a position of ``twice`` stand a third time, or 0.
+def repeating_move(pos: Position, reps: RepetitionTable, twice: set[int]) -> int:
+    """A legal move that would make a position of ``twice`` (counted in ``reps``) stand a
+    third time (Art. 9.2.1), or 0.
 
-    Such a move is a piece step without capture that keeps the castling rights (anything
-    else makes a position that never stood before), so it is found from the difference
-    between the keys; only a move that fits is tested for legality."""
+    Such a move is a piece step without capture (anything else makes a position that never
+    stood before), so a candidate is found from the difference between the keys; only a
+    candidate is tested for legality and, made, counted."""
     key = pos.key()
     board = pos.board
     steps = _piece_steps()
@@ -138,14 +165,20 @@ def repeating_move(pos: Position, twice: set[int]) -> int:
         if piece >> 3 != pos.turn:
             continue
         if board[a] == piece and not board[b]:
-            move = a | b << 6
+            move = Move(a | b << 6)
         elif board[b] == piece and not board[a]:
-            move = b | a << 6
+            move = Move(b | a << 6)
         else:
             continue
-        if pos.is_legal(move):
+        if pos.is_legal(move) and threefold_claim_correct(pos, reps, move):
             return move
     return 0
+
+
+def _fifty_move(pos: Position) -> int:
+    """A legal move that would complete 50 moves by each player without a capture or pawn
+    move (Art. 9.3.1), or 0."""
+    return next((move for move in pos.legal_moves() if fifty_move_claim_correct(pos, move)), 0)
 
 
 def _label_at(game: RecordedGame, ply: int) -> str:
@@ -156,18 +189,8 @@ def _label_at(game: RecordedGame, ply: int) -> str:
     return move_label(pos, game.moves[ply - 1].move)
 
 
-_ARTICLES: Final = {
-    "checkmate": "Art. 5.1.1",
-    "stalemate": "Art. 5.2.1",
-    "dead position": "Art. 5.2.2",
-    "fivefold repetition": "Art. 9.6.1",
-    "75-move rule": "Art. 9.6.2",
-}
-_WINNERS: Final = {"1-0": 0, "0-1": 1}
-
-
-def audit_game(game: RecordedGame) -> Audit:
-    """Audit a game read from PGN."""
+def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
+    """Audit a game read from PGN under ``profile``'s automatic endings."""
     audit = Audit(game)
     findings = audit.findings
     try:
@@ -175,100 +198,86 @@ def audit_game(game: RecordedGame) -> Audit:
     except ValueError as exc:
         findings.append(Finding(ERROR, "position", f"starting position: {exc}"))
         return audit
-    counts: dict[int, int] = {pos.key(): 1}
+    reps = RepetitionTable()
+    reps.add(pos.key())
     twice: set[int] = set()
     threefold_move = threefold = fifty_move = fifty = False
-    ending = ""
+    end: Outcome | None = None
     end_ply = 0
-    ended_at: Position | None = None
     clocks: list[tuple[int, int]] = []
+
+    def dead() -> str | None:
+        return dead_position_check(pos)
+
     for ply, record in enumerate(game.moves, 1):
-        move = record.move
         if twice and not threefold_move:
-            repeat = repeating_move(pos, twice)
+            repeat = repeating_move(pos, reps, twice)
             if repeat:
                 threefold_move = True
                 label = move_label(pos, repeat)
                 findings.append(Finding(
                     CLAIM, "threefold-move", f"threefold repetition claimable by writing "
                     f"{label}, which repeats a position a third time (Art. 9.2.1)", ply, label))
-        if pos.halfmove_clock == 99 and not fifty_move:
-            board = pos.board
-            for step in pos.legal_moves():
-                if not board[(step >> 6) & 63] and board[step & 63] & 7 != PAWN:
-                    fifty_move = True
-                    label = move_label(pos, step)
-                    findings.append(Finding(
-                        CLAIM, "fifty-moves-move", f"50-move rule claimable by writing {label}, "
-                        "the 50th move of each player without capture or pawn move "
-                        "(Art. 9.3.1)", ply, label))
-                    break
+        if pos.halfmove_clock == FIFTY_MOVE_PLIES - 1 and not fifty_move:
+            step = _fifty_move(pos)
+            if step:
+                fifty_move = True
+                label = move_label(pos, step)
+                findings.append(Finding(
+                    CLAIM, "fifty-moves-move", f"50-move rule claimable by writing {label}, "
+                    "the 50th move of each player without capture or pawn move "
+                    "(Art. 9.3.1)", ply, label))
         if record.clock_ms is not None:
             clocks.append((ply, record.clock_ms))
-        if ending and not end_ply:
+        if end is not None and not end_ply:
             end_ply = ply
-        pos.push(move)
-        halfmove = pos.halfmove_clock
-        if halfmove == 0:
-            counts.clear()
+        pos.push(record.move)
+        if pos.halfmove_clock == 0:
+            reps.clear()
             twice.clear()
         key = pos.key()
-        count = counts[key] = counts.get(key, 0) + 1
-        if count == 2:
+        count = reps.add(key)
+        if count == THREEFOLD - 1:
             twice.add(key)
-        elif count == 3 and not threefold:
+        elif count >= THREEFOLD and not threefold:
             threefold = True
             findings.append(Finding(CLAIM, "threefold", "threefold repetition claimable: this "
                                     "position has now appeared three times (Art. 9.2.2)",
                                     ply, _label_at(game, ply)))
-        if halfmove >= 100 and not fifty:
+        if not fifty and fifty_move_claim_correct(pos, None):
             fifty = True
             findings.append(Finding(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by "
                                     "each player without capture or pawn move (Art. 9.3.2)",
                                     ply, _label_at(game, ply)))
-        if ending:
-            continue
-        if count >= 5:
-            ending = "fivefold repetition"
-        elif halfmove >= 150 and not pos.is_checkmate():
-            ending = "75-move rule"
-        elif dead_position(pos) and pos.count_legal_moves():
-            ending = "dead position"
-        if ending:
-            ended_at = pos.copy()
+        if end is None:
+            found = automatic_draw(pos, profile, count, dead)
+            if found is not None and pos.has_legal_move():  # else mated or stalemated
+                end = found
     audit.plies = len(game.moves)
-    if not ending:
-        if pos.is_checkmate():
-            ending = "checkmate"
-        elif pos.is_stalemate():
-            ending = "stalemate"
-        ended_at = pos
-    audit.ending = ending
-    _void_moves(audit, end_ply, ended_at)
+    if end is None and not pos.has_legal_move():
+        end = no_move_ending(pos)
+    audit.end = end
+    _void_moves(audit, end_ply)
     _read_error(audit)
     _result(audit, pos)
     _clock(audit, clocks)
     return audit
 
 
-def _ending_result(audit: Audit, ended_at: Position | None) -> str:
-    """The result the automatic end gives (Art. 5.1.1, 5.2, 9.6)."""
-    if audit.ending == "checkmate" and ended_at is not None:
-        return "0-1" if ended_at.turn == 0 else "1-0"
-    return "1/2-1/2"
-
-
 def _recorded_result(game: RecordedGame) -> str:
     return game.tags.get("Result", game.result)
 
 
-def _void_moves(audit: Audit, end_ply: int, ended_at: Position | None) -> None:
+def _void_moves(audit: Audit, end_ply: int) -> None:
     """Moves recorded after the game ended (also an unplayable one after a mate or
     stalemate): void when the recorded result is the end's, else an error."""
     game = audit.game
     error = game.error
+    end = audit.end
+    if end is None:
+        return
     after_mate = error is not None and error.kind in ("illegal", "ambiguous", "invalid") and (
-        audit.ending in ("checkmate", "stalemate")
+        end.termination in _NO_MOVE
     )
     if not end_ply and not after_mate:
         return
@@ -279,8 +288,9 @@ def _void_moves(audit: Audit, end_ply: int, ended_at: Position | None) -> None:
         assert error is not None
         label = f"{error.move_number}{'...' if error.black else '.'}{error.text}"
         ply = error.ply
-    ended = f"{audit.ending} ({_ARTICLES[audit.ending]})"
-    result = _ending_result(audit, ended_at)
+    name, article = _ENDINGS[end.termination]
+    ended = f"{name} ({article})"
+    result = end.result.value
     if _recorded_result(game) == result:
         recorded = audit.plies - end_ply + 1 if end_ply else 1
         audit.findings.append(Finding(
@@ -296,8 +306,9 @@ def _read_error(audit: Audit) -> None:
     error = audit.game.error
     if error is None:
         return
-    if error.kind in ("illegal", "ambiguous", "invalid") and audit.ending in ("checkmate",
-                                                                               "stalemate"):
+    if error.kind in ("illegal", "ambiguous", "invalid") and (
+        audit.end is not None and audit.end.termination in _NO_MOVE
+    ):
         return  # the move came after the end (see _void_moves)
     where = ""
     if error.move_number:
@@ -319,19 +330,19 @@ def _result(audit: Audit, pos: Position) -> None:
                                       f"from the movetext's termination marker {game.result!r}"))
     if audit.game.error is not None:
         return
-    ending = audit.ending
+    end = audit.end
     winner = _WINNERS.get(tag)
-    if ending == "checkmate":
-        mated = pos.turn
-        expected = "0-1" if mated == 0 else "1-0"
+    if end is not None and end.termination is Termination.CHECKMATE:
+        expected = end.result.value
         if tag != expected:
             severity = WARNING if tag == "*" else ERROR
             audit.findings.append(Finding(severity, "result", f"Result {tag!r}, but "
-                                          f"{'White' if mated == 0 else 'Black'} is checkmated: "
+                                          f"{pos.turn.name.title()} is checkmated: "
                                           f"the result is {expected} (Art. 5.1.1)"))
-    elif ending and winner is not None:
+    elif end is not None and winner is not None:
+        name, article = _ENDINGS[end.termination]
         audit.findings.append(Finding(ERROR, "result", f"Result {tag!r}, but the game ended "
-                                      f"drawn by {ending} ({_ARTICLES[ending]})"))
+                                      f"drawn by {name} ({article})"))
     elif winner is not None and "time" in game.tags.get("Termination", "").lower() and (
         cannot_checkmate(pos, winner)
     ):
@@ -359,7 +370,7 @@ def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
     made = [0, 0]
     reported = [False, False]
     for ply, reading in clocks:
-        side = (first + ply - 1) % 2
+        side = first if ply % 2 else first.opponent
         allowed = previous[side] + _allowance(control, made[side])
         made[side] += 1
         if reading > allowed + CLOCK_TOLERANCE_MS and not reported[side]:
@@ -367,7 +378,7 @@ def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
             label = _label_at(audit.game, ply)
             audit.findings.append(Finding(
                 WARNING, "clock",
-                f"{'White' if side == 0 else 'Black'}'s clock reads "
+                f"{side.name.title()}'s clock reads "
                 f"{format_clock_time(reading)} after {label}, more than the "
                 f"{format_clock_time(allowed)} that TimeControl {value!r} allows (Art. 6.2)",
                 ply, label,
