@@ -3,8 +3,7 @@
 Run: ``.venv/bin/python bench/bench_arbiter.py [--limit N] [--only TEXT]``. Every readable game
 of the corpus (``../shared/corpus/pgn``: the lichess samples of ``large/`` and the master games;
 ``--only`` keeps the files whose path contains the text) is replayed three ways side by side,
-the three timed in turn on every move (the order rotating from move to move, so the machine's
-load falls on all alike):
+all timed on every move, so the machine's load falls on all alike:
 
 * python-chess: ``board.push(move)`` then ``board.outcome()`` (checkmate, stalemate,
   insufficient material, 75 moves, fivefold repetition);
@@ -13,9 +12,16 @@ load falls on all alike):
   check after every move);
 * the same without the dead-position check (``dead_check`` answering "not proved dead").
 
+Each move is timed in the order python-chess, arbiter, python-chess (a second board), arbiter
+without the check, the two arbiters swapping places from move to move, so every timing
+follows the other library's code and each arbiter comes first as often as second. (Code that
+runs right after the same code finds it in the processor's caches and looks cheaper, and the
+first call after the loop's own work looks dearer, by up to 3 us each on this benchmark's
+machine; the rotating order of the three used before made the arbiter without the check,
+which mostly ran right after the arbiter, look cheaper than it is, and the arbiter dearer.)
 Prints mean, median, 99th percentile and maximum per move for each, and the ratios to
-python-chess. The garbage collector runs between games (every 50), not while a move is timed
-(it would bill one side for the other's allocations).
+python-chess (both boards' timings). The garbage collector runs between games (every 50),
+not while a move is timed (it would bill one side for the other's allocations).
 """
 
 from __future__ import annotations
@@ -63,40 +69,44 @@ def run(games: list[RecordedGame]) -> tuple[list[float], list[float], list[float
     bare: list[float] = []
     theirs: list[float] = []
     clock = time.perf_counter
-    turn = 0
+    swap = False
     for number, game in enumerate(games):
         if number % 50 == 0:
             gc.collect()
         full = Game(FIDE_2023, control, fen=game.start_fen)
         lean = Game(FIDE_2023, control, fen=game.start_fen, dead_check=no_dead_check)
         board = chess.Board(game.start_fen)
+        other = chess.Board(game.start_fen)
         if full.is_over or lean.is_over:
             continue
         full.apply(ClocksStarted(0))
         lean.apply(ClocksStarted(0))
 
         push, outcome = board.push, board.outcome
+        push_other, outcome_other = other.push, other.outcome
         apply_full, apply_lean = full.apply, lean.apply
         for ply, record in enumerate(game.moves, 1):
             text = uci(record.move)
             move = chess.Move.from_uci(text)
             event = Moved(ply * 1_000, full.to_move, text)
-            turn += 1
-            for k in range(3):
-                which = (turn + k) % 3
-                if which == 0:
-                    began = clock()
-                    push(move)
-                    outcome()
-                    theirs.append(clock() - began)
-                elif which == 1:
-                    began = clock()
-                    apply_full(event)
-                    ours.append(clock() - began)
-                else:
-                    began = clock()
-                    apply_lean(event)
-                    bare.append(clock() - began)
+            swap = not swap
+            first, second = (apply_lean, apply_full) if swap else (apply_full, apply_lean)
+            began = clock()
+            push(move)
+            outcome()
+            theirs.append(clock() - began)
+            began = clock()
+            first(event)
+            after_first = clock() - began
+            began = clock()
+            push_other(move)
+            outcome_other()
+            theirs.append(clock() - began)
+            began = clock()
+            second(event)
+            after_second = clock() - began
+            ours.append(after_second if swap else after_first)
+            bare.append(after_first if swap else after_second)
             if full.is_over or lean.is_over or board.is_game_over():
                 break
     return theirs, ours, bare

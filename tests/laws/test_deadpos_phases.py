@@ -7,7 +7,7 @@ import pytest
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import KING, PAWN, Side, parse_square
-from chessarbiter.laws.deadpos import can_checkmate
+from chessarbiter.laws.deadpos import can_checkmate, phases
 from chessarbiter.laws.deadpos.phases import _castles, _en_passant, phases_unwinnable
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from tests.laws.corpus_lines import labelled_positions, winnable_label
@@ -144,3 +144,20 @@ def test_en_passant_only_from_the_double_step() -> None:
     (entry,) = _en_passant(white, black, kings, d5)
     assert (entry.mover, entry.white, entry.black, entry.dst) == (0, d6, 0, d6)
     assert not _en_passant(white, black, kings, 0)
+
+
+def test_explorations_are_shared_by_shuffled_pieces() -> None:
+    # the king and bishops stepping within their regions give the same root phase: one
+    # exploration serves both, with the answer a fresh exploration gives
+    before = parse_fen("8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1")
+    after = parse_fen("k7/7B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 w - - 0 1")
+    phases._explored.clear()
+    assert phases_unwinnable(before, 0, 100) == (True, 8)
+    assert len(phases._explored) == 1
+    assert phases_unwinnable(after, 0, 100) == (True, 8)
+    assert len(phases._explored) == 1
+    phases._explored.clear()
+    assert phases_unwinnable(after, 0, 100) == (True, 8)
+    # a different cap is another exploration
+    assert phases_unwinnable(after, 0, 3) == (False, 3)
+    assert len(phases._explored) == 2

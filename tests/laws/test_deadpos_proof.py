@@ -10,6 +10,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos import proof
 from chessarbiter.laws.deadpos.proof import proved_dead
 from tests.corpus import corpus_path
 from tests.laws.corpus_lines import labelled_positions
@@ -105,3 +106,44 @@ def test_real_games_are_dead_only_by_material() -> None:
                 if proved_dead(pos) is not None:
                     assert board.is_insufficient_material(), board.fen()
     assert positions > 10_000
+
+
+def test_the_memo_of_turned_away_positions_answers_as_the_proof_does() -> None:
+    """After every move of real games (quiet moves from a turned-away position answered from
+    the memo), the answer is the one the proof gives without the memo, and the memo is used."""
+    path = corpus_path("pgn", "large", "lichess_2016-05_sample.pgn")
+    remembered = 0
+    with path.open(encoding="utf-8") as stream:
+        for _ in range(100):
+            game = chess.pgn.read_game(stream)
+            assert game is not None
+            pos = Position()
+            for move in game.mainline_moves():
+                pos.push_uci(move.uci())
+                key, moves = proof._turned_away
+                remembered += bool(moves and pos.quiet_parent() == key)
+                assert proved_dead(pos) == proof._proved(pos, True), pos.fen()
+    assert remembered > 1_000
+
+
+def test_the_memo_counts_quiet_moves_down() -> None:
+    # 8 free pawns, none stuck: turned away for good while only pieces move
+    pos = _after(chess.STARTING_FEN, "g1f3")
+    assert proved_dead(pos) is None
+    assert proof._turned_away == (pos.key(), proof.QUIET_FOREVER)
+    pos.push_uci("g8f6")
+    assert proved_dead(pos) is None
+    assert proof._turned_away == (pos.key(), proof.QUIET_FOREVER - 1)
+    # pawn moves are not quiet; a position with an en-passant square is not remembered
+    pos.push_uci("e2e4")
+    pos.push_uci("e7e5")
+    assert proved_dead(pos) is None
+    assert proof._turned_away[0] != pos.key()
+    # e4 and e5 stuck, 11 free (the knights block c2, f2 and f7): (11 - 2 - 1) // 4 moves
+    pos.push_uci("b1c3")
+    assert proved_dead(pos) is None
+    assert proof._turned_away == (pos.key(), 2)
+    for text in ("b8c6", "f1c4"):
+        pos.push_uci(text)
+        assert proved_dead(pos) is None
+    assert proof._turned_away == (pos.key(), 0)

@@ -306,6 +306,11 @@ def checkers(pos: Position) -> int:
     return attackers(pos.pieces, us ^ 1, king, occupied)
 
 
+_KING_LINES: Final = tuple(r | b for r, b in zip(ROOK_RAYS, BISHOP_RAYS, strict=True))
+"""The squares on a rook's or bishop's line through each square: a piece elsewhere is never
+pinned to a king there."""
+
+
 def has_legal_move(pos: Position) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
@@ -323,6 +328,9 @@ def has_legal_move(pos: Position) -> bool:
     t_orth = pieces[tb | 4] | t_queens
     t_diag = pieces[tb | 3] | t_queens
     if not _attacked(pieces, us, king, occupied, 0):
+        pawns = pieces[ub | 1] & ~_KING_LINES[king]  # on no line through the king: not pinned
+        if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
+            return True
         free = ~pinned_pieces(king, own, occupied, t_orth, t_diag)
         pawns = pieces[ub | 1] & free
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:

@@ -197,6 +197,14 @@ class Position:
         """The piece on a square, 0 if empty."""
         return self.board[sq]
 
+    def quiet_parent(self) -> int:
+        """The identity of the position before the last move (its :meth:`key`, en passant
+        left out) when that move was neither a capture nor a pawn move, else -1 (also when
+        no move was pushed)."""
+        if self.halfmove_clock and self._stack:
+            return self._stack[-1][5]
+        return -1
+
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed since this position was built, oldest first."""

@@ -56,8 +56,29 @@ def pawn_push(b: int, colour: int) -> int:
 
 
 def fill(seed: int, allowed: int, step: Step) -> int:
-    """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares."""
+    """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares.
+
+    The steps of kings (and queens) and rooks are written out here: these fills run in the
+    per-move proof, where a call per step would cost more than the step."""
     region = seed
+    if step is king_step:
+        allowed &= FULL
+        while True:
+            row = region | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H)
+            grown = region | ((row | (row << 8) | (row >> 8)) & allowed)
+            if grown == region:
+                return region
+            region = grown
+    if step is orthogonal_step:
+        allowed &= FULL
+        while True:
+            grown = region | (
+                ((region << 8) | (region >> 8) | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H))
+                & allowed
+            )
+            if grown == region:
+                return region
+            region = grown
     while True:
         grown = region | (step(region) & allowed)
         if grown == region:

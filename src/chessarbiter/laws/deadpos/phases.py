@@ -52,6 +52,8 @@ castling rights (Chess960) are left to the other stages.
 
 from __future__ import annotations
 
+from typing import Final
+
 from chessarbiter.core.attacks import KING_ATTACKS
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import (
@@ -90,6 +92,15 @@ START_RANKS = (RANKS[1], RANKS[6])
 Phase = tuple[int, int, tuple[Piece, ...]]
 """White pawns, black pawns and the pieces (sorted)."""
 
+EXPLORED_KEPT: Final = 4096
+"""Most explorations remembered (:data:`_explored`)."""
+_explored: dict[tuple[Phase, int, int, int], tuple[bool, int]] = {}
+"""Explorations by their root phase, winner, castling squares and cap. The exploration
+reads nothing else of the position (an en-passant square aside: such positions are not
+remembered), so positions whose pieces shuffle within the same regions, as they do move
+after move behind a pawn wall, share one. Cleared when full; a deadline that stops an
+exploration leaves nothing here."""
+
 
 def phases_unwinnable(
     pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
@@ -109,14 +120,30 @@ def phases_unwinnable(
     root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
     if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
         return False, 1
+    if pos.ep_square >= 0:
+        passed = pawn_push(1 << pos.ep_square, pos.turn ^ 1)
+        entries = _en_passant(white, black, tuple(pieces), passed)
+        return _explore(root, winner, castle, cap, entries, deadline)
+    key = (root, winner, castle, cap)
+    known = _explored.get(key)
+    if known is None:
+        known = _explore(root, winner, castle, cap, [], deadline)
+        if len(_explored) >= EXPLORED_KEPT:
+            _explored.clear()
+        _explored[key] = known
+    return known
+
+
+def _explore(
+    root: Phase, winner: int, castle: int, cap: int, entries: list[Entry], deadline: Deadline
+) -> tuple[bool, int]:
+    """The exploration from ``root``, which allows no mate, and the given first entries (en
+    passant from the analysed position): whether no phase reached allows the winner's mate,
+    and the phases seen."""
     seen = {root}
     tested: set[Entry] = set()
     fills: dict[Phase, list[Piece]] = {}
     todo = [root]
-    passed = 0
-    if pos.ep_square >= 0:
-        passed = pawn_push(1 << pos.ep_square, pos.turn ^ 1)
-    entries = _en_passant(white, black, tuple(pieces), passed)
     while todo:
         entries += _successors(todo.pop())
         while entries:

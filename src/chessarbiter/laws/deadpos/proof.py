@@ -73,10 +73,57 @@ FEW_UNITS: Final = 6
 still played out."""
 
 
+QUIET_FOREVER: Final = 1 << 30
+"""Quiet moves a position the gate turns away with no stuck pawn stays turned away."""
+
+_turned_away: tuple[int, int] = (-1, 0)
+"""The last position the gate turned away (its key) and how many quiet moves (neither a
+capture nor a pawn move) from it surely lead to positions the gate turns away too: such a
+move keeps the pawns, the stuck pawns and the units, and changes the free pawns by at most
+four (the squares it empties and fills each stand ahead of at most one pawn of each colour;
+castling moves two pieces). A fact about that position, not about a game, so one memo
+serves every game; it is read and written as one tuple."""
+
+
 def proved_dead(pos: Position) -> str | None:
     """A short reason when ``pos`` is proved dead (Art. 5.2.2), else ``None``; ``pos`` is
     unchanged. The checkmate and stalemate rules come first (Art. 5.1.1, 5.2.1): the caller
-    applies them before asking."""
+    applies them before asking.
+
+    It runs after every move, so the commonest case is turned away here, in a few
+    operations, before any call: the pawn tests of :func:`_may_close` fail (no stuck pawn,
+    or more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck with one
+    free), both sides have a piece besides king and pawns and more than :data:`FEW_UNITS`
+    units are left (some pawn stands, so the material is not dead). :func:`_proved` would
+    answer ``None`` there too. A position reached by a quiet move from the last one turned
+    away is turned away without a look while the memo allows (:data:`_turned_away`)."""
+    global _turned_away
+    key, moves = _turned_away
+    if moves and pos.quiet_parent() == key:
+        _turned_away = (pos.key(), moves - 1)
+        return None
+    pieces = pos.pieces
+    white = pieces[PAWN]
+    black = pieces[8 | PAWN]
+    pawns = white | black
+    white_units, black_units = pos.occupied_co
+    occupied = white_units | black_units
+    free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
+    stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
+    if (
+        (free > stuck or (pawns and (not stuck or (free and stuck < MIN_STUCK))))
+        and occupied.bit_count() > FEW_UNITS + 2  # the two kings
+        and white_units ^ white ^ pieces[KING]
+        and black_units ^ black ^ pieces[8 | KING]
+    ):
+        if pos.ep_square < 0:
+            moves = (free - stuck - 1) >> 2
+            if not stuck:
+                moves = QUIET_FOREVER
+            elif stuck < MIN_STUCK:
+                moves = max(moves, (free - 1) >> 2)
+            _turned_away = (pos.key(), moves)
+        return None
     return _proved(pos, True)
 
 
