@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on embedded defaults: a game at the terminal against the built-in engine
-# (5+3, FIDE 2023 blitz rules). Arguments go to `chessarbiter` instead, e.g.
-# `bash scripts/run.sh play --accessible` or `bash scripts/run.sh perft`.
+# The main job on embedded defaults: the game server on 127.0.0.1 (it prints its URL; games in
+# games.sqlite). `bash scripts/run.sh play` is the game at the terminal against the built-in
+# engine; other arguments go to `chessarbiter`, e.g. `bash scripts/run.sh play --accessible`,
+# `bash scripts/run.sh serve --port 9000` or `bash scripts/run.sh perft`.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
-if [ "$#" -eq 0 ]; then set -- play; fi
+if [ "$#" -eq 0 ]; then set -- serve --host 127.0.0.1; fi
 exec chessarbiter "$@"

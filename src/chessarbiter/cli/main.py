@@ -16,11 +16,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from chessarbiter.cli import check_cmd, deadpos_cmd, match_cmd, perft_cmd, play_cmd, uci_cmd
+from chessarbiter.cli import (
+    check_cmd,
+    deadpos_cmd,
+    match_cmd,
+    perft_cmd,
+    play_cmd,
+    serve_cmd,
+    uci_cmd,
+)
 from chessarbiter.cli.args import OneLineParser, join_dash_values
 from chessarbiter.cli.errors import CommandError
 
-COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd)
+COMMANDS = (play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd, serve_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

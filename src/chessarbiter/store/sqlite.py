@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -133,18 +133,25 @@ class SqliteStore:
         return str(self._write(work))
 
     def append(self, game_id: str, event: Event, outcome: str | None = None) -> None:
-        number = self._id(game_id)
+        self.append_batch(((game_id, event, outcome),))
+
+    def append_batch(self, entries: Sequence[tuple[str, Event, str | None]]) -> None:
+        """Record several ``(game_id, event, outcome)`` appends, of one game or many, in one
+        transaction (one sync for all: a server's group commit); all or none are written."""
+        numbered = [(game_id, self._id(game_id), event, outcome)
+                    for game_id, event, outcome in entries]
 
         def work(db: sqlite3.Connection) -> None:
-            last = db.execute("SELECT (SELECT max(seq) FROM events WHERE game_id = ?), "
-                              "EXISTS (SELECT 1 FROM games WHERE id = ?)",
-                              (number, number)).fetchone()
-            if not last[1]:
-                raise StoreError(f"game {game_id}: no such game in {self.path}")
-            db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                       (number, (last[0] or 0) + 1, *event_row(event)))
-            db.execute("UPDATE games SET updated_ms = ?, outcome = coalesce(?, outcome) "
-                       "WHERE id = ?", (self._now(), outcome, number))
+            for game_id, number, event, outcome in numbered:
+                last = db.execute("SELECT (SELECT max(seq) FROM events WHERE game_id = ?), "
+                                  "EXISTS (SELECT 1 FROM games WHERE id = ?)",
+                                  (number, number)).fetchone()
+                if not last[1]:
+                    raise StoreError(f"game {game_id}: no such game in {self.path}")
+                db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                           (number, (last[0] or 0) + 1, *event_row(event)))
+                db.execute("UPDATE games SET updated_ms = ?, outcome = coalesce(?, outcome) "
+                           "WHERE id = ?", (self._now(), outcome, number))
 
         self._write(work)
 

@@ -1,0 +1,100 @@
+"""``chessarbiter serve``: the game server (lichess Board API, browser pages, the arbiter's
+routes) on one process with a SQLite file; ``--add-account NAME`` creates a named account and
+prints its API token instead of serving."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from chessarbiter.cli.errors import CommandError
+
+MAX_PORT = 65_535
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = subparsers.add_parser("serve", help="serve games online (lichess Board API)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                                                            "(default 127.0.0.1)")
+    parser.add_argument("--port", default=8080, type=int, help="port (default 8080)")
+    parser.add_argument("--db", default="games.sqlite", type=Path,
+                        help="the SQLite file of games and accounts (default games.sqlite)")
+    parser.add_argument("--add-account", metavar="NAME",
+                        help="create a named account, print its API token and exit")
+    parser.add_argument("--arbiter", action="store_true",
+                        help="with --add-account: the account has the arbiter's role")
+    parser.add_argument("--engine", action="append", default=[], metavar="NAME=SPEC",
+                        help="an engine players may challenge: NAME=uci:COMMAND[;OPTION=VALUE"
+                             "...] (repeatable)")
+    parser.add_argument("--open-registration", action="store_true",
+                        help="anyone may create a named account (POST /api/register)")
+    parser.set_defaults(func=run)
+
+
+def engines(specs: list[str]) -> dict[str, str]:
+    """``--engine NAME=SPEC`` arguments, checked."""
+    from chessarbiter.session.players import player_from_spec
+
+    found: dict[str, str] = {}
+    for spec in specs:
+        name, equals, value = spec.partition("=")
+        if not equals or not name.strip() or not value.strip():
+            raise CommandError(f"--engine {spec!r}: expected NAME=SPEC")
+        try:
+            if player_from_spec(value.strip()) is None:
+                raise ValueError("a human is not an engine")
+        except ValueError as exc:
+            raise CommandError(f"--engine {spec!r}: {exc}") from None
+        found[name.strip()] = value.strip()
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    from chessarbiter.server.accounts import AccountError, Role, insert_account
+    from chessarbiter.server.config import ServerConfig
+    from chessarbiter.server.db import Database
+    from chessarbiter.store.base import StoreError
+
+    if not 0 <= args.port <= MAX_PORT:
+        raise CommandError(f"--port {args.port}: expected 0-{MAX_PORT}")
+    if args.arbiter and args.add_account is None:
+        raise CommandError("--arbiter: only with --add-account NAME")
+    if args.add_account is not None:
+        role = Role.ARBITER if args.arbiter else Role.PLAYER
+        db = Database(args.db)
+        try:
+            db.start()
+            account, token, _ = db.call(
+                lambda store, conn: insert_account(conn, args.add_account, role))
+        except (AccountError, StoreError) as exc:
+            raise CommandError(f"--add-account: {exc}") from None
+        finally:
+            db.close()
+        print(f"{account.name} ({role.value}): {token}")
+        return 0
+    config = ServerConfig(host=args.host, port=args.port, db=args.db,
+                          engines=engines(args.engine),
+                          open_registration=args.open_registration)
+    return serve(config)
+
+
+def serve(config: Any) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    from chessarbiter.server.app import create_app
+    from chessarbiter.server.db import Database
+    from chessarbiter.store.base import StoreError
+
+    try:  # a database that cannot be opened is a bad argument, said in one line
+        probe = Database(config.db)
+        probe.start()
+        probe.close()
+    except StoreError as exc:
+        raise CommandError(f"--db: {exc}") from None
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
+    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning")
+    return 0

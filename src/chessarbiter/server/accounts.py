@@ -1,0 +1,107 @@
+"""Who may act: named accounts with API tokens (kept as hashes) and the arbiter role, and
+the per-game secrets of anonymous players (also kept as hashes)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,29}")
+"""An account name: 2 to 30 letters, digits, ``_`` or ``-``, starting with a letter or
+digit (as lichess user names)."""
+TOKEN_PREFIX: Final = "cha_"
+
+
+class Role(Enum):
+    """What an account may do beyond playing its own games."""
+
+    PLAYER = "player"
+    ARBITER = "arbiter"
+    """Rules on every game: adds time, declares results, rules on pending claims."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A named account; ``id`` is the name in lower case (names are unique regardless of
+    case)."""
+
+    id: str
+    name: str
+    role: Role
+    created_ms: int = 0
+
+    @property
+    def is_arbiter(self) -> bool:
+        return self.role is Role.ARBITER
+
+
+class AccountError(ValueError):
+    """A name that cannot be an account, or is taken; the message says which."""
+
+
+def new_secret(prefix: str = "") -> str:
+    """A random token (192 bits), URL-safe."""
+    return prefix + secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a token or game secret (SHA-256, hex: tokens are random, so no
+    salt or stretching is needed)."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a valid account name; :class:`AccountError` saying why not."""
+    if not NAME.fullmatch(name):
+        raise AccountError(f"account name {name[:40]!r}: expected 2-30 letters, digits, '_' "
+                           "or '-', starting with a letter or digit")
+    return name
+
+
+class Accounts:
+    """Every account, in memory, found by token hash or by name."""
+
+    def __init__(self) -> None:
+        self._by_hash: dict[str, Account] = {}
+        self._by_id: dict[str, Account] = {}
+
+    def load(self, conn: sqlite3.Connection) -> None:
+        """Read every account from the database."""
+        for account_id, name, token_hash, role, created in conn.execute(
+                "SELECT id, name, token_hash, role, created_ms FROM server_accounts"):
+            self.remember(Account(account_id, name, Role(role), created), token_hash)
+
+    def remember(self, account: Account, token_hash: str) -> None:
+        self._by_hash[token_hash] = account
+        self._by_id[account.id] = account
+
+    def by_token(self, token: str) -> Account | None:
+        return self._by_hash.get(hash_secret(token))
+
+    def by_name(self, name: str) -> Account | None:
+        return self._by_id.get(name.lower())
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+def insert_account(conn: sqlite3.Connection, name: str, role: Role = Role.PLAYER
+                   ) -> tuple[Account, str, str]:
+    """Create an account in the database: the account, its new token (shown once) and the
+    token's hash; :class:`AccountError` if the name is invalid or taken."""
+    check_name(name)
+    token = new_secret(TOKEN_PREFIX)
+    digest = hash_secret(token)
+    account = Account(name.lower(), name, role, time.time_ns() // 1_000_000)
+    try:
+        conn.execute("INSERT INTO server_accounts VALUES (?, ?, ?, ?, ?)",
+                     (account.id, name, digest, role.value, account.created_ms))
+    except sqlite3.IntegrityError:
+        raise AccountError(f"account name {name!r} is taken") from None
+    return account, token, digest

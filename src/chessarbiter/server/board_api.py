@@ -1,0 +1,468 @@
+"""The lichess Board API: the same paths, parameters and NDJSON shapes, with Bearer tokens,
+so lichess clients (e.g. ``berserk`` with its ``base_url``) play here unchanged; plus the
+extensions documented in docs/server.md (claims, the full clock, the rules, the arbiter's
+notes)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from chessarbiter.arbiter.events import (
+    ClaimKind,
+    DrawClaimed,
+    DrawOffered,
+    Event,
+    FlagClaimed,
+    Moved,
+    OfferAccepted,
+    OfferDeclined,
+    Resigned,
+    SuddenDeathClaimed,
+)
+from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.clock.records import Side
+from chessarbiter.server import auth, shapes
+from chessarbiter.server.accounts import AccountError
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.lobby import (
+    account_seat,
+    anonymous_seat,
+    challenge_json,
+    colours,
+    request_json,
+)
+from chessarbiter.server.meta import Seat
+from chessarbiter.server.requests import int_field, read_request, text_field
+from chessarbiter.server.table import HubGame, Line, ndjson
+
+NDJSON = "application/x-ndjson"
+OK: dict[str, Any] = {"ok": True}
+MOVE_LENGTH = (4, 5)
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def base_url(request: Request) -> str:
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def game_url(request: Request, game_id: str, secret: str | None = None) -> str:
+    """The game's page (for a player: with the game secret)."""
+    return f"{base_url(request)}/{game_id}" + ("" if secret is None else f"?secret={secret}")
+
+
+async def fields(request: Request) -> dict[str, Any]:
+    """The request's parameters: the query string, then the body (a form or a JSON
+    object), the body winning; 400 for a body that is neither."""
+    found: dict[str, Any] = dict(request.query_params)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    body = await request.body()
+    if not body.strip():
+        return found
+    if kind == "application/json":
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            raise ApiError(400, "the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the JSON body must be an object")
+        found.update(data)
+    elif kind == "application/x-www-form-urlencoded":
+        try:
+            found.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
+        except UnicodeDecodeError:
+            raise ApiError(400, "the form body is not UTF-8") from None
+    else:
+        raise ApiError(400, f"content-type {kind[:60]!r}: expected "
+                            "application/x-www-form-urlencoded or application/json")
+    return found
+
+
+def stream(lines: AsyncIterator[bytes]) -> StreamingResponse:
+    return StreamingResponse(lines, media_type=NDJSON)
+
+
+# -- account -------------------------------------------------------------------------
+
+async def get_account(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    return JSONResponse({
+        "id": account.id, "username": account.name, "perfs": {},
+        "createdAt": account.created_ms, "seenAt": account.created_ms,
+        "url": f"{base_url(request)}/@/{account.name}",
+        "playing": None, "disabled": False, "tosViolation": False,
+        "roles": ["arbiter"] if account.is_arbiter else [],
+    })
+
+
+async def get_playing(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    count = int_field(request.query_params, "nb", 1, 50) or 9
+    playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+    return JSONResponse({"nowPlaying": playing[:count]})
+
+
+async def register(request: Request) -> Response:
+    """Open registration (when configured): a named account and its token."""
+    hub = hub_of(request)
+    if not hub.config.open_registration:
+        raise ApiError(403, "registration is closed on this server")
+    name = text_field(await fields(request), "username")
+    if not name:
+        raise ApiError(400, "username: required")
+    try:
+        account, token = await hub.add_account(name)
+    except AccountError as exc:
+        raise ApiError(400, f"username: {exc}") from None
+    return JSONResponse({"id": account.id, "username": account.name, "token": token})
+
+
+async def event_stream(request: Request) -> Response:
+    """The account's events: its unfinished games and pending challenges first, then
+    ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled`` and
+    ``challengeDeclined`` as they happen."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    queue = hub.subscribe_user(account.id)
+    first = [ndjson({"type": "gameStart", "game": hub.game_event(entry, side)})
+             for entry, side in hub.playing(account.id)]
+    incoming, _ = hub.lobby.pending_for(account)
+    first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
+              for c in incoming]
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            for line in first:
+                yield line
+            while True:
+                update = await queue.get()
+                if update is None:
+                    return
+                yield update
+        finally:
+            hub.unsubscribe_user(account.id, queue)
+
+    return stream(lines())
+
+
+# -- challenges ------------------------------------------------------------------------
+
+async def create_challenge(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    username = request.path_params["username"]
+    game = read_request(await fields(request))
+    challenge = hub.lobby.challenge(account, username, game, base_url(request))
+    return JSONResponse(challenge_json(challenge, base_url(request)))
+
+
+async def list_challenges(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    incoming, outgoing = hub.lobby.pending_for(account)
+    url = base_url(request)
+    return JSONResponse({"in": [challenge_json(c, url) for c in incoming],
+                         "out": [challenge_json(c, url) for c in outgoing]})
+
+
+async def accept_challenge(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    await hub.lobby.accept(request.path_params["challengeId"], account)
+    return JSONResponse(OK)
+
+
+async def decline_challenge(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    reason = text_field(await fields(request), "reason") or "generic"
+    hub.lobby.decline(request.path_params["challengeId"], account, reason[:40],
+                      base_url(request))
+    return JSONResponse(OK)
+
+
+async def cancel_challenge(request: Request) -> Response:
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    hub.lobby.cancel(request.path_params["challengeId"], account, base_url(request))
+    return JSONResponse(OK)
+
+
+async def open_challenge(request: Request) -> Response:
+    """An open challenge (anyone, even without a token): the game is made at once, with a
+    link and a game secret for each side."""
+    hub = hub_of(request)
+    account = auth.account(request, hub)
+    game_request = read_request(await fields(request))
+    seats: dict[Side, Seat] = {}
+    secrets: dict[Side, str] = {}
+    for side in (Side.WHITE, Side.BLACK):
+        seats[side], secrets[side] = anonymous_seat()
+    game = game_request.game("Anonymous", "Anonymous")
+    entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="open",
+                                  creator=None if account is None else account.id,
+                                  rated=False)
+    return JSONResponse({
+        "id": entry.id, "url": game_url(request, entry.id), "status": "created",
+        "challenger": None, "destUser": None, **request_json(game_request),
+        "open": {}, "urlWhite": game_url(request, entry.id, secrets[Side.WHITE]),
+        "urlBlack": game_url(request, entry.id, secrets[Side.BLACK]),
+        "secretWhite": secrets[Side.WHITE], "secretBlack": secrets[Side.BLACK],
+    })
+
+
+async def challenge_ai(request: Request) -> Response:
+    """A game against the built-in engine at ``level`` (1-10) or a configured engine
+    (``engine``, by name); anonymous players get the game secret."""
+    hub = hub_of(request)
+    account = auth.account(request, hub)
+    if account is None and auth.bearer(request) is not None:
+        raise ApiError(401, "no such token")
+    data = await fields(request)
+    game_request = read_request(data)
+    engine_name = text_field(data, "engine")
+    level = int_field(data, "level", 1, 10)
+    if engine_name:
+        if engine_name not in hub.config.engines:
+            raise ApiError(400, f"engine: {engine_name[:40]!r} is not one of "
+                                f"{sorted(hub.config.engines)}")
+        engine = Seat(engine_name, engine=engine_name)
+    else:
+        level = level or 3
+        engine = Seat(f"chessarbiter level {level}", engine=f"engine:{level}", level=level)
+    mine, theirs = colours(game_request.color)
+    secret = None
+    if account is None:
+        human, secret = anonymous_seat()
+    else:
+        human = account_seat(account)
+    seats = {mine: human, theirs: engine}
+    game = game_request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
+    entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="ai",
+                                  creator=None if account is None else account.id)
+    return JSONResponse({
+        "id": entry.id, "fullId": entry.id + "0000", "variant": shapes.variant(game),
+        "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
+        "rated": False, "fen": game.fen, "turns": len(entry.moves), "source": "ai",
+        "status": {"id": 20, "name": "started"}, "createdAt": entry.meta.created_ms,
+        "player": shapes.side_name(mine), "url": game_url(request, entry.id, secret),
+        **({"secret": secret} if secret is not None else {}),
+    })
+
+
+async def seek(request: Request) -> Response:
+    """Seek an opponent: the connection stays open until paired (as lichess), then a line
+    with the game (``gameId``, ``color``, and for an anonymous seeker ``secret`` and
+    ``url``) and the end of the response. A seek by an account also gets ``gameStart`` on
+    its event stream."""
+    hub = hub_of(request)
+    account = auth.account(request, hub)
+    if account is None and auth.bearer(request) is not None:
+        raise ApiError(401, "no such token")
+    game_request = read_request(await fields(request), minutes=True)
+
+    async def lines() -> AsyncIterator[bytes]:
+        yield b"\n"
+        entry, side, secret = await hub.lobby.seek(account, game_request)
+        found: dict[str, Any] = {"gameId": entry.id, "color": shapes.side_name(side)}
+        if secret is not None:
+            found |= {"secret": secret, "url": game_url(request, entry.id, secret)}
+        yield ndjson(found)
+
+    return StreamingResponse(lines(), media_type="text/plain")
+
+
+# -- games -----------------------------------------------------------------------------
+
+async def game_stream(request: Request) -> Response:
+    """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
+    lines); the stream ends after the game does. Anyone may watch."""
+    hub = hub_of(request)
+    entry = await hub.get(request.path_params["gameId"])
+    queue = entry.subscribe()
+    first = ndjson(entry.full())
+    over = entry.over
+    if over:
+        entry.unsubscribe(queue)
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            yield first
+            if over:
+                return
+            while True:
+                line: Line = await queue.get()
+                if line is None:
+                    return
+                yield line
+        finally:
+            entry.unsubscribe(queue)
+
+    return stream(lines())
+
+
+async def game_json(request: Request) -> Response:
+    """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
+    moves in UCI (``legalMoves``) and the side of the requester (``you``) if a player."""
+    hub = hub_of(request)
+    entry = await hub.get(request.path_params["gameId"])
+    data = entry.full()
+    data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
+    data["you"] = None
+    with contextlib.suppress(ApiError):  # not a player: a spectator
+        data["you"] = shapes.side_name(auth.player_side(request, hub, entry))
+    return JSONResponse(data)
+
+
+async def _player(request: Request) -> tuple[Hub, HubGame, Side]:
+    hub = hub_of(request)
+    entry = await hub.get(request.path_params["gameId"])
+    return hub, entry, auth.player_side(request, hub, entry)
+
+
+async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int], Event]]
+               ) -> Response:
+    hub, entry, side = await _player(request)
+    decisions = await hub.act(entry, side, make(side, entry))
+    return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
+
+
+async def move(request: Request) -> Response:
+    text = request.path_params["move"]
+    if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
+        raise ApiError(400, f"move {text[:20]!r}: expected a move in UCI (e2e4, e7e8q)")
+    offering = request.query_params.get("offeringDraw", "false").lower()
+    if offering not in ("true", "false"):
+        raise ApiError(400, f"offeringDraw: expected true or false, not {offering[:20]!r}")
+    uci = text.lower()
+    return await _act(request, lambda side, entry: lambda at: Moved(
+        at, side, uci, offering == "true"))
+
+
+async def draw(request: Request) -> Response:
+    """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
+    answer = request.path_params["accept"].lower()
+    if answer not in ("yes", "true", "no", "false"):
+        raise ApiError(400, f"draw/{answer[:20]}: expected yes or no")
+
+    def make(side: Side, entry: HubGame) -> Callable[[int], Event]:
+        offered = entry.game.pending_offer is side.opponent
+        if answer in ("yes", "true"):
+            return (lambda at: OfferAccepted(at, side)) if offered else (
+                lambda at: DrawOffered(at, side))
+        if not offered:
+            raise ApiError(400, f"game {entry.id}: there is no draw offer to decline")
+        return lambda at: OfferDeclined(at, side)
+
+    return await _act(request, make)
+
+
+async def resign(request: Request) -> Response:
+    return await _act(request, lambda side, entry: lambda at: Resigned(at, side))
+
+
+async def abort(request: Request) -> Response:
+    hub, entry, side = await _player(request)
+    await hub.abort(entry, side)
+    return JSONResponse(OK)
+
+
+CLAIMS = {"threefold": ClaimKind.THREEFOLD, "fifty": ClaimKind.FIFTY_MOVES,
+          "fifty-moves": ClaimKind.FIFTY_MOVES}
+
+
+async def claim(request: Request) -> Response:
+    """The extension: claim a draw by repetition or the 50-move rule (Art. 9.2, 9.3),
+    optionally on the intended move (``?move=UCI``, not played: the arbiter plays it if the
+    claim is right); ``sudden-death`` (S10.2, F23 III.5); ``flag`` (Art. 6.8)."""
+    kind = request.path_params["kind"]
+    intended = request.query_params.get("move")
+    if intended is not None and not (len(intended) in MOVE_LENGTH and intended.isascii()
+                                     and intended.isalnum()):
+        raise ApiError(400, f"move {intended[:20]!r}: expected a move in UCI")
+    if kind in CLAIMS:
+        which = CLAIMS[kind]
+        return await _act(request, lambda side, entry: lambda at: DrawClaimed(
+            at, side, which, None if intended is None else intended.lower()))
+    if intended is not None:
+        raise ApiError(400, f"claim/{kind}: takes no move")
+    if kind == "sudden-death":
+        return await _act(request, lambda side, entry: lambda at: SuddenDeathClaimed(at, side))
+    if kind == "flag":
+        return await _act(request, lambda side, entry: lambda at: FlagClaimed(at, side))
+    raise ApiError(400, f"claim/{kind[:20]}: expected threefold, fifty, sudden-death or flag")
+
+
+async def takeback(request: Request) -> Response:
+    await _player(request)
+    raise ApiError(400, "takebacks are not allowed: a completed move stands (Art. 4.6, 6.7)")
+
+
+async def export(request: Request) -> Response:
+    """The game's scoresheet as PGN (``Accept: application/json``: lichess' game JSON)."""
+    hub = hub_of(request)
+    entry = await hub.get(request.path_params["gameId"])
+    game = entry.game
+    pgn = to_pgn(game)
+    if "application/json" in request.headers.get("accept", ""):
+        meta = entry.meta
+        data: dict[str, Any] = {
+            "id": meta.id, "rated": meta.rated, "variant": shapes.variant(game)["key"],
+            "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
+            "createdAt": meta.created_ms, "lastMoveAt": meta.created_ms,
+            "status": shapes.status(game.outcome, meta.aborted),
+            "players": {shapes.side_name(s): shapes.player(meta.seat(s))
+                        for s in (Side.WHITE, Side.BLACK)},
+            "moves": " ".join(entry.moves), "pgn": pgn,
+            "clock": shapes.clock(game.setup.control),
+        }
+        won = shapes.winner(game.outcome)
+        if won is not None:
+            data["winner"] = won
+        return JSONResponse(data)
+    return PlainTextResponse(pgn, media_type="application/x-chess-pgn")
+
+
+def routes() -> list[BaseRoute]:
+    game_routes: list[BaseRoute] = []
+    for prefix in ("/api/board/game", "/api/bot/game"):
+        game_routes += [
+            Route(prefix + "/{gameId}/move/{move}", move, methods=["POST"]),
+            Route(prefix + "/{gameId}/draw/{accept}", draw, methods=["POST"]),
+            Route(prefix + "/{gameId}/takeback/{accept}", takeback, methods=["POST"]),
+            Route(prefix + "/{gameId}/resign", resign, methods=["POST"]),
+            Route(prefix + "/{gameId}/abort", abort, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
+            Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
+        ]
+    return [
+        Route("/api/account", get_account, methods=["GET"]),
+        Route("/api/account/playing", get_playing, methods=["GET"]),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/stream/event", event_stream, methods=["GET"]),
+        Route("/api/challenge", list_challenges, methods=["GET"]),
+        Route("/api/challenge/open", open_challenge, methods=["POST"]),
+        Route("/api/challenge/ai", challenge_ai, methods=["POST"]),
+        Route("/api/challenge/{challengeId}/accept", accept_challenge, methods=["POST"]),
+        Route("/api/challenge/{challengeId}/decline", decline_challenge, methods=["POST"]),
+        Route("/api/challenge/{challengeId}/cancel", cancel_challenge, methods=["POST"]),
+        Route("/api/challenge/{username}", create_challenge, methods=["POST"]),
+        Route("/api/board/seek", seek, methods=["POST"]),
+        *game_routes,
+        Route("/api/game/{gameId}", game_json, methods=["GET"]),
+        Route("/game/export/{gameId}", export, methods=["GET"]),
+    ]

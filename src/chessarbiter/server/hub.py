@@ -1,0 +1,480 @@
+"""The game hub: every live game in memory over the SQLite store, acting as the arbiter.
+
+A player's event is stamped on arrival (lag-compensated), ruled on by the arbiter, queued
+for the store's next group commit and acknowledged once durable; the update line (serialized
+once) then goes to every subscriber's queue. Each game with a running clock has one timer,
+set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
+arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
+analysis; an undetermined analysis leaves the game awaiting the arbiter's ruling). Engines
+think in worker threads. On start, the games that had not ended are rebuilt from the store
+and resume (the time the server was down is not charged: each game's time continues from
+its last event)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.events import Event, FlagObserved
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.records import Side
+from chessarbiter.core.errors import ChessError
+from chessarbiter.server import shapes
+from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.db import Database
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.meta import GameMeta, Seat, new_id
+from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.session.live import LiveGame
+from chessarbiter.store.base import StoreError
+
+log = logging.getLogger(__name__)
+
+KEEPALIVE_S: Final = 7.0
+"""A stream with nothing to say gets an empty line this often (as lichess)."""
+
+EventMaker = Callable[[int], Event]
+"""An event at a given game time."""
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Hub:
+    """The games, the accounts and the streams of one server (see the module's docstring).
+    Use it on the event loop: ``await hub.start()`` ... ``await hub.stop()``."""
+
+    def __init__(self, config: ServerConfig, db: Database | None = None) -> None:
+        from chessarbiter.server.lobby import Lobby
+
+        self.config = config
+        self.db = db or Database(config.db)
+        self.accounts = Accounts()
+        self.games: dict[str, HubGame] = {}
+        """Games in memory: every unfinished game, and finished ones asked for since."""
+        self.lobby = Lobby(self)
+        self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
+        self._engines: ThreadPoolExecutor | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._keepalive: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- life --------------------------------------------------------------------------
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            raise RuntimeError("the hub is not started")
+        return self._loop
+
+    async def start(self) -> None:
+        """Open the database, read the accounts and resume every unfinished game."""
+        self._loop = asyncio.get_running_loop()
+        self.db.start(self._loop)
+        self._engines = ThreadPoolExecutor(self.config.engine_workers,
+                                           thread_name_prefix="chessarbiter-engine")
+        await self.db.run(lambda store, conn: self.accounts.load(conn))
+        rows = await self.db.run(_unfinished)
+        for game_id, store_id, meta_text in rows:
+            try:
+                entry = await self._load(game_id, store_id, meta_text)
+            except (StoreError, ValueError) as exc:
+                log.error("game %s cannot be resumed: %s", game_id, exc)
+                continue
+            self._resume(entry)
+        self._keepalive = self.loop.create_task(self._keep_alive())
+
+    async def stop(self) -> None:
+        """Stop timers, engines and streams; write what is queued."""
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+        for entry in self.games.values():
+            entry.stop.set()
+            if entry.timer is not None:
+                entry.timer.cancel()
+            entry.close_streams()
+        for queues in self.user_streams.values():
+            for queue in queues:
+                queue.put_nowait(None)
+        self.lobby.close()
+        if self._engines is not None:
+            self._engines.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.db.close)
+
+    # -- accounts ----------------------------------------------------------------------
+
+    async def add_account(self, name: str, role: Role = Role.PLAYER) -> tuple[Account, str]:
+        """A new named account and its API token (shown once; kept hashed);
+        ``AccountError`` if the name is invalid or taken."""
+        account, token, digest = await self.db.run(
+            lambda store, conn: insert_account(conn, name, role))
+        self.accounts.remember(account, digest)
+        return account, token
+
+    # -- games -------------------------------------------------------------------------
+
+    async def create_game(self, game: Game, white: Seat, black: Seat, *, source: str,
+                          creator: str | None = None, rated: bool = False,
+                          game_id: str | None = None) -> HubGame:
+        """Store a new game with its players and start it (White's clock started where the
+        profile says so); its :class:`HubGame`."""
+        if sum(not e.over for e in self.games.values()) >= self.config.max_games:
+            raise ApiError(503, f"the server plays {self.config.max_games} games at most")
+        public = game_id or new_id()
+        while public in self.games:
+            public = new_id()
+
+        def work(store: Any, conn: sqlite3.Connection) -> GameMeta:
+            store_id = store.create(game)
+            meta = GameMeta(public, store_id, white, black, wall_ms(), source, creator, rated)
+            conn.execute("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
+                         (public, store_id, meta.to_json()))
+            return meta
+
+        meta = await self.db.run(work)
+        entry = self._entry(meta, game)
+        self.games[public] = entry
+        started = entry.live.start()
+        if started:
+            await self._record(entry, started)
+        self._resume(entry)
+        for side in (Side.WHITE, Side.BLACK):
+            self._notify_start(entry, side)
+        return entry
+
+    async def get(self, game_id: str) -> HubGame:
+        """The game ``game_id`` (loaded from the store if it is not in memory);
+        ``ApiError`` 404 if there is none."""
+        entry = self.games.get(game_id)
+        if entry is not None:
+            return entry
+        if not (game_id.isascii() and game_id.isalnum() and len(game_id) <= 32):
+            raise ApiError(404, f"no game {game_id[:40]!r}")
+        row = await self.db.run(lambda store, conn: conn.execute(
+            "SELECT id, store_id, meta FROM server_games WHERE id = ?", (game_id,)).fetchone())
+        if row is None:
+            raise ApiError(404, f"no game {game_id!r}")
+        if game_id in self.games:  # loaded meanwhile
+            return self.games[game_id]
+        try:
+            entry = await self._load(*row)
+        except (StoreError, ValueError) as exc:
+            raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
+        self.games.setdefault(game_id, entry)
+        return self.games[game_id]
+
+    async def _load(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
+        meta = GameMeta.from_json(meta_text)
+        game = await self.db.run(lambda store, conn: store.load(store_id))
+        return self._entry(meta, game)
+
+    def _entry(self, meta: GameMeta, game: Game) -> HubGame:
+        live = LiveGame(game, self.config.now_ms)
+        return HubGame(meta, live, self.config.lag_for(game.setup.profile))
+
+    def _resume(self, entry: HubGame) -> None:
+        self.games[entry.id] = entry
+        self._schedule(entry)
+        self._engine_turn(entry)
+
+    # -- acting ------------------------------------------------------------------------
+
+    async def act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
+            Decision, ...]:
+        """Apply a player's (``side``) or the arbiter's (``None``) event stamped now, once
+        any fallen flag is recorded; returns the arbiter's decisions once the event is
+        durable. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
+        changes), 503 if it could not be stored."""
+        if entry.meta.aborted:
+            raise ApiError(400, f"game {entry.id}: the game was aborted")
+        flagged = self._observe_flag(entry) if side is not None else None
+        if flagged is not None:
+            await flagged
+            if entry.game.is_over:
+                raise ApiError(400, f"game {entry.id}: the game is over "
+                                    f"({entry.game.outcome})")
+        try:
+            decisions = entry.live.apply(make(entry.stamp()))
+        except (ArbiterError, ChessError) as exc:
+            raise ApiError(400, f"game {entry.id}: {exc}") from None
+        await self._record(entry, decisions)
+        return decisions
+
+    def _record(self, entry: HubGame, decisions: tuple[Decision, ...]) -> asyncio.Future[None]:
+        """Store the game's last event (group commit); on success publish its update line
+        and end the game's streams if it ended. Timers and engines follow at once."""
+        game = entry.game
+        event = game.log[-1]
+        line = entry.applied(event, decisions)
+        outcome = game.outcome
+        ended = outcome is not None
+        done: asyncio.Future[None] = self.loop.create_future()
+
+        def stored(error: BaseException | None) -> None:
+            if error is not None:
+                log.error("game %s: event %s not stored: %s", entry.id, event.kind, error)
+                self._drop(entry)
+                if not done.done():
+                    done.set_exception(ApiError(503, f"game {entry.id}: the event could not "
+                                                     f"be stored ({error})"))
+                return
+            entry.publish(line)
+            if ended:
+                self._finished(entry)
+            if not done.done():
+                done.set_result(None)
+
+        self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
+                       stored)
+        self._schedule(entry)
+        if ended:
+            entry.stop.set()
+        else:
+            self._engine_turn(entry)
+        return done
+
+    def _drop(self, entry: HubGame) -> None:
+        """Forget a game whose event could not be stored: loaded again from the store when
+        next asked for."""
+        entry.stop.set()
+        if entry.timer is not None:
+            entry.timer.cancel()
+        entry.close_streams()
+        if self.games.get(entry.id) is entry:
+            del self.games[entry.id]
+
+    def _finished(self, entry: HubGame) -> None:
+        entry.publish(None)
+        entry.subscribers.clear()
+        meta = entry.meta
+        self.db.submit(lambda store, conn: conn.execute(
+            "UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
+            (meta.to_json(), meta.id)))
+        for side in (Side.WHITE, Side.BLACK):
+            self._notify_finish(entry, side)
+
+    async def abort(self, entry: HubGame, side: Side) -> None:
+        """Abort a game before both players have moved (no result: lichess' abort)."""
+        if entry.over:
+            raise ApiError(400, f"game {entry.id}: the game is over")
+        if len(entry.moves) >= 2:
+            raise ApiError(400, f"game {entry.id}: a game can be aborted only before both "
+                                "players have moved; resign or offer a draw")
+        meta = entry.meta.aborting()
+        await self.db.run(lambda store, conn: conn.execute(
+            "UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
+            (meta.to_json(), meta.id)))
+        entry.publish(entry.aborted(meta))
+        entry.stop.set()
+        if entry.timer is not None:
+            entry.timer.cancel()
+            entry.timer = None
+        self._finished(entry)
+
+    # -- flags -------------------------------------------------------------------------
+
+    def _flag_instant(self, entry: HubGame) -> int | None:
+        """When the running display's flag falls (game time), ``None`` without one."""
+        game = entry.game
+        if entry.over or game.pending_ruling is not None:
+            return None
+        left = game.time_to_flag()
+        return None if left is None else entry.live.last_at() + left
+
+    def _observe_flag(self, entry: HubGame) -> asyncio.Future[None] | None:
+        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9); the store's
+        acknowledgement, or ``None`` if no flag has fallen."""
+        fell = self._flag_instant(entry)
+        if fell is None or entry.live.time() - entry.lag_ms < fell:
+            return None
+        try:
+            decisions = entry.live.apply(FlagObserved(fell))
+        except ArbiterError:  # e.g. a claim awaits the arbiter: his ruling comes first
+            return None
+        return self._record(entry, decisions)
+
+    def _schedule(self, entry: HubGame) -> None:
+        """Set the game's one timer at the instant its flag falls (plus the lag allowed)."""
+        if entry.timer is not None:
+            entry.timer.cancel()
+            entry.timer = None
+        fell = self._flag_instant(entry)
+        if fell is None or not self.config.timers:
+            return
+        delay_ms = fell + entry.lag_ms - entry.live.time()
+        loop = self.loop
+        entry.timer = loop.call_at(loop.time() + max(delay_ms, 0) / 1000, self._on_timer,
+                                   entry)
+
+    def _on_timer(self, entry: HubGame) -> None:
+        entry.timer = None
+        if self.games.get(entry.id) is not entry:
+            return
+        recorded = self._observe_flag(entry)
+        if recorded is None:
+            self._schedule(entry)  # the time source is behind the loop's clock: later
+        else:
+            recorded.add_done_callback(_log_failure)
+
+    def fire_due(self) -> int:
+        """Record every flag fallen by now (as the timers do when they are due): for a time
+        source that does not follow the loop's clock (tests). How many were recorded."""
+        count = 0
+        for entry in tuple(self.games.values()):
+            recorded = self._observe_flag(entry)
+            if recorded is not None:
+                recorded.add_done_callback(_log_failure)
+                count += 1
+        return count
+
+    # -- engines -----------------------------------------------------------------------
+
+    def _engine_turn(self, entry: HubGame) -> None:
+        """Start the engine's search when it has the move (in a worker thread)."""
+        from chessarbiter.server.engines import engine_for, think
+
+        game = entry.game
+        if entry.over or entry.thinking or game.pending_ruling is not None:
+            return
+        side = game.to_move
+        seat = entry.meta.seat(side)
+        if seat.engine is None or self._engines is None:
+            return
+        if entry.engine is None:
+            entry.engine = engine_for(seat, self.config, game.setup.chess960)
+        entry.thinking = True
+        job = self.loop.run_in_executor(
+            self._engines, think, entry.engine, game.position(), game.setup.control,
+            entry.live.clocks(), entry.stop)
+        task = self.loop.create_task(self._engine_moved(entry, side, job))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _engine_moved(self, entry: HubGame, side: Side,
+                            job: asyncio.Future[Callable[[Game, int], Event]]) -> None:
+        try:
+            answer = await job
+        except (asyncio.CancelledError, RuntimeError):
+            return
+        finally:
+            entry.thinking = False
+        if entry.over or entry.game.to_move is not side or self.games.get(entry.id) is not entry:
+            return
+        try:
+            await self.act(entry, side, lambda at: answer(entry.game, at))
+        except ApiError as exc:
+            log.error("game %s: the engine's move was refused: %s", entry.id, exc.message)
+
+    # -- streams -----------------------------------------------------------------------
+
+    def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
+        queue: asyncio.Queue[Line] = asyncio.Queue(256)
+        self.user_streams.setdefault(account, set()).add(queue)
+        return queue
+
+    def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
+        queues = self.user_streams.get(account)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self.user_streams[account]
+
+    def notify(self, account: str | None, data: dict[str, Any]) -> None:
+        """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams."""
+        if account is None:
+            return
+        queues = self.user_streams.get(account)
+        if not queues:
+            return
+        line = ndjson(data)
+        for queue in tuple(queues):
+            try:
+                queue.put_nowait(line)
+            except asyncio.QueueFull:
+                queues.discard(queue)
+
+    def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
+        """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
+        ``side``'s player."""
+        game = entry.game
+        meta = entry.meta
+        opponent = meta.seat(side.opponent)
+        clocks = entry.live.clocks()
+        data: dict[str, Any] = {
+            "gameId": meta.id,
+            "fullId": meta.id + "0000",
+            "id": meta.id,
+            "color": shapes.side_name(side),
+            "fen": game.fen,
+            "hasMoved": any(True for m in entry.moves[side.value::2]),
+            "isMyTurn": not entry.over and game.to_move is side,
+            "lastMove": entry.moves[-1] if entry.moves else "",
+            "opponent": {"id": opponent.account, "username": opponent.name,
+                         "rating": shapes.RATING if opponent.account else None,
+                         **({"ai": opponent.level} if opponent.level is not None else {})},
+            "perf": shapes.speed(game.setup.control),
+            "rated": meta.rated,
+            "secondsLeft": None if clocks is None else max(clocks[side.value], 0) // 1000,
+            "source": meta.source,
+            "speed": shapes.speed(game.setup.control),
+            "variant": {"key": shapes.variant(game)["key"], "name": shapes.variant(game)["name"]},
+            "compat": {"bot": False, "board": True},
+            "status": {"name": shapes.status(game.outcome, meta.aborted)},
+        }
+        won = shapes.winner(game.outcome)
+        if won is not None:
+            data["winner"] = won
+        return data
+
+    def _notify_start(self, entry: HubGame, side: Side) -> None:
+        self.notify(entry.meta.seat(side).account,
+                    {"type": "gameStart", "game": self.game_event(entry, side)})
+
+    def _notify_finish(self, entry: HubGame, side: Side) -> None:
+        self.notify(entry.meta.seat(side).account,
+                    {"type": "gameFinish", "game": self.game_event(entry, side)})
+
+    def playing(self, account: str) -> list[tuple[HubGame, Side]]:
+        """The unfinished games ``account`` plays, with its side (the side to move when it
+        plays both)."""
+        found = []
+        for entry in self.games.values():
+            if entry.over:
+                continue
+            side = entry.side_of(account, None)
+            if side is not None:
+                found.append((entry, side))
+        return found
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_S)
+            for entry in tuple(self.games.values()):
+                if entry.subscribers:
+                    entry.publish(b"\n")
+            for queues in self.user_streams.values():
+                for queue in tuple(queues):
+                    if queue.empty():
+                        queue.put_nowait(b"\n")
+
+
+def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    return conn.execute(
+        "SELECT s.id, s.store_id, s.meta FROM server_games s JOIN games g "
+        "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
+        "ORDER BY g.id").fetchall()
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a flag could not be recorded: %s", future.exception())
+

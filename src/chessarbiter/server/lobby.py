@@ -1,0 +1,242 @@
+"""Challenges and seeks (kept in memory, as lichess keeps them for minutes): a direct
+challenge waits for its opponent's accept or decline, or its challenger's cancel; a seek
+waits, its connection open, until another seek for the same game pairs with it."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from chessarbiter.clock.records import Side
+from chessarbiter.core.position import STARTING_FEN
+from chessarbiter.server import shapes
+from chessarbiter.server.accounts import Account, hash_secret, new_secret
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.meta import Seat, new_id
+from chessarbiter.server.requests import GameRequest
+from chessarbiter.server.table import HubGame
+
+if TYPE_CHECKING:
+    from chessarbiter.server.hub import Hub
+
+
+@dataclass
+class Challenge:
+    """A direct challenge from ``challenger`` to ``dest``; ``status``: ``created``,
+    ``accepted``, ``declined`` or ``canceled``."""
+
+    id: str
+    challenger: Account
+    dest: Account
+    request: GameRequest
+    status: str = "created"
+    decline_reason: str = ""
+
+
+@dataclass
+class Seek:
+    """A seek waiting for an opponent: by an account, or anonymous (``account`` ``None``,
+    playing with the game secret handed out at pairing)."""
+
+    account: Account | None
+    request: GameRequest
+    paired: asyncio.Future[tuple[HubGame, Side, str | None]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+def user_json(account: Account) -> dict[str, Any]:
+    return {"id": account.id, "name": account.name, "title": None, "rating": shapes.RATING,
+            "provisional": True, "online": True}
+
+
+def challenge_json(challenge: Challenge, base_url: str) -> dict[str, Any]:
+    """A challenge as lichess writes it, with ``profile`` and ``timeControl`` (the full
+    clock) as extensions."""
+    request = challenge.request
+    return {
+        "id": challenge.id,
+        "url": f"{base_url}/{challenge.id}",
+        "status": challenge.status,
+        "challenger": user_json(challenge.challenger),
+        "destUser": user_json(challenge.dest),
+        **request_json(request),
+        **({"declineReason": challenge.decline_reason} if challenge.decline_reason else {}),
+    }
+
+
+def request_json(request: GameRequest) -> dict[str, Any]:
+    """The game fields of a challenge: variant, clock, speed, colour, profile."""
+    control = request.control
+    clock = shapes.clock(control)
+    if clock is None:
+        time_control: dict[str, Any] = {"type": "unlimited"}
+    else:
+        limit, inc = clock["initial"] // 1000, clock["increment"] // 1000
+        time_control = {"type": "clock", "limit": limit, "increment": inc,
+                        "show": f"{limit // 60 if limit % 60 == 0 else limit / 60}+{inc}"}
+    key = "chess960" if request.chess960 else (
+        "standard" if request.fen == STARTING_FEN else "fromPosition")
+    return {
+        "variant": {"key": key, "name": {"chess960": "Chess960", "standard": "Standard",
+                                         "fromPosition": "From Position"}[key]},
+        "rated": request.rated,
+        "speed": shapes.speed(control),
+        "timeControl": time_control,
+        "color": request.color,
+        "perf": {"name": shapes.speed(control).capitalize()},
+        "initialFen": request.fen,
+        "profile": request.profile.name,
+        "control": shapes.time_control(control),
+    }
+
+
+def colours(color: str) -> tuple[Side, Side]:
+    """The sides of the one who chose ``color`` and of the other."""
+    if color == "random":
+        side = Side.WHITE if secrets.randbelow(2) == 0 else Side.BLACK
+    else:
+        side = Side.WHITE if color == "white" else Side.BLACK
+    return side, side.opponent
+
+
+def account_seat(account: Account) -> Seat:
+    return Seat(account.name, account=account.id)
+
+
+def anonymous_seat() -> tuple[Seat, str]:
+    """A seat for an anonymous player and the game secret that acts for it."""
+    secret = new_secret()
+    return Seat(secret_hash=hash_secret(secret)), secret
+
+
+class Lobby:
+    """The hub's challenges and seeks."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.challenges: dict[str, Challenge] = {}
+        self.seeks: list[Seek] = []
+
+    # -- direct challenges ---------------------------------------------------------------
+
+    def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
+                  base_url: str) -> Challenge:
+        """Challenge the account ``dest_name``; both are told on their event streams."""
+        dest = self.hub.accounts.by_name(dest_name)
+        if dest is None:
+            raise ApiError(404, f"no account named {dest_name[:40]!r}")
+        if dest.id == challenger.id:
+            raise ApiError(400, "you cannot challenge yourself")
+        challenge = Challenge(new_id(), challenger, dest, request)
+        self.challenges[challenge.id] = challenge
+        data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
+        self.hub.notify(dest.id, data)
+        self.hub.notify(challenger.id, data)
+        return challenge
+
+    def find(self, challenge_id: str) -> Challenge:
+        challenge = self.challenges.get(challenge_id)
+        if challenge is None or challenge.status != "created":
+            raise ApiError(404, f"no open challenge {challenge_id[:40]!r}")
+        return challenge
+
+    async def accept(self, challenge_id: str, account: Account) -> HubGame:
+        """The challenged player accepts: the game starts (its id is the challenge's)."""
+        challenge = self.find(challenge_id)
+        if account.id != challenge.dest.id:
+            raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
+                                "accept it")
+        request = challenge.request
+        mine, theirs = colours(request.color)
+        seats = {mine: account_seat(challenge.challenger), theirs: account_seat(account)}
+        game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
+        challenge.status = "accepted"
+        try:
+            return await self.hub.create_game(
+                game, seats[Side.WHITE], seats[Side.BLACK], source="friend",
+                creator=challenge.challenger.id, rated=request.rated, game_id=challenge.id)
+        except BaseException:
+            challenge.status = "created"
+            raise
+
+    def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
+                ) -> None:
+        challenge = self.find(challenge_id)
+        if account.id != challenge.dest.id:
+            raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
+                                "decline it")
+        challenge.status = "declined"
+        challenge.decline_reason = reason
+        del self.challenges[challenge_id]
+        self.hub.notify(challenge.challenger.id, {
+            "type": "challengeDeclined", "challenge": challenge_json(challenge, base_url)})
+
+    def cancel(self, challenge_id: str, account: Account, base_url: str) -> None:
+        challenge = self.find(challenge_id)
+        if account.id != challenge.challenger.id:
+            raise ApiError(403, f"challenge {challenge_id}: only {challenge.challenger.name} "
+                                "may cancel it")
+        challenge.status = "canceled"
+        del self.challenges[challenge_id]
+        self.hub.notify(challenge.dest.id, {
+            "type": "challengeCanceled", "challenge": challenge_json(challenge, base_url)})
+
+    def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
+        """The open challenges to and from ``account``."""
+        incoming = [c for c in self.challenges.values() if c.dest.id == account.id]
+        outgoing = [c for c in self.challenges.values() if c.challenger.id == account.id]
+        return incoming, outgoing
+
+    # -- seeks -------------------------------------------------------------------------
+
+    async def seek(self, account: Account | None, request: GameRequest
+                   ) -> tuple[HubGame, Side, str | None]:
+        """Wait for an opponent: the game, the seeker's side and (anonymous) the game
+        secret. Cancelled when the seeker goes away."""
+        for other in self.seeks:
+            if other.paired.done() or not other.request.pairs_with(request):
+                continue
+            if account is not None and other.account is not None and \
+                    other.account.id == account.id:
+                continue
+            self.seeks.remove(other)
+            return await self._pair(other, account, request)
+        seek = Seek(account, request)
+        self.seeks.append(seek)
+        try:
+            return await asyncio.shield(seek.paired)
+        finally:
+            if seek in self.seeks:
+                self.seeks.remove(seek)
+
+    async def _pair(self, waiting: Seek, account: Account | None, request: GameRequest
+                    ) -> tuple[HubGame, Side, str | None]:
+        color = waiting.request.color if waiting.request.color != "random" else (
+            {"white": "black", "black": "white"}.get(request.color, "random"))
+        theirs, mine = colours(color)
+        seats: dict[Side, Seat] = {}
+        secrets_: dict[Side, str | None] = {}
+        for side, who in ((theirs, waiting.account), (mine, account)):
+            if who is None:
+                seats[side], secrets_[side] = anonymous_seat()
+            else:
+                seats[side], secrets_[side] = account_seat(who), None
+        game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
+        try:
+            entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
+                                               source="lobby", rated=request.rated)
+        except BaseException as exc:
+            if not waiting.paired.done():
+                waiting.paired.set_exception(exc)
+            raise
+        if not waiting.paired.done():
+            waiting.paired.set_result((entry, theirs, secrets_[theirs]))
+        return entry, mine, secrets_[mine]
+
+    def close(self) -> None:
+        for seek in self.seeks:
+            if not seek.paired.done():
+                seek.paired.cancel()
+        self.seeks.clear()

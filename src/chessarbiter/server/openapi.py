@@ -1,0 +1,201 @@
+"""The OpenAPI 3 document of the server's API (``GET /api/openapi.json``), written route by
+route. Streaming routes (NDJSON that stays open) carry ``x-stream: true``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from chessarbiter.server.accounts import NAME
+from chessarbiter.server.arbiter_api import DECISIONS
+
+ID: Final = {"type": "string", "pattern": "^[A-Za-z0-9]{1,32}$"}
+UCI: Final = {"type": "string", "pattern": "^[a-h][1-8][a-h][1-8][qrbnQRBN]?$"}
+ERROR: Final = {"$ref": "#/components/schemas/Error"}
+OBJECT: Final = {"type": "object"}
+OK: Final = {"$ref": "#/components/schemas/Ok"}
+COLOR: Final = {"type": "string", "enum": ["white", "black", "random"]}
+
+GAME_FIELDS: Final[dict[str, Any]] = {
+    "rated": {"type": "boolean"},
+    "clock.limit": {"type": "integer", "minimum": 0, "maximum": 10800,
+                    "description": "seconds"},
+    "clock.increment": {"type": "integer", "minimum": 0, "maximum": 180,
+                        "description": "seconds"},
+    "timeControl": {"type": "string", "description": "extension: any written control "
+                    "(5+3, 40/90+30, 30+30, G/60;d5, untimed)"},
+    "profile": {"type": "string", "description": "extension: rule profile (default online)"},
+    "color": COLOR,
+    "variant": {"type": "string", "enum": ["standard", "chess960", "fromPosition"]},
+    "fen": {"type": "string"},
+}
+SEEK_FIELDS: Final[dict[str, Any]] = {
+    **{k: v for k, v in GAME_FIELDS.items() if not k.startswith("clock.")},
+    "time": {"type": "integer", "minimum": 0, "maximum": 180, "description": "minutes"},
+    "increment": {"type": "integer", "minimum": 0, "maximum": 180, "description": "seconds"},
+}
+
+
+@dataclass(frozen=True)
+class Op:
+    """One route and method."""
+
+    method: str
+    path: str
+    summary: str
+    ok: dict[str, Any] = field(default_factory=lambda: OBJECT)
+    auth: str = "token"
+    """``token`` (an account), ``player`` (a token or game secret), ``optional``, ``none``."""
+    body: dict[str, Any] | None = None
+    query: dict[str, Any] = field(default_factory=dict)
+    stream: bool = False
+    media: str = "application/json"
+    path_params: dict[str, Any] = field(default_factory=dict)
+
+
+def _board(prefix: str) -> list[Op]:
+    game = {"gameId": ID}
+    return [
+        Op("post", prefix + "/{gameId}/move/{move}", "Play a move (UCI), optionally offering "
+           "a draw", OK, "player", query={"offeringDraw": {"type": "boolean"}},
+           path_params={**game, "move": UCI}),
+        Op("post", prefix + "/{gameId}/draw/{accept}", "Offer or accept a draw (yes), decline "
+           "it (no)", OK, "player", path_params={**game, "accept": {
+               "type": "string", "enum": ["yes", "no", "true", "false"]}}),
+        Op("post", prefix + "/{gameId}/takeback/{accept}", "Takebacks: always refused (a "
+           "completed move stands)", OK, "player", path_params={**game, "accept": {
+               "type": "string", "enum": ["yes", "no", "true", "false"]}}),
+        Op("post", prefix + "/{gameId}/resign", "Resign (Art. 5.1.2)", OK, "player",
+           path_params=game),
+        Op("post", prefix + "/{gameId}/abort", "Abort before both players have moved", OK,
+           "player", path_params=game),
+        Op("post", prefix + "/{gameId}/claim/{kind}", "Extension: claim a draw by threefold "
+           "repetition or the 50-move rule (on the intended move), a sudden-death draw, or the "
+           "opponent's flag", OK, "player", query={"move": UCI},
+           path_params={**game, "kind": {"type": "string", "enum": [
+               "threefold", "fifty", "fifty-moves", "sudden-death", "flag"]}}),
+        Op("get", prefix + "/stream/{gameId}", "The game: gameFull, then gameState lines",
+           {"type": "string"}, "none", stream=True, media="application/x-ndjson",
+           path_params=game),
+    ]
+
+
+def operations() -> list[Op]:
+    """Every route of the API."""
+    name = {"type": "string", "pattern": f"^{NAME.pattern}$"}
+    challenge = {"challengeId": ID}
+    return [
+        Op("get", "/api/account", "The token's account"),
+        Op("get", "/api/account/playing", "The account's games being played",
+           query={"nb": {"type": "integer", "minimum": 1, "maximum": 50}}),
+        Op("post", "/api/register", "Create a named account (when registration is open)",
+           auth="none", body={"username": name}),
+        Op("get", "/api/stream/event", "The account's events: gameStart, gameFinish, "
+           "challenge, challengeCanceled, challengeDeclined", {"type": "string"},
+           stream=True, media="application/x-ndjson"),
+        Op("get", "/api/challenge", "The account's open challenges, in and out"),
+        Op("post", "/api/challenge/open", "An open challenge: the game and a link and a "
+           "secret for each side", auth="optional", body=GAME_FIELDS),
+        Op("post", "/api/challenge/ai", "A game against an engine (level 1-10, or a "
+           "configured engine by name)", auth="optional",
+           body={**GAME_FIELDS, "level": {"type": "integer", "minimum": 1, "maximum": 10},
+                 "engine": {"type": "string"}}),
+        Op("post", "/api/challenge/{challengeId}/accept", "Accept a challenge", OK,
+           path_params=challenge),
+        Op("post", "/api/challenge/{challengeId}/decline", "Decline a challenge", OK,
+           body={"reason": {"type": "string"}}, path_params=challenge),
+        Op("post", "/api/challenge/{challengeId}/cancel", "Cancel one's challenge", OK,
+           path_params=challenge),
+        Op("post", "/api/challenge/{username}", "Challenge an account",
+           body=GAME_FIELDS, path_params={"username": name}),
+        Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
+           {"type": "string"}, "optional", body=SEEK_FIELDS, stream=True,
+           media="text/plain"),
+        *_board("/api/board/game"),
+        *_board("/api/bot/game"),
+        Op("get", "/api/game/{gameId}", "Extension: the game now (gameFull) with its legal "
+           "moves", auth="optional", path_params={"gameId": ID}),
+        Op("get", "/game/export/{gameId}", "The scoresheet as PGN", {"type": "string"},
+           "none", media="application/x-chess-pgn", path_params={"gameId": ID}),
+        Op("get", "/api/arbiter/games", "Arbiter: the live games",
+           query={"all": {"type": "boolean"}}),
+        Op("post", "/api/arbiter/game/{gameId}/{decision}", "Arbiter: a decision in a game "
+           "(an event of its log)", body={
+               "color": {"type": "string", "enum": ["white", "black"]},
+               "seconds": {"type": "integer"}, "wtime": {"type": "integer"},
+               "btime": {"type": "integer"}, "result": {"type": "string"},
+               "reason": {"type": "string"}, "canMate": {"type": "boolean"},
+               "ruling": {"type": "string", "enum": ["draw", "postpone", "reject"]},
+               "bonusMs": {"type": "integer"}},
+           path_params={"gameId": ID, "decision": {"type": "string",
+                                                   "enum": sorted(DECISIONS)}}),
+        Op("get", "/api/openapi.json", "This document", auth="none"),
+    ]
+
+
+def _operation(op: Op) -> dict[str, Any]:
+    parameters = [{"name": k, "in": "path", "required": True, "schema": v}
+                  for k, v in op.path_params.items()]
+    parameters += [{"name": k, "in": "query", "required": False, "schema": v}
+                   for k, v in op.query.items()]
+    errors = {"400": "Bad request: the error names what is wrong; nothing changed",
+              "401": "No token or no such token", "403": "Not allowed for this token",
+              "404": "No such game, challenge or account", "503": "Not stored: retry"}
+    responses: dict[str, Any] = {
+        "200": {"description": "OK", "content": {op.media: {"schema": op.ok}}},
+        **{code: {"description": text, "content": {"application/json": {"schema": ERROR}}}
+           for code, text in errors.items()},
+    }
+    data: dict[str, Any] = {"summary": op.summary, "operationId": _operation_id(op),
+                            "parameters": parameters, "responses": responses}
+    if op.body is not None:
+        schema = {"type": "object", "properties": op.body}
+        data["requestBody"] = {"required": False, "content": {
+            "application/x-www-form-urlencoded": {"schema": schema},
+            "application/json": {"schema": schema}}}
+    if op.auth == "token":
+        data["security"] = [{"bearer": []}]
+    elif op.auth == "player":
+        data["security"] = [{"bearer": []}, {"gameCookie": []}]
+    elif op.auth == "optional":
+        data["security"] = [{"bearer": []}, {}]
+    else:
+        data["security"] = [{}]
+    if op.stream:
+        data["x-stream"] = True
+    return data
+
+
+def _operation_id(op: Op) -> str:
+    words = [w.strip("{}") for w in op.path.split("/") if w and w != "api"]
+    return op.method + "".join(w[:1].upper() + w[1:] for w in words).replace(".", "_")
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document."""
+    paths: dict[str, dict[str, Any]] = {}
+    for op in operations():
+        paths.setdefault(op.path, {})[op.method] = _operation(op)
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "chessarbiter server", "version": "1",
+                 "description": "The lichess Board API as chessarbiter serves it, with its "
+                                "extensions and the arbiter's routes (docs/server.md)."},
+        "paths": paths,
+        "components": {
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "an account's API token, or a game secret"},
+                "gameCookie": {"type": "apiKey", "in": "cookie",
+                               "name": "chessarbiter-GAMEID",
+                               "description": "the game secret, set by the browser pages"},
+            },
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"],
+                          "properties": {"error": {"type": "string"}}},
+                "Ok": {"type": "object", "required": ["ok"],
+                       "properties": {"ok": {"type": "boolean"},
+                                      "notes": {"type": "array", "items": OBJECT}}},
+            },
+        },
+    }

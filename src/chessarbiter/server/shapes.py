@@ -1,0 +1,184 @@
+"""The JSON the Board API speaks, in lichess' shapes (``gameFull``, ``gameState``, game
+events, challenges), with chessarbiter's extensions: the full time control, the rule
+profile, the arbiter's notes with their articles and how the game ended."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.controls import BonusMode, TimeControl
+from chessarbiter.clock.format import format_human
+from chessarbiter.clock.records import Side
+from chessarbiter.core.position import STARTING_FEN
+from chessarbiter.laws.endings import Outcome, Result, Termination
+from chessarbiter.server.meta import GameMeta, Seat
+
+NO_CLOCK_MS: Final = 2_147_483_647
+"""``wtime``/``btime`` of a game without a clock (as lichess' correspondence games)."""
+RATING: Final = 1500
+"""Every account's rating: the server keeps none."""
+
+STATUS: Final = {
+    Termination.CHECKMATE: "mate",
+    Termination.RESIGNATION: "resign",
+    Termination.STALEMATE: "stalemate",
+    Termination.TIME_FORFEIT: "outoftime",
+    Termination.BOTH_FLAGS: "outoftime",
+    Termination.ILLEGAL_MOVES: "cheat",
+    Termination.FORFEIT: "unknownFinish",
+    Termination.BOTH_LOSE: "unknownFinish",
+    Termination.ARBITER_DECISION: "unknownFinish",
+}
+"""lichess' status names for the endings it has; the other endings are draws (``draw``).
+A time forfeit drawn because the opponent cannot mate is ``outoftime`` without a winner."""
+
+
+def side_name(side: Side) -> str:
+    return "white" if side is Side.WHITE else "black"
+
+
+def status(outcome: Outcome | None, aborted: bool = False) -> str:
+    if aborted:
+        return "aborted"
+    if outcome is None:
+        return "started"
+    return STATUS.get(outcome.termination, "draw")
+
+
+def winner(outcome: Outcome | None) -> str | None:
+    if outcome is None:
+        return None
+    if outcome.result is Result.WHITE_WINS:
+        return "white"
+    if outcome.result is Result.BLACK_WINS:
+        return "black"
+    return None
+
+
+def clock(control: TimeControl | None) -> dict[str, int] | None:
+    """lichess' ``clock``: the first period's time and per-move bonus, in ms."""
+    if control is None:
+        return None
+    first = control.periods[0]
+    bonus = first.bonus_ms if first.mode is BonusMode.INCREMENT else 0
+    return {"initial": first.time_ms, "increment": bonus}
+
+
+def speed(control: TimeControl | None) -> str:
+    """lichess' speed from its estimate (time + 40 increments)."""
+    if control is None:
+        return "correspondence"
+    first = control.periods[0]
+    estimate = (first.time_ms + 40 * first.bonus_ms) // 1000
+    for limit, name in ((29, "ultraBullet"), (179, "bullet"), (479, "blitz"), (1499, "rapid")):
+        if estimate <= limit:
+            return name
+    return "classical"
+
+
+def time_control(control: TimeControl | None) -> dict[str, Any] | None:
+    """The extension ``timeControl``: every period, with its bonus mode (increment,
+    Bronstein or simple delay, hourglass), as the game's clock runs it."""
+    if control is None:
+        return None
+    return {
+        "text": format_human(control) if _human(control) else None,
+        "periods": [{"timeMs": p.time_ms, "moves": p.moves, "bonusMs": p.bonus_ms,
+                     "mode": p.mode.value} for p in control.periods],
+    }
+
+
+def _human(control: TimeControl) -> bool:
+    return all(p.mode in (BonusMode.NONE, BonusMode.INCREMENT) for p in control.periods)
+
+
+def variant(game: Game) -> dict[str, str]:
+    if game.setup.chess960:
+        return {"key": "chess960", "name": "Chess960", "short": "960"}
+    if game.setup.fen != STARTING_FEN:
+        return {"key": "fromPosition", "name": "From Position", "short": "FEN"}
+    return {"key": "standard", "name": "Standard", "short": "Std"}
+
+
+def player(seat: Seat) -> dict[str, Any]:
+    """A side's player as lichess writes it in ``gameFull``."""
+    if seat.engine is not None and seat.level is not None:
+        return {"aiLevel": seat.level}
+    if seat.account is not None:
+        return {"id": seat.account, "name": seat.name, "title": None, "rating": RATING,
+                "provisional": True}
+    return {"id": None, "name": seat.name, "title": "BOT" if seat.is_engine else None,
+            "rating": None}
+
+
+def notes(decisions: tuple[Decision, ...]) -> list[dict[str, str]]:
+    """The extension ``notes``: the arbiter's decisions on the last event."""
+    return [{"article": d.article, "text": d.text} for d in decisions]
+
+
+def termination(outcome: Outcome | None) -> dict[str, str] | None:
+    """The extension ``termination``: how the game ended, with its article."""
+    if outcome is None:
+        return None
+    return {"result": outcome.result.value, "name": outcome.termination.value,
+            "article": outcome.termination.article, "reason": outcome.reason}
+
+
+def game_state(game: Game, meta: GameMeta, moves: str, clocks: tuple[int, int] | None,
+               decisions: tuple[Decision, ...] = ()) -> dict[str, Any]:
+    """A ``gameState`` line: the moves in UCI, the clocks in ms (``clocks``), lichess'
+    status, winner and draw offers, and the extensions ``notes``, ``termination``,
+    ``pendingRuling``, ``toMove`` and ``clockRunning``."""
+    outcome = game.outcome
+    control = game.setup.control
+    first = clock(control)
+    inc = 0 if first is None else first["increment"]
+    offer = game.pending_offer
+    state: dict[str, Any] = {
+        "type": "gameState",
+        "moves": moves,
+        "wtime": NO_CLOCK_MS if clocks is None else clocks[0],
+        "btime": NO_CLOCK_MS if clocks is None else clocks[1],
+        "winc": inc,
+        "binc": inc,
+        "status": status(outcome, meta.aborted),
+        "wdraw": offer is Side.WHITE,
+        "bdraw": offer is Side.BLACK,
+        "wtakeback": False,
+        "btakeback": False,
+        "toMove": side_name(game.to_move),
+        "clockRunning": game.time_to_flag() is not None and outcome is None,
+        "notes": notes(decisions),
+        "pendingRuling": game.pending_ruling,
+    }
+    won = winner(outcome)
+    if won is not None:
+        state["winner"] = won
+    if outcome is not None:
+        state["termination"] = termination(outcome)
+    return state
+
+
+def game_full(game: Game, meta: GameMeta, state: dict[str, Any]) -> dict[str, Any]:
+    """The ``gameFull`` line: lichess' fields plus ``timeControl`` and ``profile``."""
+    control = game.setup.control
+    fen = game.start_fen
+    return {
+        "type": "gameFull",
+        "id": meta.id,
+        "rated": meta.rated,
+        "variant": variant(game),
+        "clock": clock(control),
+        "speed": speed(control),
+        "perf": {"name": speed(control).capitalize()},
+        "createdAt": meta.created_ms,
+        "white": player(meta.white),
+        "black": player(meta.black),
+        "initialFen": "startpos" if fen == STARTING_FEN else fen,
+        "state": state,
+        "timeControl": time_control(control),
+        "profile": game.setup.profile.to_dict(),
+        "source": meta.source,
+    }

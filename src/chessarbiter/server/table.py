@@ -1,0 +1,148 @@
+"""One game in the hub: the live game, who plays it, its subscribers and the last update as
+it goes out on the streams (serialized once, whatever the number of subscribers)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from typing import Any, Final
+
+from chessarbiter.arbiter.decisions import Decision
+from chessarbiter.arbiter.events import Event, Moved
+from chessarbiter.clock.records import Side
+from chessarbiter.core.moves import uci
+from chessarbiter.server import shapes
+from chessarbiter.server.meta import GameMeta
+from chessarbiter.session.live import LiveGame
+
+QUEUE_LIMIT: Final = 256
+"""Updates a subscriber may fall behind before its stream is closed."""
+
+Line = bytes | None
+"""One NDJSON line for a stream; ``None`` closes it."""
+
+
+class HubGame:
+    """A game being played (or kept for its spectators): ``live`` (the arbiter's game on the
+    server's clock), ``meta`` (players, origin), ``lag_ms`` (the lag compensation) and
+    ``subscribers`` (each stream's queue of lines)."""
+
+    def __init__(self, meta: GameMeta, live: LiveGame, lag_ms: int) -> None:
+        self.meta = meta
+        self.live = live
+        self.game = live.game
+        self.lag_ms = lag_ms
+        self.subscribers: set[asyncio.Queue[Line]] = set()
+        self.timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        self.stop = threading.Event()
+        """Set when the game ends: an engine thinking for it stops."""
+        self.thinking = False
+        self.engine: Any = None
+        """The engine player (created at its first move)."""
+        self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
+        self.last_decisions: tuple[Decision, ...] = ()
+        self.line = self._state_line()
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def over(self) -> bool:
+        """Finished (an outcome) or aborted: no player may act."""
+        return self.meta.aborted or self.game.is_over
+
+    def stamp(self) -> int:
+        """The game time of an event arriving now: lag-compensated, never before the last
+        event."""
+        live = self.live
+        return max(live.last_at(), live.time() - self.lag_ms)
+
+    def side_of(self, account: str | None, secret_hash: str | None) -> Side | None:
+        """The side the holder of ``account`` (an account id) or of the secret hashed
+        ``secret_hash`` plays; the side to move when one account plays both."""
+        found = [side for side in (Side.WHITE, Side.BLACK)
+                 if _holds(self.meta.seat(side), account, secret_hash)]
+        if len(found) == 2:
+            return self.game.to_move
+        return found[0] if found else None
+
+    def state(self, decisions: tuple[Decision, ...] = (), *, now: bool = False
+              ) -> dict[str, Any]:
+        """The ``gameState`` now (``now``: the clocks as they run at this instant) or as
+        of the last event."""
+        clocks = self.live.clocks() if now else self.game.clock_ms()
+        return shapes.game_state(self.game, self.meta, " ".join(self.moves), clocks,
+                                 decisions)
+
+    def full(self) -> dict[str, Any]:
+        """The ``gameFull`` object, its state with the clocks now."""
+        return shapes.game_full(self.game, self.meta, self.state(self.last_decisions, now=True))
+
+    # -- updating --------------------------------------------------------------------
+
+    def applied(self, event: Event, decisions: tuple[Decision, ...]) -> bytes:
+        """Bring the moves and the update line up to date after ``event``; the line."""
+        if type(event) is Moved:
+            self.moves.append(event.uci)
+        else:  # an arbiter's event may take moves back (7.5.1) or start a new game (7.2)
+            self.moves = [self._uci(r.move) for r in self.game.records]
+        self.last_decisions = decisions
+        self.line = self._state_line(decisions)
+        return self.line
+
+    def aborted(self, meta: GameMeta) -> bytes:
+        self.meta = meta
+        self.line = self._state_line()
+        return self.line
+
+    def publish(self, line: Line) -> None:
+        """Queue ``line`` on every stream; a stream too far behind is closed."""
+        for queue in tuple(self.subscribers):
+            try:
+                queue.put_nowait(line)
+            except asyncio.QueueFull:
+                self.subscribers.discard(queue)
+                _close(queue)
+
+    def subscribe(self) -> asyncio.Queue[Line]:
+        queue: asyncio.Queue[Line] = asyncio.Queue(QUEUE_LIMIT)
+        self.subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[Line]) -> None:
+        self.subscribers.discard(queue)
+
+    def close_streams(self) -> None:
+        for queue in self.subscribers:
+            _close(queue)
+        self.subscribers.clear()
+
+    def _state_line(self, decisions: tuple[Decision, ...] = ()) -> bytes:
+        return ndjson(self.state(decisions))
+
+    def _uci(self, move: int) -> str:
+        return uci(move, self.game.setup.chess960)
+
+
+def ndjson(data: dict[str, Any]) -> bytes:
+    """One NDJSON line."""
+    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+
+
+def _holds(seat: Any, account: str | None, secret_hash: str | None) -> bool:
+    return ((account is not None and seat.account == account)
+            or (secret_hash is not None and seat.secret_hash == secret_hash))
+
+
+def _close(queue: asyncio.Queue[Line]) -> None:
+    """Tell a stream to end, even when its queue is full."""
+    while True:
+        try:
+            queue.put_nowait(None)
+            return
+        except asyncio.QueueFull:
+            queue.get_nowait()

@@ -1,0 +1,111 @@
+"""Servers for the tests: the app in process on a hand-driven clock (httpx over ASGI), or a
+real uvicorn server on a free loopback port in a thread (for clients such as berserk)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from chessarbiter.server.accounts import Role, insert_account
+from chessarbiter.server.app import create_app
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.db import Database
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.table import HubGame
+from tests.clock.fake_time import FakeTime
+
+
+@dataclass
+class InProcess:
+    """A started hub, a client for its app, and the clock its games run on."""
+
+    hub: Hub
+    client: httpx.AsyncClient
+    clock: FakeTime
+
+    async def account(self, name: str, role: Role = Role.PLAYER) -> dict[str, str]:
+        """A new account's Authorization header."""
+        _, token = await self.hub.add_account(name, role)
+        return {"Authorization": f"Bearer {token}"}
+
+    async def post(self, path: str, headers: dict[str, str] | None = None,
+                   **kwargs: Any) -> httpx.Response:
+        return await self.client.post(path, headers=headers, **kwargs)
+
+    async def game(self, game_id: str) -> HubGame:
+        return await self.hub.get(game_id)
+
+
+@asynccontextmanager
+async def in_process(db: Path, **settings: Any) -> AsyncIterator[InProcess]:
+    """The app over a hub on ``db`` whose games run on a :class:`FakeTime` (flag timers off:
+    ``hub.fire_due()`` records fallen flags)."""
+    clock = FakeTime()
+    config = ServerConfig(db=db, now_ms=clock, timers=False, **settings)
+    hub = Hub(config)
+    app = create_app(config, hub)
+    await hub.start()
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield InProcess(hub, client, clock)
+    finally:
+        await hub.stop()
+
+
+async def next_line(queue: asyncio.Queue[bytes | None], timeout: float = 30) -> bytes | None:
+    """The next line a subscriber gets (keep-alive lines skipped)."""
+    while True:
+        line = await asyncio.wait_for(queue.get(), timeout)
+        if line != b"\n":
+            return line
+
+
+def add_accounts(db: Path, *names: str, role: Role = Role.PLAYER) -> dict[str, str]:
+    """Create accounts in ``db`` (as ``serve --add-account`` does); their tokens."""
+    database = Database(db)
+    database.start()
+
+    def token(name: str) -> str:
+        return database.call(lambda store, conn: insert_account(conn, name, role))[1]
+
+    try:
+        return {name: token(name) for name in names}
+    finally:
+        database.close()
+
+
+@contextmanager
+def live_server(db: Path, **settings: Any) -> Iterator[str]:
+    """A real server on a free loopback port, in a thread; its base URL."""
+    config = replace(ServerConfig(db=db), **settings)
+    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning",
+                                           timeout_graceful_shutdown=2))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    started = threading.Event()
+
+    def wait() -> None:
+        while not server.started and thread.is_alive():
+            started.wait(0.02)
+
+    wait()
+    assert server.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
