@@ -9,13 +9,14 @@ import random
 import threading
 import time
 import uuid
+from itertools import pairwise
 
 import pytest
 
 from tests.services import redis_url
 
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
-from chessarbiter.server.lease import Lease, Leases, monotonic_ms  # noqa: E402
+from chessarbiter.server.lease import Lease, Leases, monotonic_ms
 
 TTL_MS = 150
 MARGIN_MS = 40
@@ -67,8 +68,7 @@ def test_contenders_racing_never_hold_a_game_at_once() -> None:
         spans = sorted((token, start, until, who) for g, token, start, until, who in held
                        if g == game)
         assert len(spans) >= 5, f"{game}: too few leases taken to test anything"
-        for (token, _, until, who), (later, start, _, other) in zip(spans, spans[1:],
-                                                                      strict=False):
+        for (token, _, until, who), (later, start, _, other) in pairwise(spans):
             assert later > token
             assert start >= until, f"{game}: {who} (token {token}) and {other} " \
                                    f"(token {later}) held it at once"
