@@ -77,7 +77,7 @@ class Leases:
                  now: Callable[[], float] = monotonic_ms) -> None:
         if not 0 < margin_ms < ttl_ms:
             raise ValueError(f"margin_ms {margin_ms}: expected between 0 and ttl_ms {ttl_ms}")
-        self.redis: redis.Redis = redis.Redis.from_url(url)
+        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         self.address = address
         self.prefix = prefix
         self.ttl_ms = ttl_ms
@@ -115,7 +115,7 @@ class Leases:
         held = self.redis.get(self._keys(game_id)[0])
         if held is None:
             return None
-        token, _, address = held.decode().partition(" ")
+        token, _, address = str(held).partition(" ")
         return Holder(int(token), address)
 
     def valid(self, lease: Lease) -> bool:
