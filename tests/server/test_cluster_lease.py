@@ -18,8 +18,8 @@ from tests.services import redis_url
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 from chessarbiter.server.lease import Lease, Leases, monotonic_ms
 
-TTL_MS = 150
-MARGIN_MS = 40
+TTL_MS = 400
+MARGIN_MS = 100
 
 
 def leases(prefix: str, address: str, url: str) -> Leases:
@@ -32,19 +32,19 @@ def test_contenders_racing_never_hold_a_game_at_once() -> None:
     games = ["g1", "g2"]
     held: list[tuple[str, int, float, float, str]] = []  # game, token, from, until, who
     lock = threading.Lock()
-    stop_at = monotonic_ms() + 1_500
+    stop_at = monotonic_ms() + 20_000  # or once enough leases were taken
 
     def contend(name: str, seed: int) -> None:
         rng = random.Random(seed)
         mine = leases(prefix, name, url)
-        while monotonic_ms() < stop_at:
+        while monotonic_ms() < stop_at and len(held) < 24:
             game = rng.choice(games)
             lease: Lease | None = mine.take(game)
             if lease is None:
                 continue
             start = monotonic_ms()
             for _ in range(rng.randrange(4)):  # hold a while, renewing
-                time.sleep(rng.uniform(0, 0.06))
+                time.sleep(rng.uniform(0, 0.1))
                 renewed = mine.renew(lease)
                 if renewed is None:
                     break
@@ -67,7 +67,7 @@ def test_contenders_racing_never_hold_a_game_at_once() -> None:
     for game in games:
         spans = sorted((token, start, until, who) for g, token, start, until, who in held
                        if g == game)
-        assert len(spans) >= 5, f"{game}: too few leases taken to test anything"
+        assert len(spans) >= 4, f"{game}: too few leases taken to test anything"
         for (token, _, until, who), (later, start, _, other) in pairwise(spans):
             assert later > token
             assert start >= until, f"{game}: {who} (token {token}) and {other} " \
