@@ -116,3 +116,35 @@ def test_an_unknown_game_cannot_be_appended_to(tmp_path: Path) -> None:
         store.load("x7")
     assert store.games() == []
     store.close()
+
+
+def test_a_batch_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    store = PostgresStore(fresh_schema(tmp_path.name))
+    first, second = store.create(Game()), store.create(Game())
+    store.append_batch([(first, Warned(1, Side.WHITE, "a"), None),
+                        (second, Warned(2, Side.BLACK, "b"), None),
+                        (first, Warned(3, Side.WHITE, "c"), None)])
+    assert [e.at_ms for e in store.load(first).log] == [1, 3]
+    with pytest.raises(ValueError, match="game 9: no such game"):
+        store.append_batch([(second, Warned(4, Side.WHITE, "d"), None),
+                            ("9", Warned(5, Side.WHITE, "e"), None)])
+    assert [e.at_ms for e in store.load(second).log] == [2]
+    store.close()
+
+
+def test_a_fenced_off_owner_cannot_write(tmp_path: Path) -> None:
+    dsn = fresh_schema(tmp_path.name)
+    old, new = PostgresStore(dsn), PostgresStore(dsn)
+    game_id = old.create(Game())
+    old.fence(game_id, 1)
+    old.append(game_id, Warned(1, Side.WHITE, "by the first owner"))
+    new.fence(game_id, 2)  # the lease passed on: a newer token
+    with pytest.raises(ValueError, match=f"game {game_id}: .*took it over"):
+        old.append(game_id, Warned(2, Side.WHITE, "by the former owner"))
+    with pytest.raises(ValueError, match="a newer owner than fence 1"):
+        old.fence(game_id, 1)
+    new.append(game_id, Warned(2, Side.BLACK, "by the new owner"))
+    assert [getattr(e, "reason", None) for e in new.load(game_id).log] == [
+        "by the first owner", "by the new owner"]
+    old.close()
+    new.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import psycopg
@@ -50,9 +50,17 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             PRIMARY KEY (game_id, seq)
         )""",
     ),
+    (  # fencing: only the holder of a game's newest lease token may append to it
+        "ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
+    ),
 )
 """The SQL from each schema version to the next (version 0 is an empty schema)."""
 MIGRATION_LOCK: Final = 0x63686573  # "ches": the advisory lock held while migrating
+APPEND: Final = (
+    "WITH g AS (UPDATE games SET last_seq = last_seq + 1, updated_ms = %s, "
+    "outcome = coalesce(%s, outcome) WHERE id = %s AND fence <= %s RETURNING id, last_seq) "
+    "INSERT INTO events SELECT id, last_seq, %s, %s, %s FROM g RETURNING seq")
+"""One event appended, numbered after the game's last (one statement: one transaction)."""
 
 
 def _wall_ms() -> int:
@@ -79,6 +87,8 @@ class PostgresStore:
         self.dsn = dsn
         self.name = redacted(dsn)
         self._now = now
+        self._fences: dict[str, int] = {}
+        """The fencing token this store writes each game with (:meth:`fence`)."""
         self._db = self._connect()
         try:
             self._migrate()
@@ -144,19 +154,50 @@ class PostgresStore:
         return str(self._run(f"{self.name}: cannot write", work))
 
     def append(self, game_id: str, event: Event, outcome: str | None = None) -> None:
-        number = self._id(game_id)
-        at_ms, kind, text = event_row(event)
+        self.append_batch(((game_id, event, outcome),))
 
-        def work(db: psycopg.Connection[Any]) -> bool:  # one statement: one transaction
-            return db.execute(
-                "WITH g AS (UPDATE games SET last_seq = last_seq + 1, updated_ms = %s, "
-                "outcome = coalesce(%s, outcome) WHERE id = %s RETURNING id, last_seq) "
-                "INSERT INTO events SELECT id, last_seq, %s, %s, %s FROM g RETURNING seq",
-                (self._now(), outcome, number, at_ms, kind, text),
-            ).fetchone() is not None
+    def append_batch(self, entries: Sequence[tuple[str, Event, str | None]]) -> None:
+        """Record several ``(game_id, event, outcome)`` appends, of one game or many, in one
+        transaction (one commit for all: a server's group commit); all or none are
+        written."""
+        now = self._now()
+        rows = [(now, outcome, self._id(game_id), self._fences.get(game_id, 0),
+                 *event_row(event)) for game_id, event, outcome in entries]
+
+        def work(db: psycopg.Connection[Any]) -> str | None:
+            with db.transaction(), db.cursor() as cursor:
+                cursor.executemany(APPEND, rows, returning=True)
+                for game_id, *_ in entries:
+                    if cursor.fetchone() is None:
+                        raise _Refused(game_id)
+                    cursor.nextset()
+            return None
+
+        try:
+            self._run(f"{self.name}: cannot write", work)
+        except _Refused as refused:
+            game_id = refused.args[0]
+            if game_id in self._fences:
+                raise StoreError(f"game {game_id}: no such game in {self.name}, or another "
+                                 f"process took it over (fence {self._fences[game_id]})"
+                                 ) from None
+            raise StoreError(f"game {game_id}: no such game in {self.name}") from None
+
+    def fence(self, game_id: str, token: int) -> None:
+        """Take the game over with the fencing ``token`` (its lease's): from now on only
+        appends carrying this token or a newer one are written to it, so a former owner
+        that still believes it holds the game cannot write; ``StoreError`` if a newer
+        token holds it already or there is no such game."""
+        number = self._id(game_id)
+
+        def work(db: psycopg.Connection[Any]) -> bool:
+            return db.execute("UPDATE games SET fence = %s WHERE id = %s AND fence <= %s "
+                              "RETURNING id", (token, number, token)).fetchone() is not None
 
         if not self._run(f"{self.name}: cannot write", work):
-            raise StoreError(f"game {game_id}: no such game in {self.name}")
+            raise StoreError(f"game {game_id}: no such game in {self.name}, or a newer "
+                             f"owner than fence {token} holds it")
+        self._fences[game_id] = token
 
     def load(self, game_id: str) -> Game:
         number = self._id(game_id)
@@ -199,6 +240,10 @@ class PostgresStore:
         if not game_id.isascii() or not game_id.isdigit() or len(game_id) > 18:
             raise StoreError(f"game {game_id!r}: a game id is a number")
         return int(game_id)
+
+
+class _Refused(Exception):
+    """An append that found no game it may write (none, or fenced off)."""
 
 
 def _reason(exc: psycopg.Error) -> str:
