@@ -84,11 +84,20 @@ def add_accounts(db: Path, *names: str, role: Role = Role.PLAYER) -> dict[str, s
         database.close()
 
 
+@dataclass
+class Live:
+    """A real server: its base URL and its hub (running in the server's thread)."""
+
+    url: str
+    hub: Hub
+
+
 @contextmanager
-def live_server(db: Path, **settings: Any) -> Iterator[str]:
-    """A real server on a free loopback port, in a thread; its base URL."""
+def live_server(db: Path, **settings: Any) -> Iterator[Live]:
+    """A real server on a free loopback port, in a thread."""
     config = replace(ServerConfig(db=db), **settings)
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning",
+    hub = Hub(config)
+    server = uvicorn.Server(uvicorn.Config(create_app(config, hub), log_level="warning",
                                            timeout_graceful_shutdown=2))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -104,7 +113,7 @@ def live_server(db: Path, **settings: Any) -> Iterator[str]:
     wait()
     assert server.started, "the server did not start"
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield Live(f"http://127.0.0.1:{port}", hub)
     finally:
         server.should_exit = True
         thread.join(10)

@@ -8,7 +8,12 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from chessarbiter.arbiter.events import ClocksSet
 from chessarbiter.server.accounts import Role
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.meta import Seat
+from chessarbiter.server.requests import read_request
 from tests.server.helpers import InProcess, in_process, next_line
 
 Scenario = Callable[[InProcess], Awaitable[None]]
@@ -375,3 +380,30 @@ def test_engine_replies(tmp_path: Path) -> None:
         assert len(states[-1]["moves"].split()) == 2  # the engine answered
 
     run(tmp_path, scenario)
+
+
+def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
+    """With the real time source, the game's one timer (``loop.call_at``) records the flag
+    at its instant: here the arbiter leaves White 30 ms."""
+
+    async def main() -> None:
+        config = ServerConfig(db=tmp_path / "games.sqlite")
+        hub = Hub(config)
+        await hub.start()
+        try:
+            request = read_request({"timeControl": "5+0", "profile": "fide-2023-blitz",
+                                    "variant": "fromPosition",
+                                    "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
+            entry = await hub.create_game(request.game("a", "b"), Seat(), Seat(),
+                                          source="open")
+            stream = entry.subscribe()
+            await hub.act(entry, None, lambda at: ClocksSet(at, 30, 300_000, "test"))
+            assert json.loads(await next_line(stream) or b"")["wtime"] == 30
+            assert entry.timer is not None
+            state = json.loads(await next_line(stream, timeout=10) or b"")
+            assert state["status"] == "outoftime" and "winner" not in state
+            assert entry.game.log[-1].kind == "flag"
+        finally:
+            await hub.stop()
+
+    asyncio.run(main())

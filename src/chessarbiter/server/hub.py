@@ -261,6 +261,9 @@ class Hub:
             (meta.to_json(), meta.id)))
         for side in (Side.WHITE, Side.BLACK):
             self._notify_finish(entry, side)
+        if entry.engine is not None and self._engines is not None:
+            engine, entry.engine = entry.engine, None
+            self.loop.run_in_executor(self._engines, engine.close)  # an external process ends
 
     async def abort(self, entry: HubGame, side: Side) -> None:
         """Abort a game before both players have moved (no result: lichess' abort)."""

@@ -154,12 +154,14 @@ class Lobby:
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
         challenge.status = "accepted"
         try:
-            return await self.hub.create_game(
+            entry = await self.hub.create_game(
                 game, seats[Side.WHITE], seats[Side.BLACK], source="friend",
                 creator=challenge.challenger.id, rated=request.rated, game_id=challenge.id)
         except BaseException:
             challenge.status = "created"
             raise
+        self.challenges.pop(challenge_id, None)
+        return entry
 
     def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
                 ) -> None:

@@ -9,6 +9,7 @@ from typing import Any, Final
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import BonusMode, TimeControl
+from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.clock.format import format_human
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
@@ -84,14 +85,20 @@ def time_control(control: TimeControl | None) -> dict[str, Any] | None:
     if control is None:
         return None
     return {
-        "text": format_human(control) if _human(control) else None,
+        "text": _text(control),
         "periods": [{"timeMs": p.time_ms, "moves": p.moves, "bonusMs": p.bonus_ms,
                      "mode": p.mode.value} for p in control.periods],
     }
 
 
-def _human(control: TimeControl) -> bool:
-    return all(p.mode in (BonusMode.NONE, BonusMode.INCREMENT) for p in control.periods)
+def _text(control: TimeControl) -> str | None:
+    """The control in the human form (``5+3``), when it has one."""
+    if any(p.mode not in (BonusMode.NONE, BonusMode.INCREMENT) for p in control.periods):
+        return None
+    try:
+        return format_human(control)
+    except TimeControlError:  # a time no decimal of minutes writes (e.g. 8080 s)
+        return None
 
 
 def variant(game: Game) -> dict[str, str]:
