@@ -18,7 +18,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
@@ -35,6 +35,9 @@ from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.table import HubGame, Line, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
+
+if TYPE_CHECKING:
+    from chessarbiter.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,13 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.cluster: Cluster | None = None
+        """This process's part of a cluster (``config.bus``): games owned one at a time."""
+        if config.bus is not None:
+            from chessarbiter.server.cluster import Cluster
+
+            self.cluster = Cluster(self, config.bus,
+                                   config.advertise or f"{config.host}:{config.port}")
 
     # -- life --------------------------------------------------------------------------
 
@@ -83,8 +93,12 @@ class Hub:
         self._engines = ThreadPoolExecutor(self.config.engine_workers,
                                            thread_name_prefix="chessarbiter-engine")
         await self.db.run(lambda store, conn: self.accounts.load(conn))
-        rows = await self.db.run(_unfinished)
+        if self.cluster is not None:
+            await self.cluster.start()
+        rows = await self.unfinished()
         for game_id, store_id, meta_text in rows:
+            if self.cluster is not None and not await self.cluster.claim(game_id, store_id):
+                continue  # another process owns it
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
@@ -92,6 +106,8 @@ class Hub:
                 continue
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
+        if self.cluster is not None:
+            self.cluster.run()
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
@@ -108,6 +124,8 @@ class Hub:
         self.lobby.close()
         if self._engines is not None:
             self._engines.shutdown(wait=False, cancel_futures=True)
+        if self.cluster is not None:
+            await self.cluster.stop()
         await asyncio.to_thread(self.db.close)
 
     # -- accounts ----------------------------------------------------------------------
@@ -141,6 +159,8 @@ class Hub:
             return meta
 
         meta = await self.db.run(work)
+        if self.cluster is not None:
+            await self.cluster.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
         started = entry.live.start()
@@ -165,6 +185,8 @@ class Hub:
             raise ApiError(404, f"no game {game_id!r}")
         if game_id in self.games:  # loaded meanwhile
             return self.games[game_id]
+        if self.cluster is not None:
+            await self.cluster.admit(game_id, row[1])
         try:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
@@ -179,7 +201,26 @@ class Hub:
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
         live = LiveGame(game, self.config.now_ms)
-        return HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        if self.cluster is not None:
+            cluster = self.cluster
+            entry.relay = lambda line: cluster.published(meta.id, line)
+        return entry
+
+    async def unfinished(self) -> list[tuple[str, str, str]]:
+        """The games not finished: public id, store id and players' settings."""
+        rows: list[tuple[str, str, str]] = await self.db.run(_unfinished)
+        return rows
+
+    async def resume(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
+        """Rebuild a game from its log and play on (a cluster taking it over)."""
+        entry = await self._load(game_id, store_id, meta_text)
+        self._resume(entry)
+        return entry
+
+    def forget(self, entry: HubGame) -> None:
+        """Drop a game from memory (another process owns it now)."""
+        self._drop(entry)
 
     def _resume(self, entry: HubGame) -> None:
         self.games[entry.id] = entry
@@ -194,6 +235,8 @@ class Hub:
         any fallen flag is recorded; returns the arbiter's decisions once the event is
         durable. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
         changes), 503 if it could not be stored."""
+        if self.cluster is not None and not self.cluster.owns(entry.id):
+            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
         flagged = self._observe_flag(entry) if side is not None else None
@@ -320,7 +363,8 @@ class Hub:
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None
-        if self.games.get(entry.id) is not entry:
+        if self.games.get(entry.id) is not entry or (
+                self.cluster is not None and not self.cluster.owns(entry.id)):
             return
         recorded = self._observe_flag(entry)
         if recorded is None:

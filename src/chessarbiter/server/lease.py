@@ -87,8 +87,12 @@ class Leases:
         self._renew: Any = self.redis.register_script(RENEW)
         self._release: Any = self.redis.register_script(RELEASE)
 
+    def key(self, game_id: str) -> str:
+        """The Redis key of the game's lease."""
+        return f"{self.prefix}lease:{game_id}"
+
     def _keys(self, game_id: str) -> list[str]:
-        return [f"{self.prefix}lease:{game_id}", f"{self.prefix}fence:{game_id}"]
+        return [self.key(game_id), f"{self.prefix}fence:{game_id}"]
 
     def take(self, game_id: str) -> Lease | None:
         """The game's lease if no one holds it, else ``None``."""

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import psycopg
-from psycopg.conninfo import conninfo_to_dict
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
+from chessarbiter.store.opening import described
 from chessarbiter.store.rows import event_row, game_header, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -67,17 +67,6 @@ def _wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def redacted(dsn: str) -> str:
-    """The connection URI without its password, for people."""
-    try:
-        parts = conninfo_to_dict(dsn)
-    except psycopg.ProgrammingError:
-        return "postgresql://?"
-    user = f"{parts['user']}@" if "user" in parts else ""
-    port = f":{parts['port']}" if "port" in parts else ""
-    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
-
-
 class PostgresStore:
     """Games in the PostgreSQL database ``dsn`` names (the tables created when missing);
     ``now`` gives the wall time in milliseconds for the created/updated columns. A connection
@@ -85,7 +74,7 @@ class PostgresStore:
 
     def __init__(self, dsn: str, now: Callable[[], int] = _wall_ms) -> None:
         self.dsn = dsn
-        self.name = redacted(dsn)
+        self.name = described(dsn)
         self._now = now
         self._fences: dict[str, int] = {}
         """The fencing token this store writes each game with (:meth:`fence`)."""
