@@ -54,16 +54,14 @@ as_postgres() {  # as_postgres SQL: one value from psql as the postgres superuse
     runuser -u postgres -- psql -qtA -p 5432 -c "$1"
 }
 
-postgres_role() {  # the test role and database, made once
+postgres_database() {  # postgres_database NAME: the role chessarbiter and its database NAME
     [ "$(id -u)" = 0 ] && command -v runuser >/dev/null || return 0
     if [ "$(as_postgres "SELECT 1 FROM pg_roles WHERE rolname = 'chessarbiter'")" != 1 ]; then
         as_postgres "CREATE ROLE chessarbiter LOGIN PASSWORD 'chessarbiter'" >/dev/null \
             || return 1
     fi
-    if [ "$(as_postgres "SELECT 1 FROM pg_database WHERE datname = 'chessarbiter_test'")" \
-        != 1 ]; then
-        as_postgres "CREATE DATABASE chessarbiter_test OWNER chessarbiter" >/dev/null \
-            || return 1
+    if [ "$(as_postgres "SELECT 1 FROM pg_database WHERE datname = '$1'")" != 1 ]; then
+        as_postgres "CREATE DATABASE $1 OWNER chessarbiter" >/dev/null || return 1
     fi
 }
 
@@ -76,7 +74,7 @@ start_redis() {
     wait_for 6379 Redis
 }
 
-if start_postgres && postgres_role; then
+if start_postgres && postgres_database chessarbiter_test; then
     export CHESSARBITER_TEST_PG="${CHESSARBITER_TEST_PG:-postgresql://chessarbiter:chessarbiter@127.0.0.1:5432/chessarbiter_test}"
 else
     echo "warning: no PostgreSQL: the tests that need it are skipped" >&2
