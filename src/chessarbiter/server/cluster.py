@@ -207,11 +207,13 @@ class Cluster:
                                 if k.lower() not in HOP_HEADERS]})
         await send({"type": "http.response.body", "body": answer.content})
 
-    async def relay(self, game_id: str, address: str, send: Send) -> None:
+    async def relay(self, game_id: str, address: str, receive: Receive, send: Send) -> None:
         """A game stream served from the bus: ``gameFull`` asked of the owner, then every
-        line the owner publishes (older states that crossed the first line left out)."""
+        line the owner publishes (older states that crossed the first line left out),
+        until the game ends or the client goes away."""
         assert self._client is not None
         queue = await self.bus.subscribe(game_id)
+        gone = asyncio.create_task(_disconnected(receive))
         try:
             try:
                 answer = await self._client.get(f"http://{address}/api/game/{game_id}")
@@ -236,10 +238,15 @@ class Cluster:
             known = len(state.get("moves", "").split())
             crossing = queue.qsize()
             while True:
-                try:
-                    line = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
-                except TimeoutError:
-                    line = b"\n"
+                getter = asyncio.create_task(queue.get())
+                await asyncio.wait((getter, gone), timeout=KEEPALIVE_S,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if gone.done():
+                    getter.cancel()
+                    return
+                if not getter.done():
+                    getter.cancel()
+                line = getter.result() if getter.done() and not getter.cancelled() else b"\n"
                 if line is None:
                     break
                 if crossing > 0:
@@ -249,6 +256,7 @@ class Cluster:
                 await send({"type": "http.response.body", "body": line, "more_body": True})
             await send({"type": "http.response.body", "body": b""})
         finally:
+            gone.cancel()
             await self.bus.unsubscribe(game_id, queue)
 
 
@@ -268,11 +276,17 @@ class Forwarding:
             if address is not None:
                 if found["stream"] and scope["method"] == "GET":
                     with contextlib.suppress(OSError):  # the client went away
-                        await self.cluster.relay(found["id"], address, send)
+                        await self.cluster.relay(found["id"], address, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Return once the client has gone away."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _moves(line: bytes) -> int:
