@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from chessarbiter.server.config import ServerConfig
     from chessarbiter.server.db import Database
     from chessarbiter.store.base import StoreError
-    from chessarbiter.store.opening import is_postgres
+    from chessarbiter.store.names import is_postgres
 
     if not 0 <= args.port <= MAX_PORT:
         raise CommandError(f"--port {args.port}: expected 0-{MAX_PORT}")

@@ -21,7 +21,7 @@ from typing import Any, Final, TypeVar
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.opening import described, is_postgres
+from chessarbiter.store.names import described, is_postgres
 from chessarbiter.store.sqlite import BUSY_MS, SqliteStore
 
 T = TypeVar("T")

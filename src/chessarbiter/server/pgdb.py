@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.opening import described
+from chessarbiter.store.names import described
 from chessarbiter.store.postgres import MIGRATION_LOCK, PostgresStore
 
 

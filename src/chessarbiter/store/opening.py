@@ -6,35 +6,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from chessarbiter.store.base import EventStore, StoreError
 from chessarbiter.store.jsonl import JsonlStore
+from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-"""How a PostgreSQL connection URI begins."""
 
 
 def is_folder(text: str) -> bool:
     """Whether ``text`` names a JSON-lines store (a folder) rather than a SQLite file."""
     return text.endswith(("/", os.sep)) or Path(text).is_dir()
-
-
-def is_postgres(text: str) -> bool:
-    """Whether ``text`` is a PostgreSQL connection URI."""
-    return text.startswith(POSTGRES_SCHEMES)
-
-
-def described(text: str) -> str:
-    """``text`` for people: a connection URI without its password or query."""
-    if not is_postgres(text):
-        return text
-    parts = urlsplit(text)
-    user = f"{parts.username}@" if parts.username else ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
 
 
 def open_store(text: str) -> EventStore:

@@ -24,7 +24,7 @@ import psycopg
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
-from chessarbiter.store.opening import described
+from chessarbiter.store.names import described
 from chessarbiter.store.rows import event_row, game_header, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
