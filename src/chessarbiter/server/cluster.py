@@ -169,7 +169,9 @@ class Cluster:
         holders = await asyncio.to_thread(_held_flags, self.leases, [r[0] for r in free])
         count = 0
         for (game_id, store_id, meta_text), held in zip(free, holders, strict=True):
-            if held or game_id in self.hub.games or not await self.claim(game_id, store_id):
+            if held or game_id in self.hub.games or self.owns(game_id):
+                continue  # another process holds it, or this one is loading it
+            if not await self.claim(game_id, store_id):
                 continue
             try:
                 await self.hub.resume(game_id, store_id, meta_text)

@@ -191,6 +191,8 @@ class Hub:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
+        if self.cluster is not None and game_id not in self.games:
+            self._resume(entry)  # taken over: its flag timer runs here now
         self.games.setdefault(game_id, entry)
         return self.games[game_id]
 
@@ -213,8 +215,11 @@ class Hub:
         return rows
 
     async def resume(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
-        """Rebuild a game from its log and play on (a cluster taking it over)."""
+        """Rebuild a game from its log and play on (a cluster taking it over); the game
+        in memory if it was loaded meanwhile."""
         entry = await self._load(game_id, store_id, meta_text)
+        if game_id in self.games:
+            return self.games[game_id]
         self._resume(entry)
         return entry
 
