@@ -11,6 +11,9 @@ from typing import Any
 from chessarbiter.cli.errors import CommandError
 
 MAX_PORT = 65_535
+STOP_S = 3
+"""On Ctrl-C / SIGTERM, open game streams are cut after this many seconds (else the server
+would wait for every spectator to leave); every acknowledged event is already stored."""
 
 
 def register(subparsers: Any) -> None:
@@ -100,6 +103,7 @@ def serve(config: Any) -> int:
 
     from chessarbiter.server.app import create_app
     from chessarbiter.server.db import Database
+    from chessarbiter.server.fastpath import FastPath
     from chessarbiter.store.base import StoreError
 
     try:  # a database that cannot be opened is a bad argument, said in one line
@@ -110,5 +114,6 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     host = f"[{config.host}]" if ":" in config.host else config.host
     print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
-    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning")
+    uvicorn.run(FastPath(create_app(config)), host=config.host, port=config.port,
+                log_level="warning", timeout_graceful_shutdown=STOP_S)
     return 0

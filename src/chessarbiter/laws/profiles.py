@@ -48,6 +48,18 @@ class FlagRule(Enum):
     """Drawn only if the opponent's material is on US Chess rule 14E's list."""
 
 
+class Outage(Enum):
+    """How the clocks are handled when a game resumes after the program keeping it stopped
+    (a server crash or restart): ``docs/server-ops.md``."""
+
+    RESUME = "resume"
+    """The clocks go on from the last acknowledged event, at once: the time since then is
+    charged to no one (a server's practice)."""
+    ARBITER = "arbiter"
+    """The clocks stay stopped at the last acknowledged event until the arbiter restarts them,
+    setting them first if he judges so (S6.10, S6.12, S6.13)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
     """The rules in force for a game. Every field is documented with its source article."""
@@ -121,6 +133,8 @@ class RuleProfile:
     """F23 7.3: a game begun with colours reversed is replayed with the correct colours unless
     both players have made this many moves; None (S7.2): it continues unless the arbiter
     rules otherwise."""
+    outage: Outage = Outage.ARBITER
+    """The clocks after the program keeping the game was down (S6.12, S6.13; ``Outage``)."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -175,7 +189,7 @@ class RuleProfile:
 
 
 LATER_FIELDS: Final = frozenset({"sudden_death_reject", "two_hands_as_illegal_move",
-                                 "limited_supervision", "colours_reversed_moves"})
+                                 "limited_supervision", "colours_reversed_moves", "outage"})
 """Fields added after logs were first written: a stored profile without them takes them from
 the named profile of that name (else the defaults), so older logs still replay."""
 _DEFAULTS: Final = {f.name: f.default for f in fields(RuleProfile)}
@@ -198,6 +212,7 @@ _ENUM_FIELDS: Final[dict[str, Any]] = {
     "offer_declined_by": Lapse,
     "claim_right_lost_by": Lapse,
     "flag_rule": FlagRule,
+    "outage": Outage,
 }
 
 FIDE_2023: Final = RuleProfile(name="fide-2023")
@@ -294,6 +309,7 @@ ONLINE: Final = RuleProfile(
     unpromoted_pawn_becomes_queen=False,
     resignation_drawn_if_opponent_cannot_mate=False,
     sudden_death_bonus_ms=0,
+    outage=Outage.RESUME,
 )
 """A game server: digital input, clocks start once both have moved, flags fall by themselves,
 threefold and 50 moves are drawn automatically (or claimed by button)."""

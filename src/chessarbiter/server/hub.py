@@ -32,6 +32,7 @@ from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
+from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
@@ -104,6 +105,10 @@ class Hub:
             except (StoreError, ValueError) as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
+            events = len(entry.game.log)
+            decisions = recover(entry.live)  # the profile's outage rule
+            if len(entry.game.log) > events:
+                await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
         if self.cluster is not None:
@@ -163,8 +168,9 @@ class Hub:
             await self.cluster.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
-        started = entry.live.start()
-        if started:
+        events = len(game.log)
+        started = entry.live.start()  # () also when it started the clocks (no decision)
+        if len(game.log) > events:
             await self._record(entry, started)
         self._resume(entry)
         for side in (Side.WHITE, Side.BLACK):
@@ -392,8 +398,6 @@ class Hub:
 
     def _engine_turn(self, entry: HubGame) -> None:
         """Start the engine's search when it has the move (in a worker thread)."""
-        from chessarbiter.server.engines import engine_for, think
-
         game = entry.game
         if entry.over or entry.thinking or game.pending_ruling is not None:
             return
@@ -401,6 +405,8 @@ class Hub:
         seat = entry.meta.seat(side)
         if seat.engine is None or self._engines is None:
             return
+        from chessarbiter.server.engines import engine_for, think  # on an engine's turn only
+
         if entry.engine is None:
             entry.engine = engine_for(seat, self.config, game.setup.chess960)
         entry.thinking = True

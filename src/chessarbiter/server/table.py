@@ -133,9 +133,13 @@ class HubGame:
         return uci(move, self.game.setup.chess960)
 
 
+_COMPACT: Final = json.JSONEncoder(separators=(",", ":"))
+"""Made once: ``json.dumps`` with separators makes an encoder on every call."""
+
+
 def ndjson(data: dict[str, Any]) -> bytes:
     """One NDJSON line."""
-    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+    return _COMPACT.encode(data).encode() + b"\n"
 
 
 def _holds(seat: Any, account: str | None, secret_hash: str | None) -> bool:

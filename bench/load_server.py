@@ -1,0 +1,585 @@
+"""Load test of ``chessarbiter serve``: concurrent games played by bot clients over the lichess
+Board API on loopback.
+
+Run: ``PYTHONPATH=src .venv/bin/python bench/load_server.py --games 1000 --seconds 60``.
+Without ``--url`` the server is started as a real subprocess (``python -m
+chessarbiter.cli.main serve``) on a free port of 127.0.0.1 with a temporary database, and
+stopped at the end. Each game is an open challenge (two per-game secrets used as Bearer
+tokens); both players follow the game stream (``GET /api/board/game/stream/{id}``, NDJSON)
+and the side to move posts the next move of a real game from ``../shared/corpus/pgn``
+(``POST /api/board/game/{id}/move/{uci}``) at ``--rate`` moves per second per game, under a
+long time control. A game whose line is played out is resigned; a game that ends is replaced
+by a new one, so ``--games`` games are in play throughout.
+
+Measured in the window after ``--warmup`` seconds: the move round trip (the move POSTed ->
+both players' streams have received the ``gameState`` with it) and the acknowledgement (the
+POST's 200), p50 / p99 / max; moves per second; the server process's CPU time (from
+``/proc/PID/stat``) per move, and the clients' own. Clients run in ``--procs`` processes of
+one asyncio loop each (uvloop when installed), on raw HTTP/1.1 keep-alive connections
+(``--client raw``: one connection per game for its moves, one per player for its stream) or
+httpx (``--client httpx``), to compare what the clients cost. Everything is bounded: at most
+``--games`` games and ``--seconds`` seconds, then every connection is closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from chessarbiter.notation.pgn_reader import read_pgn_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "pgn"
+STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+# -- the lines the bots play ------------------------------------------------------------------
+
+
+def load_lines(count: int, min_plies: int = 20) -> list[list[str]]:
+    """UCI lines of ``count`` real games from the standard start (the corpus read with the
+    project's PGN reader), each at least ``min_plies`` long."""
+    lines: list[list[str]] = []
+    for path in sorted(CORPUS.rglob("*.pgn")):
+        for game in read_pgn_file(path):
+            if game.error is not None or game.chess960 or game.start_fen != STANDARD:
+                continue
+            if len(game.moves) < min_plies:
+                continue
+            pos = game.start_position()
+            line = []
+            for record in game.moves:
+                line.append(pos.uci(record.move))
+                pos.push(record.move)
+            lines.append(line)
+            if len(lines) >= count:
+                return lines
+    if not lines:
+        raise SystemExit(f"no games found under {CORPUS}")
+    return lines
+
+
+# -- transports ---------------------------------------------------------------------------------
+
+
+class Transport(Protocol):
+    """What a bot needs from HTTP: a request, and an NDJSON stream line by line."""
+
+    async def request(self, method: str, path: str, token: str | None = None,
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]: ...
+
+    def stream(self, path: str, token: str) -> contextlib.AbstractAsyncContextManager[
+        AsyncIterator[bytes]]: ...
+
+    async def close(self) -> None: ...
+
+
+class RawConnection:
+    """One HTTP/1.1 keep-alive connection, requests one at a time (reopened when the server
+    closed it)."""
+
+    IDLE = 4.0  # reopen rather than reuse after this long (servers close idle ones at ~5 s)
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._io: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._used = 0.0
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._io is not None and time.monotonic() - self._used < self.IDLE:
+            return self._io
+        await self.close()
+        self._io = await asyncio.open_connection(self.host, self.port)
+        return self._io
+
+    def _head(self, method: str, path: str, token: str | None, body: bytes) -> bytes:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if token is not None:
+            lines.append(f"Authorization: Bearer {token}")
+        if method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+            if body:
+                lines.append("Content-Type: application/json")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+    async def request(self, method: str, path: str, token: str | None = None,
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
+        body = json.dumps(data).encode() if data else b""
+        reader, writer = await self._open()
+        writer.write(self._head(method, path, token, body))
+        status, chunked, length = await _read_head(reader)
+        answer = b"".join([c async for c in _chunks(reader)]) if chunked else (
+            await reader.readexactly(length))
+        self._used = time.monotonic()
+        return status, answer
+
+    @contextlib.asynccontextmanager
+    async def stream(self, path: str, token: str) -> AsyncIterator[AsyncIterator[bytes]]:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            writer.write(self._head("GET", path, token, b""))
+            status, chunked, _ = await _read_head(reader)
+            if status != 200:
+                raise RuntimeError(f"GET {path}: {status}")
+            yield _lines(_chunks(reader) if chunked else _raw(reader))
+        finally:
+            writer.close()
+
+    async def close(self) -> None:
+        if self._io is not None:
+            self._io[1].close()
+            self._io = None
+
+
+async def _read_head(reader: asyncio.StreamReader) -> tuple[int, bool, int]:
+    """The status, whether the body is chunked, and its Content-Length."""
+    status_line = await reader.readline()
+    if not status_line:
+        raise ConnectionError("the server closed the connection")
+    status = int(status_line.split()[1])
+    chunked, length = False, 0
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b"\n", b""):
+            return status, chunked, length
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"transfer-encoding":
+            chunked = b"chunked" in value.lower()
+
+
+async def _chunks(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
+    while True:
+        size = int((await reader.readline()).split(b";")[0], 16)
+        if size == 0:
+            await reader.readline()
+            return
+        data = await reader.readexactly(size + 2)
+        yield data[:-2]
+
+
+async def _raw(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
+    while data := await reader.read(65536):
+        yield data
+
+
+async def _lines(parts: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """NDJSON lines (keep-alive empty lines left out) out of a body's parts."""
+    rest = b""
+    async for part in parts:
+        rest += part
+        *whole, rest = rest.split(b"\n")
+        for line in whole:
+            if line.strip():
+                yield line
+
+
+class HttpxTransport:
+    """The same over one shared ``httpx.AsyncClient`` (HTTP/1.1 connection pool)."""
+
+    def __init__(self, url: str, games: int) -> None:
+        import httpx
+
+        self._client = httpx.AsyncClient(
+            base_url=url, timeout=None,
+            limits=httpx.Limits(max_connections=3 * games + 10,
+                                max_keepalive_connections=games + 10))
+
+    async def request(self, method: str, path: str, token: str | None = None,
+                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = await self._client.request(method, path, headers=headers, json=data)
+        return response.status_code, response.content
+
+    @contextlib.asynccontextmanager
+    async def stream(self, path: str, token: str) -> AsyncIterator[AsyncIterator[bytes]]:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with self._client.stream("GET", path, headers=headers) as response:
+            if response.status_code != 200:
+                raise RuntimeError(f"GET {path}: {response.status_code}")
+            yield _lines(response.aiter_raw())
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+
+# -- one client process ---------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """What a client process does; times are ``time.monotonic()`` values (one clock for all
+    processes of the machine)."""
+
+    url: str
+    games: int
+    rate: float
+    start: float
+    window: tuple[float, float]
+    client: str
+    lines: list[list[str]]
+    control: tuple[int, int]  # clock limit and increment, seconds
+    seed: int
+
+
+@dataclass
+class Tally:
+    round_trips: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
+    moves: int = 0
+    games_started: int = 0
+    games_ended: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    cpu: float = 0.0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+def _count_moves(moves: str) -> int:
+    return moves.count(" ") + 1 if moves else 0
+
+
+class Bot:
+    """One game: create it, follow both streams, play its line, replace it when it ends."""
+
+    def __init__(self, plan: Plan, tally: Tally, transport: Transport, moves: Transport,
+                 number: int, rng: random.Random) -> None:
+        self.plan, self.tally, self.transport, self.moves = plan, tally, transport, moves
+        self.number, self.rng = number, rng
+
+    async def run(self) -> None:
+        plan = self.plan
+        await asyncio.sleep(max(0.0, plan.start - time.monotonic()))
+        while time.monotonic() < plan.window[1]:
+            try:
+                await self.play(self.rng.choice(plan.lines))
+            except Exception as exc:  # counted, and the bot plays on with a new game
+                self.tally.error(type(exc).__name__)
+                await asyncio.sleep(0.5)
+
+    async def create(self) -> tuple[str, str, str]:
+        limit, increment = self.plan.control
+        status, body = await self.transport.request(
+            "POST", "/api/challenge/open",
+            data={"clock.limit": limit, "clock.increment": increment,
+                  "name": f"load {self.number}"})
+        if status != 200:
+            raise RuntimeError(f"open challenge: {status} {body[:200]!r}")
+        data = json.loads(body)
+        return data["id"], data["secretWhite"], data["secretBlack"]
+
+    async def play(self, line: list[str]) -> None:
+        game_id, white, black = await self.create()
+        self.tally.games_started += 1
+        sent: dict[int, list[float]] = {}  # ply -> [posted at, streams that saw it]
+        ready = [asyncio.Event(), asyncio.Event()]
+        over = asyncio.Event()
+        window = self.plan.window
+
+        async def follow(index: int, token: str) -> None:
+            async with self.transport.stream(f"/api/board/game/stream/{game_id}",
+                                             token) as lines:
+                async for raw in lines:
+                    now = time.monotonic()
+                    data = json.loads(raw)
+                    state = data.get("state", data) if data.get("type") == "gameFull" else data
+                    if data.get("type") == "gameFull":
+                        ready[index].set()
+                    if state.get("type") != "gameState":
+                        continue
+                    entry = sent.get(_count_moves(state["moves"]))
+                    if entry is not None:
+                        entry[1] += 1
+                        if entry[1] == 2 and window[0] <= entry[0] < window[1]:
+                            self.tally.round_trips.append(now - entry[0])
+                    if state.get("status", "started") not in ("started", "created"):
+                        over.set()
+                        return
+
+        followers = [asyncio.create_task(follow(0, white)),
+                     asyncio.create_task(follow(1, black))]
+        try:
+            await asyncio.wait_for(asyncio.gather(ready[0].wait(), ready[1].wait()), 30)
+            interval = 1.0 / self.plan.rate
+            due = time.monotonic() + self.rng.random() * interval
+            for ply, move in enumerate(line, 1):
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                if over.is_set() or time.monotonic() >= window[1]:
+                    break
+                token = white if ply % 2 else black
+                posted = time.monotonic()
+                sent[ply] = [posted, 0]
+                status, _ = await self.moves.request(
+                    "POST", f"/api/board/game/{game_id}/move/{move}", token)
+                done = time.monotonic()
+                if status != 200:
+                    self.tally.error(f"move {status}")
+                    break
+                if window[0] <= posted < window[1]:
+                    self.tally.acks.append(done - posted)
+                    self.tally.moves += 1
+                due = max(due + interval, done)
+            if not over.is_set() and time.monotonic() < window[1]:
+                token = white if (len(sent) + 1) % 2 else black
+                await self.moves.request("POST", f"/api/board/game/{game_id}/resign", token)
+                await asyncio.wait_for(over.wait(), 10)
+            if over.is_set():
+                self.tally.games_ended += 1
+        finally:
+            for task in followers:
+                task.cancel()
+            await asyncio.gather(*followers, return_exceptions=True)
+
+
+async def _client_main(plan: Plan) -> Tally:
+    tally = Tally()
+    parsed = urllib.parse.urlsplit(plan.url)
+    host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
+    shared: Transport | None = None
+    if plan.client == "httpx":
+        shared = HttpxTransport(plan.url, plan.games)
+    rng = random.Random(plan.seed)
+    bots = []
+    own: list[Transport] = []
+    for number in range(plan.games):
+        if shared is None:
+            moves = RawConnection(host, port)
+            own.append(moves)
+            bots.append(Bot(plan, tally, moves, moves, number, random.Random(rng.random())))
+        else:
+            bots.append(Bot(plan, tally, shared, shared, number, random.Random(rng.random())))
+    tasks = [asyncio.create_task(bot.run()) for bot in bots]
+    await asyncio.sleep(max(0.0, plan.window[0] - time.monotonic()))
+    cpu = time.process_time()
+    await asyncio.sleep(max(0.0, plan.window[1] - time.monotonic()))
+    tally.cpu = time.process_time() - cpu
+    await asyncio.wait(tasks, timeout=5)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for transport in own:
+        await transport.close()
+    if shared is not None:
+        await shared.close()
+    return tally
+
+
+def client_process(plan: Plan, out: Any) -> None:
+    """A client process: its share of the games on one event loop; the tally to ``out``."""
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    out.put(asyncio.run(_client_main(plan)))
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
+    """``chessarbiter serve`` on a free port of 127.0.0.1 with a temporary database, its
+    command behind ``wrap`` (e.g. a profiler's ``py-spy record -o FILE --``): its URL and
+    the server's process id (stopped at the end)."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="load-server-") as folder:
+        command = [*wrap, sys.executable, "-m", "chessarbiter.cli.main", "serve", "--host",
+                   "127.0.0.1", "--port", str(port), "--db", str(Path(folder) / "games.sqlite"),
+                   *extra]
+        environ = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115 - closed below
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environ)
+        child = process.pid
+        try:
+            url = f"http://127.0.0.1:{port}"
+            wait_ready(port, process)
+            child = _python(process.pid) if wrap else process.pid
+            yield url, child
+        finally:
+            process.send_signal(signal.SIGINT)  # as Ctrl-C: a profiler writes its file
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if child != process.pid:  # the server behind a wrapper outlives it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+            log.close()
+            if process.returncode not in (0, -signal.SIGINT, -signal.SIGKILL):
+                sys.stderr.write((Path(folder) / "server.log").read_text()[-3000:])
+
+
+def wait_ready(port: int, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited ({process.returncode}) before listening")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"the server did not listen on port {port} within {seconds} s")
+
+
+def _python(pid: int) -> int:
+    """The server process under a wrapper process ``pid`` (its first child)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return int(children[0]) if children else pid
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
+    lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
+    now = time.monotonic()
+    ramp = args.ramp if args.ramp is not None else max(2.0, args.games / 200)
+    start = now + 1.0
+    window = (start + ramp + args.warmup, start + ramp + args.warmup + args.seconds)
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    shares = [args.games // args.procs + (i < args.games % args.procs)
+              for i in range(args.procs)]
+    procs = []
+    for index, share in enumerate(shares):
+        plan = Plan(url, share, args.rate, start, window, args.client, lines,
+                    (args.limit, args.increment), args.seed + index)
+        proc = context.Process(target=client_process, args=(plan, out))
+        proc.start()
+        procs.append(proc)
+    load_before = os.getloadavg()
+    time.sleep(max(0.0, window[0] - time.monotonic()))
+    server_cpu = cpu_seconds(pid) if pid is not None else 0.0
+    time.sleep(max(0.0, window[1] - time.monotonic()))
+    if pid is not None:
+        server_cpu = cpu_seconds(pid) - server_cpu
+    load_after = os.getloadavg()
+    tallies: list[Tally] = [out.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(30)
+    trips = [t for tally in tallies for t in tally.round_trips]
+    acks = [t for tally in tallies for t in tally.acks]
+    moves = sum(tally.moves for tally in tallies)
+    errors: dict[str, int] = {}
+    for tally in tallies:
+        for key, value in tally.errors.items():
+            errors[key] = errors.get(key, 0) + value
+
+    def per_move(cpu: float) -> float:
+        return cpu / moves * 1e6 if moves else float("nan")
+
+    return {
+        "games": args.games, "rate": args.rate, "seconds": args.seconds, "client": args.client,
+        "procs": args.procs, "moves": moves, "moves_per_s": moves / args.seconds,
+        "round_trip_ms": {"p50": _pct(trips, 0.5) * 1e3, "p99": _pct(trips, 0.99) * 1e3,
+                          "max": _pct(trips, 1.0) * 1e3, "n": len(trips)},
+        "ack_ms": {"p50": _pct(acks, 0.5) * 1e3, "p99": _pct(acks, 0.99) * 1e3,
+                   "max": _pct(acks, 1.0) * 1e3},
+        "server_cpu_us_per_move": per_move(server_cpu) if pid is not None else None,
+        "server_cpu_share": server_cpu / args.seconds if pid is not None else None,
+        "client_cpu_us_per_move": per_move(sum(t.cpu for t in tallies)),
+        "games_started": sum(t.games_started for t in tallies),
+        "games_ended": sum(t.games_ended for t in tallies),
+        "errors": errors,
+        "loadavg_before": load_before, "loadavg_after": load_after,
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    trip, ack = result["round_trip_ms"], result["ack_ms"]
+    lines = [
+        f"{result['games']} games at {result['rate']} move/s each, {result['seconds']} s "
+        f"measured, {result['client']} clients in {result['procs']} process(es)",
+        f"moves: {result['moves']} ({result['moves_per_s']:.0f}/s); games started "
+        f"{result['games_started']}, ended {result['games_ended']}; errors {result['errors']}",
+        f"round trip (POST -> both streams): p50 {trip['p50']:.1f} ms, p99 {trip['p99']:.1f} ms,"
+        f" max {trip['max']:.1f} ms ({trip['n']} samples)",
+        f"acknowledgement (POST -> 200): p50 {ack['p50']:.1f} ms, p99 {ack['p99']:.1f} ms",
+    ]
+    if result["server_cpu_us_per_move"] is not None:
+        lines.append(f"server CPU: {result['server_cpu_us_per_move']:.0f} us per move "
+                     f"({result['server_cpu_share'] * 100:.0f}% of one core)")
+    lines.append(f"client CPU: {result['client_cpu_us_per_move']:.0f} us per move")
+    lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
+                 f"{result['loadavg_after'][0]:.2f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="concurrent games (100)")
+    parser.add_argument("--seconds", type=float, default=30, help="measured seconds (30)")
+    parser.add_argument("--rate", type=float, default=1.0, help="moves/s per game (1)")
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--pid", type=int, help="with --url: the server's process id, for CPU")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--ramp", type=float, help="seconds to create the games (games/200)")
+    parser.add_argument("--procs", type=int, default=1, help="client processes (1)")
+    parser.add_argument("--client", choices=("raw", "httpx"), default="raw")
+    parser.add_argument("--limit", type=int, default=3600, help="clock limit, s (3600)")
+    parser.add_argument("--increment", type=int, default=0, help="clock increment, s (0)")
+    parser.add_argument("--plies", type=int, default=0,
+                        help="play at most this many plies of each line, then resign (all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="an argument for `serve` (repeatable)")
+    parser.add_argument("--wrap", default="", help="a command prefix for the server, e.g. "
+                        "'py-spy record -f raw -o FILE --' to profile it")
+    args = parser.parse_args()
+    if not 1 <= args.games <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.rate <= 10:
+        parser.error("bounds: 1 <= --games <= 5000, 0 < --seconds <= 600, 0 < --rate <= 10")
+    if args.url is not None:
+        if urllib.parse.urlsplit(args.url).hostname not in ("127.0.0.1", "localhost"):
+            parser.error("--url: loopback only (127.0.0.1)")
+        result = run(args, args.url, args.pid)
+    else:
+        with server(args.server_arg, shlex.split(args.wrap)) as (url, pid):
+            result = run(args, url, pid)
+    print(json.dumps(result, indent=1) if args.json else report(result))
+
+
+if __name__ == "__main__":
+    main()

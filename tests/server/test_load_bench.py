@@ -1,0 +1,32 @@
+"""bench/load_server.py works end to end: a real server process, bots on loopback, games
+played out and replaced, figures reported (a few games for a few seconds)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.long
+def test_the_load_bench_plays_and_measures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--games", "4", "--rate", "8",
+         "--plies", "6", "--seconds", "4", "--warmup", "1", "--ramp", "2", "--json"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
+        timeout=120, check=True)
+    result = json.loads(done.stdout)
+    assert result["errors"] == {}
+    assert result["moves"] >= 4 * 8 * 4 // 2  # at least half the moves asked for
+    assert result["moves"] - 4 <= result["round_trip_ms"]["n"] <= result["moves"]  # one in
+    # flight per game at the end of the window
+    assert 0 < result["round_trip_ms"]["p50"] <= result["round_trip_ms"]["p99"]
+    assert result["games_ended"] >= 4  # six plies each, then resigned and replaced
+    assert result["games_started"] > result["games_ended"]
+    assert result["server_cpu_us_per_move"] > 0

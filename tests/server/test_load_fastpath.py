@@ -1,0 +1,86 @@
+"""The hot routes served without the framework's layers (server/fastpath.py) answer as the
+app does: the same endpoint for every path, the same statuses and bodies."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.routing import Match, Route
+
+from chessarbiter.server.app import create_app
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.fastpath import FastPath, match
+from chessarbiter.server.hub import Hub
+
+PATHS = [  # (method, path, whether it is a hot route)
+    ("POST", "/api/board/game/abcd1234/move/e2e4", True),
+    ("POST", "/api/bot/game/abcd1234/move/e7e8q", True),
+    ("GET", "/api/board/game/stream/abcd1234", True),
+    ("GET", "/api/bot/game/stream/abcd1234", True),
+    ("POST", "/api/board/game/stream/resign", False),
+    ("GET", "/api/board/game/stream/", False),
+    ("GET", "/api/board/game/abcd1234/move/e2e4", False),
+    ("POST", "/api/board/game/abcd1234/resign", False),
+    ("POST", "/api/board/game//move/e2e4", False),
+    ("POST", "/api/board/game/abcd1234/move/e2e4/", False),
+    ("GET", "/api/game/abcd1234", False),
+    ("POST", "/api/challenge/open", False),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "hot"), PATHS)
+def test_a_hot_route_is_the_one_the_router_finds(method: str, path: str, hot: bool,
+                                                 tmp_path: Path) -> None:
+    app = create_app(ServerConfig(db=tmp_path / "g.sqlite"))
+    scope = {"type": "http", "method": method, "path": path, "root_path": ""}
+    routed = None
+    for route in app.routes:
+        matched, child = route.matches(scope)
+        if isinstance(route, Route) and matched is Match.FULL:
+            routed = (route.endpoint, child["path_params"])
+            break
+    found = match(method, path)
+    assert (found is not None) == hot
+    if found is not None:  # a path it takes is routed to the same endpoint, same params
+        assert found == routed
+
+
+def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Path) -> None:
+    async def play(fast: bool) -> list[tuple[int, object]]:
+        hub = Hub(ServerConfig(db=tmp_path / f"{fast}.sqlite", timers=False))
+        await hub.start()
+        app = create_app(hub=hub)
+        served = FastPath(app) if fast else app
+        answers: list[tuple[int, object]] = []
+        try:
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=served),
+                                         base_url="http://test") as client:
+                game = (await client.post("/api/challenge/open", json={})).json()
+                white = {"Authorization": f"Bearer {game['secretWhite']}"}
+                black = {"Authorization": f"Bearer {game['secretBlack']}"}
+                base = f"/api/board/game/{game['id']}/move/"
+                for url, headers in [
+                    (base + "e2e4", white), (base + "e2e4", black), (base + "e7e6", white),
+                    (base + "e7e5", {}), (base + "e7e5", {"Authorization": "Bearer nope"}),
+                    (base + "e7!5", black), (base + "e7e5?offeringDraw=maybe", black),
+                    ("/api/board/game/nosuchgame/move/e7e5", black),
+                    (base + "e7e5?offeringDraw=true", black),
+                ]:
+                    response = await client.post(url, headers=headers)
+                    body = response.json()
+                    if isinstance(body, dict) and "error" in body:
+                        body = str(body["error"]).replace(game["id"], "ID")
+                    answers.append((response.status_code, body))
+                state = (await client.get(f"/api/game/{game['id']}")).json()["state"]
+                answers.append((0, (state["moves"], state["bdraw"])))
+        finally:
+            await hub.stop()
+        return answers
+
+    fast, slow = asyncio.run(play(True)), asyncio.run(play(False))
+    assert fast == slow
+    assert [status for status, _ in fast] == [200, 400, 400, 401, 403, 400, 400, 404, 200, 0]
+    assert fast[-1] == (0, ("e2e4 e7e5", True))
