@@ -90,6 +90,10 @@ def test_a_lost_lease_is_neither_renewed_nor_released_by_its_old_holder() -> Non
     assert taken is not None and taken.token > lease.token
     assert not first.valid(lease) and second.valid(taken)
     assert first.renew(lease) is None
+    assert first.renew_all([lease]) == [None]
+    again = second.renew_all([taken])[0]
+    assert again is not None and again.token == taken.token
+    assert again.valid_until >= taken.valid_until
     first.release(lease)
     holder = first.holder("g")
     assert holder is not None and holder.address == "b:2"

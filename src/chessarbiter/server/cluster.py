@@ -136,7 +136,7 @@ class Cluster:
             await asyncio.sleep(self.leases.ttl_ms / 4000)
             held = list(self.held.values())
             try:
-                renewed = await asyncio.to_thread(_renew_all, self.leases, held)
+                renewed = await asyncio.to_thread(self.leases.renew_all, held)
             except Exception as exc:  # Redis unreachable: the leases lapse by themselves
                 log.error("cluster: cannot renew the leases: %s", exc)
                 continue
@@ -311,10 +311,6 @@ def _fence(store: Any, store_id: str, token: int) -> None:
     if not isinstance(store, PostgresStore):
         raise ApiError(500, "a cluster keeps its games in PostgreSQL (--db postgresql://...)")
     store.fence(store_id, token)
-
-
-def _renew_all(leases: Leases, held: list[Lease]) -> list[Lease | None]:
-    return [leases.renew(lease) for lease in held]
 
 
 def _release_all(leases: Leases, held: list[Lease]) -> None:

@@ -110,6 +110,17 @@ class Leases:
             return None
         return Lease(lease.game_id, lease.token, sent + self.ttl_ms - self.margin_ms)
 
+    def renew_all(self, leases: list[Lease]) -> list[Lease | None]:
+        """:meth:`renew` for many leases in one round trip (a pipeline)."""
+        sent = self._now()
+        with self.redis.pipeline(transaction=False) as pipe:
+            for lease in leases:
+                self._renew(keys=self._keys(lease.game_id)[:1], args=[lease.token, self.ttl_ms],
+                            client=pipe)
+            answers = pipe.execute()
+        return [Lease(lease.game_id, lease.token, sent + self.ttl_ms - self.margin_ms)
+                if answer else None for lease, answer in zip(leases, answers, strict=True)]
+
     def release(self, lease: Lease) -> None:
         """Give the game up (if this lease still holds it)."""
         self._release(keys=self._keys(lease.game_id)[:1], args=[lease.token])
