@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import re
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -63,6 +64,8 @@ class Cluster:
         """Games this process took over from a dead or lost owner (by the sweep)."""
         self._client: httpx.AsyncClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._renewer: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     # -- life --------------------------------------------------------------------------
 
@@ -72,12 +75,18 @@ class Cluster:
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
 
     def run(self) -> None:
-        """Start renewing the leases and sweeping for games no one holds."""
-        self._tasks = [asyncio.create_task(self._renewing()),
-                       asyncio.create_task(self._sweeping())]
+        """Start renewing the leases (in a thread of its own, so a busy event loop does not
+        let them lapse) and sweeping for games no one holds."""
+        self._renewer = threading.Thread(target=self._renewing, args=(asyncio.get_running_loop(),),
+                                         daemon=True, name="chessarbiter-leases")
+        self._renewer.start()
+        self._tasks = [asyncio.create_task(self._sweeping())]
 
     async def stop(self) -> None:
         """Give the games up (the others take them at once) and disconnect."""
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -131,12 +140,13 @@ class Cluster:
         if line != b"\n":
             self.bus.publish(game_id, line)
 
-    async def _renewing(self) -> None:
-        while True:
-            await asyncio.sleep(self.leases.ttl_ms / 4000)
+    def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew every lease held, four times a lease's life; a game whose lease was lost
+        is forgotten (on the event loop)."""
+        while not self._stopping.wait(self.leases.ttl_ms / 4000):
             held = list(self.held.values())
             try:
-                renewed = await asyncio.to_thread(self.leases.renew_all, held)
+                renewed = self.leases.renew_all(held)
             except Exception as exc:  # Redis unreachable: the leases lapse by themselves
                 log.error("cluster: cannot renew the leases: %s", exc)
                 continue
@@ -146,11 +156,14 @@ class Cluster:
                 if new is None:
                     log.warning("game %s: lease lost; another process owns it", lease.game_id)
                     del self.held[lease.game_id]
-                    entry = self.hub.games.get(lease.game_id)
-                    if entry is not None:
-                        self.hub.forget(entry)
+                    loop.call_soon_threadsafe(self._forget, lease.game_id)
                 else:
                     self.held[lease.game_id] = new
+
+    def _forget(self, game_id: str) -> None:
+        entry = self.hub.games.get(game_id)
+        if entry is not None and not self.owns(game_id):
+            self.hub.forget(entry)
 
     async def _sweeping(self) -> None:
         while True:
