@@ -114,6 +114,12 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     host = f"[{config.host}]" if ":" in config.host else config.host
     print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
-    uvicorn.run(FastPath(create_app(config)), host=config.host, port=config.port,
+    app = create_app(config)
+    outer: Any = FastPath(app)
+    if app.state.hub.cluster is not None:  # requests about games others own go there first
+        from chessarbiter.server.cluster import Forwarding
+
+        outer = Forwarding(outer, app.state.hub.cluster)
+    uvicorn.run(outer, host=config.host, port=config.port,
                 log_level="warning", timeout_graceful_shutdown=STOP_S)
     return 0

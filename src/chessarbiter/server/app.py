@@ -69,8 +69,4 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         ApiError: api_error, HTTPException: http_error, Exception: server_error})
     app.state.hub = the_hub
-    if the_hub.cluster is not None:  # requests about games other processes own go there
-        from chessarbiter.server.cluster import Forwarding
-
-        app.add_middleware(Forwarding, cluster=the_hub.cluster)
     return app
