@@ -60,12 +60,16 @@ class Cluster:
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
         self.bus = Bus(bus_url)
         self.held: dict[str, Lease] = {}
+        self.taking: dict[str, Lease] = {}
+        """Leases taken whose games are being fenced in the store (not yet owned)."""
         self.taken_over: list[str] = []
         """Games this process took over from a dead or lost owner (by the sweep)."""
         self._client: httpx.AsyncClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renewer: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        """Guards ``held`` and ``taking`` between the event loop and the renewing thread."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -113,13 +117,22 @@ class Cluster:
         lease = await asyncio.to_thread(self.leases.take, game_id)
         if lease is None:
             return False
+        with self._lock:
+            self.taking[game_id] = lease  # renewed while the store is fenced (queued writes)
+        token = lease.token
         try:
-            await self.hub.db.run(lambda store, conn: _fence(store, store_id, lease.token))
+            await self.hub.db.run(lambda store, conn: _fence(store, store_id, token))
         except ValueError as exc:
             log.error("game %s: cannot be fenced: %s", game_id, exc)
+            with self._lock:
+                lease = self.taking.pop(game_id, lease)
             await asyncio.to_thread(self.leases.release, lease)
             return False
-        self.held[game_id] = lease
+        with self._lock:
+            lease = self.taking.pop(game_id, lease)
+            if not self.leases.valid(lease):
+                return False
+            self.held[game_id] = lease
         return True
 
     async def admit(self, game_id: str, store_id: str) -> None:
@@ -144,21 +157,29 @@ class Cluster:
         """Renew every lease held, four times a lease's life; a game whose lease was lost
         is forgotten (on the event loop)."""
         while not self._stopping.wait(self.leases.ttl_ms / 4000):
-            held = list(self.held.values())
+            with self._lock:
+                held = [*self.held.values(), *self.taking.values()]
             try:
                 renewed = self.leases.renew_all(held)
             except Exception as exc:  # Redis unreachable: the leases lapse by themselves
                 log.error("cluster: cannot renew the leases: %s", exc)
                 continue
-            for lease, new in zip(held, renewed, strict=True):
-                if self.held.get(lease.game_id) is not lease:
-                    continue
-                if new is None:
-                    log.warning("game %s: lease lost; another process owns it", lease.game_id)
-                    del self.held[lease.game_id]
-                    loop.call_soon_threadsafe(self._forget, lease.game_id)
-                else:
-                    self.held[lease.game_id] = new
+            lost = []
+            with self._lock:
+                for lease, new in zip(held, renewed, strict=True):
+                    game_id = lease.game_id
+                    if self.taking.get(game_id) is lease:
+                        if new is not None:
+                            self.taking[game_id] = new
+                    elif self.held.get(game_id) is lease:
+                        if new is None:
+                            del self.held[game_id]
+                            lost.append(game_id)
+                        else:
+                            self.held[game_id] = new
+            for game_id in lost:
+                log.warning("game %s: lease lost; another process owns it", game_id)
+                loop.call_soon_threadsafe(self._forget, game_id)
 
     def _forget(self, game_id: str) -> None:
         entry = self.hub.games.get(game_id)
