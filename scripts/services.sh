@@ -38,6 +38,7 @@ start_postgres() {
     answering 5432 && return 0
     can_install || return 1
     command -v pg_ctlcluster >/dev/null || install_debian postgresql || return 1
+    answering 5432 && return 0  # started by the package's installation
     local version cluster
     read -r version cluster _ < <(pg_lsclusters -h 2>/dev/null | awk '$3 == 5432')
     if [ -z "${version:-}" ]; then
@@ -69,6 +70,7 @@ start_redis() {
     answering 6379 && return 0
     can_install || return 1
     command -v redis-server >/dev/null || install_debian redis-server || return 1
+    answering 6379 && return 0
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no \
         --logfile '' >/dev/null || return 1
     wait_for 6379 Redis
