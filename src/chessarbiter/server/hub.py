@@ -197,8 +197,8 @@ class Hub:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
-        if self.cluster is not None and game_id not in self.games:
-            self._resume(entry)  # taken over: its flag timer runs here now
+        if self.cluster is not None:
+            return await self._take_over(entry)  # its flag timer runs here now
         self.games.setdefault(game_id, entry)
         return self.games[game_id]
 
@@ -223,9 +223,19 @@ class Hub:
     async def resume(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
         """Rebuild a game from its log and play on (a cluster taking it over); the game
         in memory if it was loaded meanwhile."""
-        entry = await self._load(game_id, store_id, meta_text)
-        if game_id in self.games:
-            return self.games[game_id]
+        return await self._take_over(await self._load(game_id, store_id, meta_text))
+
+    async def _take_over(self, entry: HubGame) -> HubGame:
+        """Play on with a game just loaded by this process as its new owner, after the
+        profile's outage rule (as after a restart); the game in memory if it was loaded
+        meanwhile."""
+        if entry.id in self.games:
+            return self.games[entry.id]
+        self.games[entry.id] = entry
+        events = len(entry.game.log)
+        decisions = recover(entry.live)
+        if len(entry.game.log) > events:
+            await self._record(entry, decisions)
         self._resume(entry)
         return entry
 
