@@ -129,9 +129,9 @@ class Hub:
         self.lobby.close()
         if self._engines is not None:
             self._engines.shutdown(wait=False, cancel_futures=True)
-        if self.cluster is not None:
-            await self.cluster.stop()
         await asyncio.to_thread(self.db.close)
+        if self.cluster is not None:  # the games given up once their writes are stored
+            await self.cluster.stop()
 
     # -- accounts ----------------------------------------------------------------------
 
