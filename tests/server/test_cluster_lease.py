@@ -9,6 +9,7 @@ import random
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from itertools import pairwise
 
 import pytest
@@ -16,19 +17,31 @@ import pytest
 from tests.services import redis_url
 
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
+import redis
+
 from chessarbiter.server.lease import Lease, Leases, monotonic_ms
 
 TTL_MS = 400
 MARGIN_MS = 100
 
 
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """A key prefix of the test's own, its keys deleted afterwards."""
+    name = f"test:{uuid.uuid4().hex}:"
+    yield name
+    client = redis.Redis.from_url(redis_url())
+    for key in client.scan_iter(f"{name}*"):
+        client.delete(key)
+    client.close()
+
+
 def leases(prefix: str, address: str, url: str) -> Leases:
     return Leases(url, address, prefix=prefix, ttl_ms=TTL_MS, margin_ms=MARGIN_MS)
 
 
-def test_contenders_racing_never_hold_a_game_at_once() -> None:
+def test_contenders_racing_never_hold_a_game_at_once(prefix: str) -> None:
     url = redis_url()
-    prefix = f"test:{uuid.uuid4().hex}:"
     games = ["g1", "g2"]
     held: list[tuple[str, int, float, float, str]] = []  # game, token, from, until, who
     lock = threading.Lock()
@@ -74,9 +87,8 @@ def test_contenders_racing_never_hold_a_game_at_once() -> None:
                                    f"(token {later}) held it at once"
 
 
-def test_a_lost_lease_is_neither_renewed_nor_released_by_its_old_holder() -> None:
+def test_a_lost_lease_is_neither_renewed_nor_released_by_its_old_holder(prefix: str) -> None:
     url = redis_url()
-    prefix = f"test:{uuid.uuid4().hex}:"
     first, second = leases(prefix, "a:1", url), leases(prefix, "b:2", url)
     lease = first.take("g")
     assert lease is not None and second.take("g") is None
