@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from chessarbiter.arbiter.events import ClocksSet
+import pytest
+
+from chessarbiter.arbiter.events import ClocksSet, Resigned
+from chessarbiter.laws.deadpos import Outcome, Verdict
+from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
@@ -91,6 +97,9 @@ def test_challenge_accept_then_mate(tmp_path: Path) -> None:
         assert await next_line(stream) is None  # the stream ends with the game
         finished = json.loads(await next_line(events) or b"")
         assert finished["type"] == "gameFinish" and finished["game"]["winner"] == "black"
+        now = (await s.client.get(f"/api/game/{game_id}", headers=bob)).json()
+        assert now["san"] == ["f3", "e5", "g4", "Qh4#"] and now["you"] == "black"
+        assert now["legalMoves"] == [] and now["state"]["status"] == "mate"
         pgn = (await s.client.get(f"/game/export/{game_id}")).text
         assert "Qh4#" in pgn and '[Result "0-1"]' in pgn
 
@@ -240,14 +249,15 @@ def test_online_flag_with_lag_compensation(tmp_path: Path) -> None:
         game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
         await play(s, game_id, "e2e4 e7e5", alice, bob)
         entry = await s.game(game_id)
+        stream = entry.subscribe()
         s.clock.advance(60_100)  # white's flag fell 100 ms ago: within the lag allowed
         assert s.hub.fire_due() == 0
         assert (await s.post(f"/api/board/game/{game_id}/move/g1f3", alice)).status_code \
             == 200
+        assert json.loads(await next_line(stream) or b"")["moves"].endswith("g1f3")
         s.clock.advance(61_000)  # black's flag fell 1 s ago
         assert s.hub.fire_due() == 1
-        await asyncio.sleep(0)
-        state = json.loads(entry.line)
+        state = json.loads(await next_line(stream) or b"")
         assert state["status"] == "outoftime" and state["winner"] == "white"
 
     run(tmp_path, scenario)
@@ -407,3 +417,78 @@ def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
             await hub.stop()
 
     asyncio.run(main())
+
+
+def test_an_undetermined_flag_awaits_the_arbiter(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def undetermined(pos: object, colour: int) -> Verdict:
+        return Verdict(Outcome.UNDETERMINED, colour, reason="budget spent")
+
+    monkeypatch.setattr(hub_module, "mate_verdict", undetermined)
+
+    async def scenario(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        entry = await s.game(game_id)
+        stream = entry.subscribe()
+        s.clock.advance(61_000)
+        assert s.hub.fire_due() == 1
+        state = json.loads(await next_line(stream) or b"")
+        assert state["status"] == "started" and state["pendingRuling"]
+        assert s.hub.fire_due() == 0  # no flag twice, no timer while the ruling is pending
+        refused = await s.post(f"/api/board/game/{game_id}/move/g1f3", alice)
+        assert refused.status_code == 400 and "arbiter" in refused.json()["error"]
+        judge = await s.account("judge", Role.ARBITER)
+        ruled = await s.post(f"/api/arbiter/game/{game_id}/rule", judge,
+                             data={"canMate": "true", "reason": "black has a queen"})
+        assert ruled.status_code == 200, ruled.text
+        state = json.loads(await next_line(stream) or b"")
+        assert state["status"] == "outoftime" and state["winner"] == "black"
+
+    run(tmp_path, scenario)
+
+
+def test_resigning_against_a_lone_king_draws_under_fide(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        made = (await s.post("/api/challenge/open", data={
+            "timeControl": "5+3", "profile": "fide-2023-blitz", "variant": "fromPosition",
+            "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})).json()
+        white = {"Authorization": f"Bearer {made['secretWhite']}"}
+        resigned = await s.post(f"/api/board/game/{made['id']}/resign", white)
+        assert resigned.status_code == 200, resigned.text
+        entry = await s.game(made["id"])
+        state = json.loads(entry.line)
+        assert state["termination"]["result"] == "1/2-1/2"  # F23 5.1.2: black cannot mate
+        last = entry.game.log[-1]
+        assert isinstance(last, Resigned) and last.analysis is not None  # recorded with it
+
+    run(tmp_path, scenario)
+
+
+FAKE_ENGINE = Path(__file__).resolve().parents[1] / "engines" / "fake_engine.py"
+
+
+def test_configured_uci_engines(tmp_path: Path) -> None:
+    """A configured UCI engine answers in its worker; one that crashes forfeits (11.7)."""
+    engines = {name: f"uci:{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_ENGINE))} {mode}"
+               for name, mode in (("fake", "good"), ("crashy", "crash_on_go"))}
+
+    async def scenario(s: InProcess) -> None:
+        unknown = await s.post("/api/challenge/ai", data={"engine": "deep-thought"})
+        assert unknown.status_code == 400 and "crashy" in unknown.json()["error"]
+        for name, final in (("fake", "started"), ("crashy", "unknownFinish")):
+            game = (await s.post("/api/challenge/ai", data={"engine": name,
+                                                            "color": "white"})).json()
+            entry = await s.game(game["id"])
+            stream = entry.subscribe()
+            mine = {"Authorization": f"Bearer {game['secret']}"}
+            moved = await s.post(f"/api/board/game/{game['id']}/move/e2e4", mine)
+            assert moved.status_code == 200
+            states = [json.loads(await next_line(stream) or b"") for _ in range(2)]
+            assert states[-1]["status"] == final
+            if final == "started":
+                assert len(states[-1]["moves"].split()) == 2
+            else:
+                assert states[-1]["winner"] == "white"
+
+    run(tmp_path, scenario, engines=engines)

@@ -42,10 +42,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Live, dict[
 
 
 def snapshot(live: Live) -> Any:
-    """Everything a request could change."""
+    """Everything a request could change (an engine's game only by existing: its engine
+    moves on its own)."""
     hub = live.hub
     return (
-        {gid: (len(e.game.log), e.meta.aborted, e.game.outcome) for gid, e in hub.games.items()},
+        {gid: (e.meta.source == "ai" or len(e.game.log), e.meta.aborted,
+               e.meta.source == "ai" or e.game.outcome) for gid, e in hub.games.items()},
         sorted(hub.lobby.challenges), len(hub.lobby.seeks), len(hub.accounts),
     )
 

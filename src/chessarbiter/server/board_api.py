@@ -29,6 +29,8 @@ from chessarbiter.arbiter.events import (
 )
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
+from chessarbiter.core.position import Position
+from chessarbiter.notation.san import write_san
 from chessarbiter.server import auth, shapes
 from chessarbiter.server.accounts import AccountError
 from chessarbiter.server.errors import ApiError
@@ -317,15 +319,28 @@ async def game_stream(request: Request) -> Response:
 
 async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
-    moves in UCI (``legalMoves``) and the side of the requester (``you``) if a player."""
+    moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
+    requester (``you``) if a player."""
     hub = hub_of(request)
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
+    data["san"] = san_moves(entry)
     data["you"] = None
     with contextlib.suppress(ApiError):  # not a player: a spectator
         data["you"] = shapes.side_name(auth.player_side(request, hub, entry))
     return JSONResponse(data)
+
+
+def san_moves(entry: HubGame) -> list[str]:
+    """The game's moves in SAN (English letters), from its start position."""
+    game = entry.game
+    pos = Position(game.start_fen, chess960=game.setup.chess960)
+    found = []
+    for record in game.records:
+        found.append(write_san(pos, record.move))
+        pos.push(record.move)
+    return found
 
 
 async def _player(request: Request) -> tuple[Hub, HubGame, Side]:
@@ -449,7 +464,8 @@ def routes() -> list[BaseRoute]:
             Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
             Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
         ]
-    return [
+    return [  # the game routes first: they are the hot path (matched in order)
+        *game_routes,
         Route("/api/account", get_account, methods=["GET"]),
         Route("/api/account/playing", get_playing, methods=["GET"]),
         Route("/api/register", register, methods=["POST"]),
@@ -462,7 +478,6 @@ def routes() -> list[BaseRoute]:
         Route("/api/challenge/{challengeId}/cancel", cancel_challenge, methods=["POST"]),
         Route("/api/challenge/{username}", create_challenge, methods=["POST"]),
         Route("/api/board/seek", seek, methods=["POST"]),
-        *game_routes,
         Route("/api/game/{gameId}", game_json, methods=["GET"]),
         Route("/game/export/{gameId}", export, methods=["GET"]),
     ]

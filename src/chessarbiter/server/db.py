@@ -4,12 +4,14 @@ thread so the event loop never waits on a disk sync.
 
 Events are group-committed: the appends waiting when the thread is free are written in one
 transaction (one sync), and each one's callback runs on the event loop once it is durable —
-a move is acknowledged only then. Other work (creating a game, loading, accounts) runs in the
+a move is acknowledged only then (a batch that fails is written again append by append, so
+only the append at fault fails). Other work (creating a game, loading, accounts) runs in the
 same thread, in order."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import sqlite3
 import threading
@@ -169,19 +171,30 @@ class Database:
             item.future.set_exception(exc)
 
     def _commit(self, batch: list[_Append], store: SqliteStore) -> None:
-        error: BaseException | None = None
+        """Write ``batch`` in one transaction; if it fails, each append alone, so that only
+        the one at fault fails; every append's callback is told."""
+        results: list[tuple[Done, BaseException | None]]
         try:
             store.append_batch([(a.store_id, a.event, a.outcome) for a in batch])
             self.batches += 1
-        except (StoreError, sqlite3.Error) as exc:
-            error = exc
-        callbacks = [a.done for a in batch]
+            results = [(a.done, None) for a in batch]
+        except Exception:
+            results = [(a.done, self._alone(a, store)) for a in batch]
         if self._loop is None:
-            _finish(callbacks, error)
-        else:
-            self._loop.call_soon_threadsafe(_finish, callbacks, error)
+            _finish(results)
+            return
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            self._loop.call_soon_threadsafe(_finish, results)
+
+    def _alone(self, item: _Append, store: SqliteStore) -> BaseException | None:
+        try:
+            store.append(item.store_id, item.event, item.outcome)
+        except Exception as exc:  # reported to the one waiting; the thread goes on
+            return exc
+        self.batches += 1
+        return None
 
 
-def _finish(callbacks: list[Done], error: BaseException | None) -> None:
-    for done in callbacks:
+def _finish(results: list[tuple[Done, BaseException | None]]) -> None:
+    for done, error in results:
         done(error)

@@ -18,14 +18,17 @@ import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
-from chessarbiter.arbiter.events import Event, FlagObserved
+from chessarbiter.arbiter.events import Analysis, Event, FlagObserved, Question, Resigned
 from chessarbiter.arbiter.game import Game
+from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
+from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
 from chessarbiter.server.config import ServerConfig
@@ -33,7 +36,7 @@ from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.outage import recover
-from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
 
@@ -44,6 +47,9 @@ log = logging.getLogger(__name__)
 
 KEEPALIVE_S: Final = 7.0
 """A stream with nothing to say gets an empty line this often (as lichess)."""
+
+RULING_WORKERS: Final = 2
+"""Threads for the dead-position analyses a ruling asks for (flags, resignations)."""
 
 EventMaker = Callable[[int], Event]
 """An event at a given game time."""
@@ -68,6 +74,7 @@ class Hub:
         self.lobby = Lobby(self)
         self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
         self._engines: ThreadPoolExecutor | None = None
+        self._rulings: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -93,6 +100,8 @@ class Hub:
         self.db.start(self._loop)
         self._engines = ThreadPoolExecutor(self.config.engine_workers,
                                            thread_name_prefix="chessarbiter-engine")
+        self._rulings = ThreadPoolExecutor(RULING_WORKERS,
+                                           thread_name_prefix="chessarbiter-ruling")
         await self.db.run(lambda store, conn: self.accounts.load(conn))
         if self.cluster is not None:
             await self.cluster.start()
@@ -125,10 +134,11 @@ class Hub:
             entry.close_streams()
         for queues in self.user_streams.values():
             for queue in queues:
-                queue.put_nowait(None)
+                close_queue(queue)
         self.lobby.close()
-        if self._engines is not None:
-            self._engines.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._engines, self._rulings):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.db.close)
         if self.cluster is not None:  # the games given up once their writes are stored
             await self.cluster.stop()
@@ -260,18 +270,39 @@ class Hub:
             raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
-        flagged = self._observe_flag(entry) if side is not None else None
-        if flagged is not None:
-            await flagged
+        flagging = self._observe_flag(entry) if side is not None else None
+        if flagging is not None:
+            await flagging
             if entry.game.is_over:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
-        try:
-            decisions = entry.live.apply(make(entry.stamp()))
-        except (ArbiterError, ChessError) as exc:
-            raise ApiError(400, f"game {entry.id}: {exc}") from None
+        while True:
+            event = make(entry.stamp())
+            try:
+                decisions = await self._rule(entry, event)
+            except (ArbiterError, ChessError) as exc:
+                raise ApiError(400, f"game {entry.id}: {exc}") from None
+            if decisions is not None:
+                break  # else another event came first while the analysis ran: again
         await self._record(entry, decisions)
         return decisions
+
+    async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
+        """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can
+        still checkmate (a flag, Art. 6.9; a resignation under F23 5.1.2), the analysis runs
+        in a worker thread (it may take seconds) and the event is applied with its answer
+        recorded, as the arbiter records it; ``None`` if the game changed meanwhile."""
+        winner = _asks_can_mate(entry.game, event)
+        if winner is None or self._rulings is None:
+            return entry.live.apply(event)
+        version = entry.version
+        verdict = await self.loop.run_in_executor(
+            self._rulings, mate_verdict, entry.game.position(), winner.value)
+        if entry.version != version:
+            return None
+        analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
+        ruled = replace(event, analysis=analysis)  # type: ignore[arg-type]
+        return entry.game.replay_event(ruled, recorded=True)
 
     def _record(self, entry: HubGame, decisions: tuple[Decision, ...]) -> asyncio.Future[None]:
         """Store the game's last event (group commit); on success publish its update line
@@ -358,16 +389,36 @@ class Hub:
         return None if left is None else entry.live.last_at() + left
 
     def _observe_flag(self, entry: HubGame) -> asyncio.Future[None] | None:
-        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9); the store's
-        acknowledgement, or ``None`` if no flag has fallen."""
+        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9): the task doing it
+        (one per game at a time), or ``None`` if no flag has fallen."""
+        if entry.flagging is not None:
+            return entry.flagging
+        if not self._flag_fallen(entry):
+            return None
+        task = self.loop.create_task(self._record_flag(entry))
+        entry.flagging = task
+        return task
+
+    def _flag_fallen(self, entry: HubGame) -> bool:
         fell = self._flag_instant(entry)
-        if fell is None or entry.live.time() - entry.lag_ms < fell:
-            return None
+        return fell is not None and entry.live.time() - entry.lag_ms >= fell
+
+    async def _record_flag(self, entry: HubGame) -> None:
         try:
-            decisions = entry.live.apply(FlagObserved(fell))
-        except ArbiterError:  # e.g. a claim awaits the arbiter: his ruling comes first
-            return None
-        return self._record(entry, decisions)
+            while True:
+                fell = self._flag_instant(entry)
+                if fell is None or not self._flag_fallen(entry):
+                    return
+                try:
+                    decisions = await self._rule(entry, FlagObserved(fell))
+                except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
+                    log.info("game %s: flag not recorded: %s", entry.id, exc)
+                    return
+                if decisions is not None:
+                    await self._record(entry, decisions)
+                    return
+        finally:
+            entry.flagging = None
 
     def _schedule(self, entry: HubGame) -> None:
         """Set the game's one timer at the instant its flag falls (plus the lag allowed)."""
@@ -394,8 +445,8 @@ class Hub:
             recorded.add_done_callback(_log_failure)
 
     def fire_due(self) -> int:
-        """Record every flag fallen by now (as the timers do when they are due): for a time
-        source that does not follow the loop's clock (tests). How many were recorded."""
+        """Start recording every flag fallen by now (as the timers do when they are due):
+        for a time source that does not follow the loop's clock (tests). How many."""
         count = 0
         for entry in tuple(self.games.values()):
             recorded = self._observe_flag(entry)
@@ -467,8 +518,9 @@ class Hub:
         for queue in tuple(queues):
             try:
                 queue.put_nowait(line)
-            except asyncio.QueueFull:
+            except asyncio.QueueFull:  # a stream too far behind ends (the client reconnects)
                 queues.discard(queue)
+                close_queue(queue)
 
     def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
         """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
@@ -540,6 +592,18 @@ def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str, st
         "SELECT s.id, s.store_id, s.meta FROM server_games s JOIN games g "
         "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
         "ORDER BY g.id").fetchall()
+
+
+def _asks_can_mate(game: Game, event: Event) -> Side | None:
+    """The side whose mating chances the arbiter's ruling on ``event`` asks about: the
+    opponent of the side whose flag falls (Art. 6.9; not under US Chess' material list,
+    14E) or who resigns where that draws if the opponent cannot mate (F23 5.1.2)."""
+    profile = game.setup.profile
+    if type(event) is FlagObserved and profile.flag_rule is not FlagRule.USCF_MATERIAL:
+        return game.to_move.opponent
+    if type(event) is Resigned and profile.resignation_drawn_if_opponent_cannot_mate:
+        return event.side.opponent
+    return None
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:

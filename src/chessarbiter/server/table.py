@@ -39,6 +39,11 @@ class HubGame:
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
+        self.flagging: asyncio.Future[None] | None = None
+        """Recording a fallen flag (its analysis running in a worker)."""
+        self.version = 0
+        """Events applied since loaded: a ruling computed meanwhile checks it is still
+        about the same game."""
         self.engine: Any = None
         """The engine player (created at its first move)."""
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
@@ -89,6 +94,7 @@ class HubGame:
 
     def applied(self, event: Event, decisions: tuple[Decision, ...]) -> bytes:
         """Bring the moves and the update line up to date after ``event``; the line."""
+        self.version += 1
         if type(event) is Moved:
             self.moves.append(event.uci)
         else:  # an arbiter's event may take moves back (7.5.1) or start a new game (7.2)
@@ -111,7 +117,7 @@ class HubGame:
                 queue.put_nowait(line)
             except asyncio.QueueFull:
                 self.subscribers.discard(queue)
-                _close(queue)
+                close_queue(queue)
 
     def subscribe(self) -> asyncio.Queue[Line]:
         queue: asyncio.Queue[Line] = asyncio.Queue(QUEUE_LIMIT)
@@ -123,7 +129,7 @@ class HubGame:
 
     def close_streams(self) -> None:
         for queue in self.subscribers:
-            _close(queue)
+            close_queue(queue)
         self.subscribers.clear()
 
     def _state_line(self, decisions: tuple[Decision, ...] = ()) -> bytes:
@@ -147,7 +153,7 @@ def _holds(seat: Any, account: str | None, secret_hash: str | None) -> bool:
             or (secret_hash is not None and seat.secret_hash == secret_hash))
 
 
-def _close(queue: asyncio.Queue[Line]) -> None:
+def close_queue(queue: asyncio.Queue[Line]) -> None:
     """Tell a stream to end, even when its queue is full."""
     while True:
         try:

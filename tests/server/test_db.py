@@ -1,0 +1,54 @@
+"""The server's database thread: appends waiting together are written in one transaction,
+each acknowledged once durable; a failed write is reported to the append at fault only."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from chessarbiter.arbiter.events import ClocksStarted, Moved
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock import Side, parse_human
+from chessarbiter.server.db import Database
+from chessarbiter.store.base import StoreError
+
+
+def test_group_commit_and_failures(tmp_path: Path) -> None:
+    db = Database(tmp_path / "games.sqlite")
+    db.start()
+    try:
+        game = Game(control=parse_human("5+0"))
+        game_id = db.call(lambda store, conn: store.create(game))
+        game.apply(ClocksStarted(0))
+        events = [game.log[-1]]
+        for at, (side, move) in enumerate(((Side.WHITE, "e2e4"), (Side.BLACK, "e7e5")), 1):
+            game.apply(Moved(at * 1000, side, move))
+            events.append(game.log[-1])
+        gate = threading.Event()
+        db.submit(lambda store, conn: gate.wait(10))  # the thread busy: appends queue up
+        outcomes: list[BaseException | None] = []
+        for event in events:
+            db.append(game_id, event, None, outcomes.append)
+        db.append("999", events[0], None, outcomes.append)  # no such game: the batch fails
+        before = db.batches
+        gate.set()
+        db.call(lambda store, conn: None)  # everything before it is done
+        assert outcomes[:3] == [None, None, None]  # the batch failed: each alone, in order
+        assert isinstance(outcomes[3], StoreError) and "999" in str(outcomes[3])
+        assert db.batches == before + 3
+        assert db.call(lambda store, conn: store.load(game_id)).log == tuple(events)
+        outcomes.clear()
+        game.apply(Moved(3000, Side.WHITE, "g1f3"))
+        more = [game.log[-1]]
+        game.apply(Moved(4000, Side.BLACK, "b8c6"))
+        more.append(game.log[-1])
+        gate.clear()
+        db.submit(lambda store, conn: gate.wait(10))
+        for event in more:
+            db.append(game_id, event, None, outcomes.append)
+        gate.set()
+        db.call(lambda store, conn: None)
+        assert outcomes == [None, None] and db.batches == before + 4  # one transaction
+        assert db.call(lambda store, conn: store.load(game_id)).log == (*events, *more)
+    finally:
+        db.close()

@@ -1,0 +1,96 @@
+"""``chessarbiter serve``: accounts from the command line, bad arguments in one line (exit 2),
+and a real server process that prints its URL and answers."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from chessarbiter.cli.main import main
+from chessarbiter.server.accounts import Accounts, hash_secret
+from chessarbiter.server.db import Database
+
+
+def test_add_account_prints_a_token_kept_hashed(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.sqlite"
+    assert main(["serve", "--db", str(db), "--add-account", "Judge", "--arbiter"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("Judge (arbiter): cha_")
+    token = line.rpartition(" ")[2]
+    database = Database(db)
+    database.start()
+    try:
+        stored = database.call(lambda store, conn: conn.execute(
+            "SELECT token_hash FROM server_accounts").fetchall())
+        accounts = Accounts()
+        database.call(lambda store, conn: accounts.load(conn))
+    finally:
+        database.close()
+    assert stored == [(hash_secret(token),)]  # the token itself is nowhere
+    found = accounts.by_token(token)
+    assert found is not None and found.is_arbiter and found.id == "judge"
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--port", "70000"], "--port"),
+    (["--arbiter"], "--arbiter"),
+    (["--add-account", "x"], "account name"),
+    (["--add-account", "bad name!"], "account name"),
+    (["--engine", "fish"], "--engine"),
+    (["--engine", "fish=nonsense"], "--engine"),
+])
+def test_bad_arguments_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                argv: list[str], named: str) -> None:
+    assert main(["serve", "--db", str(tmp_path / "g.sqlite"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and named in err
+
+
+def test_a_taken_name_and_a_bad_database(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.sqlite"
+    assert main(["serve", "--db", str(db), "--add-account", "alice"]) == 0
+    assert main(["serve", "--db", str(db), "--add-account", "ALICE"]) == 2
+    assert "taken" in capsys.readouterr().err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database" * 100)
+    assert main(["serve", "--db", str(junk)]) == 2
+    assert capsys.readouterr().err.startswith("chessarbiter serve: error: --db:")
+
+
+def test_the_server_process_prints_its_url_and_answers(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessarbiter.cli.main", "serve", "--port", str(port),
+         "--db", str(tmp_path / "games.sqlite")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.strip() == f"chessarbiter serving on http://127.0.0.1:{port}/"
+        for _ in range(400):  # until it listens (a real process starting, not a game clock)
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/openapi.json",
+                                            timeout=5) as answer:
+                    document = json.load(answer)
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise AssertionError(process.stderr.read() if process.stderr else "") from None
+                time.sleep(0.05)
+        assert "/api/board/game/{gameId}/move/{move}" in document["paths"]
+    finally:
+        process.terminate()
+        process.wait(20)
