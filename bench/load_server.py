@@ -484,7 +484,10 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
+def run(args: argparse.Namespace, url: str | list[str], pid: int | None) -> dict[str, Any]:
+    """The load run; with several URLs (a cluster's processes) the client processes take
+    them in turn."""
+    urls = [url] if isinstance(url, str) else url
     lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
     start = time.monotonic() + 1.0
     context = multiprocessing.get_context("spawn")
@@ -495,8 +498,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None) -> dict[str, Any]:
               for i in range(args.procs)]
     procs = []
     for index, share in enumerate(shares):
-        plan = Plan(url, share, args.rate, start, window, started, args.client, lines,
-                    (args.limit, args.increment), args.seed + index)
+        plan = Plan(urls[index % len(urls)], share, args.rate, start, window, started,
+                    args.client, lines, (args.limit, args.increment), args.seed + index)
         proc = context.Process(target=client_process, args=(plan, out))
         proc.start()
         procs.append(proc)
@@ -572,7 +575,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="concurrent games (100)")
     parser.add_argument("--seconds", type=float, default=30, help="measured seconds (30)")
     parser.add_argument("--rate", type=float, default=1.0, help="moves/s per game (1)")
-    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--url", action="append", help="a running server (default: start "
+                        "one); repeated: a cluster's processes, one per client process in turn")
     parser.add_argument("--pid", type=int, help="with --url: the server's process id, for CPU")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--ramp", type=float, default=180,
@@ -593,7 +597,8 @@ def main() -> None:
     if not 1 <= args.games <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.rate <= 10:
         parser.error("bounds: 1 <= --games <= 5000, 0 < --seconds <= 600, 0 < --rate <= 10")
     if args.url is not None:
-        if urllib.parse.urlsplit(args.url).hostname not in ("127.0.0.1", "localhost"):
+        if any(urllib.parse.urlsplit(url).hostname not in ("127.0.0.1", "localhost")
+               for url in args.url):
             parser.error("--url: loopback only (127.0.0.1)")
         result = run(args, args.url, args.pid)
     else:

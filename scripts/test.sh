@@ -41,6 +41,7 @@ if [ -n "$need" ]; then
         echo "warning: missing $need: the tests that need it are skipped (listed at the end)" >&2
     fi
 fi
+source "$(dirname "${BASH_SOURCE[0]}")/services.sh"  # PostgreSQL, Redis
 ruff check src tests bench
 mypy
 pytest ${need:+-rs} "$@"

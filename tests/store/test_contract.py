@@ -1,7 +1,8 @@
 """One contract for every store: what is written is read back as the same game (every event
 kind, the analyses read not rerun), games are listed, appends continue after reopening, and
 every acknowledged append survives a writer killed with SIGKILL (read meanwhile by another
-process, for SQLite)."""
+process, for the SQL stores). PostgreSQL: each test in a schema of its own of the test
+database (skipped, saying why, when there is none)."""
 
 from __future__ import annotations
 
@@ -33,12 +34,15 @@ from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.store import EventStore, JsonlStore, SqliteStore, open_store
 from tests.arbiter.driver import MIN, B, Driver, S, W
 from tests.arbiter.test_log import rich_game
+from tests.services import fresh_schema
 
-STORES = ["sqlite", "jsonl"]
+STORES = ["sqlite", "jsonl", "postgres"]
 
 
 def location(tmp_path: Path, kind: str) -> str:
     """Where a store of ``kind`` lives, in :func:`open_store`'s terms."""
+    if kind == "postgres":
+        return fresh_schema(tmp_path.name)
     return str(tmp_path / "games.sqlite") if kind == "sqlite" else f"{tmp_path / 'games'}/"
 
 
@@ -169,7 +173,7 @@ def test_every_acknowledged_append_survives_kill_9(tmp_path: Path, kind: str) ->
         line = process.stdout.readline()
         assert line, "the writer stopped"
         acknowledged = int(line)
-        if kind == "sqlite" and acknowledged % 15 == 0:  # a second process reads meanwhile
+        if kind != "jsonl" and acknowledged % 15 == 0:  # a second process reads meanwhile
             reader = open_store(where)
             seen.append(len(reader.load(game_id).log))
             reader.close()
@@ -203,20 +207,21 @@ def test_a_cut_last_line_is_dropped_on_load(tmp_path: Path) -> None:
     assert [e.at_ms for e in JsonlStore(tmp_path).load(game_id).log] == [1, 2]
 
 
-@pytest.mark.parametrize(
-    ("sql", "message"),
-    [
-        ("UPDATE events SET json = '{' WHERE seq = 2", "game 1, event 2: not an event"),
-        ("UPDATE events SET kind = 'move' WHERE seq = 1", "game 1, event 1: kind/at_ms"),
-        ("DELETE FROM events WHERE seq = 1", "game 1, event 2: expected event 1"),
-        ("UPDATE events SET json = replace(json, 'white', 'blue')",
-         r"game 1, event 1: not an event \(warning: side='blue'"),
-        ("""UPDATE events SET kind = 'move', json = '{"kind": "move", "at_ms": 1, "side": \
+CORRUPTIONS = [
+    ("UPDATE events SET json = '{' WHERE seq = 2", "game 1, event 2: not an event"),
+    ("UPDATE events SET kind = 'move' WHERE seq = 1", "game 1, event 1: kind/at_ms"),
+    ("DELETE FROM events WHERE seq = 1", "game 1, event 2: expected event 1"),
+    ("UPDATE events SET json = replace(json, 'white', 'blue')",
+     r"game 1, event 1: not an event \(warning: side='blue'"),
+    ("""UPDATE events SET kind = 'move', json = '{"kind": "move", "at_ms": 1, "side": \
 "white", "uci": "e2e5"}' WHERE seq = 1""", "game 1, event 1: .*e2e5"),
-        ("UPDATE games SET setup = '[]'", "game 1: setup: expected an object"),
-        ("UPDATE games SET setup = 'x'", "game 1: setup/start: not JSON"),
-    ],
-)
+    ("UPDATE games SET setup = '[]'", "game 1: setup: expected an object"),
+    ("UPDATE games SET setup = 'x'", "game 1: setup/start: not JSON"),
+]
+"""SQL that corrupts a stored game, and the error its loading raises (both SQL stores)."""
+
+
+@pytest.mark.parametrize(("sql", "message"), CORRUPTIONS)
 def test_corrupt_rows_are_store_errors_naming_game_and_event(
     tmp_path: Path, sql: str, message: str
 ) -> None:

@@ -22,8 +22,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
                                                             "(default 127.0.0.1)")
     parser.add_argument("--port", default=8080, type=int, help="port (default 8080)")
-    parser.add_argument("--db", default="games.sqlite", type=Path,
-                        help="the SQLite file of games and accounts (default games.sqlite)")
+    parser.add_argument("--db", default="games.sqlite",
+                        help="the SQLite file of games and accounts (default games.sqlite), "
+                             "or a postgresql:// URI (shared by a cluster)")
+    parser.add_argument("--bus", metavar="URL",
+                        help="redis://...: serve the games together with the other processes "
+                             "on this bus and --db (needs a postgresql:// --db)")
+    parser.add_argument("--advertise", metavar="HOST:PORT",
+                        help="with --bus: where the other processes reach this one "
+                             "(default --host:--port)")
     parser.add_argument("--add-account", metavar="NAME",
                         help="create a named account, print its API token and exit")
     parser.add_argument("--arbiter", action="store_true",
@@ -59,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from chessarbiter.server.config import ServerConfig
     from chessarbiter.server.db import Database
     from chessarbiter.store.base import StoreError
+    from chessarbiter.store.names import is_postgres
 
     if not 0 <= args.port <= MAX_PORT:
         raise CommandError(f"--port {args.port}: expected 0-{MAX_PORT}")
@@ -77,7 +85,13 @@ def run(args: argparse.Namespace) -> int:
             db.close()
         print(f"{account.name} ({role.value}): {token}")
         return 0
-    config = ServerConfig(host=args.host, port=args.port, db=args.db,
+    if args.bus is not None and not is_postgres(args.db):
+        raise CommandError("--bus: a cluster needs a shared database: --db postgresql://...")
+    if args.advertise is not None and args.bus is None:
+        raise CommandError("--advertise: only with --bus")
+    where = args.db if is_postgres(args.db) else Path(args.db)
+    config = ServerConfig(host=args.host, port=args.port, db=where, bus=args.bus,
+                          advertise=args.advertise,
                           engines=engines(args.engine),
                           open_registration=args.open_registration)
     return serve(config)
@@ -100,6 +114,12 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     host = f"[{config.host}]" if ":" in config.host else config.host
     print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
-    uvicorn.run(FastPath(create_app(config)), host=config.host, port=config.port,
+    app = create_app(config)
+    outer: Any = FastPath(app)
+    if app.state.hub.cluster is not None:  # requests about games others own go there first
+        from chessarbiter.server.cluster import Forwarding
+
+        outer = Forwarding(outer, app.state.hub.cluster)
+    uvicorn.run(outer, host=config.host, port=config.port,
                 log_level="warning", timeout_graceful_shutdown=STOP_S)
     return 0

@@ -27,11 +27,16 @@ class ServerConfig:
     (``name -> uci:COMMAND[;OPTION=VALUE...]``, as ``chessarbiter play --white``);
     ``engine_workers``: threads searching engine moves; ``lag_ms``: the lag compensation
     (``None``: by the game's profile, :func:`lag_for`); ``open_registration``: anyone may
-    create a named account (``POST /api/register``); ``max_games``: live games at most."""
+    create a named account (``POST /api/register``); ``max_games``: live games at most.
+    ``db`` may be a ``postgresql://`` URI; with it, ``bus`` (a ``redis://`` URL) makes this
+    process one of a cluster serving the same games (:mod:`chessarbiter.server.cluster`),
+    reached by the others at ``advertise`` (``host:port``, default ``host:port``)."""
 
     host: str = "127.0.0.1"
     port: int = 8080
-    db: Path = Path("games.sqlite")
+    db: Path | str = Path("games.sqlite")
+    bus: str | None = None
+    advertise: str | None = None
     now_ms: Callable[[], int] = monotonic_ms
     timers: bool = True
     engines: Mapping[str, str] = field(default_factory=dict)

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.store.base import StoreError
+from chessarbiter.store.names import described, is_postgres
 from chessarbiter.store.sqlite import BUSY_MS, SqliteStore
 
 T = TypeVar("T")
@@ -67,8 +68,10 @@ class Database:
     """The store and the server's tables at ``path``, served by one thread; :meth:`start`
     opens them (``StoreError`` if it cannot), :meth:`close` finishes the queued work."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | str) -> None:
         self.path = path
+        self.name = described(str(path))
+        """The database for people (a URI without its password)."""
         self._queue: queue.SimpleQueue[_Append | _Call | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -106,7 +109,7 @@ class Database:
     def submit(self, work: Callable[[SqliteStore, sqlite3.Connection], T]) -> Future[T]:
         """Queue ``work`` for the writer thread (after the appends queued before it)."""
         if self._thread is None:
-            raise StoreError(f"{self.path}: the database is not open")
+            raise StoreError(f"{self.name}: the database is not open")
         future: Future[T] = Future()
         self._queue.put(_Call(work, future))
         return future
@@ -115,13 +118,9 @@ class Database:
 
     def _serve(self, opened: Future[None]) -> None:
         try:
-            store = SqliteStore(self.path)
-            conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
-            conn.execute("PRAGMA synchronous=FULL")
-            for statement in SCHEMA:
-                conn.execute(statement)
+            store, conn = self._open()
         except (StoreError, sqlite3.Error) as exc:
-            opened.set_exception(StoreError(f"{self.path}: cannot open the server's "
+            opened.set_exception(StoreError(f"{self.name}: cannot open the server's "
                                             f"database ({exc})"))
             return
         opened.set_result(None)
@@ -149,6 +148,20 @@ class Database:
         finally:
             store.close()
             conn.close()
+
+    def _open(self) -> tuple[Any, Any]:
+        """The store and the connection for the server's tables: SQLite, or PostgreSQL
+        for a ``postgresql://`` URI (a cluster's shared database)."""
+        if is_postgres(str(self.path)):
+            from chessarbiter.server.pgdb import open_postgres
+
+            return open_postgres(str(self.path), SCHEMA)
+        store = SqliteStore(Path(self.path))
+        conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+        conn.execute("PRAGMA synchronous=FULL")
+        for statement in SCHEMA:
+            conn.execute(statement)
+        return store, conn
 
     @staticmethod
     def _do_call(item: _Call, store: SqliteStore, conn: sqlite3.Connection) -> None:

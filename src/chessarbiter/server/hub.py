@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
@@ -39,6 +39,9 @@ from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
+
+if TYPE_CHECKING:
+    from chessarbiter.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,13 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
+        self.cluster: Cluster | None = None
+        """This process's part of a cluster (``config.bus``): games owned one at a time."""
+        if config.bus is not None:
+            from chessarbiter.server.cluster import Cluster
+
+            self.cluster = Cluster(self, config.bus,
+                                   config.advertise or f"{config.host}:{config.port}")
 
     # -- life --------------------------------------------------------------------------
 
@@ -95,8 +105,12 @@ class Hub:
         self._rulings = ThreadPoolExecutor(RULING_WORKERS,
                                            thread_name_prefix="chessarbiter-ruling")
         await self.db.run(lambda store, conn: self.accounts.load(conn))
-        rows = await self.db.run(_unfinished)
+        if self.cluster is not None:
+            await self.cluster.start()
+        rows = await self.unfinished()
         for game_id, store_id, meta_text in rows:
+            if self.cluster is not None and not await self.cluster.claim(game_id, store_id):
+                continue  # another process owns it
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
@@ -108,6 +122,8 @@ class Hub:
                 await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
+        if self.cluster is not None:
+            self.cluster.run()
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
@@ -126,6 +142,8 @@ class Hub:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.db.close)
+        if self.cluster is not None:  # the games given up once their writes are stored
+            await self.cluster.stop()
 
     # -- accounts ----------------------------------------------------------------------
 
@@ -158,6 +176,8 @@ class Hub:
             return meta
 
         meta = await self.db.run(work)
+        if self.cluster is not None:
+            await self.cluster.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
         events = len(game.log)
@@ -183,10 +203,14 @@ class Hub:
             raise ApiError(404, f"no game {game_id!r}")
         if game_id in self.games:  # loaded meanwhile
             return self.games[game_id]
+        if self.cluster is not None:
+            await self.cluster.admit(game_id, row[1])
         try:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
+        if self.cluster is not None:
+            return await self._take_over(entry)  # its flag timer runs here now
         self.games.setdefault(game_id, entry)
         return self.games[game_id]
 
@@ -197,7 +221,39 @@ class Hub:
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
         live = LiveGame(game, self.config.now_ms)
-        return HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        if self.cluster is not None:
+            cluster = self.cluster
+            entry.relay = lambda line: cluster.published(meta.id, line)
+        return entry
+
+    async def unfinished(self) -> list[tuple[str, str, str]]:
+        """The games not finished: public id, store id and players' settings."""
+        rows: list[tuple[str, str, str]] = await self.db.run(_unfinished)
+        return rows
+
+    async def resume(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
+        """Rebuild a game from its log and play on (a cluster taking it over); the game
+        in memory if it was loaded meanwhile."""
+        return await self._take_over(await self._load(game_id, store_id, meta_text))
+
+    async def _take_over(self, entry: HubGame) -> HubGame:
+        """Play on with a game just loaded by this process as its new owner, after the
+        profile's outage rule (as after a restart); the game in memory if it was loaded
+        meanwhile."""
+        if entry.id in self.games:
+            return self.games[entry.id]
+        self.games[entry.id] = entry
+        events = len(entry.game.log)
+        decisions = recover(entry.live)
+        if len(entry.game.log) > events:
+            await self._record(entry, decisions)
+        self._resume(entry)
+        return entry
+
+    def forget(self, entry: HubGame) -> None:
+        """Drop a game from memory (another process owns it now)."""
+        self._drop(entry)
 
     def _resume(self, entry: HubGame) -> None:
         self.games[entry.id] = entry
@@ -212,6 +268,8 @@ class Hub:
         any fallen flag is recorded; returns the arbiter's decisions once the event is
         durable. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
         changes), 503 if it could not be stored."""
+        if self.cluster is not None and not self.cluster.owns(entry.id):
+            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
         flagging = self._observe_flag(entry) if side is not None else None
@@ -381,7 +439,8 @@ class Hub:
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None
-        if self.games.get(entry.id) is not entry:
+        if self.games.get(entry.id) is not entry or (
+                self.cluster is not None and not self.cluster.owns(entry.id)):
             return
         recorded = self._observe_flag(entry)
         if recorded is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Callable
 from typing import Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
@@ -48,6 +49,8 @@ class HubGame:
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
         self.last_decisions: tuple[Decision, ...] = ()
         self.line = self._state_line()
+        self.relay: Callable[[Line], None] | None = None
+        """Also gets every line published (a cluster's bus)."""
 
     # -- reading ---------------------------------------------------------------------
 
@@ -107,6 +110,8 @@ class HubGame:
 
     def publish(self, line: Line) -> None:
         """Queue ``line`` on every stream; a stream too far behind is closed."""
+        if self.relay is not None:
+            self.relay(line)
         for queue in tuple(self.subscribers):
             try:
                 queue.put_nowait(line)

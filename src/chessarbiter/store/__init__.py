@@ -1,7 +1,9 @@
 """Where games are kept: an :class:`EventStore` records a game's setup and each event as the
 arbiter accepts it, and gives the game back replayed (the analyses read, not run again).
-Two stores: JSON-lines files, one per game (:class:`JsonlStore`), and one SQLite database
-(:class:`SqliteStore`); :func:`open_store` picks one by the path it is given."""
+Three stores: JSON-lines files, one per game (:class:`JsonlStore`), one SQLite database
+(:class:`SqliteStore`) and a PostgreSQL database shared by several processes
+(``store.postgres.PostgresStore``, imported only when asked: psycopg is the optional extra
+``scale``); :func:`open_store` picks one by the path or URI it is given."""
 
 from chessarbiter.store.base import EventStore, GameInfo, Recording, StoreError
 from chessarbiter.store.jsonl import JsonlStore

@@ -1,13 +1,15 @@
-"""Which store a path names: a folder (an existing one, or a path ending in ``/``) holds
-JSON-lines journals; anything else is a SQLite database file."""
+"""Which store a text names: a ``postgresql://`` (or ``postgres://``) URI is a PostgreSQL
+database; a folder (an existing one, or a path ending in ``/``) holds JSON-lines journals;
+anything else is a SQLite database file."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from chessarbiter.store.base import EventStore
+from chessarbiter.store.base import EventStore, StoreError
 from chessarbiter.store.jsonl import JsonlStore
+from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
 
 
@@ -18,5 +20,12 @@ def is_folder(text: str) -> bool:
 
 def open_store(text: str) -> EventStore:
     """The store ``text`` names (created when missing); ``StoreError`` if it cannot be."""
+    if is_postgres(text):
+        try:
+            from chessarbiter.store.postgres import PostgresStore  # psycopg: only when asked
+        except ImportError:
+            raise StoreError("a postgresql:// store needs psycopg: pip install "
+                             "'chessarbiter[scale]'") from None
+        return PostgresStore(text)
     path = Path(text)
     return JsonlStore(path) if is_folder(text) else SqliteStore(path)

@@ -21,8 +21,8 @@ from typing import Any, Final
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
-from chessarbiter.arbiter.log import event_from_dict, event_to_dict, from_jsonl, to_jsonl
 from chessarbiter.store.base import GameInfo, StoreError
+from chessarbiter.store.rows import event_row, game_header, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -115,8 +115,7 @@ class SqliteStore:
         return result
 
     def create(self, game: Game) -> str:
-        header = json.loads(to_jsonl(game).partition("\n")[0])  # as a JSON-lines log's
-        start = header["start"]
+        columns = setup_row(game)
         now = self._now()
         outcome = None if game.outcome is None else str(game.outcome)
 
@@ -124,13 +123,11 @@ class SqliteStore:
             cursor = db.execute(
                 "INSERT INTO games (setup, start, log_version, solver, tags, created_ms, "
                 "updated_ms, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (json.dumps(header["setup"]), None if start is None else json.dumps(start),
-                 header["version"], header["solver"], json.dumps(header["setup"]["tags"]),
-                 now, now, outcome))
+                (*columns, now, now, outcome))
             game_id = cursor.lastrowid
             assert game_id is not None
             db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                           [_row(game_id, seq, e) for seq, e in enumerate(game.log, 1)])
+                           [(game_id, seq, *event_row(e)) for seq, e in enumerate(game.log, 1)])
             return game_id
 
         return str(self._write(work))
@@ -152,7 +149,7 @@ class SqliteStore:
                 if not last[1]:
                     raise StoreError(f"game {game_id}: no such game in {self.path}")
                 db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                           _row(number, (last[0] or 0) + 1, event))
+                           (number, (last[0] or 0) + 1, *event_row(event)))
                 db.execute("UPDATE games SET updated_ms = ?, outcome = coalesce(?, outcome) "
                            "WHERE id = ?", (self._now(), outcome, number))
 
@@ -174,23 +171,8 @@ class SqliteStore:
             raise StoreError(f"game {game_id}: cannot be read ({exc})") from None
         if row is None:
             raise StoreError(f"game {game_id}: no such game in {self.path}")
-        game = _header(game_id, row)
-        recorded = row[3] is not None
-        for expected, (seq, at_ms, kind, text) in enumerate(rows, 1):
-            where = f"game {game_id}, event {seq}"
-            if seq != expected:
-                raise StoreError(f"{where}: expected event {expected} (one is missing)")
-            try:
-                event = event_from_dict(json.loads(text))
-            except (ValueError, TypeError, RecursionError) as exc:
-                raise StoreError(f"{where}: not an event ({exc})") from None
-            if event.kind != kind or event.at_ms != at_ms:
-                raise StoreError(f"{where}: kind/at_ms columns ({kind}, {at_ms}) differ from "
-                                 f"the event's ({event.kind}, {event.at_ms})")
-            try:
-                game.replay_event(event, recorded=recorded)
-            except ValueError as exc:  # ArbiterError
-                raise StoreError(f"{where}: {exc}") from None
+        game = game_header(game_id, row)
+        replay_rows(game_id, game, rows, recorded=row[3] is not None)
         return game
 
     def games(self) -> list[GameInfo]:
@@ -219,22 +201,3 @@ class SqliteStore:
             raise StoreError(f"game {game_id!r}: a game id is a number")
         return int(game_id)
 
-
-def _row(game_id: int, seq: int, event: Event) -> tuple[int, int, int, str, str]:
-    return game_id, seq, event.at_ms, event.kind, json.dumps(event_to_dict(event))
-
-
-def _header(game_id: str, row: tuple[str, str | None, int, str | None]) -> Game:
-    """The game before its events, from its row (checked as a JSON-lines header is)."""
-    setup, start, version, solver = row
-    try:
-        header: dict[str, Any] = {"version": version, "setup": json.loads(setup),
-                                  "start": None if start is None else json.loads(start)}
-    except (ValueError, TypeError) as exc:
-        raise StoreError(f"game {game_id}: setup/start: not JSON ({exc})") from None
-    if solver is not None:
-        header["solver"] = solver
-    try:
-        return from_jsonl(json.dumps(header))
-    except ValueError as exc:
-        raise StoreError(f"game {game_id}: {str(exc).removeprefix('line 1: ')}") from None

@@ -1,0 +1,131 @@
+"""The cluster's bus: Redis pub/sub carrying each game's stream lines from its owner to the
+other processes, which relay them to their clients' streams.
+
+A game's lines go on the channel ``{prefix}game:{id}``, published in order by one task (so
+they arrive in the order the owner stamped them); the end of a game's stream is an empty
+message. Each process holds one subscription connection and hands every message to the
+local queues subscribed to its game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+
+log = logging.getLogger(__name__)
+
+END: Final = b""
+"""The message that ends a game's streams."""
+QUEUE_LIMIT: Final = 256
+"""Lines a relayed stream may fall behind before it is closed."""
+
+Line = bytes | None
+"""A stream line; ``None`` ends the stream."""
+
+
+class Bus:
+    """Publish and subscribe to games' lines through the Redis at ``url``. Use it on the event
+    loop: ``await bus.start()`` ... ``await bus.stop()``."""
+
+    def __init__(self, url: str, prefix: str = "chessarbiter:") -> None:
+        self.url = url
+        self.prefix = prefix
+        self._redis: aioredis.Redis = aioredis.Redis.from_url(url)
+        self._pubsub: Any = self._redis.pubsub()
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._local: dict[str, set[asyncio.Queue[Line]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.published = 0
+
+    def channel(self, game_id: str) -> str:
+        return f"{self.prefix}game:{game_id}"
+
+    async def start(self) -> None:
+        await self._redis.ping()
+        await self._pubsub.subscribe(self.channel("-"))  # the connection, before any game
+        self._tasks = [asyncio.create_task(self._publishing()),
+                       asyncio.create_task(self._receiving())]
+
+    async def stop(self) -> None:
+        """Publish what is queued, then close."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drained(), 2)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for queues in self._local.values():
+            for queue in queues:
+                _close(queue)
+        await self._pubsub.aclose()
+        await self._redis.aclose()
+
+    async def _drained(self) -> None:
+        while not self._outbox.empty():
+            await asyncio.sleep(0.01)
+
+    def publish(self, game_id: str, line: Line) -> None:
+        """Send a game's line (``None``: its end) to the processes relaying it."""
+        self._outbox.put_nowait((self.channel(game_id), END if line is None else line))
+
+    async def subscribe(self, game_id: str) -> asyncio.Queue[Line]:
+        """A queue receiving the game's lines from now on (``None`` once it ends)."""
+        queue: asyncio.Queue[Line] = asyncio.Queue(QUEUE_LIMIT)
+        queues = self._local.setdefault(game_id, set())
+        if not queues:
+            await self._pubsub.subscribe(self.channel(game_id))
+        queues.add(queue)
+        return queue
+
+    async def unsubscribe(self, game_id: str, queue: asyncio.Queue[Line]) -> None:
+        queues = self._local.get(game_id)
+        if queues is None:
+            return
+        queues.discard(queue)
+        if not queues:
+            del self._local[game_id]
+            await self._pubsub.unsubscribe(self.channel(game_id))
+
+    async def _publishing(self) -> None:
+        while True:
+            channel, data = await self._outbox.get()
+            try:
+                await self._redis.publish(channel, data)
+                self.published += 1
+            except aioredis.RedisError as exc:
+                log.error("bus: a line of %s was not published: %s", channel, exc)
+
+    async def _receiving(self) -> None:
+        start = len(self.channel(""))
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True,
+                                                         timeout=1.0)
+            except aioredis.RedisError as exc:
+                log.error("bus: cannot receive: %s", exc)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            game_id = message["channel"].decode()[start:]
+            data: bytes = message["data"]
+            for queue in tuple(self._local.get(game_id, ())):
+                try:
+                    queue.put_nowait(None if data == END else data)
+                except asyncio.QueueFull:
+                    self._local[game_id].discard(queue)
+                    _close(queue)
+
+
+def _close(queue: asyncio.Queue[Line]) -> None:
+    """Tell a stream to end, even when its queue is full."""
+    while True:
+        try:
+            queue.put_nowait(None)
+            return
+        except asyncio.QueueFull:
+            queue.get_nowait()

@@ -1,0 +1,358 @@
+"""Several server processes serving the same games: a PostgreSQL database they share, one
+owner per game (a Redis lease, :mod:`chessarbiter.server.lease`, with the store fenced by the
+lease's token), and the Redis bus (:mod:`chessarbiter.server.bus`) for fan-out.
+
+The owner of a game is the only process that stamps its moves, runs its flag timer and
+writes its events. A request about a game reaching another process is forwarded over HTTP
+to the owner's advertised address; a game stream opened there is relayed from the bus (its
+first line, ``gameFull``, asked of the owner). A game no one holds is taken by the process
+that is asked about it, or by the sweep that every process runs each second over the
+unfinished games: when an owner dies its leases expire (:data:`~lease.TTL_MS`) and the games
+are taken over, rebuilt from their logs and continue (the time the owner was gone is not
+charged: each game's time continues from its last event, as after a restart)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any, Final
+
+import httpx
+
+from chessarbiter.server.bus import Bus
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.store.postgres import PostgresStore
+
+if TYPE_CHECKING:
+    from chessarbiter.server.hub import Hub
+
+log = logging.getLogger(__name__)
+
+GAME_PATH: Final = re.compile(
+    r"^/(?:api/(?:board/game/|bot/game/|game/|arbiter/game/)|game/export/)"
+    r"(?P<stream>stream/)?(?P<id>[A-Za-z0-9]{1,32})(?:/|$)")
+"""The routes about one game: forwarded to its owner."""
+SWEEP_S: Final = 1.0
+"""How often each process looks for unfinished games no one holds."""
+KEEPALIVE_S: Final = 7.0
+"""A relayed stream with nothing to say gets an empty line this often."""
+HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
+                                "content-length", "upgrade", "te", "trailer"})
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class Cluster:
+    """This process's part of the cluster: the leases it holds on ``hub``'s games, the bus,
+    and ``address`` (``host:port``) where the others forward requests to it."""
+
+    def __init__(self, hub: Hub, bus_url: str, address: str, *, ttl_ms: int = TTL_MS) -> None:
+        self.hub = hub
+        self.address = address
+        self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
+        self.bus = Bus(bus_url)
+        self.held: dict[str, Lease] = {}
+        self.taking: dict[str, Lease] = {}
+        """Leases taken whose games are being fenced in the store (not yet owned)."""
+        self.taken_over: list[str] = []
+        """Games this process took over from a dead or lost owner (by the sweep)."""
+        self._client: httpx.AsyncClient | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renewer: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        """Guards ``held`` and ``taking`` between the event loop and the renewing thread."""
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect to the bus (before the hub resumes the games it can take)."""
+        await self.bus.start()
+        self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
+
+    def run(self) -> None:
+        """Start renewing the leases (in a thread of its own, so a busy event loop does not
+        let them lapse) and sweeping for games no one holds."""
+        self._renewer = threading.Thread(target=self._renewing, args=(asyncio.get_running_loop(),),
+                                         daemon=True, name="chessarbiter-leases")
+        self._renewer.start()
+        self._tasks = [asyncio.create_task(self._sweeping())]
+
+    async def stop(self) -> None:
+        """Give the games up (the others take them at once) and disconnect."""
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        held, self.held = list(self.held.values()), {}
+        await asyncio.to_thread(_release_all, self.leases, held)
+        await self.bus.stop()
+        if self._client is not None:
+            await self._client.aclose()
+        self.leases.close()
+
+    # -- ownership ---------------------------------------------------------------------
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this process may act as the game's owner now."""
+        lease = self.held.get(game_id)
+        return lease is not None and self.leases.valid(lease)
+
+    async def claim(self, game_id: str, store_id: str) -> bool:
+        """Take the game's lease and fence the store with its token; whether it is ours."""
+        if self.owns(game_id):
+            return True
+        lease = await asyncio.to_thread(self.leases.take, game_id)
+        if lease is None:
+            return False
+        with self._lock:
+            self.taking[game_id] = lease  # renewed while the store is fenced (queued writes)
+        token = lease.token
+        try:
+            await self.hub.db.run(lambda store, conn: _fence(store, store_id, token))
+        except ValueError as exc:
+            log.error("game %s: cannot be fenced: %s", game_id, exc)
+            with self._lock:
+                lease = self.taking.pop(game_id, lease)
+            await asyncio.to_thread(self.leases.release, lease)
+            return False
+        with self._lock:
+            lease = self.taking.pop(game_id, lease)
+            if not self.leases.valid(lease):
+                return False
+            self.held[game_id] = lease
+        return True
+
+    async def admit(self, game_id: str, store_id: str) -> None:
+        """Take the game before loading it; ``ApiError`` 503 if another process holds it."""
+        if not await self.claim(game_id, store_id):
+            raise ApiError(503, f"game {game_id}: another process owns it; try again")
+
+    async def owner(self, game_id: str) -> str | None:
+        """The address of the process owning the game when it is not this one."""
+        if self.owns(game_id):
+            return None
+        holder = await asyncio.to_thread(self.leases.holder, game_id)
+        return None if holder is None or holder.address == self.address else holder.address
+
+    def published(self, game_id: str, line: bytes | None) -> None:
+        """A line the owner sent its own streams: to the bus for the others' (keep-alive
+        lines stay local)."""
+        if line != b"\n":
+            self.bus.publish(game_id, line)
+
+    def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Renew every lease held, four times a lease's life; a game whose lease was lost
+        is forgotten (on the event loop)."""
+        while not self._stopping.wait(self.leases.ttl_ms / 4000):
+            with self._lock:
+                held = [*self.held.values(), *self.taking.values()]
+            try:
+                renewed = self.leases.renew_all(held)
+            except Exception as exc:  # Redis unreachable: the leases lapse by themselves
+                log.error("cluster: cannot renew the leases: %s", exc)
+                continue
+            lost = []
+            with self._lock:
+                for lease, new in zip(held, renewed, strict=True):
+                    game_id = lease.game_id
+                    if self.taking.get(game_id) is lease:
+                        if new is not None:
+                            self.taking[game_id] = new
+                    elif self.held.get(game_id) is lease:
+                        if new is None:
+                            del self.held[game_id]
+                            lost.append(game_id)
+                        else:
+                            self.held[game_id] = new
+            for game_id in lost:
+                log.warning("game %s: lease lost; another process owns it", game_id)
+                loop.call_soon_threadsafe(self._forget, game_id)
+
+    def _forget(self, game_id: str) -> None:
+        entry = self.hub.games.get(game_id)
+        if entry is not None and not self.owns(game_id):
+            self.hub.forget(entry)
+
+    async def _sweeping(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                await self.sweep()
+            except Exception as exc:  # the database or Redis away: next time
+                log.error("cluster: sweep failed: %s", exc)
+
+    async def sweep(self) -> int:
+        """Take and resume the unfinished games no process holds; how many."""
+        rows = await self.hub.unfinished()
+        free = [row for row in rows if row[0] not in self.hub.games]
+        if not free:
+            return 0
+        holders = await asyncio.to_thread(_held_flags, self.leases, [r[0] for r in free])
+        count = 0
+        for (game_id, store_id, meta_text), held in zip(free, holders, strict=True):
+            if held or game_id in self.hub.games or self.owns(game_id):
+                continue  # another process holds it, or this one is loading it
+            if not await self.claim(game_id, store_id):
+                continue
+            try:
+                await self.hub.resume(game_id, store_id, meta_text)
+            except ValueError as exc:
+                log.error("game %s cannot be resumed: %s", game_id, exc)
+                continue
+            self.taken_over.append(game_id)
+            count += 1
+        return count
+
+    # -- forwarding --------------------------------------------------------------------
+
+    async def forward(self, address: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Send the request to the owner at ``address`` and its answer back."""
+        assert self._client is not None
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]
+                   if k.decode().lower() not in HOP_HEADERS]
+        query = scope.get("query_string", b"").decode()
+        url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
+        try:
+            answer = await self._client.request(scope["method"], url, headers=headers,
+                                                content=body)
+        except httpx.HTTPError as exc:
+            await _json(send, 503, {"error": f"the game's owner ({address}) does not "
+                                             f"answer ({type(exc).__name__}); try again"})
+            return
+        await send({"type": "http.response.start", "status": answer.status_code,
+                    "headers": [(k.encode(), v.encode()) for k, v in answer.headers.items()
+                                if k.lower() not in HOP_HEADERS]})
+        await send({"type": "http.response.body", "body": answer.content})
+
+    async def relay(self, game_id: str, address: str, receive: Receive, send: Send) -> None:
+        """A game stream served from the bus: ``gameFull`` asked of the owner, then every
+        line the owner publishes (older states that crossed the first line left out),
+        until the game ends or the client goes away."""
+        assert self._client is not None
+        queue = await self.bus.subscribe(game_id)
+        gone = asyncio.create_task(_disconnected(receive))
+        try:
+            try:
+                answer = await self._client.get(f"http://{address}/api/game/{game_id}")
+            except httpx.HTTPError as exc:
+                await _json(send, 503, {"error": f"the game's owner ({address}) does not "
+                                                 f"answer ({type(exc).__name__})"})
+                return
+            if answer.status_code != 200:
+                await _json(send, answer.status_code, answer.json())
+                return
+            full = answer.json()
+            for key in ("legalMoves", "you"):
+                full.pop(key, None)
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/x-ndjson")]})
+            first = json.dumps(full, separators=(",", ":")).encode() + b"\n"
+            await send({"type": "http.response.body", "body": first, "more_body": True})
+            state = full.get("state", {})
+            if state.get("status") not in ("created", "started"):
+                await send({"type": "http.response.body", "body": b""})
+                return
+            known = len(state.get("moves", "").split())
+            crossing = queue.qsize()
+            while True:
+                getter = asyncio.create_task(queue.get())
+                await asyncio.wait((getter, gone), timeout=KEEPALIVE_S,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if gone.done():
+                    getter.cancel()
+                    return
+                if not getter.done():
+                    getter.cancel()
+                line = getter.result() if getter.done() and not getter.cancelled() else b"\n"
+                if line is None:
+                    break
+                if crossing > 0:
+                    crossing -= 1
+                    if _moves(line) < known:
+                        continue
+                await send({"type": "http.response.body", "body": line, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            gone.cancel()
+            await self.bus.unsubscribe(game_id, queue)
+
+
+class Forwarding:
+    """ASGI middleware: a request about a game another process owns goes to that process
+    (a game stream is relayed from the bus); everything else is served here."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]],
+                 cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
+        if found is not None:
+            address = await self.cluster.owner(found["id"])
+            if address is not None:
+                if found["stream"] and scope["method"] == "GET":
+                    with contextlib.suppress(OSError):  # the client went away
+                        await self.cluster.relay(found["id"], address, receive, send)
+                    return
+                await self.cluster.forward(address, scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Return once the client has gone away."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def _moves(line: bytes) -> int:
+    """How many moves a ``gameState`` line shows (0 for anything else)."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return 0
+    return len(str(data.get("moves", "")).split()) if isinstance(data, dict) else 0
+
+
+async def _json(send: Send, status: int, data: Any) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": json.dumps(data).encode()})
+
+
+def _fence(store: Any, store_id: str, token: int) -> None:
+    """Fence the game in the store (a :class:`PostgresStore`: a cluster shares one)."""
+    if not isinstance(store, PostgresStore):
+        raise ApiError(500, "a cluster keeps its games in PostgreSQL (--db postgresql://...)")
+    store.fence(store_id, token)
+
+
+def _release_all(leases: Leases, held: list[Lease]) -> None:
+    for lease in held:
+        with contextlib.suppress(Exception):
+            leases.release(lease)
+
+
+def _held_flags(leases: Leases, game_ids: list[str]) -> list[bool]:
+    keys = [leases.key(game_id) for game_id in game_ids]
+    return [value is not None for value in leases.redis.mget(keys)]

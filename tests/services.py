@@ -1,0 +1,53 @@
+"""The PostgreSQL and Redis servers the scale-out tests use: ``CHESSARBITER_TEST_PG`` and
+``CHESSARBITER_TEST_REDIS`` (exported by scripts/services.sh, which starts them); a test that
+needs one it cannot reach is skipped, saying why."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+PG_VARIABLE = "CHESSARBITER_TEST_PG"
+REDIS_VARIABLE = "CHESSARBITER_TEST_REDIS"
+
+
+def postgres_dsn() -> str:
+    """The test database's URI; skips the test when there is none or it does not answer."""
+    dsn = os.environ.get(PG_VARIABLE)
+    if not dsn:
+        pytest.skip(f"no PostgreSQL: {PG_VARIABLE} is not set (scripts/services.sh sets it)")
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
+    try:
+        psycopg.connect(dsn, connect_timeout=5).close()
+    except psycopg.Error as exc:
+        pytest.skip(f"no PostgreSQL: {PG_VARIABLE} does not answer ({exc})")
+    return dsn
+
+
+def fresh_schema(name: str) -> str:
+    """A URI of the test database whose tables live in the emptied schema ``name`` (a store
+    of its own for one test)."""
+    dsn = postgres_dsn()
+    import psycopg
+
+    schema = "t_" + re.sub(r"\W", "_", name.lower())[:50]
+    with psycopg.connect(dsn, autocommit=True) as db:
+        db.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        db.execute(f"CREATE SCHEMA {schema}")
+    separator = "&" if "?" in dsn else "?"
+    return f"{dsn}{separator}options=-csearch_path%3D{schema}"
+
+
+def redis_url() -> str:
+    """The test Redis's URL; skips the test when there is none or it does not answer."""
+    url = os.environ.get(REDIS_VARIABLE)
+    if not url:
+        pytest.skip(f"no Redis: {REDIS_VARIABLE} is not set (scripts/services.sh sets it)")
+    redis = pytest.importorskip("redis", reason="redis (the Python client) is not installed")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"no Redis: {REDIS_VARIABLE} does not answer ({exc})")
+    return url
