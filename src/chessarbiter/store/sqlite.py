@@ -56,6 +56,32 @@ def _wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def open_wal(path: Path, what: str,
+             migrate: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
+    """The SQLite database at ``path`` (created, with its folder, when missing) in
+    write-ahead-log mode with synced commits and foreign keys, brought to the schema by
+    ``migrate``; a :class:`StoreError` naming the file when it cannot be, or is not ``what``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"{path}: cannot open the store ({exc})") from None
+    try:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(f"{path}: cannot use a write-ahead log (journal mode {mode})")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StoreError(f"{path}: not {what} ({exc})") from None
+    except StoreError:
+        db.close()
+        raise
+    return db
+
+
 class SqliteStore:
     """Games in the SQLite database at ``path`` (created, with its folder, when missing);
     ``now`` gives the wall time in milliseconds for the created/updated columns."""
@@ -63,27 +89,9 @@ class SqliteStore:
     def __init__(self, path: Path, now: Callable[[], int] = _wall_ms) -> None:
         self.path = path
         self._now = now
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{path}: cannot open the store ({exc})") from None
-        try:
-            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode != "wal":
-                raise StoreError(f"{path}: cannot use a write-ahead log (journal mode {mode})")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise StoreError(f"{path}: not a game store ({exc})") from None
-        except StoreError:
-            self._db.close()
-            raise
+        self._db = open_wal(path, "a game store", self._migrate)
 
-    def _migrate(self) -> None:
-        db = self._db
+    def _migrate(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN IMMEDIATE")
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.sqlite import BUSY_MS
+from chessarbiter.store.sqlite import open_wal
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -77,24 +77,8 @@ class TournamentStore:
     def __init__(self, path: Path, now: Callable[[], int] = _wall_ms) -> None:
         self.path = path
         self._now = now
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{path}: cannot open the store ({exc})") from None
-        try:
-            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode != "wal":
-                raise StoreError(f"{path}: cannot use a write-ahead log (journal mode {mode})")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._write(self._migrate)
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise StoreError(f"{path}: not a tournament store ({exc})") from None
-        except StoreError:
-            self._db.close()
-            raise
+        self._db = open_wal(path, "a tournament store",
+                            lambda db: self._transaction(db, self._migrate))
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         exists = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -111,7 +95,10 @@ class TournamentStore:
 
     def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``work`` in one transaction, committed (and synced) before returning."""
-        db = self._db
+        return self._transaction(self._db, work)
+
+    def _transaction(self, db: sqlite3.Connection,
+                     work: Callable[[sqlite3.Connection], Any]) -> Any:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
