@@ -14,7 +14,6 @@ hold several stores (``?options=-csearch_path%3Dname``)."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -25,7 +24,7 @@ from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
 from chessarbiter.store.names import described
-from chessarbiter.store.rows import event_row, game_header, replay_rows, setup_row
+from chessarbiter.store.rows import event_row, game_header, game_infos, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -210,14 +209,7 @@ class PostgresStore:
     def games(self) -> list[GameInfo]:
         rows = self._run(f"{self.name}: cannot be read", lambda db: db.execute(
             "SELECT id, tags, outcome, updated_ms FROM games ORDER BY id").fetchall())
-        found = []
-        for game_id, tags, outcome, updated in rows:
-            try:
-                tag_map = json.loads(tags)
-            except ValueError:
-                raise StoreError(f"game {game_id}: tags: not JSON") from None
-            found.append(GameInfo(str(game_id), tag_map, outcome, updated / 1000))
-        return found
+        return game_infos(rows)
 
     def where(self, game_id: str) -> str:
         return f"{self.name} game {game_id}"

@@ -10,7 +10,7 @@ from typing import Any
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.log import event_from_dict, event_to_dict, from_jsonl, to_jsonl
-from chessarbiter.store.base import StoreError
+from chessarbiter.store.base import GameInfo, StoreError
 
 
 def setup_row(game: Game) -> tuple[str, str | None, int, str | None, str]:
@@ -61,3 +61,15 @@ def replay_rows(game_id: str, game: Game, rows: Iterable[tuple[int, int, str, st
             game.replay_event(event, recorded=recorded)
         except ValueError as exc:  # ArbiterError
             raise StoreError(f"{where}: {exc}") from None
+
+
+def game_infos(rows: Iterable[tuple[Any, str, str | None, int]]) -> list[GameInfo]:
+    """The listing of a store from its rows ``(id, tags, outcome, updated_ms)``."""
+    found = []
+    for game_id, tags, outcome, updated in rows:
+        try:
+            tag_map = json.loads(tags)
+        except ValueError:
+            raise StoreError(f"game {game_id}: tags: not JSON") from None
+        found.append(GameInfo(str(game_id), tag_map, outcome, updated / 1000))
+    return found

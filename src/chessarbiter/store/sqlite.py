@@ -12,7 +12,6 @@ refused."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -22,7 +21,7 @@ from typing import Any, Final
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
-from chessarbiter.store.rows import event_row, game_header, replay_rows, setup_row
+from chessarbiter.store.rows import event_row, game_header, game_infos, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -54,6 +53,23 @@ BUSY_MS: Final = 30_000
 
 def _wall_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def transaction(db: sqlite3.Connection, path: Path,
+                work: Callable[[sqlite3.Connection], Any]) -> Any:
+    """Run ``work`` on ``db`` (the database at ``path``) in one transaction, committed (and
+    synced) before returning; a :class:`StoreError` naming the file when it fails."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot write ({exc})") from None
+    return result
 
 
 def open_wal(path: Path, what: str,
@@ -109,18 +125,7 @@ class SqliteStore:
 
     def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``work`` in one transaction, committed (and synced) before returning."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write ({exc})") from None
-        return result
+        return transaction(self._db, self.path, work)
 
     def create(self, game: Game) -> str:
         columns = setup_row(game)
@@ -189,14 +194,7 @@ class SqliteStore:
                                     "ORDER BY id").fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot be read ({exc})") from None
-        found = []
-        for game_id, tags, outcome, updated in rows:
-            try:
-                tag_map = json.loads(tags)
-            except ValueError:
-                raise StoreError(f"game {game_id}: tags: not JSON") from None
-            found.append(GameInfo(str(game_id), tag_map, outcome, updated / 1000))
-        return found
+        return game_infos(rows)
 
     def where(self, game_id: str) -> str:
         return f"{self.path} game {game_id}"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.sqlite import open_wal
+from chessarbiter.store.sqlite import open_wal, transaction
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
@@ -78,7 +78,7 @@ class TournamentStore:
         self.path = path
         self._now = now
         self._db = open_wal(path, "a tournament store",
-                            lambda db: self._transaction(db, self._migrate))
+                            lambda db: transaction(db, path, self._migrate))
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         exists = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
@@ -95,21 +95,7 @@ class TournamentStore:
 
     def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``work`` in one transaction, committed (and synced) before returning."""
-        return self._transaction(self._db, work)
-
-    def _transaction(self, db: sqlite3.Connection,
-                     work: Callable[[sqlite3.Connection], Any]) -> Any:
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write ({exc})") from None
-        return result
+        return transaction(self._db, self.path, work)
 
     def create(self, name: str, kind: str, data: dict[str, Any]) -> int:
         """A new tournament whose first event is ``kind``/``data``; its id."""
