@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark behind BENCHMARKS.md, one after the other in one run (about half an hour on
+# Every benchmark behind BENCHMARKS.md, one after the other in one run (about 40 minutes on
 # the 2-core machine; run it on an otherwise idle machine). Output goes to the terminal and to
 # bench-results.txt. Each benchmark times chessarbiter and its anchor (python-chess) side by
 # side in the same process and prints the ratios.
@@ -22,3 +22,5 @@ run bench/bench_deadpos.py --sample --seconds 5
 run bench/bench_deadpos.py --sets games
 run bench/bench_startup.py --repeats 15
 run bench/bench_engine.py nps --depth 5
+run bench/bench_pairing.py
+run bench/load_server.py --games 1000 --seconds 30
