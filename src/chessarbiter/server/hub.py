@@ -31,6 +31,7 @@ from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
+from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
@@ -77,6 +78,7 @@ class Hub:
         self._rulings: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
@@ -122,13 +124,15 @@ class Hub:
                 await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
+        self._collector = self.loop.create_task(keep_pauses_short())
         if self.cluster is not None:
             self.cluster.run()
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
-        if self._keepalive is not None:
-            self._keepalive.cancel()
+        for task in (self._keepalive, self._collector):
+            if task is not None:
+                task.cancel()
         for entry in self.games.values():
             entry.stop.set()
             if entry.timer is not None:
