@@ -49,6 +49,10 @@ log = logging.getLogger(__name__)
 KEEPALIVE_S: Final = 7.0
 """A stream with nothing to say gets an empty line this often (as lichess)."""
 
+KEEPALIVE_TICK_S: Final = 1.0
+"""How often the games' streams are looked at for one (the lines' spacing is at most
+:data:`KEEPALIVE_S` plus this)."""
+
 RULING_WORKERS: Final = 2
 """Threads for the dead-position analyses a ruling asks for (flags, resignations)."""
 
@@ -584,11 +588,21 @@ class Hub:
         return found
 
     async def _keep_alive(self) -> None:
+        """Every second, an empty line to each game's streams that have had nothing for
+        :data:`KEEPALIVE_S` (so each game at its own instant: all of them at once stalled
+        the loop for tens of ms under load), and to the users' idle streams every
+        :data:`KEEPALIVE_S`."""
+        users_at = time.monotonic() + KEEPALIVE_S
         while True:
-            await asyncio.sleep(KEEPALIVE_S)
+            await asyncio.sleep(KEEPALIVE_TICK_S)
+            now = time.monotonic()
+            quiet = now - KEEPALIVE_S
             for entry in tuple(self.games.values()):
-                if entry.subscribers:
+                if entry.subscribers and entry.published_at <= quiet:
                     entry.publish(b"\n")
+            if now < users_at:
+                continue
+            users_at = now + KEEPALIVE_S
             for queues in self.user_streams.values():
                 for queue in tuple(queues):
                     if queue.empty():
