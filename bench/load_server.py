@@ -349,7 +349,9 @@ class Bot:
                 if window[0] <= posted < window[1]:
                     self.tally.acks.append(done - posted)
                     self.tally.moves += 1
-                due = max(due + interval, done)
+                due += interval  # each bot keeps its own phase: a late answer does not
+                if due < done:  # line bots up behind a stall (they would move in bursts)
+                    due += math.ceil((done - due) / interval) * interval
             if not over.is_set() and time.monotonic() < window[1]:
                 token = white if (len(sent) + 1) % 2 else black
                 await self.moves.request("POST", f"/api/board/game/{game_id}/resign", token)

@@ -31,6 +31,7 @@ from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
+from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 KEEPALIVE_S: Final = 7.0
 """A stream with nothing to say gets an empty line this often (as lichess)."""
+
+KEEPALIVE_TICK_S: Final = 1.0
+"""How often the games' streams are looked at for one (the lines' spacing is at most
+:data:`KEEPALIVE_S` plus this)."""
 
 RULING_WORKERS: Final = 2
 """Threads for the dead-position analyses a ruling asks for (flags, resignations)."""
@@ -77,6 +82,7 @@ class Hub:
         self._rulings: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
@@ -122,13 +128,15 @@ class Hub:
                 await self._record(entry, decisions)
             self._resume(entry)
         self._keepalive = self.loop.create_task(self._keep_alive())
+        self._collector = self.loop.create_task(keep_pauses_short())
         if self.cluster is not None:
             self.cluster.run()
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
-        if self._keepalive is not None:
-            self._keepalive.cancel()
+        for task in (self._keepalive, self._collector):
+            if task is not None:
+                task.cancel()
         for entry in self.games.values():
             entry.stop.set()
             if entry.timer is not None:
@@ -580,11 +588,21 @@ class Hub:
         return found
 
     async def _keep_alive(self) -> None:
+        """Every second, an empty line to each game's streams that have had nothing for
+        :data:`KEEPALIVE_S` (so each game at its own instant: all of them at once stalled
+        the loop for tens of ms under load), and to the users' idle streams every
+        :data:`KEEPALIVE_S`."""
+        users_at = time.monotonic() + KEEPALIVE_S
         while True:
-            await asyncio.sleep(KEEPALIVE_S)
+            await asyncio.sleep(KEEPALIVE_TICK_S)
+            now = time.monotonic()
+            quiet = now - KEEPALIVE_S
             for entry in tuple(self.games.values()):
-                if entry.subscribers:
+                if entry.subscribers and entry.published_at <= quiet:
                     entry.publish(b"\n")
+            if now < users_at:
+                continue
+            users_at = now + KEEPALIVE_S
             for queues in self.user_streams.values():
                 for queue in tuple(queues):
                     if queue.empty():

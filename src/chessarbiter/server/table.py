@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -51,6 +52,8 @@ class HubGame:
         self.line = self._state_line()
         self.relay: Callable[[Line], None] | None = None
         """Also gets every line published (a cluster's bus)."""
+        self.published_at = time.monotonic()
+        """When a line last went out on the streams (the keep-alive's clock)."""
 
     # -- reading ---------------------------------------------------------------------
 
@@ -110,6 +113,7 @@ class HubGame:
 
     def publish(self, line: Line) -> None:
         """Queue ``line`` on every stream; a stream too far behind is closed."""
+        self.published_at = time.monotonic()
         if self.relay is not None:
             self.relay(line)
         for queue in tuple(self.subscribers):
