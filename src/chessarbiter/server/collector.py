@@ -14,24 +14,29 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 FREEZE_S: Final = 1.0
 SWEEP_S: Final = 600.0
 
 
-async def keep_pauses_short() -> None:
+async def keep_pauses_short(
+    *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    now: Callable[[], float] | None = None,
+) -> None:
     """Freeze the survivors every :data:`FREEZE_S`, sweep every :data:`SWEEP_S`; run as a
-    task on the event loop (cancelled: everything unfrozen again)."""
-    loop = asyncio.get_running_loop()
-    sweep_at = loop.time() + SWEEP_S
+    task on the event loop (cancelled: everything unfrozen again). ``sleep`` and ``now``
+    (the loop's clock by default) are the time source."""
+    clock = now or asyncio.get_running_loop().time
+    sweep_at = clock() + SWEEP_S
     try:
         while True:
-            await asyncio.sleep(FREEZE_S)
-            if loop.time() >= sweep_at:
+            await sleep(FREEZE_S)
+            if clock() >= sweep_at:
                 gc.unfreeze()
                 gc.collect()
-                sweep_at = loop.time() + SWEEP_S
+                sweep_at = clock() + SWEEP_S
             gc.freeze()
     finally:
         gc.unfreeze()
