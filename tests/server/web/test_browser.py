@@ -7,27 +7,15 @@ announces moves in words and reads the board; screenshots of the pages are kept 
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright import sync_api
+from playwright.sync_api import Browser, Page, expect
 
+from tests.server.web.browser import ARTIFACTS, CHROMIUM, VIEWPORT, WAIT_MS
 from tests.server.web.served import Served
-
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
-                allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
-
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
-WAIT_MS = 20_000
-"""The longest wait for the pages (generous: a loaded machine; passing tests wait far less)."""
-expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")

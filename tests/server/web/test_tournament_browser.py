@@ -5,28 +5,17 @@ points; screenshots in ``test-artifacts/``."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from playwright import sync_api
+from playwright.sync_api import Browser, Page, expect
 
+from tests.server.web.browser import ARTIFACTS, CHROMIUM, VIEWPORT
 from tests.server.web.served import Served
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium")
-if CHROMIUM is None:
-    pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
-                allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E402
-
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
-WAIT_MS = 20_000
-expect.set_options(timeout=WAIT_MS)
 PLAYERS = ("alice", "bob", "carol", "dave")
 
 
