@@ -93,6 +93,8 @@ def test_an_account_made_through_one_process_is_known_to_the_others(three: Clust
                 assert answer.json()["id"] == name
             wrong = await client.get(f"{b}/api/account", headers=auth(token + "x"))
             assert wrong.status_code == 401
+            taken = await client.post(f"{c}/api/register", data={"username": name.upper()})
+            assert taken.status_code == 400 and "is taken" in taken.text
 
     asyncio.run(run())
 

@@ -119,9 +119,9 @@ def insert_account(conn: sqlite3.Connection, name: str, role: Role = Role.PLAYER
     token = new_secret(TOKEN_PREFIX)
     digest = hash_secret(token)
     account = Account(name.lower(), name, role, time.time_ns() // 1_000_000)
-    try:
-        conn.execute("INSERT INTO server_accounts VALUES (?, ?, ?, ?, ?)",
-                     (account.id, name, digest, role.value, account.created_ms))
-    except sqlite3.IntegrityError:
-        raise AccountError(f"account name {name!r} is taken") from None
+    added = conn.execute(  # SQLite's and PostgreSQL's SQL alike
+        "INSERT INTO server_accounts VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (account.id, name, digest, role.value, account.created_ms)).rowcount
+    if added != 1:
+        raise AccountError(f"account name {name!r} is taken")
     return account, token, digest
