@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from chessarbiter.server.accounts import Role, insert_account
+from chessarbiter.server.db import Database
 from chessarbiter.server.meta import new_id
 from tests.server.test_cluster import Cluster, running
 
@@ -278,5 +280,30 @@ def test_an_open_challenge_is_joined_and_its_page_served_through_another_process
             assert answer.status_code == 200, answer.text
             pgn = await client.get(f"{c}/game/export/{game_id}")
             assert pgn.status_code == 200 and "1. e4 " in pgn.text and "1... c5 " in pgn.text
+
+    asyncio.run(run())
+
+
+def test_the_arbiter_sees_the_games_of_every_process_from_any(three: Cluster) -> None:
+    database = Database(three.dsn)  # an arbiter made in the database, by no process
+    database.start()
+    try:
+        _, token, _ = database.call(lambda store, conn: insert_account(
+            conn, "judge" + new_id().lower(), Role.ARBITER))
+    finally:
+        database.close()
+
+    async def run() -> None:
+        async with httpx.AsyncClient(timeout=WAIT_S) as client:
+            made = [await client.post(f"{url}/api/challenge/open") for url in three.urls]
+            ids = {answer.json()["id"] for answer in made}
+            for url in three.urls:
+                listed = await client.get(f"{url}/api/arbiter/games", headers=auth(token))
+                assert listed.status_code == 200, listed.text
+                assert ids <= {game["id"] for game in listed.json()["games"]}
+            _, player = await register(client, three.urls[0])
+            refused = await client.get(f"{three.urls[1]}/api/arbiter/games",
+                                       headers=auth(player))
+            assert refused.status_code == 403
 
     asyncio.run(run())

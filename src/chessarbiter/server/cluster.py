@@ -51,6 +51,8 @@ GAME_PATH: Final = re.compile(
     r"^/(?:api/(?:board/game/|bot/game/|game/|arbiter/game/)|game/export/)"
     r"(?P<stream>stream/)?(?P<id>[A-Za-z0-9]{1,32})(?:/|$)")
 """The routes about one game: forwarded to its owner."""
+EVERY_GAME: Final = "/api/arbiter/games"
+"""The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
 """How often each process looks for unfinished games no one holds."""
 KEEPALIVE_S: Final = 7.0
@@ -334,6 +336,30 @@ class Cluster:
                                 if k.lower() not in HOP_HEADERS]})
         await send({"type": "http.response.body", "body": answer.content})
 
+    async def gather(self, scope: Scope, send: Send) -> None:
+        """The arbiter's list of games (:data:`EVERY_GAME`) as every process holding games
+        answers it (``local=true``: each its own), in one list; the first refusal (a token
+        that is no arbiter's) as it is."""
+        assert self._client is not None
+        addresses = {self.address, *await asyncio.to_thread(_holders, self.leases)}
+        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]
+                   if k.decode().lower() not in HOP_HEADERS]
+        query = scope.get("query_string", b"").decode()
+        url = f"{EVERY_GAME}?{query}{'&' if query else ''}local=true"
+        answers = await asyncio.gather(*(
+            self._client.get(f"http://{address}{url}", headers=headers)
+            for address in sorted(addresses)), return_exceptions=True)
+        games: list[Any] = []
+        for address, answer in zip(sorted(addresses), answers, strict=True):
+            if isinstance(answer, BaseException):
+                log.warning("cluster: %s does not list its games: %s", address, answer)
+                continue
+            if answer.status_code != 200:
+                await _json(send, answer.status_code, answer.json())
+                return
+            games += answer.json()["games"]
+        await _json(send, 200, {"games": games})
+
     async def relay(self, game_id: str, address: str, receive: Receive, send: Send) -> None:
         """A game stream served from the bus: ``gameFull`` asked of the owner, then every
         line the owner publishes (older states that crossed the first line left out),
@@ -410,6 +436,10 @@ class Forwarding:
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
+        if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
+                b"local=true" not in scope.get("query_string", b""):
+            await self.cluster.gather(scope, send)
+            return
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
@@ -471,6 +501,13 @@ def _loader(store_id: str) -> Callable[[Any, Any], Game]:
         game: Game = store.load(store_id)
         return game
     return load
+
+
+def _holders(leases: Leases) -> set[str]:
+    """The addresses of the processes holding games."""
+    keys = list(leases.redis.scan_iter(match=leases.key("*"), count=1000))
+    values = leases.redis.mget(keys) if keys else []
+    return {str(v).partition(" ")[2] for v in values if v is not None}
 
 
 def _release_all(leases: Leases, held: list[Lease]) -> None:

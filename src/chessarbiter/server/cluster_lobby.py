@@ -224,8 +224,9 @@ class ClusterLobby(Lobby):
             game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
             entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
                                                source="lobby", rated=request.rated)
-        except ApiError as exc:
-            self.bus.publish(channel, json.dumps({"error": exc.message}).encode())
+        except BaseException as exc:  # the waiting seeker is told, not left waiting
+            reason = exc.message if isinstance(exc, ApiError) else type(exc).__name__
+            self.bus.publish(channel, json.dumps({"error": reason}).encode())
             raise
         told: dict[str, Any] = {"gameId": entry.id, "color": shapes.side_name(theirs)}
         if secrets_[theirs] is not None:
