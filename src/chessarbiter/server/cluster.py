@@ -80,7 +80,9 @@ class Cluster:
         self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
         hub.lobby = self.lobby  # challenges and seeks shared by every process
         self._checked: dict[str, float] = {}
-        """When each token's account was last read from the database (monotonic s)."""
+        """When each token's account was last read from the database (:attr:`clock`)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The seconds by which accounts are checked again (replaceable by tests)."""
         self.held: dict[str, Lease] = {}
         self.taking: dict[str, Lease] = {}
         """Leases taken whose games are being fenced in the store (not yet owned)."""
@@ -184,7 +186,7 @@ class Cluster:
         """Read the token's account from the database unless it was read lately: a new
         account becomes known, a token no longer there is forgotten."""
         digest = hash_secret(token)
-        now = time.monotonic()
+        now = self.clock()
         if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
             return
         try:
@@ -210,7 +212,7 @@ class Cluster:
         if found is None:
             return None
         self.hub.accounts.remember(*found)
-        self._checked[found[1]] = time.monotonic()
+        self._checked[found[1]] = self.clock()
         return found[0]
 
     async def playing(self, account: str) -> list[dict[str, Any]]:
