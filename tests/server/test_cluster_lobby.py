@@ -60,7 +60,13 @@ class Events:
                         self.lines.append(json.loads(line))
 
         self.task = asyncio.create_task(read())
-        await asyncio.wait_for(opened.wait(), WAIT_S)
+        waiting = asyncio.create_task(opened.wait())
+        await asyncio.wait((self.task, waiting), timeout=WAIT_S,
+                           return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if self.task.done():
+            self.task.result()  # the stream was refused: say why
+        assert opened.is_set(), "the event stream did not open"
 
     async def until(self, found: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         async def look() -> dict[str, Any]:
