@@ -1,7 +1,7 @@
 """A cluster's process (in process, over PostgreSQL and Redis) reads an account it does not
 know from the shared database and trusts what it read for ``ACCOUNT_CHECK_S`` only (a token
 changed or removed there stops working), and pairs no seek whose process stopped renewing
-it."""
+it, and learns its pairing from Redis when the bus's message is lost."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
+
+from chessarbiter.clock.records import Side
+from chessarbiter.server import cluster_lobby
 from chessarbiter.server.accounts import Role, insert_account
 from chessarbiter.server.cluster import ACCOUNT_CHECK_S
 from chessarbiter.server.cluster_lobby import ClusterLobby, wall_ms
@@ -93,5 +97,36 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
             assert game_id == their_id and side is their_side.opponent
             assert secret and their_secret and secret != their_secret
             assert await lobby.redis.zrange(kind, 0, -1) == []
+
+    asyncio.run(run())
+
+
+def test_a_pairing_whose_message_was_lost_is_read_from_redis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster_lobby, "SEEK_RENEW_S", 0.02)
+    dsn, bus = fresh_schema("cluster_told"), redis_url()
+    request = read_request({"time": "11", "increment": "11"}, minutes=True)
+
+    async def run() -> None:
+        async with cluster_hub(dsn, bus) as hub:
+            lobby = hub.lobby
+            assert isinstance(lobby, ClusterLobby)
+            kind = lobby._seeks(request)
+            await lobby.redis.delete(kind)
+            waiting = asyncio.create_task(lobby.seek(None, request))
+
+            async def waiting_seek() -> str:
+                while not (found := await lobby.redis.zrange(kind, 0, -1)):
+                    await asyncio.sleep(0.01)
+                seek_id: str = json.loads(found[0])["id"]
+                return seek_id
+
+            seek_id = await asyncio.wait_for(waiting_seek(), 10)
+            told = {"gameId": "abcdefgh", "color": "black", "secret": "s3cret"}
+            await lobby.redis.set(lobby._told(seek_id), json.dumps(told))  # no message
+            paired = await asyncio.wait_for(waiting, 10)
+            assert paired == ("abcdefgh", Side.BLACK, "s3cret")
+            assert await lobby.redis.zrange(kind, 0, -1) == []
+            await lobby.redis.delete(lobby._told(seek_id))
 
     asyncio.run(run())

@@ -14,7 +14,7 @@ process holds them.
   partner and either removes it or adds itself in one optimistic transaction (``WATCH``):
   a waiting seek is paired with exactly one partner, and two seeks arriving at once on two
   processes pair. The partner's process creates the game and tells the waiting one on the
-  bus (channel ``seek:ID``).
+  bus (channel ``seek:ID``), and in the key ``{prefix}paired:ID`` in case the message is lost.
 - An account's events (``gameStart``, ``challenge``, ...) go on the bus channel
   ``user:ACCOUNT``; every process relays them to the account's event streams it holds."""
 
@@ -155,7 +155,7 @@ class ClusterLobby(Lobby):
             partner = await self._pair_or_wait(kind, mine, account, request)
             if partner is not None:
                 return await self._start(partner, account, request)
-            return await self._paired(kind, mine, queue)
+            return await self._paired(kind, mine, seek_id, queue)
         finally:
             with contextlib.suppress(aioredis.RedisError):
                 await asyncio.shield(self.redis.zrem(kind, mine))  # not paired: no more
@@ -191,9 +191,10 @@ class ClusterLobby(Lobby):
                 except WatchError:
                     continue  # the seeks changed meanwhile: again
 
-    async def _paired(self, kind: str, mine: str, queue: asyncio.Queue[Line]
+    async def _paired(self, kind: str, mine: str, seek_id: str, queue: asyncio.Queue[Line]
                       ) -> tuple[str, Side, str | None]:
-        """Wait (renewing the seek) until a partner's process says which game."""
+        """Wait (renewing the seek) until a partner's process says which game: on the bus,
+        or (a message lost) in the key ``{prefix}paired:ID`` looked at with each renewal."""
         while True:
             try:
                 line = await asyncio.wait_for(queue.get(), SEEK_RENEW_S)
@@ -201,8 +202,11 @@ class ClusterLobby(Lobby):
                 async with self.redis.pipeline(transaction=False) as pipe:
                     pipe.zadd(kind, {mine: wall_ms() + SEEK_TTL_MS}, xx=True)
                     pipe.pexpire(kind, SEEK_TTL_MS)
-                    await pipe.execute()
-                continue
+                    pipe.get(self._told(seek_id))
+                    told = (await pipe.execute())[-1]
+                if told is None:
+                    continue
+                line = told.encode()
             if line is None:
                 raise ApiError(503, "the server is stopping")
             if not line.strip():
@@ -213,25 +217,33 @@ class ClusterLobby(Lobby):
             side = Side.WHITE if data["color"] == "white" else Side.BLACK
             return data["gameId"], side, data.get("secret")
 
+    def _told(self, seek_id: str) -> str:
+        return f"{self.prefix}paired:{seek_id}"
+
+    async def _tell(self, seek_id: str, data: dict[str, Any]) -> None:
+        """Tell a waiting seek's process how its pairing went."""
+        text = json.dumps(data)
+        await self.redis.set(self._told(seek_id), text, px=2 * SEEK_TTL_MS)
+        self.bus.publish(f"seek:{seek_id}", text.encode())
+
     async def _start(self, partner: dict[str, Any], account: Account | None,
                      request: GameRequest) -> tuple[str, Side, str | None]:
         """Create the game of two seeks paired here; the waiting one's process is told."""
         waiting = None if partner["account"] is None else account_from_json(partner["account"])
         seats, secrets_, theirs, mine = seating(waiting, partner["request"]["color"], account,
                                                 request)
-        channel = f"seek:{partner['id']}"
         try:
             game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
             entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
                                                source="lobby", rated=request.rated)
         except BaseException as exc:  # the waiting seeker is told, not left waiting
             reason = exc.message if isinstance(exc, ApiError) else type(exc).__name__
-            self.bus.publish(channel, json.dumps({"error": reason}).encode())
+            await asyncio.shield(self._tell(partner["id"], {"error": reason}))
             raise
         told: dict[str, Any] = {"gameId": entry.id, "color": shapes.side_name(theirs)}
         if secrets_[theirs] is not None:
             told["secret"] = secrets_[theirs]
-        self.bus.publish(channel, json.dumps(told).encode())
+        await self._tell(partner["id"], told)
         return entry.id, mine, secrets_[mine]
 
 
