@@ -6,6 +6,7 @@ PostgreSQL connection in autocommit (each statement its own durable transaction)
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -15,6 +16,8 @@ from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import described
 from chessarbiter.store.postgres import MIGRATION_LOCK, PostgresStore
 
+DATABASE_ERRORS: Final = (sqlite3.Error, psycopg.Error)
+"""What the server's database connection raises, SQLite's or PostgreSQL's."""
 UPGRADES: Final = (
     # The accounts' creation time was first made INTEGER, 32 bits here: widened in place.
     "ALTER TABLE server_accounts ALTER COLUMN created_ms TYPE BIGINT",
