@@ -9,12 +9,14 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
 from chessarbiter.clock.records import Side
+from chessarbiter.server import cluster as cluster_module
 from chessarbiter.server import cluster_lobby
-from chessarbiter.server.accounts import Role, insert_account
+from chessarbiter.server.accounts import Role, insert_account, select_account
 from chessarbiter.server.cluster import ACCOUNT_CHECK_S
 from chessarbiter.server.cluster_lobby import ClusterLobby, wall_ms
 from chessarbiter.server.config import ServerConfig
@@ -34,7 +36,8 @@ async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
         await hub.stop()
 
 
-def test_a_token_is_read_from_the_database_and_trusted_for_a_while() -> None:
+def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     dsn, bus = fresh_schema("cluster_accounts"), redis_url()
 
     async def run() -> None:
@@ -64,6 +67,19 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while() -> None:
             await cluster.check_token(token)
             assert hub.accounts.by_token(token) is None
             assert await cluster.account_named("nobody") is None
+            reads = []  # a made-up token costs one database read per ACCOUNT_CHECK_S
+
+            def counted(*args: Any) -> Any:
+                reads.append(args)
+                return select_account(*args)
+
+            monkeypatch.setattr(cluster_module, "select_account", counted)
+            for _ in range(3):
+                await cluster.check_token("cha_madeup")
+            assert len(reads) == 1 and hub.accounts.by_token("cha_madeup") is None
+            now[0] += ACCOUNT_CHECK_S
+            await cluster.check_token("cha_madeup")
+            assert len(reads) == 2
 
     asyncio.run(run())
 

@@ -15,7 +15,8 @@ The lobby is shared through Redis (:mod:`chessarbiter.server.cluster_lobby`): ch
 seeks and the accounts' events. Accounts live in the shared database: a token this process
 does not know, or has not checked for :data:`ACCOUNT_CHECK_S`, is looked up there before the
 request is served (so an account made through another process works at once, and a token
-changed or removed in the database stops working here within that time)."""
+changed or removed in the database stops working here within that time); a token found
+nowhere is not looked up again for that time either."""
 
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
 ACCOUNT_CHECK_S: Final = 60.0
 """How long an account's token is trusted without looking at the database again."""
+MAX_CHECKED: Final = 100_000
+"""The most tokens remembered as read (known or not) before the memory starts afresh."""
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
@@ -195,12 +198,13 @@ class Cluster:
         except Exception as exc:  # the database away: what is known stands meanwhile
             log.error("cluster: cannot read an account: %s", exc)
             return
+        if len(self._checked) >= MAX_CHECKED:  # a flood of made-up tokens: start afresh
+            self._checked.clear()
+        self._checked[digest] = now  # an unknown token too: not read again for a while
         if found is None:
             self.hub.accounts.forget(digest)
-            self._checked.pop(digest, None)
             return
         self.hub.accounts.remember(*found)
-        self._checked[digest] = now
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
