@@ -96,6 +96,40 @@ def en_passant_moves(pos: Position) -> list[int]:
     return out
 
 
+def _castles(
+    pieces: list[int], them: int, king: int, rights: int, occupied: int, out: list[int]
+) -> None:
+    """Append the castling moves (Art. 3.8.2) with the rooks of ``rights`` for a king not in
+    check: the squares between king and rook empty, none the king crosses or reaches
+    attacked."""
+    without_king = occupied ^ 1 << king
+    while rights:
+        low = rights & -rights
+        rights ^= low
+        rook = low.bit_length() - 1
+        empty, path = castling_paths(king, rook)
+        if occupied & empty:
+            continue
+        after = without_king ^ low
+        if any(attackers(pieces, them, sq, after) for sq in squares_of(path)):
+            continue
+        out.append(king | rook << 6 | CASTLE_FLAG)
+
+
+def castling_moves(pos: Position) -> list[int]:
+    """The legal castling moves (Art. 3.8.2), without generating the other moves."""
+    us = pos._turn
+    pieces = pos.pieces
+    rights = pos.castling_rights & pieces[us << 3 | 4]
+    out: list[int] = []
+    if rights:
+        king = pieces[us << 3 | 6].bit_length() - 1
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        if not attackers(pieces, us ^ 1, king, occupied):
+            _castles(pieces, us ^ 1, king, rights, occupied, out)
+    return out
+
+
 def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) -> int:
     """Pins (Art. 3.9): the own pieces each alone between the king and an enemy line piece
     (``t_orth``: enemy rooks and queens, ``t_diag``: bishops and queens)."""
@@ -170,17 +204,8 @@ def move_sets(pos: Position) -> MoveSets:
     else:
         mask = ~own & FULL
         rights = pos.castling_rights & pieces[ub | 4]
-        while rights:
-            low = rights & -rights
-            rights ^= low
-            rook = low.bit_length() - 1
-            empty, path = castling_paths(king, rook)
-            if occupied & empty:
-                continue
-            after = without_king ^ low
-            if any(attackers(pieces, them, sq, after) for sq in squares_of(path)):
-                continue
-            singles.append(king | rook << 6 | CASTLE_FLAG)
+        if rights:
+            _castles(pieces, them, king, rights, occupied, singles)
 
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
 
@@ -362,9 +387,9 @@ def has_legal_move(pos: Position) -> bool:
 def is_legal(pos: Position, move: int) -> bool:
     """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
     there, and the own king is not attacked afterwards. Castling and en passant are looked
-    up among the generated moves."""
+    up among the generated ones."""
     if move >> 15 or move < 0:
-        return move in legal_moves(pos)  # castling, or not a move at all
+        return move in castling_moves(pos)  # castling, or not a move at all
     fr = move & 63
     to = (move >> 6) & 63
     promo = move >> 12
