@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from chessarbiter.arbiter import draws, irregularities, mating, moves, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
@@ -92,6 +92,8 @@ _HANDLERS: dict[type, _Handler] = {
     ColoursReversed: irregularities.on_colours_reversed,
     ArbiterRuled: mating.on_arbiter_ruled,
 }
+_NO_SIDE: Final = Side.WHITE
+"""What an event without a side is checked as (read once: an enum member's look-up is slow)."""
 _AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
 """The arbiter's events that remain possible once the game has ended."""
 
@@ -269,7 +271,7 @@ class Game:
         at = event.at_ms
         if type(at) is not int or at < 0:
             raise ArbiterError(f"{event.kind}: at_ms={at!r} is not a time in ms (an int >= 0)")
-        side = getattr(event, "side", Side.WHITE)
+        side = getattr(event, "side", _NO_SIDE)
         if type(side) is not Side:
             raise ArbiterError(f"{event.kind}: side={side!r} is not a Side (Side.WHITE or BLACK)")
         last = self._log[-1].at_ms if self._log else 0

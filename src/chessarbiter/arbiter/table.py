@@ -69,6 +69,9 @@ class Table:
         self.reps = RepetitionTable()
         self.reps.add(self.pos.key())
         self._legal: list[Move] | None = None
+        self.checked: bool | None = None
+        """Whether the side to move is in check, once the automatic endings have asked
+        (``None``: not known since the position last changed)."""
         self.replaying = False
         """A log that records the analyses is being replayed: they are read, not run."""
         self.analysis: Analysis | None = None
@@ -135,6 +138,7 @@ class Table:
     def moved(self) -> None:
         """The position on the board has changed."""
         self._legal = None
+        self.checked = None
 
     @property
     def records(self) -> list[MoveRecord]:
@@ -163,7 +167,7 @@ class Table:
         except InvalidMoveError as exc:
             raise ArbiterError(str(exc)) from None
         pos = self.pos
-        if is_legal(pos, move):
+        if is_legal(pos, move, self.checked):
             return move
         fr = move & 63
         if move >> 12 or pos.board[fr] != (pos.turn << 3 | KING):

@@ -336,27 +336,38 @@ _KING_LINES: Final = tuple(r | b for r, b in zip(ROOK_RAYS, BISHOP_RAYS, strict=
 pinned to a king there."""
 
 
-def has_legal_move(pos: Position) -> bool:
+def in_check(pos: Position) -> bool:
+    """Whether the side to move is in check (Art. 3.9), tested without listing the
+    checkers."""
+    us = pos._turn
+    pieces = pos.pieces
+    king = pieces[us << 3 | 6].bit_length() - 1
+    return _attacked(pieces, us, king, pos.occupied_co[0] | pos.occupied_co[1], 0)
+
+
+def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
     a knight, bishop, rook or queen that is not pinned is legal, and there usually is one;
-    otherwise the moves are counted."""
+    otherwise the moves are counted. ``checked``: whether the side to move is in check, when
+    known (:func:`in_check`)."""
     us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
     own = pos.occupied_co[us]
     occupied = own | pos.occupied_co[them]
     ub = us << 3
-    tb = them << 3
     king = pieces[ub | 6].bit_length() - 1
-    t_queens = pieces[tb | 5]
-    t_orth = pieces[tb | 4] | t_queens
-    t_diag = pieces[tb | 3] | t_queens
-    if not _attacked(pieces, us, king, occupied, 0):
+    if checked is None:
+        checked = _attacked(pieces, us, king, occupied, 0)
+    if not checked:
         pawns = pieces[ub | 1] & ~_KING_LINES[king]  # on no line through the king: not pinned
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
             return True
-        free = ~pinned_pieces(king, own, occupied, t_orth, t_diag)
+        tb = them << 3
+        t_queens = pieces[tb | 5]
+        free = ~pinned_pieces(king, own, occupied, pieces[tb | 4] | t_queens,
+                              pieces[tb | 3] | t_queens)
         pawns = pieces[ub | 1] & free
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
             return True
@@ -384,10 +395,12 @@ def has_legal_move(pos: Position) -> bool:
     return count_moves(pos) > 0
 
 
-def is_legal(pos: Position, move: int) -> bool:
+def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
     """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
-    there, and the own king is not attacked afterwards. Castling and en passant are looked
-    up among the generated ones."""
+    there, and the own king is not attacked afterwards (Art. 3.9; not tested when
+    ``checked`` is ``False``, the side to move known not to be in check, and the piece
+    leaves no line through its king). Castling and en passant are looked up among the
+    generated ones."""
     if move >> 15 or move < 0:
         return move in castling_moves(pos)  # castling, or not a move at all
     fr = move & 63
@@ -436,6 +449,8 @@ def is_legal(pos: Position, move: int) -> bool:
         if not reach >> to & 1:
             return False
     king = pos.pieces[us << 3 | 6].bit_length() - 1
+    if checked is False and not _KING_LINES[king] >> fr & 1:
+        return True  # no check to answer, and no line to the king opened
     after = (occupied ^ 1 << fr) | 1 << to
     return not _attacked(pos.pieces, us, king, after, 1 << to)
 
