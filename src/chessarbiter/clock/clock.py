@@ -96,24 +96,24 @@ class Clock:
 
     def complete_move(self, side: Side) -> tuple[int, int]:
         """:meth:`press`, answering only the mover's display after it (his ``%clk``) and the
-        time he used (``%emt``): the arbiter's press on every move."""
+        time he used (``%emt``): the arbiter's press on every move. The move ends with his
+        period's bonus (Art. 6.2) and, after the period's last move, the next period's time;
+        then the opponent's clock runs."""
         t = self._now()
         mover = self._turn
         if side != mover:
             raise ClockError(f"{side.name} pressed, but {SIDES[mover].name} has the move")
-        if not self._running:
-            if self._untimed:
-                return self._complete(mover, t, 0, True)
-            if self._started:
-                raise ClockError(f"{side.name} pressed a stopped clock (Art. 6.12: restart it)")
-            raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
-        self._observe(t)
-        return self._complete(mover, t, self._used + t - self._since, False)
-
-    def _complete(self, mover: int, t: int, used: int, untimed: bool) -> tuple[int, int]:
-        """End the mover's move: his period's bonus (Art. 6.2), the next period's time after
-        the period's last move, then the opponent's clock runs. Answers the mover's display
-        and ``used``."""
+        untimed = not self._running
+        if untimed:
+            if not self._untimed:
+                if self._started:
+                    raise ClockError(f"{side.name} pressed a stopped clock (Art. 6.12: "
+                                     "restart it)")
+                raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
+            used = 0
+        else:
+            self._observe(t)
+            used = self._used + t - self._since
         moves, _, bonus, code = self._table[self._period[mover]]
         stored = self._stored
         credit = 0

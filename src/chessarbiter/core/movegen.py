@@ -348,9 +348,9 @@ def in_check(pos: Position) -> bool:
 def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
-    a knight, bishop, rook or queen that is not pinned is legal, and there usually is one;
-    otherwise the moves are counted. ``checked``: whether the side to move is in check, when
-    known (:func:`in_check`)."""
+    a knight, bishop, rook or queen that is not pinned is legal, and there usually is one; in
+    check, a king's step to a square not attacked; otherwise the moves are counted.
+    ``checked``: whether the side to move is in check, when known (:func:`in_check`)."""
     us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
@@ -391,6 +391,14 @@ def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
                 reach |= (RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
                           | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]])
             if reach & ~own:
+                return True
+    else:
+        without_king = occupied ^ 1 << king
+        steps = KING_ATTACKS[king] & ~own
+        while steps:  # in check the king usually has a square to go to
+            low = steps & -steps
+            steps ^= low
+            if not _attacked(pieces, us, low.bit_length() - 1, without_king, low):
                 return True
     return count_moves(pos) > 0
 
