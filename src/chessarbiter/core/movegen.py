@@ -406,9 +406,9 @@ def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
 def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
     """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
     there, and the own king is not attacked afterwards (Art. 3.9; not tested when
-    ``checked`` is ``False``, the side to move known not to be in check, and the piece
-    leaves no line through its king). Castling and en passant are looked up among the
-    generated ones."""
+    ``checked`` is ``False``, the side to move known not to be in check, and no enemy line
+    piece stands on a line through the king and the piece). Castling and en passant are
+    looked up among the generated ones."""
     if move >> 15 or move < 0:
         return move in castling_moves(pos)  # castling, or not a move at all
     fr = move & 63
@@ -442,25 +442,30 @@ def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
         if promo:
             return False
         if kind == KNIGHT:
-            reach = KNIGHT_ATTACKS[fr]
+            if not KNIGHT_ATTACKS[fr] >> to & 1:
+                return False
         elif kind == KING:
             if not KING_ATTACKS[fr] >> to & 1:
                 return False
             return not _attacked(pos.pieces, us, to, occupied ^ 1 << fr, 1 << to)
-        else:
-            reach = 0
-            if kind != ROOK:
-                reach = DIAG_ATTACKS[fr][occupied & DIAG_MASKS[fr]]
-            if kind != BISHOP:
-                reach |= (RANK_ATTACKS[fr][occupied & RANK_MASKS[fr]]
-                          | FILE_ATTACKS[fr][occupied & FILE_MASKS[fr]])
-        if not reach >> to & 1:
-            return False
-    king = pos.pieces[us << 3 | 6].bit_length() - 1
-    if checked is False and not _KING_LINES[king] >> fr & 1:
-        return True  # no check to answer, and no line to the king opened
+        else:  # a line piece: on one of its lines, nothing standing between
+            if kind == QUEEN:
+                on_line = LINE[fr][to]
+            else:
+                on_line = (ROOK_RAYS if kind == ROOK else BISHOP_RAYS)[fr] >> to & 1
+            if not on_line or BETWEEN[fr][to] & occupied:
+                return False
+    pieces = pos.pieces
+    king = pieces[us << 3 | 6].bit_length() - 1
+    if checked is False:  # no check to answer: only a pin can make the move illegal
+        line = LINE[king][fr]
+        if not line:
+            return True
+        tb = (us ^ 1) << 3
+        if not line & (pieces[tb | 5] | pieces[tb | (4 if ROOK_RAYS[king] >> fr & 1 else 3)]):
+            return True  # no enemy rook, bishop or queen on that line to pin it
     after = (occupied ^ 1 << fr) | 1 << to
-    return not _attacked(pos.pieces, us, king, after, 1 << to)
+    return not _attacked(pieces, us, king, after, 1 << to)
 
 
 def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> bool:
