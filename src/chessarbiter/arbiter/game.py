@@ -230,14 +230,15 @@ class Game:
     def _apply(self, event: Event, recorded: bool | None) -> tuple[Decision, ...]:
         """``recorded``: ``None`` live, else replaying a log that does (True) or does not
         (False) record the analyses."""
-        handler = _HANDLERS.get(type(event))
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
         if handler is None:
             raise ArbiterError(f"not a game event: {event!r}")
         given: Analysis | None = getattr(event, "analysis", None)
         if given is not None and recorded is None:
             raise ArbiterError(f"{event.kind}: the analysis is recorded by the arbiter, not "
                                "given with the event")
-        self._check(event)
+        self._check(event, kind)
         table = self._table
         before = table.now
         clock = table.clock
@@ -264,10 +265,10 @@ class Game:
         self._log.append(event)
         return tuple(decisions)
 
-    def _check(self, event: Event) -> None:
-        """What every event must satisfy: time order, the game running (except for the
-        arbiter's decisions), no pending ruling, and, where flags fall by themselves, no flag
-        fallen before a player's event."""
+    def _check(self, event: Event, kind: type) -> None:
+        """What every event (of type ``kind``) must satisfy: time order, the game running
+        (except for the arbiter's decisions), no pending ruling, and, where flags fall by
+        themselves, no flag fallen before a player's event."""
         at = event.at_ms
         if type(at) is not int or at < 0:
             raise ArbiterError(f"{event.kind}: at_ms={at!r} is not a time in ms (an int >= 0)")
@@ -279,9 +280,9 @@ class Game:
             raise ArbiterError(f"{event.kind} at {at} ms comes before the last event "
                                f"({last} ms): a log's time never goes back")
         table = self._table
-        if table.outcome is not None and type(event) not in _AFTER_THE_END:
+        if table.outcome is not None and kind not in _AFTER_THE_END:
             raise GameOverError(f"the game is over ({table.outcome}): no {event.kind}")
-        if type(event) in ARBITER_EVENTS:
+        if kind in ARBITER_EVENTS:
             return
         if table.sudden_death_claim is not None:
             raise ArbiterError(f"{event.kind}: the arbiter must first rule on the sudden-death "
@@ -291,7 +292,7 @@ class Game:
                                f"{table.pending.loser.opponent.name.lower()} can still "
                                "checkmate")
         clock = table.clock
-        if table.profile.flags_automatic and clock is not None and type(event) is not FlagObserved:
+        if table.profile.flags_automatic and clock is not None and kind is not FlagObserved:
             left = clock.time_to_flag()
             if left is not None and at >= last + left:
                 side = clock.to_move.name.lower()

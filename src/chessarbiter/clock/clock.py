@@ -112,7 +112,9 @@ class Clock:
                 raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
             used = 0
         else:
-            self._observe(t)
+            fallen = self._fallen(t)
+            if fallen is not None:
+                self._record(fallen)
             used = self._used + t - self._since
         moves, _, bonus, code = self._table[self._period[mover]]
         stored = self._stored
