@@ -470,7 +470,8 @@ def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
 
 def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> bool:
     """Whether the enemy attacks ``sq`` under ``occupied``, his pieces on ``gone`` (a
-    capture) left out (Art. 3.9)."""
+    capture) left out (Art. 3.9): a knight, pawn or king a step away, or a line piece on
+    one of the square's lines with nothing between."""
     tb = (us ^ 1) << 3
     keep = ~gone
     if (
@@ -479,10 +480,14 @@ def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> 
     ) & keep:
         return True
     queens = pieces[tb | 5]
-    orth = (pieces[tb | 4] | queens) & keep
-    if ROOK_RAYS[sq] & orth and (
-        RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]] | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
-    ) & orth:
-        return True
-    diag = (pieces[tb | 3] | queens) & keep
-    return bool(BISHOP_RAYS[sq] & diag and DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & diag)
+    lines = (
+        ROOK_RAYS[sq] & (pieces[tb | 4] | queens) | BISHOP_RAYS[sq] & (pieces[tb | 3] | queens)
+    ) & keep
+    if lines:
+        between = BETWEEN[sq]
+        while lines:
+            low = lines & -lines
+            lines ^= low
+            if not between[low.bit_length() - 1] & occupied:
+                return True
+    return False
