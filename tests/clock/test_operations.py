@@ -182,3 +182,28 @@ def test_readings_at_a_later_time_record_nothing() -> None:
     assert clock.flags == ()  # looking ahead recorded no flag
     time.advance(15 * S)
     assert clock.readings() == clock.readings_at(time())
+
+
+@pytest.mark.parametrize("control", ["40/90+30, 30+30", "2/10, 5", "5+3", "G/5;d5", "G/5;b5"])
+def test_complete_move_is_press(control: str) -> None:
+    """The arbiter's press (``complete_move``: the mover's display and the time used) does
+    what ``press`` does, and the presses are recorded alike: through periods, delays and
+    a flag fallen before the press."""
+    parse = parse_us if control.startswith("G/") else parse_human
+    times = [FakeTime(), FakeTime()]
+    clocks = [Clock(parse(control), times[0]), Clock(parse(control), times[1])]
+    for clock in clocks:
+        clock.start()
+    for ply in range(90):
+        side = W if ply % 2 == 0 else B
+        for time in times:
+            time.advance((ply * 7919) % 9000 + (400 * S if ply == 81 else 0))
+        press = clocks[0].press(side)
+        assert clocks[1].complete_move(side) == (
+            press.white_ms if side is W else press.black_ms,
+            press.used_ms,
+        )
+    assert clocks[1].presses == clocks[0].presses
+    assert clocks[1].flags == clocks[0].flags
+    assert clocks[0].flags or control != "5+3"  # 400 s on the 82nd move: the flag fell
+    assert clocks[1].readings() == clocks[0].readings()

@@ -1,10 +1,12 @@
 """The single-move legality test and the "any legal move?" test against the move list, on
-the positions of random games (python-chess's moves choose the games' lines)."""
+the positions of random games (python-chess's moves choose the games' lines), with and
+without the check state known beforehand; the castling moves alone against the list."""
 
 from __future__ import annotations
 
 import random
 
+from chessarbiter.core import movegen
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.moves import CASTLE_FLAG
 from chessarbiter.core.position import Position
@@ -17,6 +19,7 @@ SPECIAL = (
     "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",  # in check
     "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate
     "4k3/4q3/8/8/8/8/3PPP2/3QKB2 w - - 0 1",  # pinned pawn
+    "4k3/8/8/8/8/2N5/4r3/N3K1B1 w - - 0 1",  # in check, pieces off the king's lines
 )
 
 
@@ -30,9 +33,14 @@ def _candidates(pos: Position, rng: random.Random) -> list[int]:
 
 def _agrees(pos: Position, rng: random.Random) -> None:
     legal = set(pos.legal_moves())
+    checked = movegen.in_check(pos)
+    assert checked == pos.is_check(), pos.fen()
     assert pos.has_legal_move() == bool(legal), pos.fen()
+    assert movegen.has_legal_move(pos, checked) == bool(legal), pos.fen()
+    assert sorted(movegen.castling_moves(pos)) == sorted(m for m in legal if m & CASTLE_FLAG)
     for move in list(legal) + _candidates(pos, rng):
         assert pos.is_legal(move) == (move in legal), (pos.fen(), move)
+        assert movegen.is_legal(pos, move, checked) == (move in legal), (pos.fen(), move)
 
 
 def test_fast_legality_matches_the_move_list_in_random_games() -> None:

@@ -23,6 +23,7 @@ from chessarbiter.core import (
     to_square,
     uci,
 )
+from chessarbiter.core.moves import parse_uci_code, parse_uci_parts
 from chessarbiter.core.squares import QUEEN, parse_square
 from tests.corpus import CORPUS, corpus_path
 
@@ -136,3 +137,21 @@ def test_push_then_pop_restores_everything(choices: list[int]) -> None:
         snap, key = snaps.pop()
         assert pos.snapshot() == snap and pos.key() == key
         assert parse_fen(pos.fen()) == pos
+
+
+def test_uci_codes_agree_with_parsing() -> None:
+    """The looked-up codes of every from-to text and promotion equal the parsed ones; other
+    texts are parsed, bad ones refused as by the parser."""
+    names = [chr(97 + f) + str(r + 1) for r in range(8) for f in range(8)]
+    texts = [a + b + p for a in names for b in names for p in ("", "q", "n", "k")]
+    for text in texts:
+        try:
+            fr, to, promo = parse_uci_parts(text)
+        except InvalidMoveError:
+            with pytest.raises(InvalidMoveError):
+                parse_uci_code(text)
+            continue
+        assert parse_uci_code(text) == fr | to << 6 | promo << 12, text
+    for text in ("e2", "e7e8x", "E2E4", "e2e4qq"):
+        with pytest.raises(InvalidMoveError):
+            parse_uci_code(text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from chessarbiter.arbiter import draws, irregularities, mating, moves, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
@@ -92,6 +92,8 @@ _HANDLERS: dict[type, _Handler] = {
     ColoursReversed: irregularities.on_colours_reversed,
     ArbiterRuled: mating.on_arbiter_ruled,
 }
+_NO_SIDE: Final = Side.WHITE
+"""What an event without a side is checked as (read once: an enum member's look-up is slow)."""
 _AFTER_THE_END = frozenset({Warned, ResultDeclared, Forfeited, BothLost})
 """The arbiter's events that remain possible once the game has ended."""
 
@@ -228,14 +230,15 @@ class Game:
     def _apply(self, event: Event, recorded: bool | None) -> tuple[Decision, ...]:
         """``recorded``: ``None`` live, else replaying a log that does (True) or does not
         (False) record the analyses."""
-        handler = _HANDLERS.get(type(event))
+        kind = type(event)
+        handler = _HANDLERS.get(kind)
         if handler is None:
             raise ArbiterError(f"not a game event: {event!r}")
         given: Analysis | None = getattr(event, "analysis", None)
         if given is not None and recorded is None:
             raise ArbiterError(f"{event.kind}: the analysis is recorded by the arbiter, not "
                                "given with the event")
-        self._check(event)
+        self._check(event, kind)
         table = self._table
         before = table.now
         clock = table.clock
@@ -262,14 +265,14 @@ class Game:
         self._log.append(event)
         return tuple(decisions)
 
-    def _check(self, event: Event) -> None:
-        """What every event must satisfy: time order, the game running (except for the
-        arbiter's decisions), no pending ruling, and, where flags fall by themselves, no flag
-        fallen before a player's event."""
+    def _check(self, event: Event, kind: type) -> None:
+        """What every event (of type ``kind``) must satisfy: time order, the game running
+        (except for the arbiter's decisions), no pending ruling, and, where flags fall by
+        themselves, no flag fallen before a player's event."""
         at = event.at_ms
         if type(at) is not int or at < 0:
             raise ArbiterError(f"{event.kind}: at_ms={at!r} is not a time in ms (an int >= 0)")
-        side = getattr(event, "side", Side.WHITE)
+        side = getattr(event, "side", _NO_SIDE)
         if type(side) is not Side:
             raise ArbiterError(f"{event.kind}: side={side!r} is not a Side (Side.WHITE or BLACK)")
         last = self._log[-1].at_ms if self._log else 0
@@ -277,9 +280,9 @@ class Game:
             raise ArbiterError(f"{event.kind} at {at} ms comes before the last event "
                                f"({last} ms): a log's time never goes back")
         table = self._table
-        if table.outcome is not None and type(event) not in _AFTER_THE_END:
+        if table.outcome is not None and kind not in _AFTER_THE_END:
             raise GameOverError(f"the game is over ({table.outcome}): no {event.kind}")
-        if type(event) in ARBITER_EVENTS:
+        if kind in ARBITER_EVENTS:
             return
         if table.sudden_death_claim is not None:
             raise ArbiterError(f"{event.kind}: the arbiter must first rule on the sudden-death "
@@ -289,7 +292,7 @@ class Game:
                                f"{table.pending.loser.opponent.name.lower()} can still "
                                "checkmate")
         clock = table.clock
-        if table.profile.flags_automatic and clock is not None and type(event) is not FlagObserved:
+        if table.profile.flags_automatic and clock is not None and kind is not FlagObserved:
             left = clock.time_to_flag()
             if left is not None and at >= last + left:
                 side = clock.to_move.name.lower()

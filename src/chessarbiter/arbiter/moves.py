@@ -16,6 +16,7 @@ from chessarbiter.arbiter.mating import lose_unless_cannot_mate
 from chessarbiter.arbiter.table import Table
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import InvalidMoveError
+from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import Move, parse_uci_parts
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BACK_RANKS, PAWN, QUEEN, SQUARE_NAMES, parse_square
@@ -82,8 +83,6 @@ def play(table: Table, move: Move, offers_draw: bool, *, legal: bool = True) -> 
     mover = pos.turn
     clock_ms = used_ms = None
     if table.clock is not None:
-        if not table.can_press():
-            raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
         clock_ms, used_ms = table.press()
     if table.touches:
         table.touches.clear()
@@ -120,7 +119,8 @@ def automatic_ending(table: Table, count: int) -> Decision | None:
     precedence: checkmate (5.1.1) and stalemate (5.2.1), then :func:`automatic_draw`.
     ``count`` is how often the new position has occurred."""
     pos = table.pos
-    if pos.has_legal_move():
+    checked = table.checked = in_check(pos)
+    if has_legal_move(pos, checked):
         ending = automatic_draw(pos, table.profile, count, table.dead_reason)
         if ending is None:
             return None

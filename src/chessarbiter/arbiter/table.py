@@ -17,7 +17,8 @@ from chessarbiter.clock.errors import ClockError
 from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.errors import InvalidMoveError
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts
+from chessarbiter.core.movegen import castling_moves, is_legal
+from chessarbiter.core.moves import Move, king_destination, parse_uci_code
 from chessarbiter.core.squares import KING
 from chessarbiter.laws.deadpos.verdict import Winnability
 from chessarbiter.laws.endings import Outcome, Result, Termination
@@ -68,6 +69,9 @@ class Table:
         self.reps = RepetitionTable()
         self.reps.add(self.pos.key())
         self._legal: list[Move] | None = None
+        self.checked: bool | None = None
+        """Whether the side to move is in check, once the automatic endings have asked
+        (``None``: not known since the position last changed)."""
         self.replaying = False
         """A log that records the analyses is being replayed: they are read, not run."""
         self.analysis: Analysis | None = None
@@ -134,6 +138,7 @@ class Table:
     def moved(self) -> None:
         """The position on the board has changed."""
         self._legal = None
+        self.checked = None
 
     @property
     def records(self) -> list[MoveRecord]:
@@ -158,20 +163,19 @@ class Table:
         """The legal move written ``text`` in UCI (castling also as king-takes-rook), ``None``
         when illegal; ``ArbiterError`` when ``text`` is not a move at all."""
         try:
-            fr, to, promo = parse_uci_parts(text)
+            move = parse_uci_code(text)
         except InvalidMoveError as exc:
             raise ArbiterError(str(exc)) from None
         pos = self.pos
-        move = fr | to << 6 | promo << 12
-        if pos.is_legal(move):
-            return Move(move)
-        if promo or pos.board[fr] != (pos.turn << 3 | KING):
+        if is_legal(pos, move, self.checked):
+            return move
+        fr = move & 63
+        if move >> 12 or pos.board[fr] != (pos.turn << 3 | KING):
             return None
-        for castle in self.legal:  # castling: the king takes its rook, or steps two squares
-            if castle & CASTLE_FLAG and castle & 63 == fr and (
-                (castle >> 6) & 63 == to or king_destination(castle) == to
-            ):
-                return castle
+        to = move >> 6
+        for castle in castling_moves(pos):  # the king takes its rook, or steps two squares
+            if castle & 63 == fr and ((castle >> 6) & 63 == to or king_destination(castle) == to):
+                return Move(castle)
         return None
 
     def cannot_mate(self, colour: Side) -> bool | None:
@@ -279,11 +283,15 @@ class Table:
             self.clock.restart()
 
     def press(self) -> tuple[int, int]:
-        """Complete the mover's move on the clock: his display after it and the time used."""
-        assert self.clock is not None
+        """Complete the mover's move on the clock: his display after it and the time used;
+        ``ArbiterError`` when the clocks are not running (Art. 6.5, 6.12)."""
+        clock = self.clock
+        assert clock is not None
+        if not clock.running and not self.can_press():
+            raise ArbiterError("the clocks are not running (Art. 6.5, 6.12): start them first")
         try:
-            press = self.clock.press(self.mover)
+            readings = clock.complete_move(self.pos.turn)
         except ClockError as exc:
             raise ArbiterError(str(exc)) from None
         self.presses += 1
-        return press.clock_ms, press.used_ms
+        return readings

@@ -75,7 +75,10 @@ class Clock:
         """Time the mover used on this move before ``_since`` (across stops)."""
         self._flagged = [False, False]
         self._flags: list[Flag] = []
-        self._presses: list[Press] = []
+        self._presses: list[tuple[int, int, int, int, int, int, int, int]] = []
+        """Each press as :class:`Press` fields (the mover as 0 or 1): the records themselves
+        are built when asked for (:attr:`presses`), not on every move."""
+        self._records: list[Press] = []
 
     # -- the players' operations --------------------------------------------------------
 
@@ -88,22 +91,31 @@ class Clock:
 
     def press(self, side: Side) -> Press:
         """``side`` completes a move and starts the opponent's clock (Art. 6.7)."""
+        self.complete_move(side)
+        return self._press_records()[-1]
+
+    def complete_move(self, side: Side) -> tuple[int, int]:
+        """:meth:`press`, answering only the mover's display after it (his ``%clk``) and the
+        time he used (``%emt``): the arbiter's press on every move. The move ends with his
+        period's bonus (Art. 6.2) and, after the period's last move, the next period's time;
+        then the opponent's clock runs."""
         t = self._now()
         mover = self._turn
         if side != mover:
             raise ClockError(f"{side.name} pressed, but {SIDES[mover].name} has the move")
-        if not self._running:
-            if self._untimed:
-                return self._complete(mover, t, 0, untimed=True)
-            if self._started:
-                raise ClockError(f"{side.name} pressed a stopped clock (Art. 6.12: restart it)")
-            raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
-        self._observe(t)
-        return self._complete(mover, t, self._used + t - self._since, untimed=False)
-
-    def _complete(self, mover: int, t: int, used: int, *, untimed: bool) -> Press:
-        """End the mover's move: his period's bonus (Art. 6.2), the next period's time after
-        the period's last move, then the opponent's clock runs."""
+        untimed = not self._running
+        if untimed:
+            if not self._untimed:
+                if self._started:
+                    raise ClockError(f"{side.name} pressed a stopped clock (Art. 6.12: "
+                                     "restart it)")
+                raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
+            used = 0
+        else:
+            fallen = self._fallen(t)
+            if fallen is not None:
+                self._record(fallen)
+            used = self._used + t - self._since
         moves, _, bonus, code = self._table[self._period[mover]]
         stored = self._stored
         credit = 0
@@ -119,26 +131,26 @@ class Clock:
             stored[1 - mover] += used
             if stored[1 - mover] > 0:
                 self._flagged[1 - mover] = False
-        stored[mover] += credit - used
+        left = stored[mover] + credit - used
         added = 0
-        self._in_period[mover] += 1
-        if moves and self._in_period[mover] == moves:
-            self._in_period[mover] = 0
+        in_period = self._in_period[mover] + 1
+        if moves and in_period == moves:
+            in_period = 0
             if self._period[mover] + 1 < len(self._table):
                 self._period[mover] += 1
             added = self._table[self._period[mover]][1]
-            stored[mover] += added
-        if stored[mover] > 0:
+            left += added
+        self._in_period[mover] = in_period
+        stored[mover] = left
+        if left > 0:
             self._flagged[mover] = False
-        self._moves[mover] += 1
+        number = self._moves[mover] + 1
+        self._moves[mover] = number
         self._turn = 1 - mover
         self._since = t
         self._used = 0
-        press = Press(
-            SIDES[mover], self._moves[mover], t, used, credit, added, stored[0], stored[1]
-        )
-        self._presses.append(press)
-        return press
+        self._presses.append((mover, number, t, used, credit, added, stored[0], stored[1]))
+        return left, used
 
     # -- the arbiter's operations --------------------------------------------------------
 
@@ -245,7 +257,14 @@ class Clock:
     @property
     def presses(self) -> tuple[Press, ...]:
         """Every completed move, in order."""
-        return tuple(self._presses)
+        return tuple(self._press_records())
+
+    def _press_records(self) -> list[Press]:
+        built = self._records
+        if len(built) < len(self._presses):
+            built += [Press(SIDES[fields[0]], *fields[1:])
+                      for fields in self._presses[len(built):]]
+        return built
 
     def moves(self, side: Side) -> int:
         """The moves ``side`` has completed (the clock's move counter)."""

@@ -96,6 +96,40 @@ def en_passant_moves(pos: Position) -> list[int]:
     return out
 
 
+def _castles(
+    pieces: list[int], them: int, king: int, rights: int, occupied: int, out: list[int]
+) -> None:
+    """Append the castling moves (Art. 3.8.2) with the rooks of ``rights`` for a king not in
+    check: the squares between king and rook empty, none the king crosses or reaches
+    attacked."""
+    without_king = occupied ^ 1 << king
+    while rights:
+        low = rights & -rights
+        rights ^= low
+        rook = low.bit_length() - 1
+        empty, path = castling_paths(king, rook)
+        if occupied & empty:
+            continue
+        after = without_king ^ low
+        if any(attackers(pieces, them, sq, after) for sq in squares_of(path)):
+            continue
+        out.append(king | rook << 6 | CASTLE_FLAG)
+
+
+def castling_moves(pos: Position) -> list[int]:
+    """The legal castling moves (Art. 3.8.2), without generating the other moves."""
+    us = pos._turn
+    pieces = pos.pieces
+    rights = pos.castling_rights & pieces[us << 3 | 4]
+    out: list[int] = []
+    if rights:
+        king = pieces[us << 3 | 6].bit_length() - 1
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        if not attackers(pieces, us ^ 1, king, occupied):
+            _castles(pieces, us ^ 1, king, rights, occupied, out)
+    return out
+
+
 def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) -> int:
     """Pins (Art. 3.9): the own pieces each alone between the king and an enemy line piece
     (``t_orth``: enemy rooks and queens, ``t_diag``: bishops and queens)."""
@@ -170,17 +204,8 @@ def move_sets(pos: Position) -> MoveSets:
     else:
         mask = ~own & FULL
         rights = pos.castling_rights & pieces[ub | 4]
-        while rights:
-            low = rights & -rights
-            rights ^= low
-            rook = low.bit_length() - 1
-            empty, path = castling_paths(king, rook)
-            if occupied & empty:
-                continue
-            after = without_king ^ low
-            if any(attackers(pieces, them, sq, after) for sq in squares_of(path)):
-                continue
-            singles.append(king | rook << 6 | CASTLE_FLAG)
+        if rights:
+            _castles(pieces, them, king, rights, occupied, singles)
 
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
 
@@ -311,27 +336,38 @@ _KING_LINES: Final = tuple(r | b for r, b in zip(ROOK_RAYS, BISHOP_RAYS, strict=
 pinned to a king there."""
 
 
-def has_legal_move(pos: Position) -> bool:
+def in_check(pos: Position) -> bool:
+    """Whether the side to move is in check (Art. 3.9), tested without listing the
+    checkers."""
+    us = pos._turn
+    pieces = pos.pieces
+    king = pieces[us << 3 | 6].bit_length() - 1
+    return _attacked(pieces, us, king, pos.occupied_co[0] | pos.occupied_co[1], 0)
+
+
+def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
-    a knight, bishop, rook or queen that is not pinned is legal, and there usually is one;
-    otherwise the moves are counted."""
+    a knight, bishop, rook or queen that is not pinned is legal, and there usually is one; in
+    check, a king's step to a square not attacked; otherwise the moves are counted.
+    ``checked``: whether the side to move is in check, when known (:func:`in_check`)."""
     us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
     own = pos.occupied_co[us]
     occupied = own | pos.occupied_co[them]
     ub = us << 3
-    tb = them << 3
     king = pieces[ub | 6].bit_length() - 1
-    t_queens = pieces[tb | 5]
-    t_orth = pieces[tb | 4] | t_queens
-    t_diag = pieces[tb | 3] | t_queens
-    if not _attacked(pieces, us, king, occupied, 0):
+    if checked is None:
+        checked = _attacked(pieces, us, king, occupied, 0)
+    if not checked:
         pawns = pieces[ub | 1] & ~_KING_LINES[king]  # on no line through the king: not pinned
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
             return True
-        free = ~pinned_pieces(king, own, occupied, t_orth, t_diag)
+        tb = them << 3
+        t_queens = pieces[tb | 5]
+        free = ~pinned_pieces(king, own, occupied, pieces[tb | 4] | t_queens,
+                              pieces[tb | 3] | t_queens)
         pawns = pieces[ub | 1] & free
         if (pawns << 8 if us == 0 else pawns >> 8) & ~occupied:
             return True
@@ -356,15 +392,25 @@ def has_legal_move(pos: Position) -> bool:
                           | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]])
             if reach & ~own:
                 return True
+    else:
+        without_king = occupied ^ 1 << king
+        steps = KING_ATTACKS[king] & ~own
+        while steps:  # in check the king usually has a square to go to
+            low = steps & -steps
+            steps ^= low
+            if not _attacked(pieces, us, low.bit_length() - 1, without_king, low):
+                return True
     return count_moves(pos) > 0
 
 
-def is_legal(pos: Position, move: int) -> bool:
+def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
     """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
-    there, and the own king is not attacked afterwards. Castling and en passant are looked
-    up among the generated moves."""
+    there, and the own king is not attacked afterwards (Art. 3.9; not tested when
+    ``checked`` is ``False``, the side to move known not to be in check, and no enemy line
+    piece stands on a line through the king and the piece). Castling and en passant are
+    looked up among the generated ones."""
     if move >> 15 or move < 0:
-        return move in legal_moves(pos)  # castling, or not a move at all
+        return move in castling_moves(pos)  # castling, or not a move at all
     fr = move & 63
     to = (move >> 6) & 63
     promo = move >> 12
@@ -396,28 +442,36 @@ def is_legal(pos: Position, move: int) -> bool:
         if promo:
             return False
         if kind == KNIGHT:
-            reach = KNIGHT_ATTACKS[fr]
+            if not KNIGHT_ATTACKS[fr] >> to & 1:
+                return False
         elif kind == KING:
             if not KING_ATTACKS[fr] >> to & 1:
                 return False
             return not _attacked(pos.pieces, us, to, occupied ^ 1 << fr, 1 << to)
-        else:
-            reach = 0
-            if kind != ROOK:
-                reach = DIAG_ATTACKS[fr][occupied & DIAG_MASKS[fr]]
-            if kind != BISHOP:
-                reach |= (RANK_ATTACKS[fr][occupied & RANK_MASKS[fr]]
-                          | FILE_ATTACKS[fr][occupied & FILE_MASKS[fr]])
-        if not reach >> to & 1:
-            return False
-    king = pos.pieces[us << 3 | 6].bit_length() - 1
+        else:  # a line piece: on one of its lines, nothing standing between
+            if kind == QUEEN:
+                on_line = LINE[fr][to]
+            else:
+                on_line = (ROOK_RAYS if kind == ROOK else BISHOP_RAYS)[fr] >> to & 1
+            if not on_line or BETWEEN[fr][to] & occupied:
+                return False
+    pieces = pos.pieces
+    king = pieces[us << 3 | 6].bit_length() - 1
+    if checked is False:  # no check to answer: only a pin can make the move illegal
+        line = LINE[king][fr]
+        if not line:
+            return True
+        tb = (us ^ 1) << 3
+        if not line & (pieces[tb | 5] | pieces[tb | (4 if ROOK_RAYS[king] >> fr & 1 else 3)]):
+            return True  # no enemy rook, bishop or queen on that line to pin it
     after = (occupied ^ 1 << fr) | 1 << to
-    return not _attacked(pos.pieces, us, king, after, 1 << to)
+    return not _attacked(pieces, us, king, after, 1 << to)
 
 
 def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> bool:
     """Whether the enemy attacks ``sq`` under ``occupied``, his pieces on ``gone`` (a
-    capture) left out (Art. 3.9)."""
+    capture) left out (Art. 3.9): a knight, pawn or king a step away, or a line piece on
+    one of the square's lines with nothing between."""
     tb = (us ^ 1) << 3
     keep = ~gone
     if (
@@ -426,10 +480,14 @@ def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> 
     ) & keep:
         return True
     queens = pieces[tb | 5]
-    orth = (pieces[tb | 4] | queens) & keep
-    if ROOK_RAYS[sq] & orth and (
-        RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]] | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
-    ) & orth:
-        return True
-    diag = (pieces[tb | 3] | queens) & keep
-    return bool(BISHOP_RAYS[sq] & diag and DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & diag)
+    lines = (
+        ROOK_RAYS[sq] & (pieces[tb | 4] | queens) | BISHOP_RAYS[sq] & (pieces[tb | 3] | queens)
+    ) & keep
+    if lines:
+        between = BETWEEN[sq]
+        while lines:
+            low = lines & -lines
+            lines ^= low
+            if not between[low.bit_length() - 1] & occupied:
+                return True
+    return False

@@ -77,6 +77,33 @@ def uci(move: int, chess960: bool = False) -> str:
     return text + _PROMOTION_LETTERS[promo] if promo else text
 
 
+def _codes() -> dict[str, Move]:
+    """Every plain from-to text and every pawn promotion's text (lower case), with its code."""
+    codes = {a + b: Move(fr | to << 6) for fr, a in enumerate(SQUARE_NAMES)
+             for to, b in enumerate(SQUARE_NAMES) if fr != to}
+    for fr in [*range(8, 16), *range(48, 56)]:
+        to_rank = 0 if fr < 16 else 56
+        for to in range(to_rank | max(fr % 8 - 1, 0), to_rank | min(fr % 8 + 1, 7) + 1):
+            for promo, letter in _PROMOTION_LETTERS.items():
+                codes[SQUARE_NAMES[fr] + SQUARE_NAMES[to] + letter] = Move(
+                    fr | to << 6 | promo << 12)
+    return codes
+
+
+_UCI_CODES: Final = _codes()
+
+
+def parse_uci_code(text: str) -> Move:
+    """The move ``from | to << 6 | promotion << 12`` a UCI text writes, without a position
+    (castling as written: the king's step, or the king taking its rook); raises as
+    :func:`parse_uci_parts`. The texts of ordinary moves are looked up, not parsed."""
+    code = _UCI_CODES.get(text)
+    if code is None:
+        fr, to, promo = parse_uci_parts(text)
+        code = Move(fr | to << 6 | promo << 12)
+    return code
+
+
 def parse_uci_parts(text: str) -> tuple[int, int, int]:
     """Split a UCI move into (from, to, promotion) without a position; raises on bad syntax."""
     if len(text) not in (4, 5):
