@@ -170,7 +170,8 @@ class Hub:
                           game_id: str | None = None) -> HubGame:
         """Store a new game with its players and start it (White's clock started where the
         profile says so); its :class:`HubGame`."""
-        if sum(not e.over for e in self.games.values()) >= self.config.max_games:
+        if len(self.games) >= self.config.max_games and sum(
+                not e.over for e in self.games.values()) >= self.config.max_games:
             raise ApiError(503, f"the server plays {self.config.max_games} games at most")
         public = game_id or new_id()
         while public in self.games:

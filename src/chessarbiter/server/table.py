@@ -47,6 +47,8 @@ class HubGame:
         about the same game."""
         self.engine: Any = None
         """The engine player (created at its first move)."""
+        self.secrets: dict[str, Side] = {}
+        """Game secrets already checked (as Bearer tokens), by the side each is."""
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
         self.last_decisions: tuple[Decision, ...] = ()
         self.line = self._state_line()
