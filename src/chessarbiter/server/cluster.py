@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
+from chessarbiter.server.asgi import RELAY_HEADER
 from chessarbiter.server.bus import Bus
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.lease import TTL_MS, Lease, Leases
@@ -133,6 +134,7 @@ class Cluster:
             if not self.leases.valid(lease):
                 return False
             self.held[game_id] = lease
+        self.bus.watch(game_id)  # relayed perhaps: published until the relays say so
         return True
 
     async def admit(self, game_id: str, store_id: str) -> None:
@@ -148,9 +150,9 @@ class Cluster:
         return None if holder is None or holder.address == self.address else holder.address
 
     def published(self, game_id: str, line: bytes | None) -> None:
-        """A line the owner sent its own streams: to the bus for the others' (keep-alive
-        lines stay local)."""
-        if line != b"\n":
+        """A line the owner sent its own streams: to the bus when another process relays
+        the game (keep-alive lines stay local)."""
+        if line != b"\n" and self.bus.relayed(game_id):
             self.bus.publish(game_id, line)
 
     def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -252,7 +254,8 @@ class Cluster:
         gone = asyncio.create_task(_disconnected(receive))
         try:
             try:
-                answer = await self._client.get(f"http://{address}/api/game/{game_id}")
+                answer = await self._client.get(f"http://{address}/api/game/{game_id}",
+                                                headers={RELAY_HEADER.decode(): self.address})
             except httpx.HTTPError as exc:
                 await _json(send, 503, {"error": f"the game's owner ({address}) does not "
                                                  f"answer ({type(exc).__name__})"})
