@@ -58,15 +58,16 @@ MIGRATION_LOCK: Final = 0x63686573  # "ches": the advisory lock held while migra
 APPEND: Final = (
     "WITH u AS (UPDATE games g SET last_seq = g.last_seq + b.n, updated_ms = %s, "
     "outcome = coalesce(b.outcome, g.outcome) "
-    "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[], %s::text[]) AS b(id, n, fence, "
+    "FROM unnest(%b::bigint[], %b::integer[], %b::bigint[], %b::text[]) AS b(id, n, fence, "
     "outcome) WHERE g.id = b.id AND g.fence <= b.fence RETURNING g.id, g.last_seq) "
     "INSERT INTO events SELECT e.id, u.last_seq - e.back, e.at_ms, e.kind, e.json "
-    "FROM unnest(%s::bigint[], %s::integer[], %s::bigint[], %s::text[], %s::text[]) "
+    "FROM unnest(%b::bigint[], %b::integer[], %b::bigint[], %b::text[], %b::text[]) "
     "AS e(id, back, at_ms, kind, json) LEFT JOIN u ON u.id = e.id")
 """A batch of events appended in one statement (one round trip, one transaction): each
 game's row advanced once by its number of events (if its fence lets this store write), the
 events numbered after its last; an event of a game not advanced gets no number, which
-violates ``NOT NULL`` and so undoes the whole statement."""
+violates ``NOT NULL`` and so undoes the whole statement. The arrays go in binary (no
+quoting of the events' JSON)."""
 
 
 def _wall_ms() -> int:
