@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -42,16 +43,18 @@ class Bus:
     """Publish and subscribe to games' lines through the Redis at ``url``. Use it on the event
     loop: ``await bus.start()`` ... ``await bus.stop()``."""
 
-    def __init__(self, url: str, prefix: str = "chessarbiter:") -> None:
+    def __init__(self, url: str, prefix: str = "chessarbiter:", *,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.url = url
         self.prefix = prefix
+        self._now = now
         self._redis: aioredis.Redis = aioredis.Redis.from_url(url)
         self._pubsub: Any = self._redis.pubsub()
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._local: dict[str, set[asyncio.Queue[Line]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._watched: dict[str, float] = {}
-        """Until when (monotonic s) each game is relayed by another process."""
+        """Until when (``now``, s) each game is relayed by another process."""
         self.watching = f"{prefix}watch"
         """The channel on which processes say which games they relay."""
         self._sending = False
@@ -89,14 +92,14 @@ class Bus:
 
     def watch(self, game_id: str) -> None:
         """Another process relays the game (for :data:`WATCH_TTL_S` from now)."""
-        self._watched[game_id] = time.monotonic() + WATCH_TTL_S
+        self._watched[game_id] = self._now() + WATCH_TTL_S
 
     def relayed(self, game_id: str) -> bool:
         """Whether another process relays the game (its lines are to be published)."""
         until = self._watched.get(game_id)
         if until is None:
             return False
-        if until < time.monotonic():
+        if until < self._now():
             del self._watched[game_id]
             return False
         return True
@@ -141,18 +144,22 @@ class Bus:
             finally:
                 self._sending = False
 
+    async def announce(self) -> None:
+        """Say which games this process relays (if any), and forget the games it was told
+        about that expired."""
+        now = self._now()
+        for game_id in [g for g, until in self._watched.items() if until < now]:
+            del self._watched[game_id]
+        if self._local:
+            await self._redis.publish(self.watching, " ".join(self._local))
+
     async def _announcing(self) -> None:
-        """Say every :data:`WATCH_S` which games this process relays."""
         while True:
             await asyncio.sleep(WATCH_S)
-            now = time.monotonic()
-            for game_id in [g for g, until in self._watched.items() if until < now]:
-                del self._watched[game_id]  # told about, never asked about since
-            if self._local:
-                try:
-                    await self._redis.publish(self.watching, " ".join(self._local))
-                except aioredis.RedisError as exc:
-                    log.error("bus: cannot say which games are relayed: %s", exc)
+            try:
+                await self.announce()
+            except aioredis.RedisError as exc:
+                log.error("bus: cannot say which games are relayed: %s", exc)
 
     async def _receiving(self) -> None:
         start = len(self.channel(""))
