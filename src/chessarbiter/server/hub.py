@@ -434,17 +434,25 @@ class Hub:
             entry.flagging = None
 
     def _schedule(self, entry: HubGame) -> None:
-        """Set the game's one timer at the instant its flag falls (plus the lag allowed)."""
-        if entry.timer is not None:
-            entry.timer.cancel()
-            entry.timer = None
+        """Set the game's one timer at the instant its flag falls (plus the lag allowed).
+        A timer set for an earlier instant is kept (it looks, finds no flag fallen and is
+        set again then): most moves move the instant later, and setting a timer on every
+        move cost more than the rare early look."""
         fell = self._flag_instant(entry)
         if fell is None or not self.config.timers:
+            if entry.timer is not None:
+                entry.timer.cancel()
+                entry.timer = None
             return
         delay_ms = fell + entry.lag_ms - entry.live.time()
         loop = self.loop
-        entry.timer = loop.call_at(loop.time() + max(delay_ms, 0) / 1000, self._on_timer,
-                                   entry)
+        at = loop.time() + max(delay_ms, 0) / 1000
+        if entry.timer is not None:
+            if entry.timer_at <= at:
+                return
+            entry.timer.cancel()
+        entry.timer = loop.call_at(at, self._on_timer, entry)
+        entry.timer_at = at
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None

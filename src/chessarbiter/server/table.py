@@ -37,6 +37,8 @@ class HubGame:
         self.lag_ms = lag_ms
         self.subscribers: set[asyncio.Queue[Line]] = set()
         self.timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        self.timer_at = 0.0
+        """When ``timer`` fires (the loop's clock)."""
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
