@@ -45,7 +45,7 @@ class Cluster:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
 
-    def start(self, count: int) -> None:
+    def start(self, count: int, *options: str) -> None:
         src = str(Path(chessarbiter.__file__).parents[1])
         env = {**os.environ, "PYTHONPATH": src}
         for _ in range(count):
@@ -53,7 +53,7 @@ class Cluster:
             self.urls.append(f"http://127.0.0.1:{port}")
             self.processes.append(subprocess.Popen(
                 [sys.executable, "-m", "chessarbiter.cli.main", "serve", "--port", str(port),
-                 "--db", self.dsn, "--bus", self.bus],
+                 "--db", self.dsn, "--bus", self.bus, *options],
                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         deadline = time.monotonic() + START_S
         for url, process in zip(self.urls, self.processes, strict=True):
@@ -78,10 +78,12 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running(name: str, count: int) -> Iterator[Cluster]:
+def running(name: str, count: int, *options: str) -> Iterator[Cluster]:
+    """``count`` processes (with ``chessarbiter serve``'s ``options``) over the schema
+    ``name`` of the test database."""
     cluster = Cluster(fresh_schema(name), redis_url())
     try:
-        cluster.start(count)
+        cluster.start(count, *options)
         yield cluster
     finally:
         cluster.stop()

@@ -66,6 +66,7 @@ def test_round_robin_replayed_from_the_store(tmp_path: Path) -> None:
     cells = t.state.cells()
     assert cells[1][0] == Cell(None, None, Code.NONE)
     assert cells[3][0] == Cell(4, W, Code.LOSS) and cells[4][0] == Cell(3, B, Code.WIN)
+    assert isinstance(t.store, TournamentStore)
     t.store.close()
     again = Tournament.load(TournamentStore(path), t.tournament_id)
     assert again.state.cells() == cells
@@ -79,6 +80,7 @@ def test_the_log_shares_the_games_database(tmp_path: Path) -> None:
     t = tournament(path, Settings("Open", System.SWISS, rounds=5), 3)
     assert games.games() == []
     games.close()
+    assert isinstance(t.store, TournamentStore)
     t.store.close()
     store = TournamentStore(path)
     assert [i.name for i in store.tournaments()] == ["Open"]

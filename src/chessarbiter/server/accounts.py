@@ -16,6 +16,8 @@ NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,29}")
 """An account name: 2 to 30 letters, digits, ``_`` or ``-``, starting with a letter or
 digit (as lichess user names)."""
 TOKEN_PREFIX: Final = "cha_"
+"""Every account's API token starts so (a game secret does not)."""
+COLUMNS: Final = "id, name, token_hash, role, created_ms"
 
 
 class Role(Enum):
@@ -74,12 +76,16 @@ class Accounts:
     def load(self, conn: sqlite3.Connection) -> None:
         """Read every account from the database."""
         for account_id, name, token_hash, role, created in conn.execute(
-                "SELECT id, name, token_hash, role, created_ms FROM server_accounts"):
+                f"SELECT {COLUMNS} FROM server_accounts"):
             self.remember(Account(account_id, name, Role(role), created), token_hash)
 
     def remember(self, account: Account, token_hash: str) -> None:
         self._by_hash[token_hash] = account
         self._by_id[account.id] = account
+
+    def forget(self, token_hash: str) -> None:
+        """Drop a token no longer in the database (its account stays known by name)."""
+        self._by_hash.pop(token_hash, None)
 
     def by_token(self, token: str) -> Account | None:
         return self._by_hash.get(hash_secret(token))
@@ -91,6 +97,20 @@ class Accounts:
         return len(self._by_id)
 
 
+def select_account(conn: sqlite3.Connection, column: str, value: str
+                   ) -> tuple[Account, str] | None:
+    """The account whose ``column`` (``id`` or ``token_hash``) is ``value`` in the database,
+    with its token's hash; ``None`` if there is none."""
+    if column not in ("id", "token_hash"):
+        raise ValueError(f"column {column!r}: expected id or token_hash")
+    row = conn.execute(f"SELECT {COLUMNS} FROM server_accounts WHERE {column} = ?",
+                       (value,)).fetchone()
+    if row is None:
+        return None
+    account_id, name, token_hash, role, created = row
+    return Account(account_id, name, Role(role), created), token_hash
+
+
 def insert_account(conn: sqlite3.Connection, name: str, role: Role = Role.PLAYER
                    ) -> tuple[Account, str, str]:
     """Create an account in the database: the account, its new token (shown once) and the
@@ -99,9 +119,9 @@ def insert_account(conn: sqlite3.Connection, name: str, role: Role = Role.PLAYER
     token = new_secret(TOKEN_PREFIX)
     digest = hash_secret(token)
     account = Account(name.lower(), name, role, time.time_ns() // 1_000_000)
-    try:
-        conn.execute("INSERT INTO server_accounts VALUES (?, ?, ?, ?, ?)",
-                     (account.id, name, digest, role.value, account.created_ms))
-    except sqlite3.IntegrityError:
-        raise AccountError(f"account name {name!r} is taken") from None
+    added = conn.execute(  # SQLite's and PostgreSQL's SQL alike
+        "INSERT INTO server_accounts VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (account.id, name, digest, role.value, account.created_ms)).rowcount
+    if added != 1:
+        raise AccountError(f"account name {name!r} is taken")
     return account, token, digest

@@ -125,7 +125,10 @@ async def get_playing(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
-    playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+    if hub.cluster is None:
+        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+    else:
+        playing = await hub.cluster.playing(account.id)
     return JSONResponse({"nowPlaying": playing[:count]})
 
 
@@ -147,13 +150,18 @@ async def register(request: Request) -> Response:
 async def event_stream(request: Request) -> Response:
     """The account's events: its unfinished games and pending challenges first, then
     ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled`` and
-    ``challengeDeclined`` as they happen."""
+    ``challengeDeclined`` as they happen (in a cluster, from every process)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    queue = hub.subscribe_user(account.id)
-    first = [ndjson({"type": "gameStart", "game": hub.game_event(entry, side)})
-             for entry, side in hub.playing(account.id)]
-    incoming, _ = hub.lobby.pending_for(account)
+    cluster = hub.cluster
+    if cluster is None:
+        queue = hub.subscribe_user(account.id)
+        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+    else:
+        queue = await cluster.subscribe_user(account.id)
+        playing = await cluster.playing(account.id)
+    first = [ndjson({"type": "gameStart", "game": game}) for game in playing]
+    incoming, _ = await hub.lobby.pending_for(account)
     first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
               for c in incoming]
 
@@ -167,7 +175,10 @@ async def event_stream(request: Request) -> Response:
                     return
                 yield update
         finally:
-            hub.unsubscribe_user(account.id, queue)
+            if cluster is None:
+                hub.unsubscribe_user(account.id, queue)
+            else:
+                await cluster.unsubscribe_user(account.id, queue)
 
     return stream(lines())
 
@@ -179,14 +190,14 @@ async def create_challenge(request: Request) -> Response:
     account = auth.require_account(request, hub)
     username = request.path_params["username"]
     game = read_request(await fields(request))
-    challenge = hub.lobby.challenge(account, username, game, base_url(request))
+    challenge = await hub.lobby.challenge(account, username, game, base_url(request))
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
 async def list_challenges(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    incoming, outgoing = hub.lobby.pending_for(account)
+    incoming, outgoing = await hub.lobby.pending_for(account)
     url = base_url(request)
     return JSONResponse({"in": [challenge_json(c, url) for c in incoming],
                          "out": [challenge_json(c, url) for c in outgoing]})
@@ -203,7 +214,7 @@ async def decline_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     reason = text_field(await fields(request), "reason") or "generic"
-    hub.lobby.decline(request.path_params["challengeId"], account, reason[:40],
+    await hub.lobby.decline(request.path_params["challengeId"], account, reason[:40],
                       base_url(request))
     return JSONResponse(OK)
 
@@ -211,7 +222,7 @@ async def decline_challenge(request: Request) -> Response:
 async def cancel_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    hub.lobby.cancel(request.path_params["challengeId"], account, base_url(request))
+    await hub.lobby.cancel(request.path_params["challengeId"], account, base_url(request))
     return JSONResponse(OK)
 
 
@@ -290,10 +301,10 @@ async def seek(request: Request) -> Response:
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        entry, side, secret = await hub.lobby.seek(account, game_request)
-        found: dict[str, Any] = {"gameId": entry.id, "color": shapes.side_name(side)}
+        game_id, side, secret = await hub.lobby.seek(account, game_request)
+        found: dict[str, Any] = {"gameId": game_id, "color": shapes.side_name(side)}
         if secret is not None:
-            found |= {"secret": secret, "url": game_url(request, entry.id, secret)}
+            found |= {"secret": secret, "url": game_url(request, game_id, secret)}
         yield ndjson(found)
 
     return StreamingResponse(lines(), media_type="text/plain")

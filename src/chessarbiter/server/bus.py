@@ -43,10 +43,12 @@ class Bus:
     """Publish and subscribe to games' lines through the Redis at ``url``. Use it on the event
     loop: ``await bus.start()`` ... ``await bus.stop()``."""
 
-    def __init__(self, url: str, prefix: str = "chessarbiter:", *,
+    def __init__(self, url: str, prefix: str = "chessarbiter:", *, relays: bool = False,
                  now: Callable[[], float] = time.monotonic) -> None:
         self.url = url
         self.prefix = prefix
+        self.relays = relays
+        """Say every :data:`WATCH_S` which games this process relays (the games' bus)."""
         self._now = now
         self._redis: aioredis.Redis = aioredis.Redis.from_url(url)
         self._pubsub: Any = self._redis.pubsub()
@@ -68,8 +70,9 @@ class Bus:
         await self._redis.ping()
         await self._pubsub.subscribe(self.watching)  # the connection, before any game
         self._tasks = [asyncio.create_task(self._publishing()),
-                       asyncio.create_task(self._receiving()),
-                       asyncio.create_task(self._announcing())]
+                       asyncio.create_task(self._receiving())]
+        if self.relays:
+            self._tasks.append(asyncio.create_task(self._announcing()))
 
     async def stop(self) -> None:
         """Publish what is queued, then close."""

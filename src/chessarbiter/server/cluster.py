@@ -9,7 +9,14 @@ first line, ``gameFull``, asked of the owner). A game no one holds is taken by t
 that is asked about it, or by the sweep that every process runs each second over the
 unfinished games: when an owner dies its leases expire (:data:`~lease.TTL_MS`) and the games
 are taken over, rebuilt from their logs and continue (the time the owner was gone is not
-charged: each game's time continues from its last event, as after a restart)."""
+charged: each game's time continues from its last event, as after a restart).
+
+The lobby is shared through Redis (:mod:`chessarbiter.server.cluster_lobby`): challenges,
+seeks and the accounts' events. Accounts live in the shared database: a token this process
+does not know, or has not checked for :data:`ACCOUNT_CHECK_S`, is looked up there before the
+request is served (so an account made through another process works at once, and a token
+changed or removed in the database stops working here within that time); a token found
+nowhere is not looked up again for that time either."""
 
 from __future__ import annotations
 
@@ -19,15 +26,22 @@ import json
 import logging
 import re
 import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 
+from chessarbiter.arbiter.game import Game
+from chessarbiter.server.accounts import TOKEN_PREFIX, Account, hash_secret, select_account
 from chessarbiter.server.asgi import RELAY_HEADER
-from chessarbiter.server.bus import Bus
+from chessarbiter.server.bus import Bus, Line
+from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.meta import GameMeta
+from chessarbiter.server.table import HubGame, ndjson
+from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
 
 if TYPE_CHECKING:
@@ -39,10 +53,16 @@ GAME_PATH: Final = re.compile(
     r"^/(?:api/(?:board/game/|bot/game/|game/|arbiter/game/)|game/export/)"
     r"(?P<stream>stream/)?(?P<id>[A-Za-z0-9]{1,32})(?:/|$)")
 """The routes about one game: forwarded to its owner."""
+EVERY_GAME: Final = "/api/arbiter/games"
+"""The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
 """How often each process looks for unfinished games no one holds."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
+ACCOUNT_CHECK_S: Final = 60.0
+"""How long an account's token is trusted without looking at the database again."""
+MAX_CHECKED: Final = 100_000
+"""The most tokens remembered as read (known or not) before the memory starts afresh."""
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
@@ -59,7 +79,14 @@ class Cluster:
         self.hub = hub
         self.address = address
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
-        self.bus = Bus(bus_url)
+        self.bus = Bus(bus_url, relays=True)
+        self.lobby_bus = LobbyBus(bus_url, prefix="chessarbiter:lobby:")
+        self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
+        hub.lobby = self.lobby  # challenges and seeks shared by every process
+        self._checked: dict[str, float] = {}
+        """When each token's account was last read from the database (:attr:`clock`)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The seconds by which accounts are checked again (replaceable by tests)."""
         self.held: dict[str, Lease] = {}
         self.taking: dict[str, Lease] = {}
         """Leases taken whose games are being fenced in the store (not yet owned)."""
@@ -77,6 +104,7 @@ class Cluster:
     async def start(self) -> None:
         """Connect to the bus (before the hub resumes the games it can take)."""
         await self.bus.start()
+        await self.lobby_bus.start()
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
 
     def run(self) -> None:
@@ -100,6 +128,8 @@ class Cluster:
         held, self.held = list(self.held.values()), {}
         await asyncio.to_thread(_release_all, self.leases, held)
         await self.bus.stop()
+        await self.lobby_bus.stop()
+        await self.lobby.aclose()
         if self._client is not None:
             await self._client.aclose()
         self.leases.close()
@@ -154,6 +184,75 @@ class Cluster:
         the game (keep-alive lines stay local)."""
         if line != b"\n" and self.bus.relayed(game_id):
             self.bus.publish(game_id, line)
+
+    # -- accounts and their events -------------------------------------------------------
+
+    async def check_token(self, token: str) -> None:
+        """Read the token's account from the database unless it was read lately: a new
+        account becomes known, a token no longer there is forgotten."""
+        digest = hash_secret(token)
+        now = self.clock()
+        if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
+            return
+        try:
+            found = await self.hub.db.run(
+                lambda store, conn: select_account(conn, "token_hash", digest))
+        except Exception as exc:  # the database away: what is known stands meanwhile
+            log.error("cluster: cannot read an account: %s", exc)
+            return
+        if len(self._checked) >= MAX_CHECKED:  # a flood of made-up tokens: start afresh
+            self._checked.clear()
+        self._checked[digest] = now  # an unknown token too: not read again for a while
+        if found is None:
+            self.hub.accounts.forget(digest)
+            return
+        self.hub.accounts.remember(*found)
+
+    async def account_named(self, name: str) -> Account | None:
+        """The account named ``name``, from the database if this process does not know it."""
+        known = self.hub.accounts.by_name(name)
+        if known is not None:
+            return known
+        found = await self.hub.db.run(
+            lambda store, conn: select_account(conn, "id", name.lower()))
+        if found is None:
+            return None
+        self.hub.accounts.remember(*found)
+        self._checked[found[1]] = self.clock()
+        return found[0]
+
+    async def playing(self, account: str) -> list[dict[str, Any]]:
+        """The ``game`` objects (as :meth:`Hub.game_event`) of the unfinished games
+        ``account`` plays, wherever they are owned (read from the shared store when owned
+        by another process)."""
+        hub = self.hub
+        rows = await hub.db.run(lambda store, conn: _playing(conn, account))
+        found = []
+        for game_id, store_id, meta_text in rows:
+            entry = hub.games.get(game_id)
+            if entry is None:
+                meta = GameMeta.from_json(meta_text)
+                game = await hub.db.run(_loader(store_id))
+                entry = HubGame(meta, LiveGame(game, hub.config.now_ms), 0)
+            side = None if entry.over else entry.side_of(account, None)
+            if side is not None:
+                found.append(hub.game_event(entry, side))
+        return found
+
+    def notify(self, account: str, data: dict[str, Any]) -> None:
+        """An account's event, to its event streams on every process (by the bus)."""
+        self.lobby_bus.publish(f"user:{account}", ndjson(data))
+
+    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
+        """A queue of the account's events from every process (and the hub's keep-alive
+        lines)."""
+        queue = await self.lobby_bus.subscribe(f"user:{account}")
+        self.hub.user_streams.setdefault(account, set()).add(queue)
+        return queue
+
+    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
+        self.hub.unsubscribe_user(account, queue)
+        await self.lobby_bus.unsubscribe(f"user:{account}", queue)
 
     def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
         """Renew every lease held, four times a lease's life; a game whose lease was lost
@@ -245,6 +344,30 @@ class Cluster:
                                 if k.lower() not in HOP_HEADERS]})
         await send({"type": "http.response.body", "body": answer.content})
 
+    async def gather(self, scope: Scope, send: Send) -> None:
+        """The arbiter's list of games (:data:`EVERY_GAME`) as every process holding games
+        answers it (``local=true``: each its own), in one list; the first refusal (a token
+        that is no arbiter's) as it is."""
+        assert self._client is not None
+        addresses = {self.address, *await asyncio.to_thread(_holders, self.leases)}
+        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]
+                   if k.decode().lower() not in HOP_HEADERS]
+        query = scope.get("query_string", b"").decode()
+        url = f"{EVERY_GAME}?{query}{'&' if query else ''}local=true"
+        answers = await asyncio.gather(*(
+            self._client.get(f"http://{address}{url}", headers=headers)
+            for address in sorted(addresses)), return_exceptions=True)
+        games: list[Any] = []
+        for address, answer in zip(sorted(addresses), answers, strict=True):
+            if isinstance(answer, BaseException):
+                log.warning("cluster: %s does not list its games: %s", address, answer)
+                continue
+            if answer.status_code != 200:
+                await _json(send, answer.status_code, answer.json())
+                return
+            games += answer.json()["games"]
+        await _json(send, 200, {"games": games})
+
     async def relay(self, game_id: str, address: str, receive: Receive, send: Send) -> None:
         """A game stream served from the bus: ``gameFull`` asked of the owner, then every
         line the owner publishes (older states that crossed the first line left out),
@@ -309,7 +432,10 @@ class Forwarding:
         self.cluster = cluster
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        found = GAME_PATH.match(scope["path"])
         if found is not None:
             address = await self.cluster.owner(found["id"])
             if address is not None:
@@ -319,7 +445,26 @@ class Forwarding:
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
+        if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
+                b"local=true" not in scope.get("query_string", b""):
+            await self.cluster.gather(scope, send)
+            return
+        token = _token(scope)
+        if token is not None:
+            await self.cluster.check_token(token)
         await self.app(scope, receive, send)
+
+
+def _token(scope: Scope) -> str | None:
+    """The request's account token (``Authorization: Bearer cha_...``), if it has one."""
+    for key, value in scope["headers"]:
+        if key == b"authorization":
+            text: str = value.decode("latin-1")
+            scheme, _, token = text.partition(" ")
+            token = token.strip()
+            if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX):
+                return token
+    return None
 
 
 async def _disconnected(receive: Receive) -> None:
@@ -348,6 +493,30 @@ def _fence(store: Any, store_id: str, token: int) -> None:
     if not isinstance(store, PostgresStore):
         raise ApiError(500, "a cluster keeps its games in PostgreSQL (--db postgresql://...)")
     store.fence(store_id, token)
+
+
+def _playing(conn: Any, account: str) -> list[tuple[str, str, str]]:
+    """The unfinished games whose players' settings name ``account`` (the games it plays,
+    and perhaps a few more: the caller asks each game)."""
+    rows: list[tuple[str, str, str]] = conn.execute(
+        "SELECT s.id, s.store_id, s.meta FROM server_games s JOIN games g "
+        "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
+        "AND s.meta LIKE ? ORDER BY g.id", (f'%"account": "{account}"%',)).fetchall()
+    return rows
+
+
+def _loader(store_id: str) -> Callable[[Any, Any], Game]:
+    def load(store: Any, conn: Any) -> Game:
+        game: Game = store.load(store_id)
+        return game
+    return load
+
+
+def _holders(leases: Leases) -> set[str]:
+    """The addresses of the processes holding games."""
+    keys = list(leases.redis.scan_iter(match=leases.key("*"), count=1000))
+    values = leases.redis.mget(keys) if keys else []
+    return {str(v).partition(" ")[2] for v in values if v is not None}
 
 
 def _release_all(leases: Leases, held: list[Lease]) -> None:

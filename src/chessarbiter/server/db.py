@@ -34,7 +34,7 @@ SCHEMA: Final = (
         name TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,  -- sha256 of the API token, hex
         role TEXT NOT NULL,  -- player | arbiter
-        created_ms INTEGER NOT NULL
+        created_ms BIGINT NOT NULL  -- wall ms (BIGINT: PostgreSQL's INTEGER is 32 bits)
     )""",
     """CREATE TABLE IF NOT EXISTS server_games (
         id TEXT PRIMARY KEY,  -- the public game id

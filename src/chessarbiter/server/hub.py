@@ -532,6 +532,9 @@ class Hub:
         """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams."""
         if account is None:
             return
+        if self.cluster is not None:  # to its streams on every process
+            self.cluster.notify(account, data)
+            return
         queues = self.user_streams.get(account)
         if not queues:
             return

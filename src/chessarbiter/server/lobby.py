@@ -111,8 +111,30 @@ def anonymous_seat() -> tuple[Seat, str]:
     return Seat(secret_hash=hash_secret(secret)), secret
 
 
+Seating = tuple[dict[Side, Seat], dict[Side, str | None], Side, Side]
+"""A pairing's seats, the anonymous players' game secrets, and the sides of the seeker who
+waited and of the one who came."""
+
+
+def seating(waiting: Account | None, waiting_color: str, account: Account | None,
+            request: GameRequest) -> Seating:
+    """Seat two seeks that pair: the waiting one's colour wins, else the newcomer's."""
+    color = waiting_color if waiting_color != "random" else (
+        {"white": "black", "black": "white"}.get(request.color, "random"))
+    theirs, mine = colours(color)
+    seats: dict[Side, Seat] = {}
+    secrets_: dict[Side, str | None] = {}
+    for side, who in ((theirs, waiting), (mine, account)):
+        if who is None:
+            seats[side], secrets_[side] = anonymous_seat()
+        else:
+            seats[side], secrets_[side] = account_seat(who), None
+    return seats, secrets_, theirs, mine
+
+
 class Lobby:
-    """The hub's challenges and seeks."""
+    """The hub's challenges and seeks, in this process (a cluster's are in Redis:
+    :class:`~chessarbiter.server.cluster_lobby.ClusterLobby`)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -121,71 +143,83 @@ class Lobby:
 
     # -- direct challenges ---------------------------------------------------------------
 
-    def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
-                  base_url: str) -> Challenge:
+    async def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
+                        base_url: str) -> Challenge:
         """Challenge the account ``dest_name``; both are told on their event streams."""
-        dest = self.hub.accounts.by_name(dest_name)
+        dest = await self.account_named(dest_name)
         if dest is None:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
             raise ApiError(400, "you cannot challenge yourself")
         challenge = Challenge(new_id(), challenger, dest, request)
-        self.challenges[challenge.id] = challenge
+        await self.keep(challenge)
         data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
         self.hub.notify(dest.id, data)
         self.hub.notify(challenger.id, data)
         return challenge
 
-    def find(self, challenge_id: str) -> Challenge:
+    async def account_named(self, name: str) -> Account | None:
+        return self.hub.accounts.by_name(name)
+
+    async def keep(self, challenge: Challenge) -> None:
+        """Keep an open challenge."""
+        self.challenges[challenge.id] = challenge
+
+    async def find(self, challenge_id: str) -> Challenge:
+        """The open challenge ``challenge_id``; ``ApiError`` 404 if there is none."""
         challenge = self.challenges.get(challenge_id)
-        if challenge is None or challenge.status != "created":
+        if challenge is None:
             raise ApiError(404, f"no open challenge {challenge_id[:40]!r}")
         return challenge
 
+    async def take(self, challenge: Challenge) -> None:
+        """Close an open challenge: only one caller does (accept, decline or cancel);
+        ``ApiError`` 404 for the others."""
+        if self.challenges.pop(challenge.id, None) is None:
+            raise ApiError(404, f"no open challenge {challenge.id!r}")
+
     async def accept(self, challenge_id: str, account: Account) -> HubGame:
         """The challenged player accepts: the game starts (its id is the challenge's)."""
-        challenge = self.find(challenge_id)
+        challenge = await self.find(challenge_id)
         if account.id != challenge.dest.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
                                 "accept it")
+        await self.take(challenge)
         request = challenge.request
         mine, theirs = colours(request.color)
         seats = {mine: account_seat(challenge.challenger), theirs: account_seat(account)}
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
-        challenge.status = "accepted"
         try:
-            entry = await self.hub.create_game(
+            return await self.hub.create_game(
                 game, seats[Side.WHITE], seats[Side.BLACK], source="friend",
                 creator=challenge.challenger.id, rated=request.rated, game_id=challenge.id)
         except BaseException:
-            challenge.status = "created"
+            await asyncio.shield(self.keep(challenge))  # open again
             raise
-        self.challenges.pop(challenge_id, None)
-        return entry
 
-    def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
-                ) -> None:
-        challenge = self.find(challenge_id)
+    async def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
+                      ) -> None:
+        challenge = await self.find(challenge_id)
         if account.id != challenge.dest.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
                                 "decline it")
+        await self.take(challenge)
         challenge.status = "declined"
         challenge.decline_reason = reason
-        del self.challenges[challenge_id]
         self.hub.notify(challenge.challenger.id, {
             "type": "challengeDeclined", "challenge": challenge_json(challenge, base_url)})
 
-    def cancel(self, challenge_id: str, account: Account, base_url: str) -> None:
-        challenge = self.find(challenge_id)
+    async def cancel(self, challenge_id: str, account: Account, base_url: str) -> None:
+        challenge = await self.find(challenge_id)
         if account.id != challenge.challenger.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.challenger.name} "
                                 "may cancel it")
+        await self.take(challenge)
         challenge.status = "canceled"
-        del self.challenges[challenge_id]
         self.hub.notify(challenge.dest.id, {
             "type": "challengeCanceled", "challenge": challenge_json(challenge, base_url)})
 
-    def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
+    async def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
         """The open challenges to and from ``account``."""
         incoming = [c for c in self.challenges.values() if c.dest.id == account.id]
         outgoing = [c for c in self.challenges.values() if c.challenger.id == account.id]
@@ -194,8 +228,8 @@ class Lobby:
     # -- seeks -------------------------------------------------------------------------
 
     async def seek(self, account: Account | None, request: GameRequest
-                   ) -> tuple[HubGame, Side, str | None]:
-        """Wait for an opponent: the game, the seeker's side and (anonymous) the game
+                   ) -> tuple[str, Side, str | None]:
+        """Wait for an opponent: the game's id, the seeker's side and (anonymous) the game
         secret. Cancelled when the seeker goes away."""
         for other in self.seeks:
             if other.paired.done() or not other.request.pairs_with(request):
@@ -208,23 +242,16 @@ class Lobby:
         seek = Seek(account, request)
         self.seeks.append(seek)
         try:
-            return await asyncio.shield(seek.paired)
+            entry, side, secret = await asyncio.shield(seek.paired)
+            return entry.id, side, secret
         finally:
             if seek in self.seeks:
                 self.seeks.remove(seek)
 
     async def _pair(self, waiting: Seek, account: Account | None, request: GameRequest
-                    ) -> tuple[HubGame, Side, str | None]:
-        color = waiting.request.color if waiting.request.color != "random" else (
-            {"white": "black", "black": "white"}.get(request.color, "random"))
-        theirs, mine = colours(color)
-        seats: dict[Side, Seat] = {}
-        secrets_: dict[Side, str | None] = {}
-        for side, who in ((theirs, waiting.account), (mine, account)):
-            if who is None:
-                seats[side], secrets_[side] = anonymous_seat()
-            else:
-                seats[side], secrets_[side] = account_seat(who), None
+                    ) -> tuple[str, Side, str | None]:
+        seats, secrets_, theirs, mine = seating(waiting.account, waiting.request.color,
+                                                account, request)
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
         try:
             entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
@@ -235,7 +262,7 @@ class Lobby:
             raise
         if not waiting.paired.done():
             waiting.paired.set_result((entry, theirs, secrets_[theirs]))
-        return entry, mine, secrets_[mine]
+        return entry.id, mine, secrets_[mine]
 
     def close(self) -> None:
         for seek in self.seeks:

@@ -6,14 +6,23 @@ PostgreSQL connection in autocommit (each statement its own durable transaction)
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import described
 from chessarbiter.store.postgres import MIGRATION_LOCK, PostgresStore
+
+DATABASE_ERRORS: Final = (sqlite3.Error, psycopg.Error)
+"""What the server's database connection raises, SQLite's or PostgreSQL's."""
+UPGRADES: Final = (
+    # The accounts' creation time was first made INTEGER, 32 bits here: widened in place.
+    "ALTER TABLE server_accounts ALTER COLUMN created_ms TYPE BIGINT",
+)
+"""Statements run after the schema on PostgreSQL, each harmless when already applied."""
 
 
 class Connection:
@@ -38,7 +47,7 @@ def open_postgres(dsn: str, schema: Sequence[str]) -> tuple[PostgresStore, Conne
         db.execute("SET synchronous_commit = on")
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            for statement in schema:
+            for statement in (*schema, *UPGRADES):
                 db.execute(statement)
     except psycopg.Error as exc:
         store.close()

@@ -49,6 +49,21 @@ class GameRequest:
         except ValueError as exc:  # FenError
             raise ApiError(400, f"fen: {exc}") from None
 
+    def to_json(self) -> dict[str, Any]:
+        """The request as JSON (kept in a cluster's Redis; :meth:`from_json` reads it)."""
+        control = None if self.control is None else [
+            [p.time_ms, p.moves, p.bonus_ms, p.mode.value] for p in self.control.periods]
+        return {"control": control, "profile": self.profile.name, "fen": self.fen,
+                "chess960": self.chess960, "color": self.color, "rated": self.rated}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRequest:
+        control = None if data["control"] is None else TimeControl(tuple(
+            Period(time_ms, moves, bonus_ms, BonusMode(mode))
+            for time_ms, moves, bonus_ms, mode in data["control"]))
+        return cls(control, profile_for(control, data["profile"]), data["fen"],
+                   data["chess960"], data["color"], data["rated"])
+
     def pairs_with(self, other: GameRequest) -> bool:
         """Whether two seeks ask for the same game with colours that fit."""
         return (self.control == other.control and self.profile == other.profile

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.sqlite import open_wal, transaction
@@ -68,6 +68,38 @@ class StoredEvent:
     at_ms: int
     kind: str
     data: dict[str, Any]
+
+
+class TournamentLogs(Protocol):
+    """Where tournaments' logs are kept: :class:`TournamentStore` (SQLite) or
+    :class:`~chessarbiter.store.pg_tournaments.PostgresTournamentStore`."""
+
+    def create(self, name: str, kind: str, data: dict[str, Any]) -> int: ...
+
+    def append(self, tournament_id: int, seq: int, kind: str, data: dict[str, Any]) -> None: ...
+
+    def events(self, tournament_id: int) -> list[StoredEvent]: ...
+
+    def tournaments(self) -> list[TournamentInfo]: ...
+
+
+def parse_events(tournament_id: int, rows: Iterable[tuple[int, int, str, str]]
+                 ) -> list[StoredEvent]:
+    """The stored rows (seq, at_ms, kind, JSON text) of a tournament's log, checked: numbered
+    1, 2, ... without a gap, each a JSON object."""
+    found = []
+    for expected, (seq, at_ms, kind, text) in enumerate(rows, 1):
+        where = f"tournament {tournament_id}, event {seq}"
+        if seq != expected:
+            raise StoreError(f"{where}: expected event {expected} (one is missing)")
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise StoreError(f"{where}: not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"{where}: not a JSON object")
+        found.append(StoredEvent(seq, at_ms, kind, data))
+    return found
 
 
 class TournamentStore:
@@ -152,19 +184,7 @@ class TournamentStore:
             raise StoreError(f"tournament {tournament_id}: cannot be read ({exc})") from None
         if known is None:
             raise StoreError(f"tournament {tournament_id}: no such tournament in {self.path}")
-        found = []
-        for expected, (seq, at_ms, kind, text) in enumerate(rows, 1):
-            where = f"tournament {tournament_id}, event {seq}"
-            if seq != expected:
-                raise StoreError(f"{where}: expected event {expected} (one is missing)")
-            try:
-                data = json.loads(text)
-            except ValueError as exc:
-                raise StoreError(f"{where}: not JSON ({exc})") from None
-            if not isinstance(data, dict):
-                raise StoreError(f"{where}: not a JSON object")
-            found.append(StoredEvent(seq, at_ms, kind, data))
-        return found
+        return parse_events(tournament_id, rows)
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""

@@ -3,7 +3,7 @@
 :class:`TournamentState` applies one event at a time, refusing (``TournamentError``, before
 changing anything) what the tournament does not allow; everything else — start numbers,
 each player's cells (``records.Cell``), who is to be paired — is computed from what it holds.
-:class:`Tournament` keeps the log in a :class:`~chessarbiter.store.tournaments.TournamentStore`.
+:class:`Tournament` keeps the log in a :class:`~chessarbiter.store.tournaments.TournamentLogs`.
 
 Start numbers (C.04.2): in a Swiss, the players ranked by rating, then title, then name (a
 late entry takes its place in that order, and the others' numbers move); in a round robin,
@@ -39,7 +39,7 @@ from chessarbiter.tournament.roundrobin import schedule
 from chessarbiter.tournament.tiebreaks import parse_tiebreak
 
 if TYPE_CHECKING:
-    from chessarbiter.store.tournaments import TournamentStore
+    from chessarbiter.store.tournaments import TournamentLogs
 
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 """FIDE titles, highest first (C.04.2: the order after rating)."""
@@ -321,7 +321,7 @@ class Tournament:
     """A tournament kept in a store: its id, its state, and :meth:`apply` to add an event
     (checked against the state, then on disk when it returns)."""
 
-    def __init__(self, store: TournamentStore, tournament_id: int, state: TournamentState,
+    def __init__(self, store: TournamentLogs, tournament_id: int, state: TournamentState,
                  events: int) -> None:
         self.store = store
         self.tournament_id = tournament_id
@@ -329,14 +329,14 @@ class Tournament:
         self._events = events
 
     @classmethod
-    def create(cls, store: TournamentStore, settings: Settings) -> Tournament:
+    def create(cls, store: TournamentLogs, settings: Settings) -> Tournament:
         check_settings(settings)
         created = Created(settings)
         number = store.create(settings.name, created.kind, event_to_dict(created))
         return cls(store, number, TournamentState(settings), 1)
 
     @classmethod
-    def load(cls, store: TournamentStore, tournament_id: int) -> Tournament:
+    def load(cls, store: TournamentLogs, tournament_id: int) -> Tournament:
         """The tournament replayed from its stored log (``StoreError``/``TournamentError``
         naming the event that cannot be read or applied)."""
         stored = store.events(tournament_id)

@@ -31,10 +31,13 @@ from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.meta import Seat, new_id
+from chessarbiter.server.pgdb import DATABASE_ERRORS, Connection
 from chessarbiter.server.table import HubGame
 from chessarbiter.store.base import StoreError
+from chessarbiter.store.pg_tournaments import PostgresTournamentStore
+from chessarbiter.store.postgres import PostgresStore
 from chessarbiter.store.sqlite import SqliteStore
-from chessarbiter.store.tournaments import TournamentStore
+from chessarbiter.store.tournaments import TournamentLogs, TournamentStore
 from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.events import (
     Registered,
@@ -49,13 +52,13 @@ T = TypeVar("T")
 
 SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS server_tournaments (
-        id INTEGER PRIMARY KEY,  -- tournaments.id (the tournament's log)
+        id BIGINT PRIMARY KEY,  -- tournaments.id (the tournament's log; 64 bits)
         organiser TEXT NOT NULL,  -- the account that created it (its id)
         control TEXT NOT NULL,  -- the games' time control as written ('-': none)
         profile TEXT NOT NULL  -- the games' rule profile
     )""",
     """CREATE TABLE IF NOT EXISTS server_tournament_games (
-        tournament_id INTEGER NOT NULL,
+        tournament_id BIGINT NOT NULL,
         round INTEGER NOT NULL,
         white INTEGER NOT NULL,  -- White's registration number: the board in the log
         game_id TEXT NOT NULL UNIQUE,  -- server_games.id
@@ -131,16 +134,23 @@ class Desk:
 
     # -- the writer thread ---------------------------------------------------------------
 
-    async def run(self, work: Callable[[TournamentStore, sqlite3.Connection], T]) -> T:
+    async def run(self, work: Callable[[TournamentLogs, sqlite3.Connection], T]) -> T:
         """``work`` in the writer thread with the tournament store open (ApiError 503 when
         the database fails; a ``TournamentError`` becomes a 400)."""
         path = self.hub.db.path
 
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
+            shared = None
+            if isinstance(store, PostgresStore) and isinstance(conn, Connection):
+                shared = PostgresTournamentStore(conn.db, store.name)
             if not self._ready:
                 for statement in SCHEMA:
                     conn.execute(statement)
+                if shared is not None:
+                    shared.migrate()
                 self._ready = True
+            if shared is not None:  # the cluster's database: every process reads the same
+                return work(shared, conn)
             with closing(TournamentStore(Path(path))) as tournaments:
                 return work(tournaments, conn)
 
@@ -148,12 +158,12 @@ class Desk:
             return await self.hub.db.run(call)
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
-        except (StoreError, sqlite3.Error) as exc:
+        except (StoreError, *DATABASE_ERRORS) as exc:
             raise ApiError(503, f"the tournament could not be read or stored ({exc})") \
                 from None
 
     @staticmethod
-    def load(store: TournamentStore, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
+    def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
         """The tournament (in the writer thread); 404 if the server has none of this id."""
         row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
             "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
@@ -182,7 +192,7 @@ class Desk:
         except ValueError as exc:  # TournamentError, TiebreakError
             raise ApiError(400, str(exc)) from None
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> int:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> int:
             tournament = Tournament.create(store, settings)
             conn.execute("INSERT INTO server_tournaments VALUES (?, ?, ?, ?)",
                          (tournament.tournament_id, organiser.id,
@@ -194,7 +204,7 @@ class Desk:
     async def listing(self) -> list[dict[str, Any]]:
         """The server's tournaments, oldest first: id, name, events in the log."""
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> list[dict[str, Any]]:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> list[dict[str, Any]]:
             ours = {row[0] for row in conn.execute("SELECT id FROM server_tournaments")}
             return [{"id": t.tournament_id, "name": t.name, "events": t.events}
                     for t in store.tournaments() if t.tournament_id in ours]
@@ -202,7 +212,12 @@ class Desk:
         return await self.run(work)
 
     async def view(self, tournament_id: int) -> Loaded:
-        return await self.run(lambda store, conn: self.load(store, conn, tournament_id))
+        """The tournament, its players' accounts known to this process (in a cluster
+        another process may have created them)."""
+        loaded = await self.run(lambda store, conn: self.load(store, conn, tournament_id))
+        for player in loaded.tournament.state.players.values():
+            await self.hub.lobby.account_named(player.name)
+        return loaded
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
@@ -213,7 +228,7 @@ class Desk:
         """Register a player: by a director (``director``), or an account joining (its
         name); 403 when ``director`` does not direct the tournament."""
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> Loaded:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
             loaded = self.load(store, conn, tournament_id)
             if director is not None and not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
@@ -229,7 +244,7 @@ class Desk:
         the next round on: a director may withdraw anyone, a player themselves. The
         withdrawn player's name."""
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> str:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> str:
             loaded = self.load(store, conn, tournament_id)
             state = loaded.tournament.state
             number = state.find(account.name if player is None else player)
@@ -247,7 +262,7 @@ class Desk:
         """The result of board ``board`` of round ``round_no``, entered or corrected by a
         director."""
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> Board:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> Board:
             loaded = self.load(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
@@ -271,9 +286,10 @@ class Desk:
         """Pair the next round and create its games on the server (the boards whose two
         players are accounts and have no result yet); the round's boards. First the last
         round catches up (:meth:`_catch_up`)."""
+        await self.view(tournament_id)  # the players' accounts known here
         await self._catch_up(director, tournament_id)
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
                 Loaded, list[Board]]:
             loaded = self.load(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
@@ -309,7 +325,7 @@ class Desk:
         the round was paired) start now, and the results of its ended games not entered
         yet (the server stopped first) are entered."""
 
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> tuple[
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
                 Loaded, list[tuple[int, Board, bool]]]:
             loaded = self.load(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
@@ -336,6 +352,9 @@ class Desk:
                 await self._create_game(loaded, loaded.tournament.state.settings.name,
                                         number, board)
                 continue
+            cluster = self.hub.cluster
+            if cluster is not None and await cluster.owner(board.game_id) is not None:
+                continue  # another process of the cluster plays it and enters its result
             result = game_result(await self.hub.get(board.game_id))
             if result is not None:
                 await self._enter(board.game_id, result)
@@ -370,7 +389,7 @@ class Desk:
             await asyncio.gather(*self.entering, return_exceptions=True)
 
     async def _enter(self, game_id: str, result: str) -> None:
-        def work(store: TournamentStore, conn: sqlite3.Connection) -> None:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> None:
             row = conn.execute("SELECT tournament_id, round, white FROM "
                                "server_tournament_games WHERE game_id = ?",
                                (game_id,)).fetchone()

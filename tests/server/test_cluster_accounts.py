@@ -1,0 +1,148 @@
+"""A cluster's process (in process, over PostgreSQL and Redis) reads an account it does not
+know from the shared database and trusts what it read for ``ACCOUNT_CHECK_S`` only (a token
+changed or removed there stops working), and pairs no seek whose process stopped renewing
+it, and learns its pairing from Redis when the bus's message is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from chessarbiter.clock.records import Side
+from chessarbiter.server import cluster as cluster_module
+from chessarbiter.server import cluster_lobby
+from chessarbiter.server.accounts import Role, insert_account, select_account
+from chessarbiter.server.cluster import ACCOUNT_CHECK_S
+from chessarbiter.server.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.hub import Hub
+from chessarbiter.server.requests import read_request
+from tests.server.test_cluster import free_port
+from tests.services import fresh_schema, redis_url
+
+
+@asynccontextmanager
+async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
+    hub = Hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.stop()
+
+
+def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    dsn, bus = fresh_schema("cluster_accounts"), redis_url()
+
+    async def run() -> None:
+        async with cluster_hub(dsn, bus) as hub:
+            cluster = hub.cluster
+            assert cluster is not None
+            now = [1000.0]
+            cluster.clock = lambda: now[0]
+            account, token, _ = await hub.db.run(  # made by another process
+                lambda store, conn: insert_account(conn, "Ann"))
+            assert hub.accounts.by_token(token) is None
+            await cluster.check_token(token)
+            assert hub.accounts.by_token(token) == account
+            await hub.db.run(lambda store, conn: conn.execute(
+                "UPDATE server_accounts SET role = 'arbiter' WHERE id = 'ann'"))
+            now[0] += ACCOUNT_CHECK_S - 1
+            await cluster.check_token(token)
+            trusted = hub.accounts.by_token(token)
+            assert trusted is not None and trusted.role is Role.PLAYER
+            now[0] += 1
+            await cluster.check_token(token)
+            read_again = hub.accounts.by_token(token)
+            assert read_again is not None and read_again.is_arbiter
+            await hub.db.run(lambda store, conn: conn.execute(
+                "DELETE FROM server_accounts WHERE id = 'ann'"))
+            now[0] += ACCOUNT_CHECK_S
+            await cluster.check_token(token)
+            assert hub.accounts.by_token(token) is None
+            assert await cluster.account_named("nobody") is None
+            reads = []  # a made-up token costs one database read per ACCOUNT_CHECK_S
+
+            def counted(*args: Any) -> Any:
+                reads.append(args)
+                return select_account(*args)
+
+            monkeypatch.setattr(cluster_module, "select_account", counted)
+            for _ in range(3):
+                await cluster.check_token("cha_madeup")
+            assert len(reads) == 1 and hub.accounts.by_token("cha_madeup") is None
+            now[0] += ACCOUNT_CHECK_S
+            await cluster.check_token("cha_madeup")
+            assert len(reads) == 2
+
+    asyncio.run(run())
+
+
+def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
+    dsn, bus = fresh_schema("cluster_seeks"), redis_url()
+    request = read_request({"time": "9", "increment": "9"}, minutes=True)
+
+    async def run() -> None:
+        async with cluster_hub(dsn, bus) as hub:
+            lobby = hub.lobby
+            assert isinstance(lobby, ClusterLobby)
+            kind = lobby._seeks(request)
+            await lobby.redis.delete(kind)
+            dead = json.dumps({"id": "deadseek", "at": 0, "request": request.to_json(),
+                               "account": None})
+            await lobby.redis.zadd(kind, {dead: wall_ms() - 1})  # lapsed
+            waiting = asyncio.create_task(lobby.seek(None, request))
+
+            async def seeks() -> list[str]:
+                while True:
+                    found: list[str] = await lobby.redis.zrange(kind, 0, -1)
+                    if dead not in found:
+                        return found
+                    await asyncio.sleep(0.01)
+
+            alive = await asyncio.wait_for(seeks(), 10)
+            assert len(alive) == 1 and json.loads(alive[0])["id"] != "deadseek"
+            game_id, side, secret = await asyncio.wait_for(lobby.seek(None, request), 10)
+            their_id, their_side, their_secret = await asyncio.wait_for(waiting, 10)
+            assert game_id == their_id and side is their_side.opponent
+            assert secret and their_secret and secret != their_secret
+            assert await lobby.redis.zrange(kind, 0, -1) == []
+
+    asyncio.run(run())
+
+
+def test_a_pairing_whose_message_was_lost_is_read_from_redis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster_lobby, "SEEK_RENEW_S", 0.02)
+    dsn, bus = fresh_schema("cluster_told"), redis_url()
+    request = read_request({"time": "11", "increment": "11"}, minutes=True)
+
+    async def run() -> None:
+        async with cluster_hub(dsn, bus) as hub:
+            lobby = hub.lobby
+            assert isinstance(lobby, ClusterLobby)
+            kind = lobby._seeks(request)
+            await lobby.redis.delete(kind)
+            waiting = asyncio.create_task(lobby.seek(None, request))
+
+            async def waiting_seek() -> str:
+                while not (found := await lobby.redis.zrange(kind, 0, -1)):
+                    await asyncio.sleep(0.01)
+                seek_id: str = json.loads(found[0])["id"]
+                return seek_id
+
+            seek_id = await asyncio.wait_for(waiting_seek(), 10)
+            told = {"gameId": "abcdefgh", "color": "black", "secret": "s3cret"}
+            await lobby.redis.set(lobby._told(seek_id), json.dumps(told))  # no message
+            paired = await asyncio.wait_for(waiting, 10)
+            assert paired == ("abcdefgh", Side.BLACK, "s3cret")
+            assert await lobby.redis.zrange(kind, 0, -1) == []
+            await lobby.redis.delete(lobby._told(seek_id))
+
+    asyncio.run(run())
