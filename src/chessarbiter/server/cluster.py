@@ -164,7 +164,6 @@ class Cluster:
             if not self.leases.valid(lease):
                 return False
             self.held[game_id] = lease
-        self.bus.watch(game_id)  # relayed perhaps: published until the relays say so
         return True
 
     async def admit(self, game_id: str, store_id: str) -> None:

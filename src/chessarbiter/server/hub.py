@@ -115,8 +115,10 @@ class Hub:
             await self.cluster.start()
         rows = await self.unfinished()
         for game_id, store_id, meta_text in rows:
-            if self.cluster is not None and not await self.cluster.claim(game_id, store_id):
-                continue  # another process owns it
+            if self.cluster is not None:
+                if not await self.cluster.claim(game_id, store_id):
+                    continue  # another process owns it
+                self.cluster.bus.watch(game_id)  # as :meth:`_take_over`
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
@@ -253,6 +255,8 @@ class Hub:
         if entry.id in self.games:
             return self.games[entry.id]
         self.games[entry.id] = entry
+        if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
+            self.cluster.bus.watch(entry.id)  # published until the relays say so
         events = len(entry.game.log)
         decisions = recover(entry.live)
         if len(entry.game.log) > events:
