@@ -37,6 +37,7 @@ from chessarbiter.server import auth, shapes
 from chessarbiter.server.accounts import AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
+    RELAY_HEADER,
     Raw,
     bearer,
     encode_json,
@@ -343,8 +344,11 @@ game_stream = Raw(_game_stream)
 async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
-    requester (``you``) if a player."""
+    requester (``you``) if a player. Asked by another process of a cluster for a stream it
+    relays (:data:`~asgi.RELAY_HEADER`): the game's lines go on the bus from now on."""
     hub = hub_of(request)
+    if hub.cluster is not None and RELAY_HEADER in request.headers:
+        hub.cluster.bus.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []

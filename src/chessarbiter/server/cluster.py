@@ -377,7 +377,7 @@ class Cluster:
         try:
             try:
                 answer = await self._client.get(f"http://{address}/api/game/{game_id}",
-                                                headers={RELAY_HEADER.decode(): self.address})
+                                                headers={RELAY_HEADER: self.address})
             except httpx.HTTPError as exc:
                 await _json(send, 503, {"error": f"the game's owner ({address}) does not "
                                                  f"answer ({type(exc).__name__})"})

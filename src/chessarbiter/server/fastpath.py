@@ -19,11 +19,10 @@ from starlette.types import Receive, Scope, Send
 
 from chessarbiter.server import board_api
 from chessarbiter.server.app import server_error
-from chessarbiter.server.asgi import RELAY_HEADER, Raw, header
+from chessarbiter.server.asgi import Raw
 
 GAME_PREFIXES = ("board", "bot")
 """``/api/board/game/...`` and ``/api/bot/game/...`` (the same routes)."""
-GAME_JSON = "/api/game/"
 
 
 def match(method: str, path: str) -> tuple[Raw, dict[str, Any]] | None:
@@ -45,21 +44,10 @@ class FastPath:
 
     def __init__(self, app: Starlette) -> None:
         self.app = app
-        self.cluster = app.state.hub.cluster
-
-    def _relayed(self, scope: Scope) -> None:
-        """A relay asking for a game stream's first line (``GET /api/game/{id}`` with
-        :data:`~asgi.RELAY_HEADER`): the game's lines go on the bus from now on."""
-        path = scope["path"]
-        if (scope["method"] == "GET" and path.startswith(GAME_JSON)
-                and self.cluster is not None and header(scope, RELAY_HEADER) is not None):
-            self.cluster.bus.watch(path[len(GAME_JSON):])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = match(scope["method"], scope["path"]) if scope["type"] == "http" else None
         if found is None:
-            if self.cluster is not None and scope["type"] == "http":
-                self._relayed(scope)
             await self.app(scope, receive, send)
             return
         endpoint, params = found
