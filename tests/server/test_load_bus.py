@@ -1,7 +1,7 @@
 """What a cluster spends per move on Redis: an owner publishes only the games another process
-relays (for as long as it is told so), the relays say which games they relay, and the
-leases are renewed by one script call per many leases with the same answers as one by
-one."""
+relays (from the relay's request for the stream's first line, for as long as it is told so),
+the relays say which games they relay, and the leases are renewed by one script call per
+many leases with the same answers as one by one."""
 
 from __future__ import annotations
 
@@ -9,14 +9,20 @@ import asyncio
 import uuid
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
-from tests.services import redis_url
+from tests.server.test_cluster import free_port
+from tests.services import fresh_schema, redis_url
 
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
 
+from chessarbiter.server.app import create_app
+from chessarbiter.server.asgi import RELAY_HEADER
 from chessarbiter.server.bus import WATCH_TTL_S, Bus
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.hub import Hub
 from chessarbiter.server.lease import RENEW_CHUNK, Leases
 
 
@@ -99,3 +105,37 @@ def test_leases_renewed_together_answer_as_one_by_one(prefix: str) -> None:
         n in lost for n in range(count)]
     mine.close()
     theirs.close()
+
+
+def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> None:
+    dsn, url = fresh_schema("load_relayed"), redis_url()
+
+    async def run() -> tuple[int, bool, int, bool]:
+        hub = Hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
+        await hub.start()
+        assert hub.cluster is not None
+        bus = hub.cluster.bus
+        try:
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(hub=hub)),
+                                         base_url="http://test") as client:
+                game = (await client.post("/api/challenge/open", json={})).json()
+                white = {"Authorization": f"Bearer {game['secretWhite']}"}
+                moves = f"/api/board/game/{game['id']}/move/"
+                await client.post(moves + "e2e4", headers=white)
+                alone = bus.published  # its streams all here: nothing for Redis
+                await client.get(f"/api/game/{game['id']}")
+                asked = bus.relayed(game["id"])  # by a client: still nothing
+                await client.get(f"/api/game/{game['id']}", headers={RELAY_HEADER: "b:1"})
+                await client.post(moves + "e7e5",
+                                  headers={"Authorization": f"Bearer {game['secretBlack']}"})
+                for _ in range(500):
+                    if bus.published:
+                        break
+                    await asyncio.sleep(0.01)
+                return alone, asked, bus.published, bus.relayed(game["id"])
+        finally:
+            await hub.stop()
+
+    alone, asked, published, relayed = asyncio.run(run())
+    assert alone == 0 and not asked
+    assert published == 1 and relayed  # the move after the relay's request went out
