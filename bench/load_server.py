@@ -249,6 +249,7 @@ class Plan:
 
 @dataclass
 class Tally:
+    url: str = ""
     round_trips: list[float] = field(default_factory=list)
     acks: list[float] = field(default_factory=list)
     moves: int = 0
@@ -365,7 +366,7 @@ class Bot:
 
 
 async def _client_main(plan: Plan) -> Tally:
-    tally = Tally()
+    tally = Tally(plan.url)
     parsed = urllib.parse.urlsplit(plan.url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     shared: Transport | None = None
@@ -486,9 +487,10 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(args: argparse.Namespace, url: str | list[str], pid: int | None) -> dict[str, Any]:
+def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict[str, Any]:
     """The load run; with several URLs (a cluster's processes) the client processes take
-    them in turn."""
+    them in turn. The CPU time of the server processes ``pids`` (in the order of the URLs)
+    is measured over the window: in all per move, and each process's per move it served."""
     urls = [url] if isinstance(url, str) else url
     lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
     start = time.monotonic() + 1.0
@@ -513,14 +515,15 @@ def run(args: argparse.Namespace, url: str | list[str], pid: int | None) -> dict
     window[0] = window[1] - args.seconds
     load_before = os.getloadavg()
     time.sleep(max(0.0, window[0] - time.monotonic()))
-    server_cpu = cpu_seconds(pid) if pid is not None else 0.0
+    cpu_before = [cpu_seconds(pid) for pid in pids]
     time.sleep(max(0.0, window[1] - time.monotonic()))
-    if pid is not None:
-        server_cpu = cpu_seconds(pid) - server_cpu
+    cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    server_cpu = sum(cpus)
     load_after = os.getloadavg()
     tallies: list[Tally] = [out.get(timeout=120) for _ in procs]
     for proc in procs:
         proc.join(30)
+    served = [sum(tally.moves for tally in tallies if tally.url == url) for url in urls]
     trips = [t for tally in tallies for t in tally.round_trips]
     acks = [t for tally in tallies for t in tally.acks]
     moves = sum(tally.moves for tally in tallies)
@@ -540,8 +543,10 @@ def run(args: argparse.Namespace, url: str | list[str], pid: int | None) -> dict
                           "max": _pct(trips, 1.0) * 1e3, "n": len(trips)},
         "ack_ms": {"p50": _pct(acks, 0.5) * 1e3, "p99": _pct(acks, 0.99) * 1e3,
                    "max": _pct(acks, 1.0) * 1e3},
-        "server_cpu_us_per_move": per_move(server_cpu) if pid is not None else None,
-        "server_cpu_share": server_cpu / args.seconds if pid is not None else None,
+        "server_cpu_us_per_move": per_move(server_cpu) if pids else None,
+        "server_cpu_share": server_cpu / args.seconds if pids else None,
+        "server_cpu_us_per_move_each": [cpu / count * 1e6 if count else float("nan")
+                                        for cpu, count in zip(cpus, served, strict=False)],
         "client_cpu_us_per_move": per_move(sum(t.cpu for t in tallies)),
         "games_started": sum(t.games_started for t in tallies),
         "games_ended": sum(t.games_ended for t in tallies),
@@ -564,8 +569,12 @@ def report(result: dict[str, Any]) -> str:
         f"acknowledgement (POST -> 200): p50 {ack['p50']:.1f} ms, p99 {ack['p99']:.1f} ms",
     ]
     if result["server_cpu_us_per_move"] is not None:
+        each = result["server_cpu_us_per_move_each"]
         lines.append(f"server CPU: {result['server_cpu_us_per_move']:.0f} us per move "
-                     f"({result['server_cpu_share'] * 100:.0f}% of one core)")
+                     f"({result['server_cpu_share'] * 100:.0f}% of one core)"
+                     + ("; " + ", ".join(f"{cpu:.0f}" for cpu in each)
+                        + " us per move served by each process"
+                        if len(each) > 1 else ""))
     lines.append(f"client CPU: {result['client_cpu_us_per_move']:.0f} us per move")
     lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
                  f"{result['loadavg_after'][0]:.2f}")
@@ -579,7 +588,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="moves/s per game (1)")
     parser.add_argument("--url", action="append", help="a running server (default: start "
                         "one); repeated: a cluster's processes, one per client process in turn")
-    parser.add_argument("--pid", type=int, help="with --url: the server's process id, for CPU")
+    parser.add_argument("--pid", type=int, action="append", default=[],
+                        help="with --url: a server's process id, for its CPU (repeatable: "
+                        "each process of a cluster)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--ramp", type=float, default=180,
                         help="at most this many seconds for every game to be in play (180)")
@@ -605,7 +616,7 @@ def main() -> None:
         result = run(args, args.url, args.pid)
     else:
         with server(args.server_arg, shlex.split(args.wrap)) as (url, pid):
-            result = run(args, url, pid)
+            result = run(args, url, [pid])
     print(json.dumps(result, indent=1) if args.json else report(result))
 
 

@@ -4,6 +4,7 @@ app does: the same endpoint for every path, the same statuses and bodies."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import httpx
@@ -84,3 +85,56 @@ def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Pat
     assert fast == slow
     assert [status for status, _ in fast] == [200, 400, 400, 401, 403, 400, 400, 404, 200, 0]
     assert fast[-1] == (0, ("e2e4 e7e5", True))
+
+
+def test_a_stream_ends_when_its_client_goes_away(tmp_path: Path) -> None:
+    async def run() -> tuple[list[dict[str, object]], int, bool]:
+        hub = Hub(ServerConfig(db=tmp_path / "g.sqlite", timers=False))
+        await hub.start()
+        app = create_app(hub=hub)
+        fast = FastPath(app)
+        try:
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=fast),
+                                         base_url="http://test") as client:
+                game = (await client.post("/api/challenge/open", json={})).json()
+                entry = hub.games[game["id"]]
+                gone = asyncio.Event()
+                sent: list[dict[str, object]] = []
+                requested = False
+
+                async def receive() -> dict[str, object]:
+                    nonlocal requested
+                    if not requested:
+                        requested = True
+                        return {"type": "http.request", "body": b"", "more_body": False}
+                    await gone.wait()
+                    return {"type": "http.disconnect"}
+
+                async def send(message: dict[str, object]) -> None:
+                    sent.append(message)
+
+                scope = {"type": "http", "method": "GET", "headers": [], "query_string": b"",
+                         "path": f"/api/board/game/stream/{game['id']}"}
+                streaming = asyncio.create_task(fast(scope, receive, send))  # type: ignore[arg-type]
+                while not entry.subscribers:
+                    await asyncio.sleep(0)
+                moved = await client.post(
+                    f"/api/board/game/{game['id']}/move/e2e4",
+                    headers={"Authorization": f"Bearer {game['secretWhite']}"})
+                assert moved.status_code == 200
+                while len(sent) < 3:
+                    await asyncio.sleep(0)
+                gone.set()
+                await asyncio.wait_for(streaming, 5)
+                return sent, len(entry.subscribers), entry.over
+        finally:
+            await hub.stop()
+
+    sent, subscribers, over = asyncio.run(run())
+    assert sent[0]["status"] == 200
+    assert (b"content-type", b"application/x-ndjson") in sent[0]["headers"]  # type: ignore[operator]
+    lines = [json.loads(m["body"]) for m in sent[1:] if m.get("body")]  # type: ignore[arg-type]
+    assert [line["type"] for line in lines] == ["gameFull", "gameState"]
+    assert lines[1]["moves"] == "e2e4"
+    assert sent[-1] == {"type": "http.response.body", "body": b""}  # the stream ended
+    assert subscribers == 0 and not over  # the game plays on without its stream

@@ -120,6 +120,8 @@ def serve(config: Any) -> int:
         from chessarbiter.server.cluster import Forwarding
 
         outer = Forwarding(outer, app.state.hub.cluster)
-    uvicorn.run(outer, host=config.host, port=config.port,
+    # uvloop and httptools (uvicorn[standard]) are taken when installed; no access log: a
+    # line per move would cost more than the move
+    uvicorn.run(outer, host=config.host, port=config.port, access_log=False,
                 log_level="warning", timeout_graceful_shutdown=STOP_S)
     return 0

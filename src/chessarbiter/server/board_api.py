@@ -5,6 +5,7 @@ notes)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +15,7 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
 
 from chessarbiter.arbiter.events import (
     ClaimKind,
@@ -32,7 +34,17 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server import auth, shapes
-from chessarbiter.server.accounts import AccountError
+from chessarbiter.server.accounts import AccountError, hash_secret
+from chessarbiter.server.asgi import (
+    NDJSON_TYPE,
+    RELAY_HEADER,
+    Raw,
+    bearer,
+    encode_json,
+    query,
+    send_body,
+    until_disconnected,
+)
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.lobby import (
@@ -44,7 +56,7 @@ from chessarbiter.server.lobby import (
 )
 from chessarbiter.server.meta import Seat
 from chessarbiter.server.requests import int_field, read_request, text_field
-from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.server.table import HubGame, close_queue, ndjson
 
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}
@@ -301,38 +313,42 @@ async def seek(request: Request) -> Response:
 
 # -- games -----------------------------------------------------------------------------
 
-async def game_stream(request: Request) -> Response:
+async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
-    lines); the stream ends after the game does. Anyone may watch."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
+    lines); the stream ends after the game does, or when the client goes away. Anyone may
+    watch."""
+    entry = await hub.get(scope["path_params"]["gameId"])
     queue = entry.subscribe()
-    first = ndjson(entry.full())
-    over = entry.over
-    if over:
+    try:
+        first = ndjson(entry.full())
+        over = entry.over
+        await send({"type": "http.response.start", "status": 200, "headers": [NDJSON_TYPE]})
+        await send({"type": "http.response.body", "body": first, "more_body": not over})
+        if over:
+            return
+        gone = asyncio.ensure_future(until_disconnected(receive))
+        gone.add_done_callback(lambda _: close_queue(queue))
+        try:
+            while (line := await queue.get()) is not None:
+                await send({"type": "http.response.body", "body": line, "more_body": True})
+        finally:
+            gone.cancel()
+        await send({"type": "http.response.body", "body": b""})
+    finally:
         entry.unsubscribe(queue)
 
-    async def lines() -> AsyncIterator[bytes]:
-        try:
-            yield first
-            if over:
-                return
-            while True:
-                line: Line = await queue.get()
-                if line is None:
-                    return
-                yield line
-        finally:
-            entry.unsubscribe(queue)
 
-    return stream(lines())
+game_stream = Raw(_game_stream)
 
 
 async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
-    requester (``you``) if a player."""
+    requester (``you``) if a player. Asked by another process of a cluster for a stream it
+    relays (:data:`~asgi.RELAY_HEADER`): the game's lines go on the bus from now on."""
     hub = hub_of(request)
+    if hub.cluster is not None and RELAY_HEADER in request.headers:
+        hub.cluster.bus.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
@@ -367,16 +383,40 @@ async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int],
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
 
 
-async def move(request: Request) -> Response:
-    text = request.path_params["move"]
+async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
+    """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``)."""
+    params = scope["path_params"]
+    text = params["move"]
     if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
         raise ApiError(400, f"move {text[:20]!r}: expected a move in UCI (e2e4, e7e8q)")
-    offering = request.query_params.get("offeringDraw", "false").lower()
+    offering = query(scope).get("offeringDraw", "false").lower()
     if offering not in ("true", "false"):
         raise ApiError(400, f"offeringDraw: expected true or false, not {offering[:20]!r}")
-    uci = text.lower()
-    return await _act(request, lambda side, entry: lambda at: Moved(
-        at, side, uci, offering == "true"))
+    uci, offer = text.lower(), offering == "true"
+    entry = await hub.get(params["gameId"])
+    side = _seat(hub, scope, receive, entry)
+    decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
+    await send_body(send, NO_NOTES if not decisions else encode_json(
+        {"ok": True, "notes": shapes.notes(decisions)}))
+
+
+move = Raw(_move)
+
+NO_NOTES = encode_json({"ok": True, "notes": []})
+
+
+def _seat(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side:
+    """The side the sender plays (:func:`auth.player_side`); a Bearer token that is the
+    game's secret is remembered by the game, so that it is hashed once, not every move."""
+    token = bearer(scope)
+    if token is not None:
+        known = entry.secrets.get(token)
+        if known is not None:
+            return known
+    side = auth.player_side(Request(scope, receive), hub, entry)
+    if token is not None and entry.meta.seat(side).secret_hash == hash_secret(token):
+        entry.secrets[token] = side
+    return side
 
 
 async def draw(request: Request) -> Response:

@@ -2,15 +2,24 @@
 other processes, which relay them to their clients' streams.
 
 A game's lines go on the channel ``{prefix}game:{id}``, published in order by one task (so
-they arrive in the order the owner stamped them); the end of a game's stream is an empty
-message. Each process holds one subscription connection and hands every message to the
-local queues subscribed to its game."""
+they arrive in the order the owner stamped them; what is queued goes in one pipeline); the
+end of a game's stream is an empty message. Each process holds one subscription connection
+and hands every message to the local queues subscribed to its game.
+
+An owner publishes only the games another process relays (nothing crosses Redis for a game
+whose streams are all held by its owner, the usual case): a relaying process says so when
+it asks the owner for the stream's first line (:meth:`Bus.watch`, before that line is
+made, so no later line is missed), and then every :data:`WATCH_S` on the channel
+``{prefix}watch`` (the ids of the games it relays); the owner publishes a game's lines
+until :data:`WATCH_TTL_S` after it was last told."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -21,6 +30,10 @@ END: Final = b""
 """The message that ends a game's streams."""
 QUEUE_LIMIT: Final = 256
 """Lines a relayed stream may fall behind before it is closed."""
+WATCH_S: Final = 2.0
+"""How often a process says which games it relays."""
+WATCH_TTL_S: Final = 10.0
+"""How long an owner publishes a game's lines after it was last told it is relayed."""
 
 Line = bytes | None
 """A stream line; ``None`` ends the stream."""
@@ -30,14 +43,24 @@ class Bus:
     """Publish and subscribe to games' lines through the Redis at ``url``. Use it on the event
     loop: ``await bus.start()`` ... ``await bus.stop()``."""
 
-    def __init__(self, url: str, prefix: str = "chessarbiter:") -> None:
+    def __init__(self, url: str, prefix: str = "chessarbiter:", *, relays: bool = False,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.url = url
         self.prefix = prefix
+        self.relays = relays
+        """Say every :data:`WATCH_S` which games this process relays (the games' bus)."""
+        self._now = now
         self._redis: aioredis.Redis = aioredis.Redis.from_url(url)
         self._pubsub: Any = self._redis.pubsub()
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._local: dict[str, set[asyncio.Queue[Line]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._watched: dict[str, float] = {}
+        """Until when (``now``, s) each game is relayed by another process."""
+        self.watching = f"{prefix}watch"
+        """The channel on which processes say which games they relay."""
+        self._sending = False
+        """A pipeline of lines is on its way."""
         self.published = 0
 
     def channel(self, game_id: str) -> str:
@@ -45,9 +68,11 @@ class Bus:
 
     async def start(self) -> None:
         await self._redis.ping()
-        await self._pubsub.subscribe(self.channel("-"))  # the connection, before any game
+        await self._pubsub.subscribe(self.watching)  # the connection, before any game
         self._tasks = [asyncio.create_task(self._publishing()),
                        asyncio.create_task(self._receiving())]
+        if self.relays:
+            self._tasks.append(asyncio.create_task(self._announcing()))
 
     async def stop(self) -> None:
         """Publish what is queued, then close."""
@@ -65,8 +90,22 @@ class Bus:
         await self._redis.aclose()
 
     async def _drained(self) -> None:
-        while not self._outbox.empty():
+        while not self._outbox.empty() or self._sending:
             await asyncio.sleep(0.01)
+
+    def watch(self, game_id: str) -> None:
+        """Another process relays the game (for :data:`WATCH_TTL_S` from now)."""
+        self._watched[game_id] = self._now() + WATCH_TTL_S
+
+    def relayed(self, game_id: str) -> bool:
+        """Whether another process relays the game (its lines are to be published)."""
+        until = self._watched.get(game_id)
+        if until is None:
+            return False
+        if until < self._now():
+            del self._watched[game_id]
+            return False
+        return True
 
     def publish(self, game_id: str, line: Line) -> None:
         """Send a game's line (``None``: its end) to the processes relaying it."""
@@ -91,16 +130,43 @@ class Bus:
             await self._pubsub.unsubscribe(self.channel(game_id))
 
     async def _publishing(self) -> None:
+        """Publish what is queued, in order: everything waiting in one pipeline."""
         while True:
-            channel, data = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            self._sending = True
             try:
-                await self._redis.publish(channel, data)
-                self.published += 1
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                self.published += len(batch)
             except aioredis.RedisError as exc:
-                log.error("bus: a line of %s was not published: %s", channel, exc)
+                log.error("bus: %d lines were not published: %s", len(batch), exc)
+            finally:
+                self._sending = False
+
+    async def announce(self) -> None:
+        """Say which games this process relays (if any), and forget the games it was told
+        about that expired."""
+        now = self._now()
+        for game_id in [g for g, until in self._watched.items() if until < now]:
+            del self._watched[game_id]
+        if self._local:
+            await self._redis.publish(self.watching, " ".join(self._local))
+
+    async def _announcing(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_S)
+            try:
+                await self.announce()
+            except aioredis.RedisError as exc:
+                log.error("bus: cannot say which games are relayed: %s", exc)
 
     async def _receiving(self) -> None:
         start = len(self.channel(""))
+        watching = self.watching.encode()
         while True:
             try:
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True,
@@ -110,6 +176,10 @@ class Bus:
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":
+                continue
+            if message["channel"] == watching:
+                for game_id in message["data"].decode().split():
+                    self.watch(game_id)
                 continue
             game_id = message["channel"].decode()[start:]
             data: bytes = message["data"]

@@ -34,6 +34,7 @@ import httpx
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.server.accounts import TOKEN_PREFIX, Account, hash_secret, select_account
+from chessarbiter.server.asgi import RELAY_HEADER
 from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
 from chessarbiter.server.errors import ApiError
@@ -78,7 +79,7 @@ class Cluster:
         self.hub = hub
         self.address = address
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
-        self.bus = Bus(bus_url)
+        self.bus = Bus(bus_url, relays=True)
         self.lobby_bus = LobbyBus(bus_url, prefix="chessarbiter:lobby:")
         self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
         hub.lobby = self.lobby  # challenges and seeks shared by every process
@@ -178,9 +179,9 @@ class Cluster:
         return None if holder is None or holder.address == self.address else holder.address
 
     def published(self, game_id: str, line: bytes | None) -> None:
-        """A line the owner sent its own streams: to the bus for the others' (keep-alive
-        lines stay local)."""
-        if line != b"\n":
+        """A line the owner sent its own streams: to the bus when another process relays
+        the game (keep-alive lines stay local)."""
+        if line != b"\n" and self.bus.relayed(game_id):
             self.bus.publish(game_id, line)
 
     # -- accounts and their events -------------------------------------------------------
@@ -375,7 +376,8 @@ class Cluster:
         gone = asyncio.create_task(_disconnected(receive))
         try:
             try:
-                answer = await self._client.get(f"http://{address}/api/game/{game_id}")
+                answer = await self._client.get(f"http://{address}/api/game/{game_id}",
+                                                headers={RELAY_HEADER: self.address})
             except httpx.HTTPError as exc:
                 await _json(send, 503, {"error": f"the game's owner ({address}) does not "
                                                  f"answer ({type(exc).__name__})"})

@@ -2,34 +2,30 @@
 
 Under load nearly every request is a move (``POST /api/board/game/{id}/move/{uci}``) and
 nearly every line sent is a game stream's (``GET /api/board/game/stream/{id}``). Through
-Starlette each passes two error middlewares, the router's match against every route, and
-(for each line of a stream) two wrappers of ``send``. :class:`FastPath` sends these two
-routes straight to their endpoints (the same functions, so the same answers: its errors go
-through the app's own handlers) and everything else to the app. Measured in
+Starlette each passes two error middlewares and the router's match against every route.
+:class:`FastPath` sends these two routes straight to their endpoints (the same ASGI
+endpoints, :mod:`chessarbiter.server.asgi`, so the same answers: an unexpected error is
+answered and logged by the app's own handler) and everything else to the app. Measured in
 ``docs/server-ops.md`` (``bench/load_server.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from chessarbiter.server import board_api
-from chessarbiter.server.app import api_error, server_error
-from chessarbiter.server.errors import ApiError
-
-Endpoint = Callable[[Request], Awaitable[Response]]
+from chessarbiter.server.app import server_error
+from chessarbiter.server.asgi import Raw
 
 GAME_PREFIXES = ("board", "bot")
 """``/api/board/game/...`` and ``/api/bot/game/...`` (the same routes)."""
 
 
-def match(method: str, path: str) -> tuple[Endpoint, dict[str, Any]] | None:
+def match(method: str, path: str) -> tuple[Raw, dict[str, Any]] | None:
     """The endpoint and path parameters of a hot route, as the app's router would find
     them (``None``: not a hot route)."""
     parts = path.split("/")
@@ -57,11 +53,8 @@ class FastPath:
         endpoint, params = found
         scope["app"] = self.app
         scope["path_params"] = params
-        request = Request(scope, receive, send)
         try:
-            response = await endpoint(request)
-        except ApiError as exc:
-            response = await api_error(request, exc)
+            await endpoint(scope, receive, send)
         except Exception as exc:  # as the app's last handler: a 500 in JSON, logged
-            response = await server_error(request, exc)
-        await response(scope, receive, send)
+            response = await server_error(Request(scope, receive), exc)
+            await response(scope, receive, send)

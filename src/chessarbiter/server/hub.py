@@ -115,8 +115,10 @@ class Hub:
             await self.cluster.start()
         rows = await self.unfinished()
         for game_id, store_id, meta_text in rows:
-            if self.cluster is not None and not await self.cluster.claim(game_id, store_id):
-                continue  # another process owns it
+            if self.cluster is not None:
+                if not await self.cluster.claim(game_id, store_id):
+                    continue  # another process owns it
+                self.cluster.bus.watch(game_id)  # as :meth:`_take_over`
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
@@ -170,7 +172,8 @@ class Hub:
                           game_id: str | None = None) -> HubGame:
         """Store a new game with its players and start it (White's clock started where the
         profile says so); its :class:`HubGame`."""
-        if sum(not e.over for e in self.games.values()) >= self.config.max_games:
+        if len(self.games) >= self.config.max_games and sum(
+                not e.over for e in self.games.values()) >= self.config.max_games:
             raise ApiError(503, f"the server plays {self.config.max_games} games at most")
         public = game_id or new_id()
         while public in self.games:
@@ -252,6 +255,8 @@ class Hub:
         if entry.id in self.games:
             return self.games[entry.id]
         self.games[entry.id] = entry
+        if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
+            self.cluster.bus.watch(entry.id)  # published until the relays say so
         events = len(entry.game.log)
         decisions = recover(entry.live)
         if len(entry.game.log) > events:
@@ -433,17 +438,25 @@ class Hub:
             entry.flagging = None
 
     def _schedule(self, entry: HubGame) -> None:
-        """Set the game's one timer at the instant its flag falls (plus the lag allowed)."""
-        if entry.timer is not None:
-            entry.timer.cancel()
-            entry.timer = None
+        """Set the game's one timer at the instant its flag falls (plus the lag allowed).
+        A timer set for an earlier instant is kept (it looks, finds no flag fallen and is
+        set again then): most moves move the instant later, and setting a timer on every
+        move cost more than the rare early look."""
         fell = self._flag_instant(entry)
         if fell is None or not self.config.timers:
+            if entry.timer is not None:
+                entry.timer.cancel()
+                entry.timer = None
             return
         delay_ms = fell + entry.lag_ms - entry.live.time()
         loop = self.loop
-        entry.timer = loop.call_at(loop.time() + max(delay_ms, 0) / 1000, self._on_timer,
-                                   entry)
+        at = loop.time() + max(delay_ms, 0) / 1000
+        if entry.timer is not None:
+            if entry.timer_at <= at:
+                return
+            entry.timer.cancel()
+        entry.timer = loop.call_at(at, self._on_timer, entry)
+        entry.timer_at = at
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None

@@ -32,6 +32,20 @@ if held and string.sub(held, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then
 end
 return 0
 """
+RENEW_ALL: Final = """
+local ttl = ARGV[#ARGV]
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  local held = redis.call('GET', key)
+  renewed[i] = 0
+  if held and string.sub(held, 1, string.len(ARGV[i]) + 1) == ARGV[i] .. ' ' then
+    renewed[i] = redis.call('PEXPIRE', key, ttl)
+  end
+end
+return renewed
+"""
+RENEW_CHUNK: Final = 500
+"""Leases renewed by one call of :data:`RENEW_ALL` (each call runs alone in Redis)."""
 RELEASE: Final = """
 local held = redis.call('GET', KEYS[1])
 if held and string.sub(held, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then
@@ -85,6 +99,7 @@ class Leases:
         self._now = now
         self._take: Any = self.redis.register_script(TAKE)
         self._renew: Any = self.redis.register_script(RENEW)
+        self._renew_all: Any = self.redis.register_script(RENEW_ALL)
         self._release: Any = self.redis.register_script(RELEASE)
 
     def key(self, game_id: str) -> str:
@@ -111,13 +126,16 @@ class Leases:
         return Lease(lease.game_id, lease.token, sent + self.ttl_ms - self.margin_ms)
 
     def renew_all(self, leases: list[Lease]) -> list[Lease | None]:
-        """:meth:`renew` for many leases in one round trip (a pipeline)."""
+        """:meth:`renew` for many leases in one round trip (a pipeline of one script call
+        per :data:`RENEW_CHUNK` leases)."""
         sent = self._now()
         with self.redis.pipeline(transaction=False) as pipe:
-            for lease in leases:
-                self._renew(keys=self._keys(lease.game_id)[:1], args=[lease.token, self.ttl_ms],
-                            client=pipe)
-            answers = pipe.execute()
+            for start in range(0, len(leases), RENEW_CHUNK):
+                chunk = leases[start:start + RENEW_CHUNK]
+                self._renew_all(keys=[self.key(lease.game_id) for lease in chunk],
+                                args=[*(lease.token for lease in chunk), self.ttl_ms],
+                                client=pipe)
+            answers = [answer for chunk in pipe.execute() for answer in chunk]
         return [Lease(lease.game_id, lease.token, sent + self.ttl_ms - self.margin_ms)
                 if answer else None for lease, answer in zip(leases, answers, strict=True)]
 

@@ -37,6 +37,8 @@ class HubGame:
         self.lag_ms = lag_ms
         self.subscribers: set[asyncio.Queue[Line]] = set()
         self.timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        self.timer_at = 0.0
+        """When ``timer`` fires (the loop's clock)."""
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
@@ -47,6 +49,8 @@ class HubGame:
         about the same game."""
         self.engine: Any = None
         """The engine player (created at its first move)."""
+        self.secrets: dict[str, Side] = {}
+        """Game secrets already checked (as Bearer tokens), by the side each is."""
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
         self.last_decisions: tuple[Decision, ...] = ()
         self.line = self._state_line()
