@@ -36,9 +36,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS, attackers
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    attackers,
+    bishop_attacks,
+    rook_attacks,
+)
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.api import QUICK_BUDGET, QUICK_COST, QUICK_PHASES
 from chessarbiter.laws.deadpos.bitboards import (
     diagonal_step,
@@ -62,9 +68,11 @@ queen in a position that is analysed (the corpus positions the static proofs clo
 most 7)."""
 MAX_REPLIES: Final = 2
 """Most legal moves a position may have for each of them to be tried."""
-BOXED_MOVES: Final = 0
+BOXED_MOVES: Final = 1
 """Most moves (pawn moves and safe king steps) of a side with only king and pawns, not to
 move, for it to count as boxed in."""
+CRAMPED_MOVES: Final = 4
+"""Most moves of the side not to move for ..."""
 MAX_SEARCH_MOVES: Final = 4
 """Most legal moves of a position the proof search is run on, unless the side not to move is
 boxed in."""
@@ -99,19 +107,23 @@ def proved_dead(pos: Position) -> str | None:
     away is turned away without a look while the memo allows (:data:`_turned_away`)."""
     global _turned_away
     key, moves = _turned_away
-    if moves and pos.quiet_parent() == key:
-        _turned_away = (pos.key(), moves - 1)
-        return None
     pieces = pos.pieces
     white = pieces[PAWN]
     black = pieces[8 | PAWN]
-    pawns = white | black
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
+    if (
+        moves
+        and pos.quiet_parent() == key
+        and white & ~(occupied >> 8) | black & ~(occupied << 8)  # a free pawn: see below
+    ):
+        _turned_away = (pos.key(), moves - 1)
+        return None
+    pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
     if (
-        (free > stuck or (pawns and (not stuck or (free and stuck < MIN_STUCK))))
+        (free > stuck or (free and stuck < MIN_STUCK))
         and occupied.bit_count() > FEW_UNITS + 2  # the two kings
         and white_units ^ white ^ pieces[KING]
         and black_units ^ black ^ pieces[8 | KING]
@@ -137,19 +149,17 @@ def _proved(pos: Position, branch: bool) -> str | None:
     co = pos.occupied_co
     occupied = co[0] | co[1]
     walls = _may_close(pieces, occupied)
-    if not walls:
-        kings = pieces[KING] | pieces[8 | KING]
-        others = occupied ^ kings ^ pieces[PAWN] ^ pieces[8 | PAWN]
-        few = (occupied ^ kings).bit_count() <= FEW_UNITS
-        if not few and others & co[0] and others & co[1]:
+    few = (occupied ^ pieces[KING] ^ pieces[8 | KING]).bit_count() <= FEW_UNITS
+    check = False
+    if not (walls or few):
+        if not branch:
             return None
         turn = pos.turn
-        if not few and not (
-            branch
-            and (
-                _boxed(pos, turn ^ 1, others)
-                or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
-            )
+        check = pos.is_check()
+        if not (
+            _few_moves(pos, turn ^ 1, BOXED_MOVES)
+            or (pos.count_legal_moves() <= MAX_REPLIES if check
+                else _few_moves(pos, turn, MAX_REPLIES))
         ):
             return None
     work = pos
@@ -174,11 +184,29 @@ def _proved(pos: Position, branch: bool) -> str | None:
     if (
         reason is None
         and branch
-        and (((walls or forced) and count <= MAX_SEARCH_MOVES) or _boxed(work, work.turn ^ 1))
+        and _search_worthy(work, walls or forced, few, check, count)
         and _searched(work)
     ):
         return "every line of play is exhausted"
     return reason
+
+
+def _search_worthy(pos: Position, closing: bool, few: bool, check: bool, count: int) -> bool:
+    """Whether the proof search is run on ``pos``, not yet proved dead, with ``count`` legal
+    moves (see the module doc); ``closing``: a pawn wall or forced moves led to it, ``few``:
+    at most :data:`FEW_UNITS` units besides the kings, ``check``: the side to move is in
+    check and more units are left."""
+    if closing and count <= MAX_SEARCH_MOVES:
+        return True
+    if _few_moves(pos, pos.turn ^ 1, 0 if few else BOXED_MOVES):
+        return True
+    if few or count > MAX_REPLIES:
+        return False
+    if not check:
+        return _few_moves(pos, pos.turn ^ 1, CRAMPED_MOVES)
+    pieces = pos.pieces
+    empty = FULL ^ pos.occupied_co[0] ^ pos.occupied_co[1]
+    return not (pawn_push(pieces[PAWN], 0) | pawn_push(pieces[8 | PAWN], 1)) & empty
 
 
 def _searched(pos: Position) -> bool:
@@ -195,22 +223,15 @@ def _searched(pos: Position) -> bool:
     return True
 
 
-def _boxed(pos: Position, side: int, others: int | None = None) -> bool:
-    """Whether ``side`` has only its king and pawns and at most :data:`BOXED_MOVES` moves;
-    ``others``, when given, are the knights, bishops, rooks and queens on the board."""
-    if others is None:
-        pieces = pos.pieces
-        kings_pawns = pieces[KING] | pieces[8 | KING] | pieces[PAWN] | pieces[8 | PAWN]
-        others = (pos.occupied_co[0] | pos.occupied_co[1]) & ~kings_pawns
-    return not others & pos.occupied_co[side] and _few_moves(pos, side, BOXED_MOVES)
-
-
 def _few_moves(pos: Position, side: int, most: int) -> bool:
-    """Whether ``side``, which has only its king and pawns, has at most ``most`` pawn moves
-    and king steps to squares the other side does not attack (pins and en passant ignored)."""
+    """Whether ``side`` has at most ``most`` moves, counted as if it were to move and not in
+    check: pawn steps and captures, king steps to squares the other side does not attack,
+    and the moves of its other pieces to squares it does not occupy (pins, castling and en
+    passant ignored: a bound for the gates, not a count)."""
     pieces = pos.pieces
     co = pos.occupied_co
-    pawns = pieces[side << 3 | PAWN]
+    base = side << 3
+    pawns = pieces[base | PAWN]
     own = co[side]
     occupied = own | co[side ^ 1]
     moves = (pawn_push(pawns, side) & ~occupied).bit_count()
@@ -218,9 +239,21 @@ def _few_moves(pos: Position, side: int, most: int) -> bool:
     moves += (pawn_attacks(pawns, side) & prey).bit_count()
     if moves > most:
         return False
+    free = ~own
+    for sq in squares_of(pieces[base | KNIGHT]):
+        moves += (KNIGHT_ATTACKS[sq] & free).bit_count()
+    if moves > most:
+        return False
+    queens = pieces[base | QUEEN]
+    for sq in squares_of(pieces[base | BISHOP] | queens):
+        moves += (bishop_attacks(sq, occupied) & free).bit_count()
+    for sq in squares_of(pieces[base | ROOK] | queens):
+        moves += (rook_attacks(sq, occupied) & free).bit_count()
+    if moves > most:
+        return False
     king = pos.king(side)
     rest = occupied ^ (1 << king)
-    for sq in squares_of(KING_ATTACKS[king] & ~own):
+    for sq in squares_of(KING_ATTACKS[king] & free):
         if not attackers(pieces, side ^ 1, sq, rest):
             moves += 1
             if moves > most:
