@@ -13,23 +13,25 @@ position that is not dead, or not proved so, answers ``None``.
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
 turn them away first (:func:`_may_close`). The structural proofs need pawn walls, so a
-position goes on only if some pawn is stuck (a pawn, of either colour, on the square ahead
-of it); if any pawn can step forward, at least :data:`MIN_STUCK` pawns are stuck and no more
-can step than are stuck; no pawn has an empty file ahead of it up to its last rank; and
-knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one step (one
-jump) away, counted over all of them: free heavy pieces and knights attack walls from behind
-and get round them. A position the gate turns away still goes on when at most
-:data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too little
-material), or when a side with only king and pawns is nearly immobile (:func:`_few_moves`):
-the side to move with at most :data:`MAX_REPLIES` moves, or the other side boxed in, without
-a move were it to move (every move may then stalemate it). The proof search runs only on a
-position with at most :data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or
-followed forced moves, or on one whose side not to move is boxed in: in real games, about
+position goes on only if no pawn can step forward, or some pawn is stuck (a pawn, of either
+colour, on the square ahead of it), at least :data:`MIN_STUCK` are stuck when one can step
+and no more can step than are stuck; no pawn has an empty file ahead of it up to its last
+rank; and knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one
+step (one jump) away, counted over all of them: free heavy pieces and knights attack walls
+from behind and get round them. A position the walls gate turns away still goes on when
+the mobility of the sides allows a proof by forced lines: the side to move has at most
+:data:`MAX_REPLIES` moves (counted exactly when in check, else bounded by
+:func:`_few_moves`: pawn steps and captures, safe king steps, the squares its pieces
+reach, so that pieces shut in count for nothing), or the other side has at most
+:data:`BOXED_MOVES` (none when at most :data:`FEW_UNITS` units besides the kings are
+left), were it to move. The proof search runs only on a position with at most
+:data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or followed forced moves,
+on one whose side not to move is boxed in so, and, with more than :data:`FEW_UNITS` units,
+on one with at most :data:`MAX_REPLIES` moves when the side to move is in check and no pawn
+can step, or when the other side has at most :data:`CRAMPED_MOVES`: in real games, about
 one position in three thousand. The gates decide only what is analysed, never a verdict:
 they cost completeness, never soundness. The unwinnability corpus holds them to the quick
-analysis: of the dead positions quick proves, thirteen composed ones are left (a check with
-a single reply, many pieces and no pawn wall, or too many moves for the search); the tests
-list them.
+analysis: every dead position quick proves is proved here too, when reached by a move.
 """
 
 from __future__ import annotations
@@ -67,29 +69,33 @@ MAX_FREE_STEPS: Final = 8
 queen in a position that is analysed (the corpus positions the static proofs close have at
 most 7)."""
 MAX_REPLIES: Final = 2
-"""Most legal moves a position may have for each of them to be tried."""
+"""Most legal moves a position may have for each of them to be tried (and for the walls
+gate to let it through on the mobility of the side to move)."""
 BOXED_MOVES: Final = 1
-"""Most moves (pawn moves and safe king steps) of a side with only king and pawns, not to
-move, for it to count as boxed in."""
+"""Most moves (:func:`_few_moves`) of the side not to move for it to count as boxed in, when
+more than :data:`FEW_UNITS` units besides the kings are left (with fewer: none)."""
 CRAMPED_MOVES: Final = 4
-"""Most moves of the side not to move for ..."""
+"""Most moves of the side not to move for a position with at most :data:`MAX_REPLIES`
+moves, not in check, to be searched."""
 MAX_SEARCH_MOVES: Final = 4
 """Most legal moves of a position the proof search is run on, unless the side not to move is
 boxed in."""
 FEW_UNITS: Final = 6
-"""Most units other than kings in a position the gate turns away whose forced replies are
-still played out."""
+"""Most units other than kings in a position the first gate lets through whatever its
+pawns."""
 
 
 QUIET_FOREVER: Final = 1 << 30
-"""Quiet moves a position the gate turns away with no stuck pawn stays turned away."""
+"""Quiet moves a position the gate turns away with no stuck pawn stays turned away, as long
+as some pawn can step."""
 
 _turned_away: tuple[int, int] = (-1, 0)
 """The last position the gate turned away (its key) and how many quiet moves (neither a
 capture nor a pawn move) from it surely lead to positions the gate turns away too: such a
 move keeps the pawns, the stuck pawns and the units, and changes the free pawns by at most
 four (the squares it empties and fills each stand ahead of at most one pawn of each colour;
-castling moves two pieces). A fact about that position, not about a game, so one memo
+castling moves two pieces); with no stuck pawn, the memo also asks that a pawn can step. A
+fact about that position, not about a game, so one memo
 serves every game; it is read and written as one tuple."""
 
 
@@ -99,26 +105,26 @@ def proved_dead(pos: Position) -> str | None:
     applies them before asking.
 
     It runs after every move, so the commonest case is turned away here, in a few
-    operations, before any call: the pawn tests of :func:`_may_close` fail (no stuck pawn,
-    or more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck with one
-    free), both sides have a piece besides king and pawns and more than :data:`FEW_UNITS`
-    units are left (some pawn stands, so the material is not dead). :func:`_proved` would
-    answer ``None`` there too. A position reached by a quiet move from the last one turned
-    away is turned away without a look while the memo allows (:data:`_turned_away`)."""
+    operations, before any call: the pawn tests of :func:`_may_close` fail with a pawn free
+    to step (more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck), both
+    sides have a piece besides king and pawns and more than :data:`FEW_UNITS` units are
+    left (some pawn stands, so the material is not dead). That gate costs completeness only
+    where a pawn can step: the forced lines it leaves aside need pawns that cannot (the
+    corpus has none other). A position reached by a quiet move from the last one turned
+    away is turned away without a look while the memo allows (:data:`_turned_away`) and a
+    pawn can step (a quiet move may block the last one)."""
     global _turned_away
     key, moves = _turned_away
     pieces = pos.pieces
-    white = pieces[PAWN]
-    black = pieces[8 | PAWN]
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
-    if (
-        moves
-        and pos.quiet_parent() == key
-        and white & ~(occupied >> 8) | black & ~(occupied << 8)  # a free pawn: see below
-    ):
-        _turned_away = (pos.key(), moves - 1)
-        return None
+    white = pieces[PAWN]
+    if moves and pos.quiet_parent() == key:
+        black = pieces[8 | PAWN]
+        if white & ~(occupied >> 8) or black & ~(occupied << 8):  # a pawn can step
+            _turned_away = (pos.key(), moves - 1)
+            return None
+    black = pieces[8 | PAWN]
     pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
@@ -151,19 +157,23 @@ def _proved(pos: Position, branch: bool) -> str | None:
     walls = _may_close(pieces, occupied)
     few = (occupied ^ pieces[KING] ^ pieces[8 | KING]).bit_count() <= FEW_UNITS
     check = False
-    if not (walls or few):
-        if not branch:
+    count = -1
+    if not walls:
+        if not (branch or few):
             return None
         turn = pos.turn
+        replies = MAX_REPLIES if branch else 1
         check = pos.is_check()
+        if check:
+            count = pos.count_legal_moves()
         if not (
-            _few_moves(pos, turn ^ 1, BOXED_MOVES)
-            or (pos.count_legal_moves() <= MAX_REPLIES if check
-                else _few_moves(pos, turn, MAX_REPLIES))
+            (count <= replies if check else _few_moves(pos, turn, replies))
+            or (branch and _few_moves(pos, turn ^ 1, 0 if few else BOXED_MOVES))
         ):
             return None
     work = pos
-    count = pos.count_legal_moves()
+    if count < 0:
+        count = pos.count_legal_moves()
     if not count:
         return None  # checkmate or stalemate: the caller's rules
     forced = count == 1
@@ -251,9 +261,13 @@ def _few_moves(pos: Position, side: int, most: int) -> bool:
         moves += (rook_attacks(sq, occupied) & free).bit_count()
     if moves > most:
         return False
-    king = pos.king(side)
-    rest = occupied ^ (1 << king)
-    for sq in squares_of(KING_ATTACKS[king] & free):
+    other = (side ^ 1) << 3
+    steps = KING_ATTACKS[pos.king(side)] & free
+    steps &= ~(pawn_attacks(pieces[other | PAWN], side ^ 1) | KING_ATTACKS[pos.king(side ^ 1)])
+    if co[side ^ 1] == pieces[other | KING] | pieces[other | PAWN]:
+        return moves + steps.bit_count() <= most
+    rest = occupied ^ pieces[base | KING]
+    for sq in squares_of(steps):
         if not attackers(pieces, side ^ 1, sq, rest):
             moves += 1
             if moves > most:
