@@ -18,20 +18,23 @@ colour, on the square ahead of it), at least :data:`MIN_STUCK` are stuck when on
 and no more can step than are stuck; no pawn has an empty file ahead of it up to its last
 rank; and knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one
 step (one jump) away, counted over all of them: free heavy pieces and knights attack walls
-from behind and get round them. A position the walls gate turns away still goes on when
-the mobility of the sides allows a proof by forced lines: the side to move has at most
-:data:`MAX_REPLIES` moves (counted exactly when in check, else bounded by
-:func:`_few_moves`: pawn steps and captures, safe king steps, the squares its pieces
-reach, so that pieces shut in count for nothing), or the other side has at most
-:data:`BOXED_MOVES` (none when at most :data:`FEW_UNITS` units besides the kings are
-left), were it to move. The proof search runs only on a position with at most
-:data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or followed forced moves,
-on one whose side not to move is boxed in so, and, with more than :data:`FEW_UNITS` units,
-on one with at most :data:`MAX_REPLIES` moves when the side to move is in check and no pawn
-can step, or when the other side has at most :data:`CRAMPED_MOVES`: in real games, about
-one position in three thousand. The gates decide only what is analysed, never a verdict:
-they cost completeness, never soundness. The unwinnability corpus holds them to the quick
-analysis: every dead position quick proves is proved here too, when reached by a move.
+from behind and get round them. A position the walls gate turns away goes on only when
+forced lines may prove it (with more than :data:`FEW_UNITS` units besides the kings, only
+when asked after a move, not one ply deeper): the side to move has at most
+:data:`MAX_REPLIES` moves (one, one ply deeper) by :func:`_few_moves`, a bound that counts
+pawn steps and captures, safe king steps and the squares its pieces reach, so that pieces
+shut in count for nothing; or, after a move, the other side has at most
+:data:`BOXED_MOVES` (none with few units), were it to move; or the side to move is in
+check with a single legal move (two when no pawn can step), counted once its king has that
+few safe steps. The proof
+search runs only on a position with at most :data:`MAX_SEARCH_MOVES` legal moves that
+passed the walls gate or followed forced moves, on one whose side not to move is boxed in
+so, and, with more units, on one with at most :data:`MAX_REPLIES` moves when the side to
+move is in check and no pawn can step, or when the other side has at most
+:data:`CRAMPED_MOVES`: in real games, about one position in three thousand. The gates
+decide only what is analysed, never a verdict: they cost completeness, never soundness.
+The unwinnability corpus holds them to the quick analysis: every dead position quick proves
+is proved here too, when reached by a move.
 """
 
 from __future__ import annotations
@@ -63,7 +66,9 @@ from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 MIN_STUCK: Final = 4
-"""Fewest stuck pawns a position with a pawn free to step needs to be analysed."""
+"""Fewest stuck pawns a position with a pawn free to step needs to be analysed
+(:func:`proved_dead` spells it, and ``FEW_UNITS + 2``, as literals: it runs after every
+move)."""
 MAX_FREE_STEPS: Final = 8
 """Most empty squares one knight jump, rook step or queen step away from any knight, rook or
 queen in a position that is analysed (the corpus positions the static proofs close have at
@@ -92,11 +97,12 @@ as some pawn can step."""
 _turned_away: tuple[int, int] = (-1, 0)
 """The last position the gate turned away (its key) and how many quiet moves (neither a
 capture nor a pawn move) from it surely lead to positions the gate turns away too: such a
-move keeps the pawns, the stuck pawns and the units, and changes the free pawns by at most
-four (the squares it empties and fills each stand ahead of at most one pawn of each colour;
-castling moves two pieces); with no stuck pawn, the memo also asks that a pawn can step. A
-fact about that position, not about a game, so one memo
-serves every game; it is read and written as one tuple."""
+move keeps the pawns, the stuck pawns and the units, and takes at most two free pawns away
+(only a square it fills can block a pawn, and a square stands ahead of at most one pawn of
+each colour; castling fills two squares of the first or last rank, each ahead of at most one
+pawn); with no stuck pawn, the memo also asks that a pawn can step. A fact about that
+position, not about a game, so one memo serves every game; it is read and written as one
+tuple, and left as it is when the new entry would serve no move."""
 
 
 def proved_dead(pos: Position) -> str | None:
@@ -118,29 +124,30 @@ def proved_dead(pos: Position) -> str | None:
     pieces = pos.pieces
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
-    white = pieces[PAWN]
-    if moves and pos.quiet_parent() == key:
-        black = pieces[8 | PAWN]
-        if white & ~(occupied >> 8) or black & ~(occupied << 8):  # a pawn can step
-            _turned_away = (pos.key(), moves - 1)
-            return None
-    black = pieces[8 | PAWN]
+    white = pieces[1]  # the pawns: PAWN, 8 | PAWN (literals: this runs after every move)
+    black = pieces[9]
+    if moves and pos.quiet_parent() == key and (
+        white & ~(occupied >> 8) or black & ~(occupied << 8)  # a pawn can step
+    ):
+        _turned_away = (pos.key(), moves - 1)
+        return None
     pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
     if (
-        (free > stuck or (free and stuck < MIN_STUCK))
-        and occupied.bit_count() > FEW_UNITS + 2  # the two kings
-        and white_units ^ white ^ pieces[KING]
-        and black_units ^ black ^ pieces[8 | KING]
+        (free > stuck or (free and stuck < 4))  # MIN_STUCK
+        and occupied.bit_count() > 8  # FEW_UNITS and the two kings
+        and white_units ^ white ^ pieces[6]  # KING
+        and black_units ^ black ^ pieces[14]
     ):
         if pos.ep_square < 0:
-            moves = (free - stuck - 1) >> 2
+            moves = (free - stuck - 1) >> 1
             if not stuck:
                 moves = QUIET_FOREVER
-            elif stuck < MIN_STUCK:
-                moves = max(moves, (free - 1) >> 2)
-            _turned_away = (pos.key(), moves)
+            elif stuck < 4:
+                moves = max(moves, (free - 1) >> 1)
+            if moves:  # else the entry would serve no move: the last one stays true
+                _turned_away = (pos.key(), moves)
         return None
     return _proved(pos, True)
 
@@ -156,21 +163,27 @@ def _proved(pos: Position, branch: bool) -> str | None:
     occupied = co[0] | co[1]
     walls = _may_close(pieces, occupied)
     few = (occupied ^ pieces[KING] ^ pieces[8 | KING]).bit_count() <= FEW_UNITS
-    check = False
     count = -1
     if not walls:
         if not (branch or few):
             return None
         turn = pos.turn
         replies = MAX_REPLIES if branch else 1
-        check = pos.is_check()
-        if check:
-            count = pos.count_legal_moves()
         if not (
-            (count <= replies if check else _few_moves(pos, turn, replies))
+            _few_moves(pos, turn, replies)
             or (branch and _few_moves(pos, turn ^ 1, 0 if few else BOXED_MOVES))
         ):
-            return None
+            # In check the pieces' moves counted above are mostly illegal: count the legal
+            # ones when the king has few steps (one, unless no pawn can step).
+            if not pos.is_check():
+                return None
+            if replies > 1 and not _pawns_locked(pos):
+                replies = 1
+            if not _few_king_steps(pos, turn, replies):
+                return None
+            count = pos.count_legal_moves()
+            if count > replies:
+                return None
     work = pos
     if count < 0:
         count = pos.count_legal_moves()
@@ -194,26 +207,30 @@ def _proved(pos: Position, branch: bool) -> str | None:
     if (
         reason is None
         and branch
-        and _search_worthy(work, walls or forced, few, check, count)
+        and _search_worthy(work, walls or forced, few, count)
         and _searched(work)
     ):
         return "every line of play is exhausted"
     return reason
 
 
-def _search_worthy(pos: Position, closing: bool, few: bool, check: bool, count: int) -> bool:
+def _search_worthy(pos: Position, closing: bool, few: bool, count: int) -> bool:
     """Whether the proof search is run on ``pos``, not yet proved dead, with ``count`` legal
     moves (see the module doc); ``closing``: a pawn wall or forced moves led to it, ``few``:
-    at most :data:`FEW_UNITS` units besides the kings, ``check``: the side to move is in
-    check and more units are left."""
+    at most :data:`FEW_UNITS` units besides the kings."""
     if closing and count <= MAX_SEARCH_MOVES:
         return True
     if _few_moves(pos, pos.turn ^ 1, 0 if few else BOXED_MOVES):
         return True
     if few or count > MAX_REPLIES:
         return False
-    if not check:
+    if not pos.is_check():
         return _few_moves(pos, pos.turn ^ 1, CRAMPED_MOVES)
+    return _pawns_locked(pos)
+
+
+def _pawns_locked(pos: Position) -> bool:
+    """Whether no pawn can step forward."""
     pieces = pos.pieces
     empty = FULL ^ pos.occupied_co[0] ^ pos.occupied_co[1]
     return not (pawn_push(pieces[PAWN], 0) | pawn_push(pieces[8 | PAWN], 1)) & empty
@@ -235,42 +252,59 @@ def _searched(pos: Position) -> bool:
 
 def _few_moves(pos: Position, side: int, most: int) -> bool:
     """Whether ``side`` has at most ``most`` moves, counted as if it were to move and not in
-    check: pawn steps and captures, king steps to squares the other side does not attack,
-    and the moves of its other pieces to squares it does not occupy (pins, castling and en
-    passant ignored: a bound for the gates, not a count)."""
+    check: the moves of its pieces to squares it does not occupy, pawn steps and captures,
+    king steps to squares the other side does not attack (pins, castling and en passant
+    ignored: a bound for the gates, not a count). Pieces first: one with many moves ends
+    the count."""
     pieces = pos.pieces
     co = pos.occupied_co
     base = side << 3
-    pawns = pieces[base | PAWN]
     own = co[side]
     occupied = own | co[side ^ 1]
-    moves = (pawn_push(pawns, side) & ~occupied).bit_count()
+    free = ~own
+    moves = 0
+    bishops = pieces[base | BISHOP]
+    rooks = pieces[base | ROOK]
+    sliders = bishops | rooks | pieces[base | QUEEN]
+    while sliders:
+        low = sliders & -sliders
+        sliders ^= low
+        sq = low.bit_length() - 1
+        reach = 0 if low & bishops else rook_attacks(sq, occupied)
+        if not low & rooks:
+            reach |= bishop_attacks(sq, occupied)
+        moves += (reach & free).bit_count()
+        if moves > most:
+            return False
+    knights = pieces[base | KNIGHT]
+    while knights:
+        low = knights & -knights
+        knights ^= low
+        moves += (KNIGHT_ATTACKS[low.bit_length() - 1] & free).bit_count()
+        if moves > most:
+            return False
+    pawns = pieces[base | PAWN]
+    moves += (pawn_push(pawns, side) & ~occupied).bit_count()
     prey = co[side ^ 1] & ~pieces[(side ^ 1) << 3 | KING]
     moves += (pawn_attacks(pawns, side) & prey).bit_count()
-    if moves > most:
-        return False
-    free = ~own
-    for sq in squares_of(pieces[base | KNIGHT]):
-        moves += (KNIGHT_ATTACKS[sq] & free).bit_count()
-    if moves > most:
-        return False
-    queens = pieces[base | QUEEN]
-    for sq in squares_of(pieces[base | BISHOP] | queens):
-        moves += (bishop_attacks(sq, occupied) & free).bit_count()
-    for sq in squares_of(pieces[base | ROOK] | queens):
-        moves += (rook_attacks(sq, occupied) & free).bit_count()
-    if moves > most:
-        return False
+    return moves <= most and _few_king_steps(pos, side, most - moves)
+
+
+def _few_king_steps(pos: Position, side: int, most: int) -> bool:
+    """Whether the king of ``side`` has at most ``most`` steps to squares the other side
+    does not attack (castling ignored)."""
+    pieces = pos.pieces
+    co = pos.occupied_co
     other = (side ^ 1) << 3
-    steps = KING_ATTACKS[pos.king(side)] & free
+    steps = KING_ATTACKS[pos.king(side)] & ~co[side]
     steps &= ~(pawn_attacks(pieces[other | PAWN], side ^ 1) | KING_ATTACKS[pos.king(side ^ 1)])
     if co[side ^ 1] == pieces[other | KING] | pieces[other | PAWN]:
-        return moves + steps.bit_count() <= most
-    rest = occupied ^ pieces[base | KING]
+        return steps.bit_count() <= most
+    rest = (co[0] | co[1]) ^ pieces[side << 3 | KING]
     for sq in squares_of(steps):
         if not attackers(pieces, side ^ 1, sq, rest):
-            moves += 1
-            if moves > most:
+            most -= 1
+            if most < 0:
                 return False
     return True
 
