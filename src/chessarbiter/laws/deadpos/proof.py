@@ -134,8 +134,9 @@ def proved_dead(pos: Position) -> str | None:
     pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
+    open_pawns = free > stuck or (free and stuck < 4)  # MIN_STUCK
     if (
-        (free > stuck or (free and stuck < 4))  # MIN_STUCK
+        open_pawns
         and occupied.bit_count() > 8  # FEW_UNITS and the two kings
         and white_units ^ white ^ pieces[6]  # KING
         and black_units ^ black ^ pieces[14]
@@ -149,19 +150,20 @@ def proved_dead(pos: Position) -> str | None:
             if moves:  # else the entry would serve no move: the last one stays true
                 _turned_away = (pos.key(), moves)
         return None
-    return _proved(pos, True)
+    return _proved(pos, True, walls=not open_pawns and stuck > 0)
 
 
-def _proved(pos: Position, branch: bool) -> str | None:
+def _proved(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
     """:func:`proved_dead`; with ``branch``, a position with at most :data:`MAX_REPLIES`
     legal moves is also dead when each of them ends the game in stalemate or leads to a
-    position proved dead without branching again."""
+    position proved dead without branching again. ``walls=False`` when the pawn tests of
+    :func:`_may_close` are known to fail."""
     pieces = pos.pieces
     if not (pieces[PAWN] | pieces[ROOK] | pieces[QUEEN]) and _material_dead(pieces):
         return "insufficient material"
     co = pos.occupied_co
     occupied = co[0] | co[1]
-    walls = _may_close(pieces, occupied)
+    walls = walls and _may_close(pieces, occupied)
     few = (occupied ^ pieces[KING] ^ pieces[8 | KING]).bit_count() <= FEW_UNITS
     count = -1
     if not walls:
