@@ -96,9 +96,9 @@ def test_the_first_gate_literals_match_the_constants() -> None:
     calls: list[Position] = []
     inner = proof._proved
 
-    def counted(pos: Position, branch: bool) -> str | None:
+    def counted(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
         calls.append(pos)
-        return inner(pos, branch)
+        return inner(pos, branch, walls=walls)
 
     proof._proved = counted
     try:
