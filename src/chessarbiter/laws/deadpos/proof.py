@@ -26,13 +26,13 @@ pawn steps and captures, safe king steps and the squares its pieces reach, so th
 shut in count for nothing; or, after a move, the other side has at most
 :data:`BOXED_MOVES` (none with few units), were it to move; or the side to move is in
 check with a single legal move (two when no pawn can step), counted once its king has that
-few safe steps. The proof
-search runs only on a position with at most :data:`MAX_SEARCH_MOVES` legal moves that
-passed the walls gate or followed forced moves, on one whose side not to move is boxed in
-so, and, with more units, on one with at most :data:`MAX_REPLIES` moves when the side to
-move is in check and no pawn can step, or when the other side has at most
-:data:`CRAMPED_MOVES`: in real games, about one position in three thousand. The gates
-decide only what is analysed, never a verdict: they cost completeness, never soundness.
+few safe steps. The proof search runs only on a position with at most
+:data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or followed forced moves,
+on one whose side not to move is boxed in so, and, with more units, on one with at most
+:data:`MAX_REPLIES` moves when the side to move is in check and no pawn can step, or when
+the other side has at most :data:`CRAMPED_MOVES`: in real games, about one position in
+three thousand. The gates decide only what is analysed, never a verdict: they cost
+completeness, never soundness.
 The unwinnability corpus holds them to the quick analysis: every dead position quick proves
 is proved here too, when reached by a move.
 """
