@@ -112,13 +112,13 @@ def proved_dead(pos: Position) -> str | None:
 
     It runs after every move, so the commonest case is turned away here, in a few
     operations, before any call: the pawn tests of :func:`_may_close` fail with a pawn free
-    to step (more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck), both
-    sides have a piece besides king and pawns and more than :data:`FEW_UNITS` units are
-    left (some pawn stands, so the material is not dead). That gate costs completeness only
-    where a pawn can step: the forced lines it leaves aside need pawns that cannot (the
-    corpus has none other). A position reached by a quiet move from the last one turned
-    away is turned away without a look while the memo allows (:data:`_turned_away`) and a
-    pawn can step (a quiet move may block the last one)."""
+    to step (more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck), more
+    than :data:`FEW_UNITS` units are left (some pawn stands, so the material is not dead)
+    and each side has a piece besides king and pawns, or three pawn steps. That gate costs
+    completeness only where a pawn can step: the forced lines it leaves aside need pawns
+    that cannot (the corpus has none other). A position reached by a quiet move from the
+    last one turned away is turned away without a look while the memo allows
+    (:data:`_turned_away`) and a pawn can step (a quiet move may block the last one)."""
     global _turned_away
     key, moves = _turned_away
     pieces = pos.pieces
@@ -135,12 +135,17 @@ def proved_dead(pos: Position) -> str | None:
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
     open_pawns = free > stuck or (free and stuck < 4)  # MIN_STUCK
-    if (
-        open_pawns
-        and occupied.bit_count() > 8  # FEW_UNITS and the two kings
-        and white_units ^ white ^ pieces[6]  # KING
-        and black_units ^ black ^ pieces[14]
-    ):
+    if open_pawns and occupied.bit_count() > 8:  # FEW_UNITS and the two kings
+        white_pieces = white_units ^ white ^ pieces[6]  # KING
+        black_pieces = black_units ^ black ^ pieces[14]
+        if not (white_pieces and black_pieces):
+            # a side of king and pawns with three pawn steps is neither boxed in nor short
+            # of moves (MAX_REPLIES): no proof by mobility (not remembered)
+            if (white_pieces or (white & ~(occupied >> 8)).bit_count() > 2) and (
+                black_pieces or (black & ~(occupied << 8)).bit_count() > 2
+            ):
+                return None
+            return _proved(pos, True, walls=False)
         if pos.ep_square < 0:
             moves = (free - stuck - 1) >> 1
             if not stuck:
