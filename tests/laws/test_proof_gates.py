@@ -86,13 +86,9 @@ def test_the_memo_does_not_answer_once_every_pawn_is_blocked() -> None:
     assert proved_dead(pos) is None
 
 
-def test_the_first_gate_literals_match_the_constants() -> None:
-    """``proved_dead`` spells MIN_STUCK, FEW_UNITS + 2 and the pawn and king indices as
-    literals; a position with four stuck pawns and one free goes on to the proofs, one with
-    three stuck and two free does not."""
-    assert proof.MIN_STUCK == 4 and proof.FEW_UNITS + 2 == 8
-    four = parse_fen("r3k2r/1n6/p1p5/P1P5/8/7P/1N6/R3K2R w - - 0 1")
-    three = parse_fen("r3k2r/1n6/p7/P7/8/2P4P/1NP5/R3K2R w - - 0 1")
+def _reaching_the_proofs(*positions: Position) -> list[Position]:
+    """The positions that the first gate of ``proved_dead`` lets through (none remembered
+    before each)."""
     calls: list[Position] = []
     inner = proof._proved
 
@@ -102,9 +98,28 @@ def test_the_first_gate_literals_match_the_constants() -> None:
 
     proof._proved = counted
     try:
-        for pos in (four, three):
+        for pos in positions:
             proof._turned_away = (-1, 0)
             proved_dead(pos)
     finally:
         proof._proved = inner
-    assert calls == [four]
+    return calls
+
+
+def test_the_first_gate_literals_match_the_constants() -> None:
+    """``proved_dead`` spells MIN_STUCK, FEW_UNITS + 2 and the pawn and king indices as
+    literals; a position with four stuck pawns and one free goes on to the proofs, one with
+    three stuck and two free does not."""
+    assert proof.MIN_STUCK == 4 and proof.FEW_UNITS + 2 == 8
+    four = parse_fen("r3k2r/1n6/p1p5/P1P5/8/7P/1N6/R3K2R w - - 0 1")
+    three = parse_fen("r3k2r/1n6/p7/P7/8/2P4P/1NP5/R3K2R w - - 0 1")
+    assert _reaching_the_proofs(four, three) == [four]
+
+
+def test_a_side_of_king_and_pawns_with_three_steps_is_turned_away_first() -> None:
+    three = parse_fen("4k3/ppp5/8/8/8/8/PPP5/RN2K1NR w - - 0 1")
+    two = parse_fen("4k3/pp6/8/8/8/8/PPP5/RN2K1NR w - - 0 1")
+    assert _reaching_the_proofs(three, two) == [two]
+    proof._turned_away = (-1, 0)
+    assert proved_dead(three) is None
+    assert proof._turned_away == (-1, 0)  # not remembered
