@@ -90,13 +90,14 @@ FEW_UNITS: Final = 6
 pawns."""
 
 
-QUIET_FOREVER: Final = 1 << 30
-"""Quiet moves a position the gate turns away with no stuck pawn stays turned away, as long
-as some pawn can step."""
+QUIET_FOREVER: Final = -1
+"""The memo's count for a position the gate turns away with no stuck pawn: negative, it stays
+turned away for ever, as long as some pawn can step (counted down all the same)."""
 
 _turned_away: tuple[int, int] = (-1, 0)
 """The last position the gate turned away (its key) and how many quiet moves (neither a
-capture nor a pawn move) from it surely lead to positions the gate turns away too: such a
+capture nor a pawn move) from it surely lead to positions the gate turns away too
+(negative, :data:`QUIET_FOREVER` counted down, for a position with no stuck pawn): such a
 move keeps the pawns, the stuck pawns and the units, and takes at most two free pawns away
 (only a square it fills can block a pawn, and a square stands ahead of at most one pawn of
 each colour; castling fills two squares of the first or last rank, each ahead of at most one
@@ -121,16 +122,21 @@ def proved_dead(pos: Position) -> str | None:
     (:data:`_turned_away`) and a pawn can step (a quiet move may block the last one)."""
     global _turned_away
     key, moves = _turned_away
+    if moves and pos.quiet_parent() == key:
+        if moves > 0:
+            _turned_away = (pos.key(), moves - 1)
+            return None
+        pieces = pos.pieces  # no stuck pawn: still turned away while a pawn can step
+        white_units, black_units = pos.occupied_co
+        occupied = white_units | black_units
+        if pieces[1] & ~(occupied >> 8) or pieces[9] & ~(occupied << 8):
+            _turned_away = (pos.key(), moves - 1)
+            return None
     pieces = pos.pieces
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
     white = pieces[1]  # the pawns: PAWN, 8 | PAWN (literals: this runs after every move)
     black = pieces[9]
-    if moves and pos.quiet_parent() == key and (
-        white & ~(occupied >> 8) or black & ~(occupied << 8)  # a pawn can step
-    ):
-        _turned_away = (pos.key(), moves - 1)
-        return None
     pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
