@@ -16,60 +16,24 @@ import pytest
 
 from chessarbiter.arbiter import Game, GameOverError, Moved, Resigned
 from chessarbiter.clock.records import Side
-from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos import (
-    IllegalPositionError,
-    Winnability,
-    can_checkmate,
-    is_dead_position,
-)
-from chessarbiter.laws.deadpos.proof import proved_dead
+from chessarbiter.laws.deadpos import IllegalPositionError, can_checkmate
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023
 from tests.laws.corpus_lines import labelled_positions
 
 FILES = ("chasolver-positions.txt", "d3chess-test-vector.txt")
 EXAMPLE = "6bk/7p/7B/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
-GATED: frozenset[str] = frozenset({
-    # A check with a single reply, in positions the per-move gate turns away (free heavy
-    # pieces and knights): the forced sequence ends in stalemate.
-    "5bnr/1p3qnr/1P6/5p1p/p1p1pPpP/PbPpP1P1/1Q1P1BN1/1Nk1KRRB b - - 0 1",
-    "RBQ2n1N/P1P2Pp1/kn4P1/p7/P7/7r/8/4qbK1 b - - 0 1",
-    "N1n3Q1/1bP2k2/1P6/3N4/8/3q4/6K1/5rbB b - - 0 1",
-    # A single move, pieces shut in beside the king: the gate wants only king and pawns.
-    "K1k5/P1Pp4/3P4/8/1P6/1p1p4/pPpP4/rbB5 w - - 0 1",
-    "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1",
-})
-"""Dead positions the quick analysis proves that the per-move proof leaves."""
-
-
-SEARCHED: frozenset[str] = frozenset({
-    # Pieces on both sides and no pawn wall: the gate cannot tell them from a middlegame.
-    "1Q6/8/p7/P1p5/K1p5/P1P5/PnQ5/k2n4 w - - 0 1",
-    "1Q6/8/p7/P1p5/K1p5/P1Pn4/PQQ5/k2n4 b - - 0 1",
-    "bqn1KN2/rrk1pB2/nb1pPp1p/p1pP1PpP/PpP3P1/1P2N1R1/4Q3/1R4B1 w - - 0 1",
-    "k1b5/1pPp4/1P1P4/1P5p/5P1P/5PNR/3NPBBQ/4K2R w - - 0 1",
-    # Too many legal moves for the proof search to run, and no side boxed in without a move.
-    "5brk/4p1p1/3pP1P1/1B1P2p1/3p2p1/3P4/4K1P1/8 b - - 0 1",
-    "8/p1p5/2P5/P7/4k3/6p1/6Pp/4b2K b - - 0 1",
-    "Bk6/1P6/1P6/8/5p2/7p/2PP1P1P/R3K3 w - - 0 1",
-    # Two moves, but neither a pawn wall nor a forced move: real games have many such.
-    "K7/8/k1p1p1p1/p1P1PPP1/P4P2/8/8/8 b - - 0 1",
-})
-"""Dead positions the quick analysis proves only with its proof search (for some side) where
-the per-move proof does not run it (its gate keeps the search for one position in about three
-thousand of real games)."""
 
 
 def quick_proved_dead() -> list[Position]:
     """The corpus's dead positions (both sides labelled unwinnable), once each, that the quick
-    analysis proves, less :data:`GATED` and :data:`SEARCHED`."""
+    analysis proves: every one of them (no exception list)."""
     out: list[Position] = []
     seen: set[str] = set()
     for name in FILES:
         for label, pos in labelled_positions(name):
-            if label != "--" or pos.fen() in seen or pos.fen() in GATED | SEARCHED:
+            if label != "--" or pos.fen() in seen:
                 continue
             seen.add(pos.fen())
             try:
@@ -176,16 +140,6 @@ def test_every_dead_position_ends_the_game_at_the_move(dead_positions: list[Posi
     assert len(dead_positions) > 800
     for pos in dead_positions:
         _ends_at_the_move(pos)
-
-
-def test_the_positions_left_out_are_proved_only_by_the_quick_analysis() -> None:
-    for fen in GATED | SEARCHED:
-        pos = parse_fen(fen)
-        assert is_dead_position(pos, "quick") is Winnability.UNWINNABLE, fen
-        assert proved_dead(pos) is None, fen
-    for fen in SEARCHED:
-        reasons = {can_checkmate(parse_fen(fen), side, "quick").reason for side in Side}
-        assert "search" in reasons, fen
 
 
 def test_the_only_reply_locks_the_wall_so_the_check_ends_the_game() -> None:

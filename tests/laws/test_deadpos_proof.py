@@ -139,11 +139,12 @@ def test_the_memo_counts_quiet_moves_down() -> None:
     pos.push_uci("e7e5")
     assert proved_dead(pos) is None
     assert proof._turned_away[0] != pos.key()
-    # e4 and e5 stuck, 11 free (the knights block c2, f2 and f7): (11 - 2 - 1) // 4 moves
+    # e4 and e5 stuck, 11 free (the knights block c2, f2 and f7); fewer than four stuck, so
+    # one free pawn keeps it turned away: (11 - 1) // 2 moves (each blocks at most two)
     pos.push_uci("b1c3")
     assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), 2)
-    for text in ("b8c6", "f1c4"):
+    assert proof._turned_away == (pos.key(), 5)
+    for text in ("b8c6", "f1c4", "f8c5", "d1e2", "d8e7"):
         pos.push_uci(text)
         assert proved_dead(pos) is None
     assert proof._turned_away == (pos.key(), 0)

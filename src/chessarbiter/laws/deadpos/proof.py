@@ -13,32 +13,43 @@ position that is not dead, or not proved so, answers ``None``.
 
 Most positions of a game cannot be closed by those proofs, and a few bitboard operations
 turn them away first (:func:`_may_close`). The structural proofs need pawn walls, so a
-position goes on only if some pawn is stuck (a pawn, of either colour, on the square ahead
-of it); if any pawn can step forward, at least :data:`MIN_STUCK` pawns are stuck and no more
-can step than are stuck; no pawn has an empty file ahead of it up to its last rank; and
-knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one step (one
-jump) away, counted over all of them: free heavy pieces and knights attack walls from behind
-and get round them. A position the gate turns away still goes on when at most
-:data:`FEW_UNITS` units other than kings are left (a forced capture can then leave too little
-material), or when a side with only king and pawns is nearly immobile (:func:`_few_moves`):
-the side to move with at most :data:`MAX_REPLIES` moves, or the other side boxed in, without
-a move were it to move (every move may then stalemate it). The proof search runs only on a
-position with at most :data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or
-followed forced moves, or on one whose side not to move is boxed in: in real games, about
-one position in three thousand. The gates decide only what is analysed, never a verdict:
-they cost completeness, never soundness. The unwinnability corpus holds them to the quick
-analysis: of the dead positions quick proves, thirteen composed ones are left (a check with
-a single reply, many pieces and no pawn wall, or too many moves for the search); the tests
-list them.
+position goes on only if no pawn can step forward, or some pawn is stuck (a pawn, of either
+colour, on the square ahead of it), at least :data:`MIN_STUCK` are stuck when one can step
+and no more can step than are stuck; no pawn has an empty file ahead of it up to its last
+rank; and knights, rooks and queens have at most :data:`MAX_FREE_STEPS` empty squares one
+step (one jump) away, counted over all of them: free heavy pieces and knights attack walls
+from behind and get round them. A position the walls gate turns away goes on only when
+forced lines may prove it (with more than :data:`FEW_UNITS` units besides the kings, only
+when asked after a move, not one ply deeper): the side to move has at most
+:data:`MAX_REPLIES` moves (one, one ply deeper) by :func:`_few_moves`, a bound that counts
+pawn steps and captures, safe king steps and the squares its pieces reach, so that pieces
+shut in count for nothing; or, after a move, the other side has at most
+:data:`BOXED_MOVES` (none with few units), were it to move; or the side to move is in
+check with a single legal move (two when no pawn can step), counted once its king has that
+few safe steps. The proof search runs only on a position with at most
+:data:`MAX_SEARCH_MOVES` legal moves that passed the walls gate or followed forced moves,
+on one whose side not to move is boxed in so, and, with more units, on one with at most
+:data:`MAX_REPLIES` moves when the side to move is in check and no pawn can step, or when
+the other side has at most :data:`CRAMPED_MOVES`: in real games, about one position in
+three thousand. The gates decide only what is analysed, never a verdict: they cost
+completeness, never soundness.
+The unwinnability corpus holds them to the quick analysis: every dead position quick proves
+is proved here too, when reached by a move.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS, attackers
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    attackers,
+    bishop_attacks,
+    rook_attacks,
+)
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.api import QUICK_BUDGET, QUICK_COST, QUICK_PHASES
 from chessarbiter.laws.deadpos.bitboards import (
     diagonal_step,
@@ -55,34 +66,44 @@ from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 MIN_STUCK: Final = 4
-"""Fewest stuck pawns a position with a pawn free to step needs to be analysed."""
+"""Fewest stuck pawns a position with a pawn free to step needs to be analysed
+(:func:`proved_dead` spells it, and ``FEW_UNITS + 2``, as literals: it runs after every
+move)."""
 MAX_FREE_STEPS: Final = 8
 """Most empty squares one knight jump, rook step or queen step away from any knight, rook or
 queen in a position that is analysed (the corpus positions the static proofs close have at
 most 7)."""
 MAX_REPLIES: Final = 2
-"""Most legal moves a position may have for each of them to be tried."""
-BOXED_MOVES: Final = 0
-"""Most moves (pawn moves and safe king steps) of a side with only king and pawns, not to
-move, for it to count as boxed in."""
+"""Most legal moves a position may have for each of them to be tried (and for the walls
+gate to let it through on the mobility of the side to move)."""
+BOXED_MOVES: Final = 1
+"""Most moves (:func:`_few_moves`) of the side not to move for it to count as boxed in, when
+more than :data:`FEW_UNITS` units besides the kings are left (with fewer: none)."""
+CRAMPED_MOVES: Final = 4
+"""Most moves of the side not to move for a position with at most :data:`MAX_REPLIES`
+moves, not in check, to be searched."""
 MAX_SEARCH_MOVES: Final = 4
 """Most legal moves of a position the proof search is run on, unless the side not to move is
 boxed in."""
 FEW_UNITS: Final = 6
-"""Most units other than kings in a position the gate turns away whose forced replies are
-still played out."""
+"""Most units other than kings in a position the first gate lets through whatever its
+pawns."""
 
 
-QUIET_FOREVER: Final = 1 << 30
-"""Quiet moves a position the gate turns away with no stuck pawn stays turned away."""
+QUIET_FOREVER: Final = -1
+"""The memo's count for a position the gate turns away with no stuck pawn: negative, it stays
+turned away for ever, as long as some pawn can step (counted down all the same)."""
 
 _turned_away: tuple[int, int] = (-1, 0)
 """The last position the gate turned away (its key) and how many quiet moves (neither a
-capture nor a pawn move) from it surely lead to positions the gate turns away too: such a
-move keeps the pawns, the stuck pawns and the units, and changes the free pawns by at most
-four (the squares it empties and fills each stand ahead of at most one pawn of each colour;
-castling moves two pieces). A fact about that position, not about a game, so one memo
-serves every game; it is read and written as one tuple."""
+capture nor a pawn move) from it surely lead to positions the gate turns away too
+(negative, :data:`QUIET_FOREVER` counted down, for a position with no stuck pawn): such a
+move keeps the pawns, the stuck pawns and the units, and takes at most two free pawns away
+(only a square it fills can block a pawn, and a square stands ahead of at most one pawn of
+each colour; castling fills two squares of the first or last rank, each ahead of at most one
+pawn); with no stuck pawn, the memo also asks that a pawn can step. A fact about that
+position, not about a game, so one memo serves every game; it is read and written as one
+tuple, and left as it is when the new entry would serve no move."""
 
 
 def proved_dead(pos: Position) -> str | None:
@@ -91,69 +112,94 @@ def proved_dead(pos: Position) -> str | None:
     applies them before asking.
 
     It runs after every move, so the commonest case is turned away here, in a few
-    operations, before any call: the pawn tests of :func:`_may_close` fail (no stuck pawn,
-    or more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck with one
-    free), both sides have a piece besides king and pawns and more than :data:`FEW_UNITS`
-    units are left (some pawn stands, so the material is not dead). :func:`_proved` would
-    answer ``None`` there too. A position reached by a quiet move from the last one turned
-    away is turned away without a look while the memo allows (:data:`_turned_away`)."""
+    operations, before any call: the pawn tests of :func:`_may_close` fail with a pawn free
+    to step (more free pawns than stuck ones, or fewer than :data:`MIN_STUCK` stuck), more
+    than :data:`FEW_UNITS` units are left (some pawn stands, so the material is not dead)
+    and each side has a piece besides king and pawns, or three pawn steps. That gate costs
+    completeness only where a pawn can step: the forced lines it leaves aside need pawns
+    that cannot (the corpus has none other). A position reached by a quiet move from the
+    last one turned away is turned away without a look while the memo allows
+    (:data:`_turned_away`) and a pawn can step (a quiet move may block the last one)."""
     global _turned_away
     key, moves = _turned_away
     if moves and pos.quiet_parent() == key:
-        _turned_away = (pos.key(), moves - 1)
-        return None
+        if moves > 0:
+            _turned_away = (pos.key(), moves - 1)
+            return None
+        pieces = pos.pieces  # no stuck pawn: still turned away while a pawn can step
+        white_units, black_units = pos.occupied_co
+        occupied = white_units | black_units
+        if pieces[1] & ~(occupied >> 8) or pieces[9] & ~(occupied << 8):
+            _turned_away = (pos.key(), moves - 1)
+            return None
     pieces = pos.pieces
-    white = pieces[PAWN]
-    black = pieces[8 | PAWN]
-    pawns = white | black
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
+    white = pieces[1]  # the pawns: PAWN, 8 | PAWN (literals: this runs after every move)
+    black = pieces[9]
+    pawns = white | black
     free = (white & ~(occupied >> 8) | black & ~(occupied << 8)).bit_count()
     stuck = (white & pawns >> 8 | black & pawns << 8).bit_count()
-    if (
-        (free > stuck or (pawns and (not stuck or (free and stuck < MIN_STUCK))))
-        and occupied.bit_count() > FEW_UNITS + 2  # the two kings
-        and white_units ^ white ^ pieces[KING]
-        and black_units ^ black ^ pieces[8 | KING]
-    ):
+    open_pawns = free > stuck or (free and stuck < 4)  # MIN_STUCK
+    if open_pawns and occupied.bit_count() > 8:  # FEW_UNITS and the two kings
+        white_pieces = white_units ^ white ^ pieces[6]  # KING
+        black_pieces = black_units ^ black ^ pieces[14]
+        if not (white_pieces and black_pieces):
+            # a side of king and pawns with three pawn steps is neither boxed in nor short
+            # of moves (MAX_REPLIES): no proof by mobility (not remembered)
+            if (white_pieces or (white & ~(occupied >> 8)).bit_count() > 2) and (
+                black_pieces or (black & ~(occupied << 8)).bit_count() > 2
+            ):
+                return None
+            return _proved(pos, True, walls=False)
         if pos.ep_square < 0:
-            moves = (free - stuck - 1) >> 2
+            moves = (free - stuck - 1) >> 1
             if not stuck:
                 moves = QUIET_FOREVER
-            elif stuck < MIN_STUCK:
-                moves = max(moves, (free - 1) >> 2)
-            _turned_away = (pos.key(), moves)
+            elif stuck < 4:
+                moves = max(moves, (free - 1) >> 1)
+            if moves:  # else the entry would serve no move: the last one stays true
+                _turned_away = (pos.key(), moves)
         return None
-    return _proved(pos, True)
+    return _proved(pos, True, walls=not open_pawns and stuck > 0)
 
 
-def _proved(pos: Position, branch: bool) -> str | None:
+def _proved(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
     """:func:`proved_dead`; with ``branch``, a position with at most :data:`MAX_REPLIES`
     legal moves is also dead when each of them ends the game in stalemate or leads to a
-    position proved dead without branching again."""
+    position proved dead without branching again. ``walls=False`` when the pawn tests of
+    :func:`_may_close` are known to fail."""
     pieces = pos.pieces
     if not (pieces[PAWN] | pieces[ROOK] | pieces[QUEEN]) and _material_dead(pieces):
         return "insufficient material"
     co = pos.occupied_co
     occupied = co[0] | co[1]
-    walls = _may_close(pieces, occupied)
+    walls = walls and _may_close(pieces, occupied)
+    few = (occupied ^ pieces[KING] ^ pieces[8 | KING]).bit_count() <= FEW_UNITS
+    count = -1
     if not walls:
-        kings = pieces[KING] | pieces[8 | KING]
-        others = occupied ^ kings ^ pieces[PAWN] ^ pieces[8 | PAWN]
-        few = (occupied ^ kings).bit_count() <= FEW_UNITS
-        if not few and others & co[0] and others & co[1]:
+        if not (branch or few):
             return None
         turn = pos.turn
-        if not few and not (
-            branch
-            and (
-                _boxed(pos, turn ^ 1, others)
-                or (not others & co[turn] and _few_moves(pos, turn, MAX_REPLIES))
-            )
+        replies = MAX_REPLIES if branch else 1
+        if not (
+            _few_moves(pos, turn, replies)
+            or (branch and _few_moves(pos, turn ^ 1, 0 if few else BOXED_MOVES))
         ):
-            return None
+            # In check the pieces' moves counted above are mostly illegal: count the legal
+            # ones when the king has few steps (one, unless no pawn can step).
+            if not pos.is_check():
+                return None
+            if replies > 1 and not _pawns_locked(pos):
+                replies = 1
+            if not _few_king_steps(pos, turn, replies):
+                return None
+            count = pos.count_legal_moves()
+            if count > replies:
+                return None
     work = pos
-    count = pos.count_legal_moves()
+    if count < 0:
+        count = pos.count_legal_moves()
     if not count:
         return None  # checkmate or stalemate: the caller's rules
     forced = count == 1
@@ -174,11 +220,33 @@ def _proved(pos: Position, branch: bool) -> str | None:
     if (
         reason is None
         and branch
-        and (((walls or forced) and count <= MAX_SEARCH_MOVES) or _boxed(work, work.turn ^ 1))
+        and _search_worthy(work, walls or forced, few, count)
         and _searched(work)
     ):
         return "every line of play is exhausted"
     return reason
+
+
+def _search_worthy(pos: Position, closing: bool, few: bool, count: int) -> bool:
+    """Whether the proof search is run on ``pos``, not yet proved dead, with ``count`` legal
+    moves (see the module doc); ``closing``: a pawn wall or forced moves led to it, ``few``:
+    at most :data:`FEW_UNITS` units besides the kings."""
+    if closing and count <= MAX_SEARCH_MOVES:
+        return True
+    if _few_moves(pos, pos.turn ^ 1, 0 if few else BOXED_MOVES):
+        return True
+    if few or count > MAX_REPLIES:
+        return False
+    if not pos.is_check():
+        return _few_moves(pos, pos.turn ^ 1, CRAMPED_MOVES)
+    return _pawns_locked(pos)
+
+
+def _pawns_locked(pos: Position) -> bool:
+    """Whether no pawn can step forward."""
+    pieces = pos.pieces
+    empty = FULL ^ pos.occupied_co[0] ^ pos.occupied_co[1]
+    return not (pawn_push(pieces[PAWN], 0) | pawn_push(pieces[8 | PAWN], 1)) & empty
 
 
 def _searched(pos: Position) -> bool:
@@ -195,35 +263,61 @@ def _searched(pos: Position) -> bool:
     return True
 
 
-def _boxed(pos: Position, side: int, others: int | None = None) -> bool:
-    """Whether ``side`` has only its king and pawns and at most :data:`BOXED_MOVES` moves;
-    ``others``, when given, are the knights, bishops, rooks and queens on the board."""
-    if others is None:
-        pieces = pos.pieces
-        kings_pawns = pieces[KING] | pieces[8 | KING] | pieces[PAWN] | pieces[8 | PAWN]
-        others = (pos.occupied_co[0] | pos.occupied_co[1]) & ~kings_pawns
-    return not others & pos.occupied_co[side] and _few_moves(pos, side, BOXED_MOVES)
-
-
 def _few_moves(pos: Position, side: int, most: int) -> bool:
-    """Whether ``side``, which has only its king and pawns, has at most ``most`` pawn moves
-    and king steps to squares the other side does not attack (pins and en passant ignored)."""
+    """Whether ``side`` has at most ``most`` moves, counted as if it were to move and not in
+    check: the moves of its pieces to squares it does not occupy, pawn steps and captures,
+    king steps to squares the other side does not attack (pins, castling and en passant
+    ignored: a bound for the gates, not a count). Pieces first: one with many moves ends
+    the count."""
     pieces = pos.pieces
     co = pos.occupied_co
-    pawns = pieces[side << 3 | PAWN]
+    base = side << 3
     own = co[side]
     occupied = own | co[side ^ 1]
-    moves = (pawn_push(pawns, side) & ~occupied).bit_count()
+    free = ~own
+    moves = 0
+    bishops = pieces[base | BISHOP]
+    rooks = pieces[base | ROOK]
+    sliders = bishops | rooks | pieces[base | QUEEN]
+    while sliders:
+        low = sliders & -sliders
+        sliders ^= low
+        sq = low.bit_length() - 1
+        reach = 0 if low & bishops else rook_attacks(sq, occupied)
+        if not low & rooks:
+            reach |= bishop_attacks(sq, occupied)
+        moves += (reach & free).bit_count()
+        if moves > most:
+            return False
+    knights = pieces[base | KNIGHT]
+    while knights:
+        low = knights & -knights
+        knights ^= low
+        moves += (KNIGHT_ATTACKS[low.bit_length() - 1] & free).bit_count()
+        if moves > most:
+            return False
+    pawns = pieces[base | PAWN]
+    moves += (pawn_push(pawns, side) & ~occupied).bit_count()
     prey = co[side ^ 1] & ~pieces[(side ^ 1) << 3 | KING]
     moves += (pawn_attacks(pawns, side) & prey).bit_count()
-    if moves > most:
-        return False
-    king = pos.king(side)
-    rest = occupied ^ (1 << king)
-    for sq in squares_of(KING_ATTACKS[king] & ~own):
+    return moves <= most and _few_king_steps(pos, side, most - moves)
+
+
+def _few_king_steps(pos: Position, side: int, most: int) -> bool:
+    """Whether the king of ``side`` has at most ``most`` steps to squares the other side
+    does not attack (castling ignored)."""
+    pieces = pos.pieces
+    co = pos.occupied_co
+    other = (side ^ 1) << 3
+    steps = KING_ATTACKS[pos.king(side)] & ~co[side]
+    steps &= ~(pawn_attacks(pieces[other | PAWN], side ^ 1) | KING_ATTACKS[pos.king(side ^ 1)])
+    if co[side ^ 1] == pieces[other | KING] | pieces[other | PAWN]:
+        return steps.bit_count() <= most
+    rest = (co[0] | co[1]) ^ pieces[side << 3 | KING]
+    for sq in squares_of(steps):
         if not attackers(pieces, side ^ 1, sq, rest):
-            moves += 1
-            if moves > most:
+            most -= 1
+            if most < 0:
                 return False
     return True
 
