@@ -90,9 +90,9 @@ PROBE_MIN: Final = 10_000
 EARLY_SHARE: Final = 400
 EXPLORED: Final = "every reachable position"
 SCHEDULE: Final = (
-    ("guided search", 64),
-    ("best-first search", 64),
-    (EXPLORED, 8),
+    ("guided search", 32),
+    ("best-first search", 32),
+    (EXPLORED, 16),
     ("staged search", 16),
     ("best-first search", 8),
     (EXPLORED, 2),
