@@ -7,7 +7,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BLACK, WHITE
+from chessarbiter.core.squares import BLACK, WHITE, Side
 from chessarbiter.laws.deadpos import (
     IllegalPositionError,
     Verdict,
@@ -76,6 +76,22 @@ def test_a_spent_budget_is_undetermined_not_a_guess() -> None:
     verdict = can_checkmate(pos, WHITE, budget=5)
     assert verdict.outcome is Winnability.UNDETERMINED
     assert verdict.nodes <= 6
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner"),
+    [
+        ("k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1", WHITE),  # a winner with pieces
+        ("8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1", WHITE),  # a winner with pawns only
+    ],
+)
+def test_the_searches_share_the_budget_and_keep_to_it(fen: str, winner: Side) -> None:
+    # Neither is decided within 20,000 nodes: every search has its turns and the total stays
+    # within the budget (the guided search may take one node over, the very short guided
+    # search before the pawn structures, a 400th, comes on top).
+    verdict = can_checkmate(parse_fen(fen), winner, "full", budget=20_000)
+    assert verdict.outcome is Winnability.UNDETERMINED and verdict.reason == "budget spent"
+    assert 19_000 <= verdict.nodes <= 20_000 + 20_000 // 400 + 4
 
 
 def test_the_position_is_not_changed() -> None:

@@ -16,15 +16,12 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the cheap proofs after each
-   legal move and its forced replies (:mod:`.plies`), short probes (see
-   :data:`PROBE_MIN`; a very short guided search also comes before stage 5), the guided
-   helpmate search
-   (:mod:`.guided`, a quarter of the budget), the best-first helpmate search
-   (:mod:`.bestfirst`, another quarter; for a winner with no piece but pawns, an eighth for
-   the guided search and the rest of the half for the staged search of :mod:`.promote`),
-   the exhaustive exploration of every reachable
-   position (:mod:`.closure`, what is left but a tenth), then the iterative-deepening search
-   of :mod:`.search` with the rest, whose completed iterations are proofs.
+   legal move and its forced replies (:mod:`.plies`), then the searches of
+   :data:`SCHEDULE` in turn, each with a growing share of the budget: the guided helpmate
+   search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
+   helpmate search (:mod:`.bestfirst`, when the winner has a piece), the staged search of
+   :mod:`.promote` (when it has none) and the exhaustive exploration of every reachable
+   position (:mod:`.closure`), which both finds helpmates and proves, and has the most.
 
 A time bound (``seconds``) turns a search still running past it into UNDETERMINED
 (:mod:`.deadline`). Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED,
@@ -80,16 +77,6 @@ QUICK_COST: Final = 6
 """The quick iteration's cost: about six plies."""
 FULL_BUDGET: Final = 200_000
 """Default node budget of the full search."""
-GUIDED_SHARE: Final = 4
-"""The guided search may use a quarter of the full budget."""
-BESTFIRST_SHARE: Final = 4
-"""The best-first search may use another quarter."""
-PAWNS_GUIDED_SHARE: Final = 8
-"""When the winner has no piece but pawns, the guided search may use an eighth, and the
-staged search of :mod:`.promote` what is left of the half the two searches share."""
-SEARCH_SHARE: Final = 10
-"""A tenth of the full budget is kept for the iterative-deepening search; the exhaustive
-exploration may see as many positions as the rest allows."""
 PHASE_SHARE: Final = 10
 """The exploration of pawn structures (:mod:`.phases`) may see a tenth of the full budget
 in phases (at most :data:`MAX_PHASES`), on top of the nodes of the other stages."""
@@ -98,19 +85,29 @@ MAX_PHASES: Final = 5_000
 QUICK_PHASES: Final = 32
 """Phases the quick mode may explore."""
 PROBE_MIN: Final = 10_000
-"""From this budget on, the full mode probes: a very short guided search (a
-:data:`EARLY_SHARE`-th of the budget) before the pawn structures, then, after the proofs one
-move on, a short guided search (a ``PROBE_SHARES[0]``-th of the budget), then rounds of the
-best-first search (when the winner has a piece; up to a :data:`PROBE_SHARES`-th of the
-budget in all) and the exploration of every reachable position (twice that), each round
-going on with the same searches, which decide most corpus positions at a fraction of the
-cost of the stages below. The guided probe comes on top of the stages' shares; the
-best-first stage and the last exploration go on from the probes'."""
+"""From this budget on, the full mode runs a very short guided search (a
+:data:`EARLY_SHARE`-th of the budget) before the pawn structures."""
 EARLY_SHARE: Final = 400
-PROBE_SHARES: Final = (32, 8)
 EXPLORED: Final = "every reachable position"
-FULL_COST: Final = 2_000
-"""Deepest full iteration (far beyond any helpmate met in practice)."""
+SCHEDULE: Final = (
+    ("guided search", 32),
+    ("best-first search", 32),
+    (EXPLORED, 16),
+    ("staged search", 16),
+    ("best-first search", 8),
+    (EXPLORED, 2),
+    ("staged search", 4),
+    ("guided search", 4),
+    ("best-first search", 4),
+    (EXPLORED, 1),
+)
+"""The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th
+of the budget (less when fewer nodes are left): the guided and staged searches start afresh
+with it, the best-first search and the exploration go on up to it in all (the best-first
+search only when the winner has a piece, the staged search only when it has none). The last
+exploration gets what is left. The exploration decides most hard corpus positions alone,
+so it has half the budget before the helpmate searches get their largest shares; the
+short turns first decide most of the others at a small cost."""
 
 
 class IllegalPositionError(ChessError):
@@ -206,49 +203,35 @@ def _full(
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
-    probed = 0  # the guided probe's nodes, on top of the stages' shares
-
-    def spent(stages: int) -> int:
-        """All nodes: the probe's, ``stages`` and the positions explored."""
-        return probed + stages + len(exploration.seen) - 1
-
-    for share in PROBE_SHARES if nodes >= PROBE_MIN else ():
-        if share == PROBE_SHARES[0]:
-            line, probed = guided_helpmate(work, winner, nodes // share, deadline)
-            if line:
-                return Verdict(Winnability.WINNABLE, winner, forced + line, probed, "guided search")
-        if has_piece and bestfirst.run(nodes // share, deadline):
-            line, used = forced + bestfirst.found, spent(bestfirst.nodes)
-            return Verdict(Winnability.WINNABLE, winner, line, used, "best-first search")
-        outcome = exploration.run(work, 2 * nodes // share, deadline)
-        if outcome is not Winnability.UNDETERMINED:
-            line = forced + exploration.found if exploration.found else ()
-            return Verdict(outcome, winner, line, spent(bestfirst.nodes - 1), EXPLORED)
-    guided = nodes // GUIDED_SHARE if has_piece else nodes // PAWNS_GUIDED_SHARE
-    line, used = guided_helpmate(work, winner, guided, deadline)
-    if line:
-        return Verdict(Winnability.WINNABLE, winner, forced + line, spent(used), "guided search")
-    if has_piece:
-        line, more = bestfirst.run(nodes // BESTFIRST_SHARE, deadline), bestfirst.nodes
-        reason = "best-first search"
-    else:
-        staged = nodes // GUIDED_SHARE + nodes // BESTFIRST_SHARE - guided
-        line, more = staged_helpmate(work, winner, staged, deadline)
-        reason = "staged search"
-    used += more
-    if line:
-        return Verdict(Winnability.WINNABLE, winner, forced + line, spent(used), reason)
-    outcome = exploration.run(work, nodes - used - nodes // SEARCH_SHARE, deadline)
-    if outcome is not Winnability.UNDETERMINED:
-        line = forced + exploration.found if exploration.found else ()
-        return Verdict(outcome, winner, line, spent(used), EXPLORED)
-    left = nodes - used - len(exploration.seen)
-    if left <= 0:
-        return Verdict(Winnability.UNDETERMINED, winner, nodes=spent(used), reason="budget spent")
-    found = find_helpmate(work, winner, budget=left, max_cost=FULL_COST, deadline=deadline)
-    line = forced + found.line if found.outcome is Winnability.WINNABLE else ()
-    reason = "search" if found.outcome is not Winnability.UNDETERMINED else "budget spent"
-    return Verdict(found.outcome, winner, line, spent(used + found.nodes), reason)
+    others = 0  # the nodes of every search but the exploration
+    for stage, share in SCHEDULE:
+        left = nodes - others - (len(exploration.seen) - 1)
+        if stage == EXPLORED:
+            cap = min(nodes // share, nodes - others)
+            outcome = exploration.run(work, cap, deadline)
+            if outcome is not Winnability.UNDETERMINED:
+                line = forced + exploration.found if exploration.found else ()
+                used = others + len(exploration.seen) - 1
+                return Verdict(outcome, winner, line, used, EXPLORED)
+            continue
+        if stage == "best-first search":
+            if not has_piece:
+                continue
+            before = bestfirst.nodes
+            line = bestfirst.run(min(nodes // share, before + left), deadline)
+            used = bestfirst.nodes - before
+        elif stage == "staged search":
+            if has_piece:
+                continue
+            line, used = staged_helpmate(work, winner, min(nodes // share, left), deadline)
+        else:
+            line, used = guided_helpmate(work, winner, min(nodes // share, left), deadline)
+        others += used
+        if line:
+            used = others + len(exploration.seen) - 1
+            return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
+    used = others + len(exploration.seen) - 1
+    return Verdict(Winnability.UNDETERMINED, winner, nodes=used, reason="budget spent")
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Winnability:

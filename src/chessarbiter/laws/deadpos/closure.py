@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.movegen import legal_moves
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BACK_RANKS, KING, PAWN
@@ -62,6 +63,7 @@ class Exploration:
             return Winnability.WINNABLE
         winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
         stack, index, bases = self.moves, self.next, self.bases
+        board, pieces = pos.board, pos.pieces
         while stack:
             moves, i = stack[-1], index[-1]
             if i == len(moves):
@@ -80,10 +82,10 @@ class Exploration:
                     continue
                 if len(seen) >= cap:
                     return Winnability.UNDETERMINED
-                structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+                structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
                 pos.push(move)
             else:
-                structural = pos.board[(move >> 6) & 63] or pos.board[move & 63] & 7 == PAWN
+                structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
                 pos.push(move)
                 key = pos.key()
                 if key in seen:
@@ -96,17 +98,19 @@ class Exploration:
             seen.add(key)
             index[-1] = i + 1
             deadline.tick()
+            static = structural
             if structural and self.skip:
                 self.skip -= 1
-                structural = False
-            replies = pos.legal_moves()
+                static = False
+            replies = legal_moves(pos)
             if not replies:
                 if pos.turn == loser and pos.is_check():
                     self.found = (*line, move)
                     pos.pop()
                     return Winnability.WINNABLE
-            elif not cannot_mate_by_material(pos.pieces, winner):
-                if structural:
+            # only a capture or a pawn move (a promotion) changes the material
+            elif not (structural and cannot_mate_by_material(pieces, winner)):
+                if static:
                     if statically_unwinnable(pos, winner):
                         self.gap = self.skip = 0
                         pos.pop()
@@ -115,11 +119,10 @@ class Exploration:
                 line.append(move)
                 stack.append(replies)
                 index.append(0)
-                bases.append(_base(pos))
+                bases.append(key if pos.ep_square < 0 else None)  # as _base, key known
                 continue
             pos.pop()
         return Winnability.UNWINNABLE
-
 
 def _base(pos: Position) -> int | None:
     """The key :func:`child_key` starts from: the position's, when it has no en-passant
