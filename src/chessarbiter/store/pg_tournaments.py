@@ -18,7 +18,7 @@ from typing import Any, Final
 import psycopg
 
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.postgres import MIGRATION_LOCK
+from chessarbiter.store.postgres import migrate
 from chessarbiter.store.tournaments import StoredEvent, TournamentInfo, parse_events
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -59,23 +59,8 @@ class PostgresTournamentStore:
 
     def migrate(self) -> None:
         """Create or upgrade the tables; ``StoreError`` if they are newer than this program."""
-
-        def work() -> None:
-            with self._db.transaction():
-                self._db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-                self._db.execute("CREATE TABLE IF NOT EXISTS tournament_schema "
-                                 "(version INTEGER NOT NULL)")
-                row = self._db.execute("SELECT max(version) FROM tournament_schema").fetchone()
-                version = 0 if row is None or row[0] is None else int(row[0])
-                if version > len(MIGRATIONS):
-                    raise StoreError(f"{self.name}: tournament schema version {version} is "
-                                     f"newer than this program's ({len(MIGRATIONS)})")
-                for number in range(version, len(MIGRATIONS)):
-                    for statement in MIGRATIONS[number]:
-                        self._db.execute(statement)
-                    self._db.execute("INSERT INTO tournament_schema VALUES (%s)", (number + 1,))
-
-        self._run(f"{self.name}: the tournament tables", work)
+        self._run(f"{self.name}: the tournament tables", lambda: migrate(
+            self._db, "tournament_schema", MIGRATIONS, f"{self.name}: tournament schema"))
 
     def _run(self, what: str, work: Callable[[], Any]) -> Any:
         try:

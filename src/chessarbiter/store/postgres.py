@@ -70,6 +70,25 @@ violates ``NOT NULL`` and so undoes the whole statement. The arrays go in binary
 quoting of the events' JSON)."""
 
 
+def migrate(db: psycopg.Connection[Any], versions: str,
+            migrations: tuple[tuple[str, ...], ...], what: str) -> None:
+    """Bring tables to this program's version (the table ``versions`` records each version
+    reached; ``migrations`` the SQL from each to the next), in one transaction under the
+    advisory lock; ``StoreError`` naming ``what`` when the database is newer."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        db.execute(f"CREATE TABLE IF NOT EXISTS {versions} (version INTEGER NOT NULL)")
+        row = db.execute(f"SELECT max(version) FROM {versions}").fetchone()
+        version = 0 if row is None or row[0] is None else int(row[0])
+        if version > len(migrations):
+            raise StoreError(f"{what} version {version} is newer than this program's "
+                             f"({len(migrations)})")
+        for number in range(version, len(migrations)):
+            for statement in migrations[number]:
+                db.execute(statement)
+            db.execute(f"INSERT INTO {versions} VALUES (%s)", (number + 1,))
+
+
 def _wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -104,19 +123,7 @@ class PostgresStore:
         return db
 
     def _migrate(self) -> None:
-        with self._db.transaction():
-            self._db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER "
-                             "NOT NULL)")
-            row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
-            version = 0 if row is None or row[0] is None else int(row[0])
-            if version > len(MIGRATIONS):
-                raise StoreError(f"{self.name}: schema version {version} is newer than this "
-                                 f"program's ({len(MIGRATIONS)})")
-            for number in range(version, len(MIGRATIONS)):
-                for statement in MIGRATIONS[number]:
-                    self._db.execute(statement)
-                self._db.execute("INSERT INTO schema_version VALUES (%s)", (number + 1,))
+        migrate(self._db, "schema_version", MIGRATIONS, f"{self.name}: schema")
 
     def _run(self, what: str, work: Callable[[psycopg.Connection[Any]], Any]) -> Any:
         """``work`` on the connection (opened again if the server dropped it)."""
