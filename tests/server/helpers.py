@@ -20,6 +20,8 @@ from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.hub import Hub
+from chessarbiter.server.meta import Seat
+from chessarbiter.server.requests import read_request
 from chessarbiter.server.table import HubGame
 from tests.clock.fake_time import FakeTime
 
@@ -118,3 +120,11 @@ def live_server(db: Path, **settings: Any) -> Iterator[Live]:
         server.should_exit = True
         thread.join(10)
         sock.close()
+
+
+async def queen_ending(hub: Hub) -> HubGame:
+    """An anonymous 5+0 blitz game (``fide-2023-blitz``) from a king and queen against a
+    king, White to move: a game whose flag is the only way it can end soon."""
+    request = read_request({"timeControl": "5+0", "profile": "fide-2023-blitz",
+                            "variant": "fromPosition", "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
+    return await hub.create_game(request.game("a", "b"), Seat(), Seat(), source="open")

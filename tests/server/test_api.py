@@ -19,9 +19,7 @@ from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import read_request
-from tests.server.helpers import InProcess, in_process, next_line
+from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
 Scenario = Callable[[InProcess], Awaitable[None]]
 
@@ -402,11 +400,7 @@ def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
         hub = Hub(config)
         await hub.start()
         try:
-            request = read_request({"timeControl": "5+0", "profile": "fide-2023-blitz",
-                                    "variant": "fromPosition",
-                                    "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
-            entry = await hub.create_game(request.game("a", "b"), Seat(), Seat(),
-                                          source="open")
+            entry = await queen_ending(hub)
             stream = entry.subscribe()
             await hub.act(entry, None, lambda at: ClocksSet(at, 30, 300_000, "test"))
             assert json.loads(await next_line(stream) or b"")["wtime"] == 30

@@ -84,6 +84,18 @@ class Events:
             self.task.cancel()
 
 
+async def two_players(client: httpx.AsyncClient, made: tuple[str, str],
+                      streams: tuple[str, str]) -> tuple[str, str, str, str, Events, Events]:
+    """Alice and Bob registered through the processes ``made``, each with an event stream
+    held by the processes ``streams``: their ids, tokens and streams."""
+    alice, alice_token = await register(client, made[0])
+    bob, bob_token = await register(client, made[1])
+    alice_events, bob_events = Events(), Events()
+    await alice_events.open(client, streams[0], alice_token)
+    await bob_events.open(client, streams[1], bob_token)
+    return alice, alice_token, bob, bob_token, alice_events, bob_events
+
+
 def typed(kind: str, key: str, value: str) -> Callable[[dict[str, Any]], bool]:
     """A line of type ``kind`` about the challenge or game ``value`` (``key``: challenge,
     game)."""
@@ -112,11 +124,8 @@ def test_a_challenge_made_on_one_process_is_seen_and_accepted_on_another(
     async def run() -> None:
         a, b, c = three.urls
         async with httpx.AsyncClient(timeout=WAIT_S) as client:
-            alice, alice_token = await register(client, a)
-            bob, bob_token = await register(client, b)
-            alice_events, bob_events = Events(), Events()
-            await alice_events.open(client, c, alice_token)
-            await bob_events.open(client, b, bob_token)
+            alice, alice_token, bob, bob_token, alice_events, bob_events = await two_players(
+                client, (a, b), (c, b))
             try:
                 made = await client.post(f"{a}/api/challenge/{bob}", headers=auth(alice_token),
                                          data={"clock.limit": "300", "clock.increment": "2",
@@ -166,11 +175,8 @@ def test_decline_and_cancel_through_other_processes(three: Cluster) -> None:
     async def run() -> None:
         a, b, c = three.urls
         async with httpx.AsyncClient(timeout=WAIT_S) as client:
-            alice, alice_token = await register(client, a)
-            bob, bob_token = await register(client, b)
-            alice_events, bob_events = Events(), Events()
-            await alice_events.open(client, c, alice_token)
-            await bob_events.open(client, a, bob_token)
+            alice, alice_token, bob, bob_token, alice_events, bob_events = await two_players(
+                client, (a, b), (c, a))
             try:
                 first = (await client.post(f"{a}/api/challenge/{bob}",
                                            headers=auth(alice_token))).json()["id"]

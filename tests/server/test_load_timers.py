@@ -11,9 +11,7 @@ from pathlib import Path
 from chessarbiter.arbiter.events import ClocksSet
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import read_request
-from tests.server.helpers import next_line
+from tests.server.helpers import next_line, queen_ending
 
 
 def test_an_earlier_timer_is_kept_and_the_flag_falls_at_the_later_instant(
@@ -22,11 +20,7 @@ def test_an_earlier_timer_is_kept_and_the_flag_falls_at_the_later_instant(
         hub = Hub(ServerConfig(db=tmp_path / "games.sqlite"))
         await hub.start()
         try:
-            request = read_request({"timeControl": "5+0", "profile": "fide-2023-blitz",
-                                    "variant": "fromPosition",
-                                    "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
-            entry = await hub.create_game(request.game("a", "b"), Seat(), Seat(),
-                                          source="open")
+            entry = await queen_ending(hub)
             stream = entry.subscribe()
             await hub.act(entry, None, lambda at: ClocksSet(at, 40, 300_000, "test"))
             await next_line(stream)
