@@ -112,10 +112,11 @@ class Clock:
                 raise ClockError(f"{side.name} pressed before the start (Art. 6.5: call start)")
             used = 0
         else:
-            fallen = self._fallen(t)
-            if fallen is not None:
-                self._record(fallen)
             used = self._used + t - self._since
+            if used >= self._stored[mover]:  # the allowance is never below the display
+                fallen = self._fallen(t)
+                if fallen is not None:
+                    self._record(fallen)
         moves, _, bonus, code = self._table[self._period[mover]]
         stored = self._stored
         credit = 0

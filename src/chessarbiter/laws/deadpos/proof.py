@@ -214,14 +214,15 @@ def _proved(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
         if _material_dead(work.pieces):
             return "insufficient material after the forced moves"
         walls = walls or _may_close(work.pieces, work.occupied_co[0] | work.occupied_co[1])
-    reason = _structure(work) if walls else None
+    static: dict[int, bool] = {}
+    reason = _structure(work, static) if walls else None
     if reason is None and branch and 0 < count <= MAX_REPLIES and _every_reply_dead(work):
         return "every legal move leads to a dead position"
     if (
         reason is None
         and branch
         and _search_worthy(work, walls or forced, few, count)
-        and _searched(work)
+        and _searched(work, static)
     ):
         return "every line of play is exhausted"
     return reason
@@ -249,11 +250,12 @@ def _pawns_locked(pos: Position) -> bool:
     return not (pawn_push(pieces[PAWN], 0) | pawn_push(pieces[8 | PAWN], 1)) & empty
 
 
-def _searched(pos: Position) -> bool:
+def _searched(pos: Position, static: dict[int, bool]) -> bool:
     """Whether quick's proof search exhausts, for each side that material or the static
-    analysis do not already rule out, every line within its cost (:mod:`.search`)."""
+    analysis (``static``: its answers known so far, by winner) do not already rule out,
+    every line within its cost (:mod:`.search`)."""
     for winner in (0, 1):
-        if cannot_mate_by_material(pos.pieces, winner) or statically_unwinnable(pos, winner):
+        if cannot_mate_by_material(pos.pieces, winner) or _static(pos, winner, static):
             continue
         found = find_helpmate(
             pos, winner, budget=QUICK_BUDGET, max_cost=QUICK_COST, stop_at_cut=True
@@ -335,11 +337,21 @@ def _every_reply_dead(pos: Position) -> bool:
     return True
 
 
-def _structure(pos: Position) -> str | None:
-    """The static analysis, else the pawn-structure exploration, for each side."""
+def _static(pos: Position, winner: int, known: dict[int, bool]) -> bool:
+    """:func:`.static.statically_unwinnable`, remembered in ``known`` (by winner) for the
+    one position it is asked about."""
+    answer = known.get(winner)
+    if answer is None:
+        answer = known[winner] = statically_unwinnable(pos, winner)
+    return answer
+
+
+def _structure(pos: Position, static: dict[int, bool]) -> str | None:
+    """The static analysis (its answers kept in ``static``), else the pawn-structure
+    exploration, for each side."""
     reason = "blocked pawn structure"
     for winner in (0, 1):
-        if statically_unwinnable(pos, winner):
+        if _static(pos, winner, static):
             continue
         if not phases_unwinnable(pos, winner, QUICK_PHASES)[0]:
             return None
