@@ -72,6 +72,9 @@ STEP: dict[int, Step] = {
 }
 """Each piece kind's one-step moves and attacks."""
 
+LINES: dict[int, int] = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3}
+"""Each piece kind's sliding directions: 1 diagonal, 2 orthogonal."""
+
 Piece = tuple[int, int, int]
 """A piece of a phase: colour, kind, region."""
 
@@ -120,7 +123,7 @@ def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Uni
             helper = region
         else:
             attacks |= STEP[kind](region)
-            lines |= (kind in (BISHOP, QUEEN)) | (kind in (ROOK, QUEEN)) << 1
+            lines |= LINES[kind]
     return _Units(attacks, helper, king, blockers, lines)
 
 
@@ -149,29 +152,38 @@ def attacks_from(kind: int, where: int, colour: int, pawns: int) -> int:
 
 def _covered(sq: int, covered: int, spots: int, free: bool, blockers: list[int]) -> bool:
     """Whether every flight square of ``sq`` can be covered: by ``covered``, by the winner's
-    king from a square of ``spots`` (or from none when ``free``), or by distinct blockers."""
+    king from a square of ``spots`` (or from none when ``free``), or by distinct blockers
+    (counted, not matched: each square in some blocker's region, no more squares than the
+    blockers whose regions meet them)."""
     near = KING_ATTACKS[sq]
     need = near & ~covered
-    if free and _blockable(need, blockers):
+    room = 0
+    for region in blockers:
+        room |= region
+    hard = need & ~room
+    if free and not hard and (not need or need.bit_count() <= _meet(need, blockers)):
         return True
-    for where in squares_of(spots & king_step(need) & ~near & ~(1 << sq)):
-        if _blockable(need & ~KING_ATTACKS[where], blockers):
+    spots &= king_step(need) & ~near & ~(1 << sq)
+    while hard and spots:
+        low = hard & -hard
+        hard ^= low
+        spots &= KING_ATTACKS[low.bit_length() - 1]
+    while spots:
+        low = spots & -spots
+        spots ^= low
+        rest = need & ~KING_ATTACKS[low.bit_length() - 1]
+        if not rest or rest.bit_count() <= _meet(rest, blockers):
             return True
     return False
 
 
-def _blockable(need: int, blockers: list[int]) -> bool:
-    """Whether the loser's pieces (their regions) could stand on every square of ``need``,
-    one piece a square (counted, not matched)."""
-    if not need:
-        return True
-    room = 0
+def _meet(need: int, blockers: list[int]) -> int:
+    """How many of the loser's pieces (their regions) could stand on a square of ``need``."""
     meet = 0
     for region in blockers:
-        room |= region
         if region & need:
             meet += 1
-    return not need & ~room and need.bit_count() <= meet
+    return meet
 
 
 def mate_inside(
@@ -181,14 +193,25 @@ def mate_inside(
     are the squares the winner's king may reach by castling."""
     pawns = (white, black)
     units = _units(pawns, pieces, winner)
+    squares = units.king & units.attacks
+    if not squares:
+        return False
     covered = units.attacks | pawns[winner ^ 1]
-    still = all(not region & (region - 1) for region in units.blockers)
-    for sq in squares_of(units.king & units.attacks):
+    blockers = units.blockers
+    still = True
+    for region in blockers:
+        if region & (region - 1):
+            still = False
+            break
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        sq = low.bit_length() - 1
         spots, free = units.helper, True
         if still:
             came = KING_ATTACKS[sq] & units.king & units.attacks
             spots, free = _spots(sq, came, units.helper, units, white | black, castle)
-        if _covered(sq, covered, spots, free, units.blockers):
+        if _covered(sq, covered, spots, free, blockers):
             return True
     return False
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KNIGHT, PAWN, QUEEN, ROOK
@@ -71,6 +72,8 @@ def reaches(pos: Position, fixed: int, locked: int, paths: tuple[int, int]) -> t
         rooks[colour] = fill(seed, allowed, orthogonal_step) if seed else 0
         seed = pieces[base | BISHOP] & ~fixed
         bishops[colour] = fill(seed, allowed, diagonal_step) if seed else 0
+    pieces_only = (queens.copy(), knights.copy())
+    crowns = [0, 0]
     stands = [0, 0]
     while True:
         for colour in (0, 1):
@@ -80,16 +83,36 @@ def reaches(pos: Position, fixed: int, locked: int, paths: tuple[int, int]) -> t
             walked[colour] = region
             region |= paths[colour]
             crowned = region & LAST_RANKS[colour]
-            if crowned & ~queens[colour]:
-                queens[colour] = fill(queens[colour] | crowned, allowed, king_step)
-            if crowned & ~knights[colour]:
-                knights[colour] = fill(knights[colour] | crowned, allowed, knight_step)
+            if crowned != crowns[colour]:
+                crowns[colour] = crowned
+                queen, knight = _promoted(crowned, allowed)
+                queens[colour] = pieces_only[0][colour] | queen
+                knights[colour] = pieces_only[1][colour] | knight
             grown = region | queens[colour] | knights[colour] | rooks[colour] | bishops[colour]
             if colour and grown == stands[1]:
                 found = [walked, paths, queens, knights, rooks, bishops]
                 white = _reach(pieces, 0, fixed, walls, found)
                 return white, _reach(pieces, 1, fixed, walls, found)
             stands[colour] = grown
+
+
+PROMOTED_KEPT: Final = 4096
+"""Most fills of promotion squares remembered (:data:`_promoted_fills`)."""
+_promoted_fills: dict[tuple[int, int], tuple[int, int]] = {}
+"""The queens' and knights' fills from promotion squares, by those squares and the squares
+allowed: behind a pawn wall they stay the same move after move. Cleared when full."""
+
+
+def _promoted(crowned: int, allowed: int) -> tuple[int, int]:
+    """The fills of a queen and of a knight from the squares ``crowned``."""
+    key = (crowned, allowed)
+    found = _promoted_fills.get(key)
+    if found is None:
+        found = (fill(crowned, allowed, king_step), fill(crowned, allowed, knight_step))
+        if len(_promoted_fills) >= PROMOTED_KEPT:
+            _promoted_fills.clear()
+        _promoted_fills[key] = found
+    return found
 
 
 def _reach(
