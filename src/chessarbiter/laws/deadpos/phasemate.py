@@ -239,6 +239,9 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
     occupied = entry.white | entry.black
     now = _units(pawns, entry.pieces, winner)
     later = _units(pawns, filled, winner)
+    squares = now.king & later.attacks
+    if not squares:
+        return False
     covered = later.attacks | pawns[winner ^ 1]
     checkable = later.attacks
     spots, free = later.helper, True
@@ -253,8 +256,11 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
         lines = rest.lines
         opened = attacks_from(QUEEN, entry.origin, winner, occupied) & rest.attacks
         covered = now.attacks | opened | checkable | pawns[winner ^ 1]
-    for sq in squares_of(now.king & later.attacks):
-        if not (checkable >> sq & 1 or _rays(sq, lines, occupied) & entry.origin):
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        sq = low.bit_length() - 1
+        if not (checkable & low or _rays(sq, lines, occupied) & entry.origin):
             continue
         if entry.mover != winner and entry.kind == KING:
             came = entry.origin & later.attacks

@@ -70,7 +70,6 @@ from chessarbiter.core.squares import (
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
     fill,
-    king_step,
     pawn_attacks,
     pawn_push,
 )
@@ -148,32 +147,47 @@ def _explore(
         entries += _successors(todo.pop())
         while entries:
             entry = entries.pop()
-            if entry in tested:
-                continue
+            count = len(tested)
             tested.add(entry)
+            if len(tested) == count:
+                continue
             deadline.tick()
             if entry.kind == PAWN and entry.dst & _double_step(entry.origin, entry.mover):
                 entries += _en_passant(entry.white, entry.black, entry.pieces, entry.dst)
-            key = (entry.white, entry.black, entry.seeds)
-            filled = fills.get(key)
-            if filled is None:
-                filled = fills[key] = _fill(entry.white, entry.black, list(entry.seeds), winner)
-            if entry.mover != winner and (stalemated(entry, filled) or mates_winner(entry, winner)):
-                continue
-            if mate_on_entry(entry, filled, winner, castle):
+            mate, nxt = _enter(entry, winner, castle, fills)
+            if mate:
                 return False, len(seen)
-            if entry.mover == winner and stalemated(entry, filled):
+            if nxt is None:
                 continue
-            nxt = (entry.white, entry.black, tuple(sorted(filled)))
-            if nxt in seen:
-                continue
-            if len(seen) >= cap:
-                return False, len(seen)
+            count = len(seen)
             seen.add(nxt)
+            if len(seen) == count:
+                continue
+            if count >= cap:
+                return False, count
             if mate_inside(*nxt, winner, castle):
                 return False, len(seen)
             todo.append(nxt)
     return True, len(seen)
+
+
+def _enter(
+    entry: Entry, winner: int, castle: int, fills: dict[Phase, list[Piece]]
+) -> tuple[bool, Phase | None]:
+    """Whether the winner's mate may begin the phase ``entry`` begins, and the phase entered
+    (``None`` when the game surely ends there without that mate); ``fills`` are the regions
+    filled so far, by the pawns and the seeds."""
+    key = (entry.white, entry.black, entry.seeds)
+    filled = fills.get(key)
+    if filled is None:
+        filled = fills[key] = _fill(entry.white, entry.black, list(entry.seeds), winner)
+    if entry.mover != winner and (stalemated(entry, filled) or mates_winner(entry, winner)):
+        return False, None
+    if mate_on_entry(entry, filled, winner, castle):
+        return True, None
+    if entry.mover == winner and stalemated(entry, filled):
+        return False, None
+    return False, (entry.white, entry.black, tuple(sorted(filled)))
 
 
 def _held(pieces: list[Piece], colour: int) -> int:
@@ -262,30 +276,50 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
     for _, _, seed in seeds:
         if not seed & (seed - 1):
             stuck |= seed
+    pawn_guard = (pawn_attacks(black, 1), pawn_attacks(white, 0))
     while True:
-        guard = [pawn_attacks(black, 1), pawn_attacks(white, 0)]
+        guard = [*pawn_guard]
         for colour, kind, seed in seeds:
             if seed & stuck and not seed & (seed - 1):
                 guard[colour ^ 1] |= STEP[kind](seed)
         out = []
         held = 0
+        open_ = free & ~stuck
         for colour, kind, seed in seeds:
-            allowed = free & ~stuck
-            if kind == KING:
-                allowed &= ~guard[colour]
-            grown = fill(seed, allowed, STEP[kind])
+            grown = _region(seed, open_ & ~guard[colour] if kind == KING else open_, kind)
             out.append((colour, kind, grown))
             if not grown & (grown - 1):
                 held |= grown
         still = frozen(out, seeds, stuck, (white, black), winner)
         held |= still
         if held == stuck:
-            out = [
-                (c, k, s if s and not s & ~still else r)
-                for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
-            ]
-            return _apart(out, seeds, [free & ~stuck & ~guard[c] for c in (0, 1)])
+            if still:
+                out = [
+                    (c, k, s if s and not s & ~still else r)
+                    for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
+                ]
+            return _apart(out, seeds, [open_ & ~guard[0], open_ & ~guard[1]])
         stuck = held
+
+
+REGIONS_KEPT: Final = 1 << 16
+"""Most regions remembered (:data:`_regions`)."""
+_regions: dict[tuple[int, int, int], int] = {}
+"""Regions by their seed, the squares allowed and the piece kind: the phases of one
+exploration, and of the explorations of neighbouring positions, fill the same regions again
+and again. Cleared when full."""
+
+
+def _region(seed: int, allowed: int, kind: int) -> int:
+    """The fill of a piece of ``kind`` from ``seed`` onto ``allowed`` squares."""
+    key = (seed, allowed, kind)
+    grown = _regions.get(key)
+    if grown is None:
+        grown = fill(seed, allowed, STEP[kind])
+        if len(_regions) >= REGIONS_KEPT:
+            _regions.clear()
+        _regions[key] = grown
+    return grown
 
 
 def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[Piece]:
@@ -299,12 +333,14 @@ def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[
             if other.bit_count() > 9:
                 continue
             near = FULL
-            for sq in squares_of(other):
-                near &= KING_ATTACKS[sq] | 1 << sq
+            while other:
+                low = other & -other
+                other ^= low
+                near &= KING_ATTACKS[low.bit_length() - 1] | low
             colour, _, region = pieces[i]
             if not near & region:
                 continue
-            grown = fill(seeds[i][2], allowed[colour] & ~near, king_step)
+            grown = _region(seeds[i][2], allowed[colour] & ~near, KING)
             if grown != region:
                 pieces[i] = (colour, KING, grown)
                 changed = True
@@ -320,7 +356,9 @@ def _successors(phase: Phase) -> list[Entry]:
     listed = list(pieces)
     occupied = white | black
     defended = [pawn_attacks(white, 0), pawn_attacks(black, 1)]
+    regions = 0
     for colour, kind, region in listed:
+        regions |= region
         if not region & (region - 1):
             occupied |= region
             defended[colour] |= STEP[kind](region)
@@ -338,15 +376,18 @@ def _successors(phase: Phase) -> list[Entry]:
         wide: list[Piece] | None = None,
     ) -> None:
         free = FULL ^ (after[0] | after[1])
-        kept = tuple((c, k, r & free) for c, k, r in rest)
-        seeds = kept if wide is None else tuple((c, k, r & free) for c, k, r in wide)
+        if rest is listed and not regions & ~free:
+            kept = pieces
+        else:
+            kept = tuple([(c, k, r & free) for c, k, r in rest])
+        seeds = kept if wide is None else tuple([(c, k, r & free) for c, k, r in wide])
         out.append(Entry(colour, after[0], after[1], kept, kind, dst, src, seeds))
 
     def moved(colour: int, src: int, dst: int, victim: int, gone: int) -> None:
         after = pawns.copy()
         after[colour] ^= src
         after[colour ^ 1] &= ~victim
-        rest = [p for i, p in enumerate(listed) if i != gone]
+        rest = listed if gone < 0 else [p for i, p in enumerate(listed) if i != gone]
         origin = src | (victim & ~dst)
         if dst & LAST_RANKS[colour]:
             for kind in PROMOTIONS:
@@ -358,16 +399,20 @@ def _successors(phase: Phase) -> list[Entry]:
     for colour in (0, 1):
         them = colour ^ 1
         enemy = pawns[them]
-        for pawn in squares_of(pawns[colour]):
-            src = 1 << pawn
+        bb = pawns[colour]
+        while bb:
+            src = bb & -bb
+            bb ^= src
             ahead = pawn_push(src, colour) & ~occupied
             if ahead:
                 moved(colour, src, ahead, 0, -1)
                 two = pawn_push(ahead, colour) & ~occupied
                 if src & START_RANKS[colour] and two:
                     moved(colour, src, two, 0, -1)
-            for target in squares_of(pawn_attacks(src, colour)):
-                dst = 1 << target
+            targets = pawn_attacks(src, colour)
+            while targets:
+                dst = targets & -targets
+                targets ^= dst
                 if dst & enemy:
                     moved(colour, src, dst, dst, -1)
                 else:
@@ -380,8 +425,10 @@ def _successors(phase: Phase) -> list[Entry]:
             attack = STEP[kind](region)
             if kind == KING:
                 attack &= ~defended[them]
-            for target in squares_of(attack & enemy):
-                dst = 1 << target
+            targets = attack & enemy
+            while targets:
+                dst = targets & -targets
+                targets ^= dst
                 after = pawns.copy()
                 after[them] ^= dst
                 taken = [*listed[:i], (owner, kind, dst), *listed[i + 1 :]]
