@@ -30,7 +30,9 @@ def diagonal_step(b: int) -> int:
 
 def king_step(b: int) -> int:
     """Squares one king step away."""
-    return orthogonal_step(b) | diagonal_step(b)
+    side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
+    row = side | b
+    return (side | (row << 8) | (row >> 8)) & FULL
 
 
 def knight_step(b: int) -> int:

@@ -105,13 +105,15 @@ class _Units(NamedTuple):
     """The loser's king region."""
     blockers: list[int]
     """The loser's other pieces' regions."""
+    room: int
+    """Their union."""
     lines: int
     """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
 
 
 def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Units:
     attacks = pawn_attacks(pawns[winner], winner)
-    helper = king = lines = 0
+    helper = king = lines = room = 0
     blockers = []
     for colour, kind, region in pieces:
         if colour != winner:
@@ -119,12 +121,13 @@ def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Uni
                 king = region
             else:
                 blockers.append(region)
+                room |= region
         elif kind == KING:
             helper = region
         else:
             attacks |= STEP[kind](region)
             lines |= LINES[kind]
-    return _Units(attacks, helper, king, blockers, lines)
+    return _Units(attacks, helper, king, blockers, room, lines)
 
 
 def _rays(sq: int, lines: int, pawns: int) -> int:
@@ -150,18 +153,15 @@ def attacks_from(kind: int, where: int, colour: int, pawns: int) -> int:
     return out
 
 
-def _covered(sq: int, covered: int, spots: int, free: bool, blockers: list[int]) -> bool:
+def _covered(sq: int, covered: int, spots: int, free: bool, blockers: _Units) -> bool:
     """Whether every flight square of ``sq`` can be covered: by ``covered``, by the winner's
     king from a square of ``spots`` (or from none when ``free``), or by distinct blockers
-    (counted, not matched: each square in some blocker's region, no more squares than the
-    blockers whose regions meet them)."""
+    (``blockers.blockers``, counted, not matched: each square in some blocker's region, no
+    more squares than the blockers whose regions meet them)."""
     near = KING_ATTACKS[sq]
     need = near & ~covered
-    room = 0
-    for region in blockers:
-        room |= region
-    hard = need & ~room
-    if free and not hard and (not need or need.bit_count() <= _meet(need, blockers)):
+    hard = need & ~blockers.room
+    if free and not hard and (not need or need.bit_count() <= _meet(need, blockers.blockers)):
         return True
     spots &= king_step(need) & ~near & ~(1 << sq)
     while hard and spots:
@@ -172,7 +172,7 @@ def _covered(sq: int, covered: int, spots: int, free: bool, blockers: list[int])
         low = spots & -spots
         spots ^= low
         rest = need & ~KING_ATTACKS[low.bit_length() - 1]
-        if not rest or rest.bit_count() <= _meet(rest, blockers):
+        if not rest or rest.bit_count() <= _meet(rest, blockers.blockers):
             return True
     return False
 
@@ -211,7 +211,7 @@ def mate_inside(
         if still:
             came = KING_ATTACKS[sq] & units.king & units.attacks
             spots, free = _spots(sq, came, units.helper, units, white | black, castle)
-        if _covered(sq, covered, spots, free, blockers):
+        if _covered(sq, covered, spots, free, units):
             return True
     return False
 
@@ -265,7 +265,7 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
         if entry.mover != winner and entry.kind == KING:
             came = entry.origin & later.attacks
             spots, free = _spots(sq, came, now.helper, later, occupied, castle)
-        if _covered(sq, covered, spots, free, now.blockers):
+        if _covered(sq, covered, spots, free, now):
             return True
     return False
 

@@ -273,24 +273,34 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
     free = FULL ^ (white | black)
     seeds = [(colour, kind, region & free) for colour, kind, region in pieces]
     stuck = 0
-    for _, _, seed in seeds:
+    kings = []
+    for i, (_, kind, seed) in enumerate(seeds):
         if not seed & (seed - 1):
             stuck |= seed
+        if kind == KING:
+            kings.append(i)
     pawn_guard = (pawn_attacks(black, 1), pawn_attacks(white, 0))
     while True:
         guard = [*pawn_guard]
-        for colour, kind, seed in seeds:
-            if seed & stuck and not seed & (seed - 1):
-                guard[colour ^ 1] |= STEP[kind](seed)
+        if stuck:
+            for colour, kind, seed in seeds:
+                if seed & stuck and not seed & (seed - 1):
+                    guard[colour ^ 1] |= STEP[kind](seed)
         out = []
         held = 0
+        king = 0
         open_ = free & ~stuck
         for colour, kind, seed in seeds:
-            grown = _region(seed, open_ & ~guard[colour] if kind == KING else open_, kind)
+            if kind == KING:
+                grown = _region(seed, open_ & ~guard[colour], KING)
+                if colour == winner and not king:
+                    king = grown
+            else:
+                grown = _region(seed, open_, kind)
             out.append((colour, kind, grown))
             if not grown & (grown - 1):
                 held |= grown
-        still = frozen(out, seeds, stuck, (white, black), winner)
+        still = frozen(out, seeds, stuck, (white, black), winner, king)
         held |= still
         if held == stuck:
             if still:
@@ -298,7 +308,9 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
                     (c, k, s if s and not s & ~still else r)
                     for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
                 ]
-            return _apart(out, seeds, [open_ & ~guard[0], open_ & ~guard[1]])
+            if len(kings) == 2:
+                _apart(out, seeds, kings, (open_ & ~guard[0], open_ & ~guard[1]))
+            return out
         stuck = held
 
 
@@ -322,13 +334,16 @@ def _region(seed: int, allowed: int, kind: int) -> int:
     return grown
 
 
-def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[Piece]:
-    """The pieces with each king's region filled again off the squares next to every square
-    of the other king's region (the kings never stand side by side), until both hold."""
-    kings = [i for i, (_, kind, _) in enumerate(pieces) if kind == KING]
-    while len(kings) == 2:
+def _apart(
+    pieces: list[Piece], seeds: list[Piece], kings: list[int], allowed: tuple[int, int]
+) -> None:
+    """Fill each king's region (``pieces[kings[i]]``) again off the squares next to every
+    square of the other king's region (the kings never stand side by side), until both
+    hold."""
+    pairs = ((kings[0], kings[1]), (kings[1], kings[0]))
+    while True:
         changed = False
-        for i, j in (kings, kings[::-1]):
+        for i, j in pairs:
             other = pieces[j][2]
             if other.bit_count() > 9:
                 continue
@@ -345,8 +360,7 @@ def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[
                 pieces[i] = (colour, KING, grown)
                 changed = True
         if not changed:
-            break
-    return pieces
+            return
 
 
 def _successors(phase: Phase) -> list[Entry]:
