@@ -70,6 +70,7 @@ from chessarbiter.core.squares import (
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
     fill,
+    king_step,
     pawn_attacks,
     pawn_push,
 )
@@ -286,52 +287,47 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
             for colour, kind, seed in seeds:
                 if seed & stuck and not seed & (seed - 1):
                     guard[colour ^ 1] |= STEP[kind](seed)
-        out = []
-        held = 0
-        king = 0
         open_ = free & ~stuck
+        allowed = (open_ & ~guard[0], open_ & ~guard[1])
+        # a piece's region is one square only when its seed is and no step leaves it: the
+        # regions themselves are filled once the stuck pieces hold
+        held = 0
+        king = -1
         for colour, kind, seed in seeds:
-            if kind == KING:
-                grown = _region(seed, open_ & ~guard[colour], KING)
-                if colour == winner and not king:
-                    king = grown
+            single = not seed & (seed - 1)
+            if single and not STEP[kind](seed) & (allowed[colour] if kind == KING else open_):
+                held |= seed
             else:
-                grown = _region(seed, open_, kind)
-            out.append((colour, kind, grown))
-            if not grown & (grown - 1):
-                held |= grown
-        still = frozen(out, seeds, stuck, (white, black), winner, king)
-        held |= still
+                single = False
+            if king < 0 and kind == KING and colour == winner:
+                king = seed if single else 0
+        out: list[Piece] = []
+        still = 0
+        if king > 0 and king & stuck:
+            out = _regions(seeds, open_, allowed)
+            still = frozen(out, seeds, stuck, (white, black), winner, king)
+            held |= still
         if held == stuck:
+            if not out:
+                out = _regions(seeds, open_, allowed)
             if still:
                 out = [
                     (c, k, s if s and not s & ~still else r)
                     for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
                 ]
             if len(kings) == 2:
-                _apart(out, seeds, kings, (open_ & ~guard[0], open_ & ~guard[1]))
+                _apart(out, seeds, kings, allowed)
             return out
         stuck = held
 
 
-REGIONS_KEPT: Final = 1 << 16
-"""Most regions remembered (:data:`_regions`)."""
-_regions: dict[tuple[int, int, int], int] = {}
-"""Regions by their seed, the squares allowed and the piece kind: the phases of one
-exploration, and of the explorations of neighbouring positions, fill the same regions again
-and again. Cleared when full."""
-
-
-def _region(seed: int, allowed: int, kind: int) -> int:
-    """The fill of a piece of ``kind`` from ``seed`` onto ``allowed`` squares."""
-    key = (seed, allowed, kind)
-    grown = _regions.get(key)
-    if grown is None:
-        grown = fill(seed, allowed, STEP[kind])
-        if len(_regions) >= REGIONS_KEPT:
-            _regions.clear()
-        _regions[key] = grown
-    return grown
+def _regions(seeds: list[Piece], open_: int, allowed: tuple[int, int]) -> list[Piece]:
+    """Each piece's region: its seed filled onto ``open_`` squares (a king's onto
+    ``allowed[colour]``)."""
+    return [
+        (c, k, fill(s, allowed[c], king_step) if k == KING else fill(s, open_, STEP[k]))
+        for c, k, s in seeds
+    ]
 
 
 def _apart(
@@ -355,7 +351,7 @@ def _apart(
             colour, _, region = pieces[i]
             if not near & region:
                 continue
-            grown = _region(seeds[i][2], allowed[colour] & ~near, KING)
+            grown = fill(seeds[i][2], allowed[colour] & ~near, king_step)
             if grown != region:
                 pieces[i] = (colour, KING, grown)
                 changed = True
