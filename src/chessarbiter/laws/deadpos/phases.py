@@ -54,7 +54,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS
+from chessarbiter.core.attacks import BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, ROOK_RAYS
+from chessarbiter.core.moves import CASTLE_FLAG
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import (
     BISHOP,
@@ -228,7 +229,15 @@ def _mates_at_root(pos: Position, winner: int) -> bool:
     """Whether the analysed position is the winner's mate, or one winner's move gives it."""
     if pos.turn != winner:
         return pos.is_checkmate()
+    # a checking move leaves or reaches a square on a line or a knight's jump from the king,
+    # or castles, or takes en passant (which empties a third square)
+    king = pos.king(winner ^ 1)
+    lines = ROOK_RAYS[king] | BISHOP_RAYS[king] | KNIGHT_ATTACKS[king]
+    ep = pos.ep_square
     for move in pos.legal_moves():
+        dst = move >> 6 & 63
+        if not (lines >> (move & 63) & 1 or lines >> dst & 1 or move & CASTLE_FLAG or dst == ep):
+            continue
         pos.push(move)
         mate = pos.is_check() and pos.count_legal_moves() == 0
         pos.pop()
