@@ -11,8 +11,7 @@ ever occupies while the walls stand is in its colour's ``stand``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KNIGHT, PAWN, QUEEN, ROOK
@@ -28,8 +27,7 @@ from chessarbiter.laws.deadpos.bitboards import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Reach:
+class Reach(NamedTuple):
     """What one colour's pieces other than the king and the fixed units could ever do."""
 
     stand: int
@@ -121,8 +119,10 @@ def _reach(
     """One colour's :class:`Reach` from its fills ``found``: the pawns' (without the locked
     pawns' paths), the paths, the queens', knights', rooks' and bishops'."""
     base = colour << 3
-    pawns, path, queen, knight, rook, bishop = [squares[colour] for squares in found]
-    walked = pawns | path
+    walked_, paths, queens, knights, rooks, bishops = found
+    path = paths[colour]
+    walked = walked_[colour] | path
+    queen, knight, rook, bishop = queens[colour], knights[colour], rooks[colour], bishops[colour]
     crowned = walked & LAST_RANKS[colour]
     count = (
         (pieces[base | KNIGHT] & ~fixed).bit_count()

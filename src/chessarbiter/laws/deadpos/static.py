@@ -21,7 +21,7 @@ other blockers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chessarbiter.core.attacks import KING_ATTACKS
 from chessarbiter.core.position import Position
@@ -49,8 +49,7 @@ STEPS: tuple[tuple[int, Step], ...] = (
 """Each piece kind and the squares next to it that it could move to or attack."""
 
 
-@dataclass(frozen=True, slots=True)
-class Mobility:
+class Mobility(NamedTuple):
     """The fixed units, the locked pawns with their paths, and what the rest can reach."""
 
     fixed: int
