@@ -112,12 +112,14 @@ def phases_unwinnable(
     if castle < 0:
         return False, 0
     white, black = pos.pieces[PAWN], pos.pieces[8 | PAWN]
-    pieces = [
-        (colour, kind, 1 << sq)
-        for colour in (0, 1)
-        for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING)
-        for sq in squares_of(pos.pieces[colour << 3 | kind])
-    ]
+    pieces: list[Piece] = []
+    for colour in (0, 1):
+        for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING):
+            bb = pos.pieces[colour << 3 | kind]
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                pieces.append((colour, kind, low))
     root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
     if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
         return False, 1
@@ -154,7 +156,11 @@ def _explore(
             if len(tested) == count:
                 continue
             deadline.tick()
-            if entry.kind == PAWN and entry.dst & _double_step(entry.origin, entry.mover):
+            if (
+                entry.kind == PAWN
+                and entry.origin & START_RANKS[entry.mover]
+                and entry.dst & _double_step(entry.origin, entry.mover)
+            ):
                 entries += _en_passant(entry.white, entry.black, entry.pieces, entry.dst)
             mate, nxt = _enter(entry, winner, castle, fills)
             if mate:
