@@ -204,8 +204,11 @@ def _held(pieces: list[Piece], colour: int) -> int:
     at most one hole, so whichever square is empty some of them attacks (a slider only
     through the hole)."""
     out = 0
-    for kind, region in {(k, r) for c, k, r in pieces if c == colour and r & (r - 1)}:
-        count = sum(1 for p in pieces if p == (colour, kind, region))
+    mine = [(k, r) for c, k, r in pieces if c == colour and r & (r - 1)]
+    for kind, region in set(mine):
+        if region.bit_count() > len(mine) + 1:
+            continue
+        count = mine.count((kind, region))
         if region.bit_count() > count + 1 or any(
             r & region for c, k, r in pieces if (c, k, r) != (colour, kind, region)
         ):
@@ -296,6 +299,13 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         if kind == KING:
             kings.append(i)
     pawn_guard = (pawn_attacks(black, 1), pawn_attacks(white, 0))
+    if not stuck:
+        # no piece on one square: none is stuck, the regions are filled at once
+        allowed = (free & ~pawn_guard[0], free & ~pawn_guard[1])
+        regions = _regions(seeds, free, allowed)
+        if len(kings) == 2:
+            _apart(regions, seeds, kings, allowed)
+        return regions
     while True:
         guard = [*pawn_guard]
         if stuck:
