@@ -434,6 +434,14 @@ def _successors(phase: Phase) -> list[Entry]:
     for colour in (0, 1):
         them = colour ^ 1
         enemy = pawns[them]
+        victims = [
+            (i, region)
+            for i, (owner, kind, region) in enumerate(listed)
+            if owner == them and kind != KING
+        ]
+        room = 0
+        for _, region in victims:
+            room |= region
         bb = pawns[colour]
         while bb:
             src = bb & -bb
@@ -444,15 +452,15 @@ def _successors(phase: Phase) -> list[Entry]:
                 two = pawn_push(ahead, colour) & ~occupied
                 if src & START_RANKS[colour] and two:
                     moved(colour, src, two, 0, -1)
-            targets = pawn_attacks(src, colour)
+            targets = pawn_attacks(src, colour) & (enemy | room)
             while targets:
                 dst = targets & -targets
                 targets ^= dst
                 if dst & enemy:
                     moved(colour, src, dst, dst, -1)
                 else:
-                    for i, (owner, kind, region) in enumerate(listed):
-                        if owner == them and kind != KING and region & dst:
+                    for i, region in victims:
+                        if region & dst:
                             moved(colour, src, dst, 0, i)
         for i, (owner, kind, region) in enumerate(listed):
             if owner != colour:
@@ -470,8 +478,8 @@ def _successors(phase: Phase) -> list[Entry]:
                 grown = [*listed[:i], (owner, kind, region | dst), *listed[i + 1 :]]
                 origin = region & attacks_from(kind, dst, colour, white | black)
                 entry(colour, after, taken, kind, dst, origin, grown)
-            for j, (victim, vkind, vregion) in enumerate(listed):
-                if victim == them and vkind != KING and attack & vregion:
+            for j, vregion in victims:
+                if attack & vregion:
                     dst = attack & vregion
                     rest = [p for k, p in enumerate(listed) if k != j]
                     at = i - (j < i)
