@@ -30,7 +30,9 @@ def diagonal_step(b: int) -> int:
 
 def king_step(b: int) -> int:
     """Squares one king step away."""
-    return orthogonal_step(b) | diagonal_step(b)
+    side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
+    row = side | b
+    return (side | (row << 8) | (row >> 8)) & FULL
 
 
 def knight_step(b: int) -> int:
@@ -58,11 +60,11 @@ def pawn_push(b: int, colour: int) -> int:
 def fill(seed: int, allowed: int, step: Step) -> int:
     """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares.
 
-    The steps of kings (and queens) and rooks are written out here: these fills run in the
-    per-move proof, where a call per step would cost more than the step."""
+    The steps of the four kinds are written out here: these fills run in the per-move proof,
+    where a call per step would cost more than the step."""
     region = seed
+    allowed &= FULL
     if step is king_step:
-        allowed &= FULL
         while True:
             row = region | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H)
             grown = region | ((row | (row << 8) | (row >> 8)) & allowed)
@@ -70,10 +72,35 @@ def fill(seed: int, allowed: int, step: Step) -> int:
                 return region
             region = grown
     if step is orthogonal_step:
-        allowed &= FULL
         while True:
             grown = region | (
                 ((region << 8) | (region >> 8) | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H))
+                & allowed
+            )
+            if grown == region:
+                return region
+            region = grown
+    if step is diagonal_step:
+        while True:
+            grown = region | (
+                (
+                    (((region << 9) | (region >> 7)) & NOT_A)
+                    | (((region << 7) | (region >> 9)) & NOT_H)
+                )
+                & allowed
+            )
+            if grown == region:
+                return region
+            region = grown
+    if step is knight_step:
+        while True:
+            grown = region | (
+                (
+                    (((region << 17) | (region >> 15)) & NOT_A)
+                    | (((region << 15) | (region >> 17)) & NOT_H)
+                    | (((region << 10) | (region >> 6)) & NOT_AB)
+                    | (((region << 6) | (region >> 10)) & NOT_GH)
+                )
                 & allowed
             )
             if grown == region:
@@ -90,9 +117,22 @@ def pawn_fill(seed: int, allowed: int, prey: int, colour: int) -> int:
     """Every square pawns of ``colour`` could reach by pushes onto ``allowed`` squares and
     captures onto ``prey`` squares."""
     region = seed
+    allowed &= FULL
+    prey &= FULL
+    if colour == 0:
+        while True:
+            grown = (
+                region
+                | ((region << 8) & allowed)
+                | ((((region & NOT_A) << 7) | ((region & NOT_H) << 9)) & prey)
+            )
+            if grown == region:
+                return region
+            region = grown
     while True:
-        pushed = pawn_push(region, colour) & allowed
-        grown = region | pushed | (pawn_attacks(region, colour) & prey)
+        grown = region | ((region >> 8) & allowed) | (
+            (((region & NOT_A) >> 9) | ((region & NOT_H) >> 7)) & prey
+        )
         if grown == region:
             return region
         region = grown

@@ -40,13 +40,17 @@ from chessarbiter.laws.deadpos.phasemate import STEP, Entry, Piece, attacks_from
 
 
 def frozen(
-    pieces: Sequence[Piece], seeds: Sequence[Piece], stuck: int, pawns: tuple[int, int], winner: int
+    pieces: Sequence[Piece],
+    seeds: Sequence[Piece],
+    stuck: int,
+    pawns: tuple[int, int],
+    winner: int,
+    king: int,
 ) -> int:
     """The squares of the loser's pieces in ``stuck`` (each seed one square) that can move
     only by checkmating the winner; ``pieces`` are the regions filled while ``stuck``
-    stands, ``seeds`` where each piece started."""
+    stands, ``seeds`` where each piece started, ``king`` the winner's king region."""
     loser = winner ^ 1
-    king = next((r for c, k, r in pieces if c == winner and k == KING), 0)
     if not king & stuck or king & (king - 1):
         return 0
     k = king.bit_length() - 1

@@ -72,6 +72,9 @@ STEP: dict[int, Step] = {
 }
 """Each piece kind's one-step moves and attacks."""
 
+LINES: dict[int, int] = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3}
+"""Each piece kind's sliding directions: 1 diagonal, 2 orthogonal."""
+
 Piece = tuple[int, int, int]
 """A piece of a phase: colour, kind, region."""
 
@@ -102,13 +105,15 @@ class _Units(NamedTuple):
     """The loser's king region."""
     blockers: list[int]
     """The loser's other pieces' regions."""
+    room: int
+    """Their union."""
     lines: int
     """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
 
 
 def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Units:
     attacks = pawn_attacks(pawns[winner], winner)
-    helper = king = lines = 0
+    helper = king = lines = room = 0
     blockers = []
     for colour, kind, region in pieces:
         if colour != winner:
@@ -116,12 +121,13 @@ def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Uni
                 king = region
             else:
                 blockers.append(region)
+                room |= region
         elif kind == KING:
             helper = region
         else:
             attacks |= STEP[kind](region)
-            lines |= (kind in (BISHOP, QUEEN)) | (kind in (ROOK, QUEEN)) << 1
-    return _Units(attacks, helper, king, blockers, lines)
+            lines |= LINES[kind]
+    return _Units(attacks, helper, king, blockers, room, lines)
 
 
 def _rays(sq: int, lines: int, pawns: int) -> int:
@@ -147,31 +153,37 @@ def attacks_from(kind: int, where: int, colour: int, pawns: int) -> int:
     return out
 
 
-def _covered(sq: int, covered: int, spots: int, free: bool, blockers: list[int]) -> bool:
+def _covered(sq: int, covered: int, spots: int, free: bool, blockers: _Units) -> bool:
     """Whether every flight square of ``sq`` can be covered: by ``covered``, by the winner's
-    king from a square of ``spots`` (or from none when ``free``), or by distinct blockers."""
+    king from a square of ``spots`` (or from none when ``free``), or by distinct blockers
+    (``blockers.blockers``, counted, not matched: each square in some blocker's region, no
+    more squares than the blockers whose regions meet them)."""
     near = KING_ATTACKS[sq]
     need = near & ~covered
-    if free and _blockable(need, blockers):
+    hard = need & ~blockers.room
+    if free and not hard and (not need or need.bit_count() <= _meet(need, blockers.blockers)):
         return True
-    for where in squares_of(spots & king_step(need) & ~near & ~(1 << sq)):
-        if _blockable(need & ~KING_ATTACKS[where], blockers):
+    spots &= king_step(need) & ~near & ~(1 << sq)
+    while hard and spots:
+        low = hard & -hard
+        hard ^= low
+        spots &= KING_ATTACKS[low.bit_length() - 1]
+    while spots:
+        low = spots & -spots
+        spots ^= low
+        rest = need & ~KING_ATTACKS[low.bit_length() - 1]
+        if not rest or rest.bit_count() <= _meet(rest, blockers.blockers):
             return True
     return False
 
 
-def _blockable(need: int, blockers: list[int]) -> bool:
-    """Whether the loser's pieces (their regions) could stand on every square of ``need``,
-    one piece a square (counted, not matched)."""
-    if not need:
-        return True
-    room = 0
+def _meet(need: int, blockers: list[int]) -> int:
+    """How many of the loser's pieces (their regions) could stand on a square of ``need``."""
     meet = 0
     for region in blockers:
-        room |= region
         if region & need:
             meet += 1
-    return not need & ~room and need.bit_count() <= meet
+    return meet
 
 
 def mate_inside(
@@ -181,14 +193,25 @@ def mate_inside(
     are the squares the winner's king may reach by castling."""
     pawns = (white, black)
     units = _units(pawns, pieces, winner)
+    squares = units.king & units.attacks
+    if not squares:
+        return False
     covered = units.attacks | pawns[winner ^ 1]
-    still = all(not region & (region - 1) for region in units.blockers)
-    for sq in squares_of(units.king & units.attacks):
+    blockers = units.blockers
+    still = True
+    for region in blockers:
+        if region & (region - 1):
+            still = False
+            break
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        sq = low.bit_length() - 1
         spots, free = units.helper, True
         if still:
             came = KING_ATTACKS[sq] & units.king & units.attacks
             spots, free = _spots(sq, came, units.helper, units, white | black, castle)
-        if _covered(sq, covered, spots, free, units.blockers):
+        if _covered(sq, covered, spots, free, units):
             return True
     return False
 
@@ -216,6 +239,9 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
     occupied = entry.white | entry.black
     now = _units(pawns, entry.pieces, winner)
     later = _units(pawns, filled, winner)
+    squares = now.king & later.attacks
+    if not squares:
+        return False
     covered = later.attacks | pawns[winner ^ 1]
     checkable = later.attacks
     spots, free = later.helper, True
@@ -230,13 +256,16 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
         lines = rest.lines
         opened = attacks_from(QUEEN, entry.origin, winner, occupied) & rest.attacks
         covered = now.attacks | opened | checkable | pawns[winner ^ 1]
-    for sq in squares_of(now.king & later.attacks):
-        if not (checkable >> sq & 1 or _rays(sq, lines, occupied) & entry.origin):
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        sq = low.bit_length() - 1
+        if not (checkable & low or _rays(sq, lines, occupied) & entry.origin):
             continue
         if entry.mover != winner and entry.kind == KING:
             came = entry.origin & later.attacks
             spots, free = _spots(sq, came, now.helper, later, occupied, castle)
-        if _covered(sq, covered, spots, free, now.blockers):
+        if _covered(sq, covered, spots, free, now):
             return True
     return False
 

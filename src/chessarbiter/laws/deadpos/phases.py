@@ -54,7 +54,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS
+from chessarbiter.core.attacks import BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, ROOK_RAYS
+from chessarbiter.core.moves import CASTLE_FLAG
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import (
     BISHOP,
@@ -111,12 +112,14 @@ def phases_unwinnable(
     if castle < 0:
         return False, 0
     white, black = pos.pieces[PAWN], pos.pieces[8 | PAWN]
-    pieces = [
-        (colour, kind, 1 << sq)
-        for colour in (0, 1)
-        for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING)
-        for sq in squares_of(pos.pieces[colour << 3 | kind])
-    ]
+    pieces: list[Piece] = []
+    for colour in (0, 1):
+        for kind in (KNIGHT, BISHOP, ROOK, QUEEN, KING):
+            bb = pos.pieces[colour << 3 | kind]
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                pieces.append((colour, kind, low))
     root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
     if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
         return False, 1
@@ -148,32 +151,51 @@ def _explore(
         entries += _successors(todo.pop())
         while entries:
             entry = entries.pop()
-            if entry in tested:
-                continue
+            count = len(tested)
             tested.add(entry)
+            if len(tested) == count:
+                continue
             deadline.tick()
-            if entry.kind == PAWN and entry.dst & _double_step(entry.origin, entry.mover):
+            if (
+                entry.kind == PAWN
+                and entry.origin & START_RANKS[entry.mover]
+                and entry.dst & _double_step(entry.origin, entry.mover)
+            ):
                 entries += _en_passant(entry.white, entry.black, entry.pieces, entry.dst)
-            key = (entry.white, entry.black, entry.seeds)
-            filled = fills.get(key)
-            if filled is None:
-                filled = fills[key] = _fill(entry.white, entry.black, list(entry.seeds), winner)
-            if entry.mover != winner and (stalemated(entry, filled) or mates_winner(entry, winner)):
-                continue
-            if mate_on_entry(entry, filled, winner, castle):
+            mate, nxt = _enter(entry, winner, castle, fills)
+            if mate:
                 return False, len(seen)
-            if entry.mover == winner and stalemated(entry, filled):
+            if nxt is None:
                 continue
-            nxt = (entry.white, entry.black, tuple(sorted(filled)))
-            if nxt in seen:
-                continue
-            if len(seen) >= cap:
-                return False, len(seen)
+            count = len(seen)
             seen.add(nxt)
+            if len(seen) == count:
+                continue
+            if count >= cap:
+                return False, count
             if mate_inside(*nxt, winner, castle):
                 return False, len(seen)
             todo.append(nxt)
     return True, len(seen)
+
+
+def _enter(
+    entry: Entry, winner: int, castle: int, fills: dict[Phase, list[Piece]]
+) -> tuple[bool, Phase | None]:
+    """Whether the winner's mate may begin the phase ``entry`` begins, and the phase entered
+    (``None`` when the game surely ends there without that mate); ``fills`` are the regions
+    filled so far, by the pawns and the seeds."""
+    key = (entry.white, entry.black, entry.seeds)
+    filled = fills.get(key)
+    if filled is None:
+        filled = fills[key] = _fill(entry.white, entry.black, list(entry.seeds), winner)
+    if entry.mover != winner and (stalemated(entry, filled) or mates_winner(entry, winner)):
+        return False, None
+    if mate_on_entry(entry, filled, winner, castle):
+        return True, None
+    if entry.mover == winner and stalemated(entry, filled):
+        return False, None
+    return False, (entry.white, entry.black, tuple(sorted(filled)))
 
 
 def _held(pieces: list[Piece], colour: int) -> int:
@@ -182,8 +204,11 @@ def _held(pieces: list[Piece], colour: int) -> int:
     at most one hole, so whichever square is empty some of them attacks (a slider only
     through the hole)."""
     out = 0
-    for kind, region in {(k, r) for c, k, r in pieces if c == colour and r & (r - 1)}:
-        count = sum(1 for p in pieces if p == (colour, kind, region))
+    mine = [(k, r) for c, k, r in pieces if c == colour and r & (r - 1)]
+    for kind, region in set(mine):
+        if region.bit_count() > len(mine) + 1:
+            continue
+        count = mine.count((kind, region))
         if region.bit_count() > count + 1 or any(
             r & region for c, k, r in pieces if (c, k, r) != (colour, kind, region)
         ):
@@ -213,7 +238,15 @@ def _mates_at_root(pos: Position, winner: int) -> bool:
     """Whether the analysed position is the winner's mate, or one winner's move gives it."""
     if pos.turn != winner:
         return pos.is_checkmate()
+    # a checking move leaves or reaches a square on a line or a knight's jump from the king,
+    # or castles, or takes en passant (which empties a third square)
+    king = pos.king(winner ^ 1)
+    lines = ROOK_RAYS[king] | BISHOP_RAYS[king] | KNIGHT_ATTACKS[king]
+    ep = pos.ep_square
     for move in pos.legal_moves():
+        dst = move >> 6 & 63
+        if not (lines >> (move & 63) & 1 or lines >> dst & 1 or move & CASTLE_FLAG or dst == ep):
+            continue
         pos.push(move)
         mate = pos.is_check() and pos.count_legal_moves() == 0
         pos.pop()
@@ -259,48 +292,87 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
     free = FULL ^ (white | black)
     seeds = [(colour, kind, region & free) for colour, kind, region in pieces]
     stuck = 0
-    for _, _, seed in seeds:
+    kings = []
+    for i, (_, kind, seed) in enumerate(seeds):
         if not seed & (seed - 1):
             stuck |= seed
+        if kind == KING:
+            kings.append(i)
+    pawn_guard = (pawn_attacks(black, 1), pawn_attacks(white, 0))
+    if not stuck:
+        # no piece on one square: none is stuck, the regions are filled at once
+        allowed = (free & ~pawn_guard[0], free & ~pawn_guard[1])
+        regions = _regions(seeds, free, allowed)
+        if len(kings) == 2:
+            _apart(regions, seeds, kings, allowed)
+        return regions
     while True:
-        guard = [pawn_attacks(black, 1), pawn_attacks(white, 0)]
-        for colour, kind, seed in seeds:
-            if seed & stuck and not seed & (seed - 1):
-                guard[colour ^ 1] |= STEP[kind](seed)
-        out = []
+        guard = [*pawn_guard]
+        if stuck:
+            for colour, kind, seed in seeds:
+                if seed & stuck and not seed & (seed - 1):
+                    guard[colour ^ 1] |= STEP[kind](seed)
+        open_ = free & ~stuck
+        allowed = (open_ & ~guard[0], open_ & ~guard[1])
+        # a piece's region is one square only when its seed is and no step leaves it: the
+        # regions themselves are filled once the stuck pieces hold
         held = 0
+        king = -1
         for colour, kind, seed in seeds:
-            allowed = free & ~stuck
-            if kind == KING:
-                allowed &= ~guard[colour]
-            grown = fill(seed, allowed, STEP[kind])
-            out.append((colour, kind, grown))
-            if not grown & (grown - 1):
-                held |= grown
-        still = frozen(out, seeds, stuck, (white, black), winner)
-        held |= still
+            single = not seed & (seed - 1)
+            if single and not STEP[kind](seed) & (allowed[colour] if kind == KING else open_):
+                held |= seed
+            else:
+                single = False
+            if king < 0 and kind == KING and colour == winner:
+                king = seed if single else 0
+        out: list[Piece] = []
+        still = 0
+        if king > 0 and king & stuck:
+            out = _regions(seeds, open_, allowed)
+            still = frozen(out, seeds, stuck, (white, black), winner, king)
+            held |= still
         if held == stuck:
-            out = [
-                (c, k, s if s and not s & ~still else r)
-                for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
-            ]
-            return _apart(out, seeds, [free & ~stuck & ~guard[c] for c in (0, 1)])
+            if not out:
+                out = _regions(seeds, open_, allowed)
+            if still:
+                out = [
+                    (c, k, s if s and not s & ~still else r)
+                    for (c, k, r), (_, _, s) in zip(out, seeds, strict=True)
+                ]
+            if len(kings) == 2:
+                _apart(out, seeds, kings, allowed)
+            return out
         stuck = held
 
 
-def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[Piece]:
-    """The pieces with each king's region filled again off the squares next to every square
-    of the other king's region (the kings never stand side by side), until both hold."""
-    kings = [i for i, (_, kind, _) in enumerate(pieces) if kind == KING]
-    while len(kings) == 2:
+def _regions(seeds: list[Piece], open_: int, allowed: tuple[int, int]) -> list[Piece]:
+    """Each piece's region: its seed filled onto ``open_`` squares (a king's onto
+    ``allowed[colour]``)."""
+    return [
+        (c, k, fill(s, allowed[c], king_step) if k == KING else fill(s, open_, STEP[k]))
+        for c, k, s in seeds
+    ]
+
+
+def _apart(
+    pieces: list[Piece], seeds: list[Piece], kings: list[int], allowed: tuple[int, int]
+) -> None:
+    """Fill each king's region (``pieces[kings[i]]``) again off the squares next to every
+    square of the other king's region (the kings never stand side by side), until both
+    hold."""
+    pairs = ((kings[0], kings[1]), (kings[1], kings[0]))
+    while True:
         changed = False
-        for i, j in (kings, kings[::-1]):
+        for i, j in pairs:
             other = pieces[j][2]
             if other.bit_count() > 9:
                 continue
             near = FULL
-            for sq in squares_of(other):
-                near &= KING_ATTACKS[sq] | 1 << sq
+            while other:
+                low = other & -other
+                other ^= low
+                near &= KING_ATTACKS[low.bit_length() - 1] | low
             colour, _, region = pieces[i]
             if not near & region:
                 continue
@@ -309,8 +381,7 @@ def _apart(pieces: list[Piece], seeds: list[Piece], allowed: list[int]) -> list[
                 pieces[i] = (colour, KING, grown)
                 changed = True
         if not changed:
-            break
-    return pieces
+            return
 
 
 def _successors(phase: Phase) -> list[Entry]:
@@ -320,7 +391,9 @@ def _successors(phase: Phase) -> list[Entry]:
     listed = list(pieces)
     occupied = white | black
     defended = [pawn_attacks(white, 0), pawn_attacks(black, 1)]
+    regions = 0
     for colour, kind, region in listed:
+        regions |= region
         if not region & (region - 1):
             occupied |= region
             defended[colour] |= STEP[kind](region)
@@ -338,15 +411,18 @@ def _successors(phase: Phase) -> list[Entry]:
         wide: list[Piece] | None = None,
     ) -> None:
         free = FULL ^ (after[0] | after[1])
-        kept = tuple((c, k, r & free) for c, k, r in rest)
-        seeds = kept if wide is None else tuple((c, k, r & free) for c, k, r in wide)
+        if rest is listed and not regions & ~free:
+            kept = pieces
+        else:
+            kept = tuple([(c, k, r & free) for c, k, r in rest])
+        seeds = kept if wide is None else tuple([(c, k, r & free) for c, k, r in wide])
         out.append(Entry(colour, after[0], after[1], kept, kind, dst, src, seeds))
 
     def moved(colour: int, src: int, dst: int, victim: int, gone: int) -> None:
         after = pawns.copy()
         after[colour] ^= src
         after[colour ^ 1] &= ~victim
-        rest = [p for i, p in enumerate(listed) if i != gone]
+        rest = listed if gone < 0 else [p for i, p in enumerate(listed) if i != gone]
         origin = src | (victim & ~dst)
         if dst & LAST_RANKS[colour]:
             for kind in PROMOTIONS:
@@ -358,21 +434,33 @@ def _successors(phase: Phase) -> list[Entry]:
     for colour in (0, 1):
         them = colour ^ 1
         enemy = pawns[them]
-        for pawn in squares_of(pawns[colour]):
-            src = 1 << pawn
+        victims = [
+            (i, region)
+            for i, (owner, kind, region) in enumerate(listed)
+            if owner == them and kind != KING
+        ]
+        room = 0
+        for _, region in victims:
+            room |= region
+        bb = pawns[colour]
+        while bb:
+            src = bb & -bb
+            bb ^= src
             ahead = pawn_push(src, colour) & ~occupied
             if ahead:
                 moved(colour, src, ahead, 0, -1)
                 two = pawn_push(ahead, colour) & ~occupied
                 if src & START_RANKS[colour] and two:
                     moved(colour, src, two, 0, -1)
-            for target in squares_of(pawn_attacks(src, colour)):
-                dst = 1 << target
+            targets = pawn_attacks(src, colour) & (enemy | room)
+            while targets:
+                dst = targets & -targets
+                targets ^= dst
                 if dst & enemy:
                     moved(colour, src, dst, dst, -1)
                 else:
-                    for i, (owner, kind, region) in enumerate(listed):
-                        if owner == them and kind != KING and region & dst:
+                    for i, region in victims:
+                        if region & dst:
                             moved(colour, src, dst, 0, i)
         for i, (owner, kind, region) in enumerate(listed):
             if owner != colour:
@@ -380,16 +468,18 @@ def _successors(phase: Phase) -> list[Entry]:
             attack = STEP[kind](region)
             if kind == KING:
                 attack &= ~defended[them]
-            for target in squares_of(attack & enemy):
-                dst = 1 << target
+            targets = attack & enemy
+            while targets:
+                dst = targets & -targets
+                targets ^= dst
                 after = pawns.copy()
                 after[them] ^= dst
                 taken = [*listed[:i], (owner, kind, dst), *listed[i + 1 :]]
                 grown = [*listed[:i], (owner, kind, region | dst), *listed[i + 1 :]]
                 origin = region & attacks_from(kind, dst, colour, white | black)
                 entry(colour, after, taken, kind, dst, origin, grown)
-            for j, (victim, vkind, vregion) in enumerate(listed):
-                if victim == them and vkind != KING and attack & vregion:
+            for j, vregion in victims:
+                if attack & vregion:
                     dst = attack & vregion
                     rest = [p for k, p in enumerate(listed) if k != j]
                     at = i - (j < i)

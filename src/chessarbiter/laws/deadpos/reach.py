@@ -10,7 +10,8 @@ ever occupies while the walls stand is in its colour's ``stand``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Final, NamedTuple
 
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KNIGHT, PAWN, QUEEN, ROOK
@@ -26,8 +27,7 @@ from chessarbiter.laws.deadpos.bitboards import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Reach:
+class Reach(NamedTuple):
     """What one colour's pieces other than the king and the fixed units could ever do."""
 
     stand: int
@@ -43,46 +43,99 @@ class Reach:
 def reaches(pos: Position, fixed: int, locked: int, paths: tuple[int, int]) -> tuple[Reach, Reach]:
     """Both colours' :class:`Reach` while the units on ``fixed`` never move and the pawns on
     ``locked`` never leave ``paths[colour]`` (their file, ahead of them), capture or are
-    captured: no enemy pawn can push past one."""
+    captured: no enemy pawn can push past one.
+
+    The least fixpoint is found colour after colour, each from the other's latest squares:
+    every fill only grows, so each goes on from its last result, and the pieces' own fills,
+    which do not depend on the other colour, are made once (a promotion square adds to the
+    queens' and knights' fills: the fill of a union is the union of the fills)."""
     allowed = FULL ^ fixed
     pieces = pos.pieces
+    walls = fixed | locked
     ep = 1 << pos.ep_square if pos.ep_square >= 0 else 0
-    white = FULL if pos.turn == 0 else 0
+    eps = (ep, 0) if pos.turn == 0 else (0, ep)
+    pushes = (allowed & ~(walls & pieces[8 | PAWN]), allowed & ~(walls & pieces[PAWN]))
+    walked = [pieces[PAWN] & ~walls, pieces[8 | PAWN] & ~walls]
+    queens = [0, 0]
+    knights = [0, 0]
+    rooks = [0, 0]
+    bishops = [0, 0]
+    for colour in (0, 1):
+        base = colour << 3
+        seed = pieces[base | QUEEN] & ~fixed
+        queens[colour] = fill(seed, allowed, king_step) if seed else 0
+        seed = pieces[base | KNIGHT] & ~fixed
+        knights[colour] = fill(seed, allowed, knight_step) if seed else 0
+        seed = pieces[base | ROOK] & ~fixed
+        rooks[colour] = fill(seed, allowed, orthogonal_step) if seed else 0
+        seed = pieces[base | BISHOP] & ~fixed
+        bishops[colour] = fill(seed, allowed, diagonal_step) if seed else 0
+    pieces_only = (queens.copy(), knights.copy())
+    crowns = [0, 0]
     stands = [0, 0]
     while True:
-        found = (
-            _reach(pieces, 0, allowed, fixed | locked, paths[0], stands[1] | (ep & white)),
-            _reach(pieces, 1, allowed, fixed | locked, paths[1], stands[0] | (ep & ~white)),
-        )
-        grown = [found[0].stand, found[1].stand]
-        if grown == stands:
-            return found
-        stands = grown
+        for colour in (0, 1):
+            region = pawn_fill(
+                walked[colour], pushes[colour], allowed & (stands[colour ^ 1] | eps[colour]), colour
+            )
+            walked[colour] = region
+            region |= paths[colour]
+            crowned = region & LAST_RANKS[colour]
+            if crowned != crowns[colour]:
+                crowns[colour] = crowned
+                queen, knight = _promoted(crowned, allowed)
+                queens[colour] = pieces_only[0][colour] | queen
+                knights[colour] = pieces_only[1][colour] | knight
+            grown = region | queens[colour] | knights[colour] | rooks[colour] | bishops[colour]
+            if colour and grown == stands[1]:
+                found = [walked, paths, queens, knights, rooks, bishops]
+                white = _reach(pieces, 0, fixed, walls, found)
+                return white, _reach(pieces, 1, fixed, walls, found)
+            stands[colour] = grown
+
+
+PROMOTED_KEPT: Final = 4096
+"""Most fills of promotion squares remembered (:data:`_promoted_fills`)."""
+_promoted_fills: dict[tuple[int, int], tuple[int, int]] = {}
+"""The queens' and knights' fills from promotion squares, by those squares and the squares
+allowed: behind a pawn wall they stay the same move after move. Cleared when full."""
+
+
+def _promoted(crowned: int, allowed: int) -> tuple[int, int]:
+    """The fills of a queen and of a knight from the squares ``crowned``."""
+    key = (crowned, allowed)
+    found = _promoted_fills.get(key)
+    if found is None:
+        found = (fill(crowned, allowed, king_step), fill(crowned, allowed, knight_step))
+        if len(_promoted_fills) >= PROMOTED_KEPT:
+            _promoted_fills.clear()
+        _promoted_fills[key] = found
+    return found
 
 
 def _reach(
-    pieces: list[int], colour: int, allowed: int, fixed: int, path: int, prey: int
+    pieces: list[int], colour: int, fixed: int, walls: int, found: list[Sequence[int]]
 ) -> Reach:
+    """One colour's :class:`Reach` from its fills ``found``: the pawns' (without the locked
+    pawns' paths), the paths, the queens', knights', rooks' and bishops'."""
     base = colour << 3
-    pawns = pieces[base | PAWN] & ~fixed
-    barred = fixed & pieces[(colour ^ 1) << 3 | PAWN]
-    walked = pawn_fill(pawns, allowed & ~barred, allowed & prey, colour) | path
+    walked_, paths, queens, knights, rooks, bishops = found
+    path = paths[colour]
+    walked = walked_[colour] | path
+    queen, knight, rook, bishop = queens[colour], knights[colour], rooks[colour], bishops[colour]
     crowned = walked & LAST_RANKS[colour]
-    queens = fill((pieces[base | QUEEN] & ~fixed) | crowned, allowed, king_step)
-    knights = fill((pieces[base | KNIGHT] & ~fixed) | crowned, allowed, knight_step)
-    rooks = fill(pieces[base | ROOK] & ~fixed, allowed, orthogonal_step)
-    bishops = fill(pieces[base | BISHOP] & ~fixed, allowed, diagonal_step)
-    checks = (
-        pawn_attacks(walked & ~crowned, colour)
-        | king_step(queens)
-        | knight_step(knights)
-        | orthogonal_step(rooks)
+    count = (
+        (pieces[base | KNIGHT] & ~fixed).bit_count()
+        + (pieces[base | BISHOP] & ~fixed).bit_count()
+        + (pieces[base | ROOK] & ~fixed).bit_count()
+        + (pieces[base | QUEEN] & ~fixed).bit_count()
     )
-    count = sum((pieces[base | kind] & ~fixed).bit_count() for kind in (KNIGHT, BISHOP, ROOK))
-    count += (pieces[base | QUEEN] & ~fixed).bit_count()
     return Reach(
-        stand=walked | queens | knights | rooks | bishops,
-        checks=checks,
-        bishop_checks=diagonal_step(bishops),
-        pieces=count + (pieces[base | PAWN] & (pawns | path)).bit_count(),
+        stand=walked | queen | knight | rook | bishop,
+        checks=pawn_attacks(walked & ~crowned, colour)
+        | king_step(queen)
+        | knight_step(knight)
+        | orthogonal_step(rook),
+        bishop_checks=diagonal_step(bishop),
+        pieces=count + (pieces[base | PAWN] & (~walls | path)).bit_count(),
     )

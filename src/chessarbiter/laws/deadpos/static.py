@@ -21,7 +21,7 @@ other blockers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from chessarbiter.core.attacks import KING_ATTACKS
 from chessarbiter.core.position import Position
@@ -49,13 +49,17 @@ STEPS: tuple[tuple[int, Step], ...] = (
 """Each piece kind and the squares next to it that it could move to or attack."""
 
 
-@dataclass(frozen=True, slots=True)
-class Mobility:
+class Mobility(NamedTuple):
     """The fixed units, the locked pawns with their paths, and what the rest can reach."""
 
     fixed: int
     locked: int
     reach: tuple[Reach, Reach]
+    kings: tuple[int, int]
+    """Each colour's king region: off the fixed units and the squares fixed enemy units
+    attack."""
+    guards: tuple[int, int]
+    """The squares each colour's fixed units attack (:func:`guards`)."""
 
 
 _NOTHING = Reach(0, 0, 0, 0)
@@ -67,9 +71,26 @@ def fixed_units(pos: Position) -> int:
     return mobility(pos).fixed
 
 
+_last: dict[tuple[tuple[int, ...], int, int], Mobility] = {}
+"""The last position's :class:`Mobility`, by what it reads of the position (the units, the
+en-passant square and, with one, the side to move): the per-move proof asks for both sides
+of a position in turn."""
+
+
 def mobility(pos: Position) -> Mobility:
     """The greatest self-consistent fixed units and locked pawns (see module doc); when no
     unit is fixed, nothing else is computed."""
+    ep = pos.ep_square
+    key = (tuple(pos.pieces), ep, pos.turn if ep >= 0 else 0)
+    found = _last.get(key)
+    if found is None:
+        found = _mobility(pos)
+        _last.clear()
+        _last[key] = found
+    return found
+
+
+def _mobility(pos: Position) -> Mobility:
     pieces = pos.pieces
     units = (
         pos.occupied_co[0] & ~pieces[KING],
@@ -84,11 +105,13 @@ def mobility(pos: Position) -> Mobility:
         allowed = FULL ^ fixed
         kept = 0
         held = 0
+        kings = [0, 0]
+        guarded_by = [0, 0]
         for colour in (0, 1):
             them = colour ^ 1
             mine = fixed & units[colour]
-            guarded = guards(pieces, mine, colour)
-            king = fill(pieces[them << 3 | KING], allowed & ~guarded, king_step)
+            guarded = guarded_by[colour] = guards(pieces, mine, colour)
+            king = kings[them] = fill(pieces[them << 3 | KING], allowed & ~guarded, king_step)
             threats = reach[them].checks | reach[them].bishop_checks | (king_step(king) & ~guarded)
             prey = (fixed & units[them]) | reach[them].stand
             capture = pawn_attacks(prey, them)
@@ -98,10 +121,12 @@ def mobility(pos: Position) -> Mobility:
                 if not (path & (threats | LAST_RANKS[colour]) or pawn_attacks(path, colour) & prey):
                     held |= pawn
         if kept == fixed and held == locked:
-            return Mobility(fixed, locked, reach)
+            return Mobility(
+                fixed, locked, reach, (kings[0], kings[1]), (guarded_by[0], guarded_by[1])
+            )
         locked = held | ((fixed ^ kept) & movable)
         fixed = kept
-    return Mobility(0, 0, (_NOTHING, _NOTHING))
+    return Mobility(0, 0, (_NOTHING, _NOTHING), (0, 0), (0, 0))
 
 
 def _paths(
@@ -124,9 +149,12 @@ def _paths(
 
 def guards(pieces: list[int], fixed: int, colour: int) -> int:
     """Squares the fixed units ``fixed`` of ``colour`` attack whatever else moves."""
-    out = pawn_attacks(fixed & pieces[colour << 3 | PAWN], colour)
+    base = colour << 3
+    out = pawn_attacks(fixed & pieces[base | PAWN], colour)
     for kind, step in STEPS:
-        out |= step(fixed & pieces[colour << 3 | kind])
+        bb = fixed & pieces[base | kind]
+        if bb:
+            out |= step(bb)
     return out
 
 
@@ -169,15 +197,11 @@ def statically_unwinnable(pos: Position, winner: int) -> bool:
         return False
     pieces = pos.pieces
     loser = winner ^ 1
-    allowed = FULL ^ fixed
-    walls = guards(pieces, fixed & pos.occupied_co[winner], winner)
-    region = fill(pieces[loser << 3 | KING], allowed & ~walls, king_step)
+    region = found.kings[loser]
     reach = found.reach
     attack = reach[winner]
     checks = attack.checks | attack.bishop_checks
-    their_walls = guards(pieces, fixed & pos.occupied_co[loser], loser)
-    helper = fill(pieces[winner << 3 | KING], allowed & ~their_walls, king_step)
-    covered = checks | walls | king_step(helper) | fixed
+    covered = checks | found.guards[winner] | king_step(found.kings[winner]) | fixed
     blockers = reach[loser]
     locked = found.locked & pieces[loser << 3 | PAWN]
     others = blockers.pieces - locked.bit_count()
