@@ -63,9 +63,9 @@ def run(
     searched: set[int] = set()
     search = proof._searched
 
-    def counted(pos: Position) -> bool:
+    def counted(pos: Position, static: dict[int, bool]) -> bool:
         searched.add(len(ours))
-        return search(pos)
+        return search(pos, static)
 
     proof._searched = counted
     ours: list[float] = []
