@@ -10,26 +10,66 @@ nothing doubles the number of structural moves skipped before the next (up to
 and would cost nine tenths of the time). If the exploration ends within its cap without
 meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
 
-Most moves lead to a position already seen; their key is computed from the parent's without
-making the move (:func:`child_key`), exactly as :meth:`Position.push` updates it.
+Most moves lead to a position already seen. :func:`children` lists a position's moves in
+the order of :func:`~chessarbiter.core.movegen.legal_moves`, each with the key of the
+position after it computed without making it (exactly as :meth:`Position.push` updates the
+key), and leaves out those whose key is already seen: seen keys only grow, so the walk
+would skip them anyway. The king's steps are listed without testing whether the square is
+attacked; that is tested only for a step to a position not seen yet, before it is made. A
+step to a seen key needs no test: after an illegal move the side that moved stands in
+check with the other side to move, and no position reached by legal moves (nor the root, a
+legal position) has that placement and side to move, so its key is never in the seen set.
+Moves are made and unmade with :meth:`Position.make`, which keeps no history.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.movegen import legal_moves
-from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BACK_RANKS, KING, PAWN
-from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
-from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
+from chessarbiter.core.attacks import (
+    BETWEEN,
+    BISHOP_RAYS,
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    LINE,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+    ROOK_RAYS,
+)
+from chessarbiter.core.movegen import (
+    checkers,
+    en_passant_moves,
+    has_legal_move,
+    in_check,
+    legal_moves,
+    pinned_pieces,
+)
+from chessarbiter.core.moves import Move
+from chessarbiter.core.position import Position, Undo
+from chessarbiter.core.squares import FILES, FULL, PAWN, RANKS
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
+from chessarbiter.laws.deadpos.deadline import EVERY, NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
+
+_MOVE: Final = (1 << 16) - 1
+_STRUCTURAL: Final = 1 << 16
+"""An entry of :func:`children` is ``key << 17 | structural << 16 | move`` (a move that
+captures or moves a pawn is structural), or ``move`` alone when the key is not known."""
+_NOT_A: Final = FULL ^ FILES[0]
+_NOT_H: Final = FULL ^ FILES[7]
+_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_PROMOTED: Final = (5, 4, 3, 2)
+"""Promotions in the order of :func:`legal_moves`: queen, rook, bishop, knight."""
 
 
 class Exploration:
@@ -40,9 +80,7 @@ class Exploration:
         self.winner = winner
         self.seen = {pos.key()}
         self.line: list[Move] = []
-        self.moves = [pos.legal_moves()]
-        self.next = [0]
-        self.bases = [_base(pos)]
+        self.moves = [children(pos, self.seen)[0]]
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
 
@@ -51,114 +89,284 @@ class Exploration:
         :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
         UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
         ``deadline`` raises)."""
-        for move in self.line:
-            pos.push(move)
-        outcome = self._run(pos, cap, deadline)
-        for _ in self.line:
-            pos.pop()
-        return outcome
-
-    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Winnability:
         if self.found:
             return Winnability.WINNABLE
-        winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
-        stack, index, bases = self.moves, self.next, self.bases
-        board, pieces = pos.board, pos.pieces
-        while stack:
-            moves, i = stack[-1], index[-1]
-            if i == len(moves):
+        undos = [pos.make(move) for move in self.line]
+        try:
+            outcome = self._run(pos, cap, deadline, undos)
+        finally:
+            self.line = [Move(undo[0]) for undo in undos]
+        while undos:
+            pos.unmake(undos.pop())
+        return outcome
+
+    def _run(self, pos: Position, cap: int, deadline: Deadline, undos: list[Undo]) -> Winnability:
+        """The walk; ``undos`` are the moves from the root to the position of the last
+        list of :attr:`moves`, made."""
+        winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
+        board, pieces, make, unmake = pos.board, pos.pieces, pos.make, pos.unmake
+        while True:
+            todo = stack[-1]
+            if not todo:
                 stack.pop()
-                index.pop()
-                bases.pop()
-                if line:
-                    line.pop()
-                    pos.pop()
+                if not stack:
+                    return Winnability.UNWINNABLE
+                unmake(undos.pop())
                 continue
-            move = moves[i]
-            base = bases[-1]
-            if base is not None and (key := child_key(pos, base, move)) is not None:
+            entry = todo.pop()
+            key = entry >> 17
+            if key:
                 if key in seen:
-                    index[-1] = i + 1
                     continue
                 if len(seen) >= cap:
+                    todo.append(entry)
                     return Winnability.UNDETERMINED
-                structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
-                pos.push(move)
+                move = entry & _MOVE
+                structural = entry & _STRUCTURAL
+                undo = make(move)
             else:
+                move = entry
                 structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
-                pos.push(move)
+                undo = make(move)
                 key = pos.key()
                 if key in seen:
-                    pos.pop()
-                    index[-1] = i + 1
+                    unmake(undo)
                     continue
                 if len(seen) >= cap:
-                    pos.pop()
+                    unmake(undo)
+                    todo.append(entry)
                     return Winnability.UNDETERMINED
             seen.add(key)
-            index[-1] = i + 1
-            deadline.tick()
-            static = structural
-            if structural and self.skip:
-                self.skip -= 1
-                static = False
-            replies = legal_moves(pos)
-            if not replies:
-                if pos.turn == loser and pos.is_check():
-                    self.found = (*line, move)
-                    pos.pop()
-                    return Winnability.WINNABLE
-            # only a capture or a pawn move (a promotion) changes the material
-            elif not (structural and cannot_mate_by_material(pieces, winner)):
-                if static:
-                    if statically_unwinnable(pos, winner):
-                        self.gap = self.skip = 0
-                        pos.pop()
-                        continue
-                    self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
-                line.append(move)
-                stack.append(replies)
-                index.append(0)
-                bases.append(key if pos.ep_square < 0 else None)  # as _base, key known
-                continue
-            pos.pop()
-        return Winnability.UNWINNABLE
+            if not len(seen) % EVERY:
+                deadline.check()
+            static = False
+            if structural:
+                if self.skip:
+                    self.skip -= 1
+                else:
+                    static = True
+                # only a capture or a pawn move (a promotion) changes the material
+                if cannot_mate_by_material(pieces, winner):
+                    if pos._turn == loser and in_check(pos) and not has_legal_move(pos, True):
+                        return self._mate(undos, undo)
+                    unmake(undo)
+                    continue
+            replies, checkers = children(pos, seen)
+            if checkers and pos._turn == loser and not has_legal_move(pos, True):
+                return self._mate(undos, undo)
+            if static:
+                if not has_legal_move(pos, checkers != 0):
+                    unmake(undo)  # mate or stalemate: nothing follows, not analysed
+                    continue
+                if statically_unwinnable(pos, winner):
+                    self.gap = self.skip = 0
+                    unmake(undo)
+                    continue
+                self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
+            undos.append(undo)
+            stack.append(replies)
 
-def _base(pos: Position) -> int | None:
-    """The key :func:`child_key` starts from: the position's, when it has no en-passant
-    square (else None: its children's keys are taken after the move)."""
-    return pos.key() if pos.ep_square < 0 else None
+    def _mate(self, undos: list[Undo], undo: Undo) -> Winnability:
+        """The winner's checkmate is found, ``undo`` the move that gave it (not made on
+        the position any more when the walk returns: :meth:`run` unmakes ``undos``)."""
+        self.found = (*(Move(u[0]) for u in undos), Move(undo[0]))
+        undos.append(undo)
+        return Winnability.WINNABLE
 
 
-def child_key(pos: Position, base: int, move: Move) -> int | None:
-    """The key of the position after ``move``, legal in ``pos`` (which has no en-passant
-    square and the key ``base``), without making it: the same updates as
-    :meth:`Position.push`. None for castling and double steps (the latter may give an
-    en-passant square, which the key counts only when a capture is legal)."""
-    if move & CASTLE_FLAG:
-        return None
-    fr, to = move & 63, (move >> 6) & 63
+def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
+    """The moves of the side to move whose position is not in ``seen``, as entries
+    ``key << 16 | move`` (the key of the position after the move) or ``move`` (castling,
+    double steps and en passant, whose key is taken after the move), last move first; the
+    king's steps untested for attacked squares, every other move legal. And the pieces
+    giving check. In the order of :func:`~chessarbiter.core.movegen.legal_moves`."""
+    if pos.castling_rights:  # rare in an exploration: castling rights change keys
+        return list[int](reversed(legal_moves(pos))), checkers(pos)
+    us = pos._turn
+    them = us ^ 1
     board = pos.board
-    moved, captured = board[fr], board[to]
-    key = base ^ TURN_KEY ^ PIECE_KEYS[moved][fr]
-    kind = moved & 7
-    if kind == PAWN:
-        if to - fr == 16 or fr - to == 16:
-            return None
-        promoted = move >> 12 & 7
-        key ^= PIECE_KEYS[moved & 8 | promoted if promoted else moved][to]
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    opp = pos.occupied_co[them]
+    occupied = own | opp
+    ub = us << 3
+    tb = them << 3
+    base = pos._key ^ TURN_KEY
+    keys = PIECE_KEYS
+    king_bb = pieces[ub | 6]
+    king = king_bb.bit_length() - 1
+    t_queens = pieces[tb | 5]
+    t_orth = pieces[tb | 4] | t_queens
+    t_diag = pieces[tb | 3] | t_queens
+    t_pawns = pieces[tb | 1]
+    checking = KNIGHT_ATTACKS[king] & pieces[tb | 2] | PAWN_ATTACKS[us][king] & t_pawns
+    if t_orth:
+        checking |= (
+            RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
+            | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]
+        ) & t_orth
+    if t_diag:
+        checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
+    out: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
+    append = out.append
+    danger = KING_ATTACKS[pieces[tb | 6].bit_length() - 1] | (
+        (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7 if us == 0
+        else (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
+    )
+    t_knights = pieces[tb | 2]
+    while t_knights:
+        low = t_knights & -t_knights
+        t_knights ^= low
+        danger |= KNIGHT_ATTACKS[low.bit_length() - 1]
+    pk = keys[ub | 6]
+    start = base ^ pk[king]
+    without_king = occupied ^ king_bb
+    targets = KING_ATTACKS[king] & ~own & ~danger
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        to = low.bit_length() - 1
+        key = start ^ pk[to]
+        if low & opp:
+            key ^= keys[board[to]][to]
+            if key in seen:
+                continue
+            entry = key << 17 | _STRUCTURAL | king | to << 6
+        elif key in seen:
+            continue
+        else:
+            entry = key << 17 | king | to << 6
+        lines = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
+        while lines:  # a line piece attacks the square once the king has left its own
+            piece = lines & -lines
+            if not BETWEEN[to][piece.bit_length() - 1] & without_king:
+                break
+            lines ^= piece
+        else:
+            append(entry)
+    if checking:
+        if checking & (checking - 1):
+            out.reverse()
+            return out, checking  # double check: only the king moves
+        mask = BETWEEN[king][checking.bit_length() - 1] | checking
     else:
-        key ^= PIECE_KEYS[moved][to]
-    if captured:
-        key ^= PIECE_KEYS[captured][to]
-    rights = pos.castling_rights
-    if rights:
-        after = rights & ~(1 << fr | 1 << to)
-        if kind == KING:
-            after &= ~BACK_RANKS[pos.turn]
-        if after != rights:
-            key ^= castling_key(rights ^ after)
-    return key
+        mask = ~own & FULL
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if t_orth | t_diag else 0
+    sets = []
+    knights = pieces[ub | 2] & ~pinned
+    while knights:
+        low = knights & -knights
+        knights ^= low
+        sq = low.bit_length() - 1
+        sets.append((sq, KNIGHT_ATTACKS[sq] & mask))
+    queens = pieces[ub | 5]
+    diag = pieces[ub | 3] | queens
+    while diag:
+        low = diag & -diag
+        diag ^= low
+        sq = low.bit_length() - 1
+        targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+        sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+    orth = pieces[ub | 4] | queens
+    while orth:
+        low = orth & -orth
+        orth ^= low
+        sq = low.bit_length() - 1
+        targets = (
+            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+        ) & mask
+        sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+    for fr, targets in sets:
+        pk = keys[board[fr]]
+        start = base ^ pk[fr]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            key = start ^ pk[to]
+            if low & opp:
+                key ^= keys[board[to]][to]
+                if key not in seen:
+                    append(key << 17 | _STRUCTURAL | fr | to << 6)
+            elif key not in seen:
+                append(key << 17 | fr | to << 6)
+
+    pawns = pieces[ub | 1]
+    if not pawns:
+        out.reverse()
+        return out, checking
+    free = pawns & ~pinned
+    empty = ~occupied & FULL
+    if us == 0:
+        one = (free << 8) & empty
+        steps = [(8, one & mask), (16, ((one & RANKS[2]) << 8) & empty & mask),
+                 (7, ((free & _NOT_A) << 7) & opp & mask),
+                 (9, ((free & _NOT_H) << 9) & opp & mask)]
+        step = 8
+    else:
+        one = (free >> 8) & empty
+        steps = [(-8, one & mask), (-16, ((one & RANKS[5]) >> 8) & empty & mask),
+                 (-9, ((free & _NOT_A) >> 9) & opp & mask),
+                 (-7, ((free & _NOT_H) >> 7) & opp & mask)]
+        step = -8
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        low = pinned_pawns & -pinned_pawns
+        pinned_pawns ^= low
+        sq = low.bit_length() - 1
+        line = LINE[king][sq] & mask
+        ahead = sq + step
+        if not occupied >> ahead & 1:
+            if line >> ahead & 1:
+                steps.append((step, 1 << ahead))
+            double = ahead + step
+            if (sq >> 3) == (1 if us == 0 else 6) and not occupied >> double & 1 and (
+                line >> double & 1
+            ):
+                steps.append((2 * step, 1 << double))
+        hits = PAWN_ATTACKS[us][sq] & opp & line
+        while hits:
+            hit = hits & -hits
+            hits ^= hit
+            steps.append((hit.bit_length() - 1 - sq, hit))
+    pk = keys[ub | 1]
+    for delta, targets in steps:
+        if not targets:
+            continue
+        promoting = targets & _PROMOTION_RANK
+        targets ^= promoting
+        if delta == 16 or delta == -16:  # the key after a double step is taken after it
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                append((to - delta) | to << 6)
+            continue
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            fr = to - delta
+            key = base ^ pk[fr] ^ pk[to]
+            if low & opp:
+                key ^= keys[board[to]][to]
+            if key not in seen:
+                append(key << 17 | _STRUCTURAL | fr | to << 6)
+        while promoting:
+            low = promoting & -promoting
+            promoting ^= low
+            to = low.bit_length() - 1
+            fr = to - delta
+            start = base ^ pk[fr]
+            if low & opp:
+                start ^= keys[board[to]][to]
+            for kind in _PROMOTED:
+                key = start ^ keys[ub | kind][to]
+                if key not in seen:
+                    append(key << 17 | _STRUCTURAL | fr | to << 6 | kind << 12)
+    out.reverse()
+    return out, checking
 
 
 def explore(
