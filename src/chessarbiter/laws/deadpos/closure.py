@@ -49,9 +49,9 @@ from chessarbiter.core.movegen import (
     legal_moves,
     pinned_pieces,
 )
-from chessarbiter.core.moves import Move
+from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position, Undo
-from chessarbiter.core.squares import FILES, FULL, PAWN, RANKS
+from chessarbiter.core.squares import FILES, FULL, PAWN, RANKS, SIDES
 from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
 from chessarbiter.laws.deadpos.deadline import EVERY, NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -98,20 +98,50 @@ class Exploration:
             self.line = [Move(undo[0]) for undo in undos]
         while undos:
             pos.unmake(undos.pop())
+        pos.turn = SIDES[pos._turn]
         return outcome
 
     def _run(self, pos: Position, cap: int, deadline: Deadline, undos: list[Undo]) -> Winnability:
         """The walk; ``undos`` are the moves from the root to the position of the last
         list of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
-        board, pieces, make, unmake = pos.board, pos.pieces, pos.make, pos.unmake
+        board, pieces, occupied, make, unmake = pos.board, pos.pieces, pos.occupied_co, pos.make, pos.unmake
+        todo = stack[-1]
         while True:
-            todo = stack[-1]
             if not todo:
                 stack.pop()
                 if not stack:
                     return Winnability.UNWINNABLE
-                unmake(undos.pop())
+                undo = undos.pop()
+                move = undo[0]
+                if move & CASTLE_FLAG:
+                    unmake(undo)
+                else:  # Position.unmake, inline
+                    fr = move & 63
+                    to = (move >> 6) & 63
+                    us = pos._turn ^ 1
+                    pos._turn = us
+                    _, captured, pos.castling_rights, ep, pos._key = undo
+                    pos.ep_square = ep
+                    moved = board[to]
+                    bits = 1 << fr | 1 << to
+                    if move >> 12:
+                        pieces[moved] ^= 1 << to
+                        moved = moved & 8 | PAWN
+                        pieces[moved] ^= 1 << to
+                    pieces[moved] ^= bits
+                    occupied[us] ^= bits
+                    board[fr] = moved
+                    board[to] = captured
+                    if captured:
+                        pieces[captured] ^= 1 << to
+                        occupied[us ^ 1] ^= 1 << to
+                    elif to == ep and moved & 7 == PAWN:
+                        gone = to ^ 8
+                        board[gone] = moved ^ 8
+                        pieces[moved ^ 8] ^= 1 << gone
+                        occupied[us ^ 1] ^= 1 << gone
+                todo = stack[-1]
                 continue
             entry = todo.pop()
             key = entry >> 17
@@ -121,9 +151,32 @@ class Exploration:
                 if len(seen) >= cap:
                     todo.append(entry)
                     return Winnability.UNDETERMINED
+                # Position.make, inline: no castling rights, no en passant
                 move = entry & _MOVE
+                fr = move & 63
+                to = (move >> 6) & 63
+                moved = board[fr]
+                captured = board[to]
+                us = pos._turn
+                bits = 1 << fr | 1 << to
+                board[fr] = 0
+                pieces[moved] ^= bits
+                occupied[us] ^= bits
+                if captured:
+                    pieces[captured] ^= 1 << to
+                    occupied[us ^ 1] ^= 1 << to
+                if move >> 12:
+                    promoted = moved & 8 | move >> 12
+                    pieces[moved] ^= 1 << to
+                    pieces[promoted] ^= 1 << to
+                    board[to] = promoted
+                else:
+                    board[to] = moved
+                undo = (move, captured, 0, pos.ep_square, pos._key)
+                pos.ep_square = -1
+                pos._turn = us ^ 1
+                pos._key = key
                 structural = entry & _STRUCTURAL
-                undo = make(move)
             else:
                 move = entry
                 structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
@@ -152,12 +205,13 @@ class Exploration:
                     unmake(undo)
                     continue
             replies, checkers = children(pos, seen)
-            if checkers and pos._turn == loser and not has_legal_move(pos, True):
+            if not replies and checkers and pos._turn == loser and not has_legal_move(pos, True):
                 return self._mate(undos, undo)
             if static:
-                if not has_legal_move(pos, checkers != 0):
+                if not replies and not has_legal_move(pos, checkers != 0):
                     unmake(undo)  # mate or stalemate: nothing follows, not analysed
                     continue
+                pos.turn = SIDES[pos._turn]
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
                     unmake(undo)
@@ -165,6 +219,7 @@ class Exploration:
                 self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
             undos.append(undo)
             stack.append(replies)
+            todo = replies
 
     def _mate(self, undos: list[Undo], undo: Undo) -> Winnability:
         """The winner's checkmate is found, ``undo`` the move that gave it (not made on
@@ -220,8 +275,9 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
         danger |= KNIGHT_ATTACKS[low.bit_length() - 1]
     pk = keys[ub | 6]
     start = base ^ pk[king]
-    without_king = occupied ^ king_bb
     targets = KING_ATTACKS[king] & ~own & ~danger
+    lines = t_orth | t_diag
+    without_king = occupied ^ king_bb
     while targets:
         low = targets & -targets
         targets ^= low
@@ -236,12 +292,15 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
             continue
         else:
             entry = key << 17 | king | to << 6
-        lines = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
-        while lines:  # a line piece attacks the square once the king has left its own
-            piece = lines & -lines
-            if not BETWEEN[to][piece.bit_length() - 1] & without_king:
-                break
-            lines ^= piece
+        if lines:  # a line piece may attack the square once the king has left its own
+            attackers = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
+            while attackers:
+                piece = attackers & -attackers
+                if not BETWEEN[to][piece.bit_length() - 1] & without_king:
+                    break
+                attackers ^= piece
+            else:
+                append(entry)
         else:
             append(entry)
     if checking:
@@ -252,45 +311,47 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
     else:
         mask = ~own & FULL
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if t_orth | t_diag else 0
-    sets = []
-    knights = pieces[ub | 2] & ~pinned
-    while knights:
-        low = knights & -knights
-        knights ^= low
-        sq = low.bit_length() - 1
-        sets.append((sq, KNIGHT_ATTACKS[sq] & mask))
-    queens = pieces[ub | 5]
-    diag = pieces[ub | 3] | queens
-    while diag:
-        low = diag & -diag
-        diag ^= low
-        sq = low.bit_length() - 1
-        targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
-        sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
-    orth = pieces[ub | 4] | queens
-    while orth:
-        low = orth & -orth
-        orth ^= low
-        sq = low.bit_length() - 1
-        targets = (
-            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
-            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
-        ) & mask
-        sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
-    for fr, targets in sets:
-        pk = keys[board[fr]]
-        start = base ^ pk[fr]
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            to = low.bit_length() - 1
-            key = start ^ pk[to]
-            if low & opp:
-                key ^= keys[board[to]][to]
-                if key not in seen:
-                    append(key << 17 | _STRUCTURAL | fr | to << 6)
-            elif key not in seen:
-                append(key << 17 | fr | to << 6)
+    officers = pieces[ub | 2] | pieces[ub | 3] | pieces[ub | 4] | pieces[ub | 5]
+    if officers:
+        sets = []
+        knights = pieces[ub | 2] & ~pinned
+        while knights:
+            low = knights & -knights
+            knights ^= low
+            sq = low.bit_length() - 1
+            sets.append((sq, KNIGHT_ATTACKS[sq] & mask))
+        queens = pieces[ub | 5]
+        diag = pieces[ub | 3] | queens
+        while diag:
+            low = diag & -diag
+            diag ^= low
+            sq = low.bit_length() - 1
+            targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+            sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+        orth = pieces[ub | 4] | queens
+        while orth:
+            low = orth & -orth
+            orth ^= low
+            sq = low.bit_length() - 1
+            targets = (
+                RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+                | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+            ) & mask
+            sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+        for fr, targets in sets:
+            pk = keys[board[fr]]
+            start = base ^ pk[fr]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                key = start ^ pk[to]
+                if low & opp:
+                    key ^= keys[board[to]][to]
+                    if key not in seen:
+                        append(key << 17 | _STRUCTURAL | fr | to << 6)
+                elif key not in seen:
+                    append(key << 17 | fr | to << 6)
 
     pawns = pieces[ub | 1]
     if not pawns:
