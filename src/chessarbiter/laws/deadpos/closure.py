@@ -105,7 +105,8 @@ class Exploration:
         """The walk; ``undos`` are the moves from the root to the position of the last
         list of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
-        board, pieces, occupied, make, unmake = pos.board, pos.pieces, pos.occupied_co, pos.make, pos.unmake
+        board, pieces, occupied = pos.board, pos.pieces, pos.occupied_co
+        make, unmake = pos.make, pos.unmake
         todo = stack[-1]
         while True:
             if not todo:
@@ -237,6 +238,10 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
     giving check. In the order of :func:`~chessarbiter.core.movegen.legal_moves`."""
     if pos.castling_rights:  # rare in an exploration: castling rights change keys
         return list[int](reversed(legal_moves(pos))), checkers(pos)
+    pieces = pos.pieces
+    occupied_co = pos.occupied_co
+    if occupied_co[0] == pieces[1] | pieces[6] and occupied_co[1] == pieces[9] | pieces[14]:
+        return _pawn_ending_children(pos, seen)
     us = pos._turn
     them = us ^ 1
     board = pos.board
@@ -391,6 +396,76 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
             hit = hits & -hits
             hits ^= hit
             steps.append((hit.bit_length() - 1 - sq, hit))
+    _pawn_entries(out, seen, board, base, ub, opp, steps)
+    out.reverse()
+    return out, checking
+
+
+def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
+    """:func:`children` when each side has only its king and pawns: nothing is pinned, a
+    check comes from one pawn, which only the king's step or taking the pawn answers."""
+    us = pos._turn
+    board = pos.board
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    opp = pos.occupied_co[us ^ 1]
+    ub = us << 3
+    tb = ub ^ 8
+    base = pos._key ^ TURN_KEY
+    king = pieces[ub | 6].bit_length() - 1
+    t_pawns = pieces[tb | 1]
+    checking = PAWN_ATTACKS[us][king] & t_pawns
+    out: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
+    append = out.append
+    if us == 0:
+        danger = (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7
+    else:
+        danger = (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
+    targets = KING_ATTACKS[king] & ~(own | danger | KING_ATTACKS[pieces[tb | 6].bit_length() - 1])
+    if targets:
+        pk = PIECE_KEYS[ub | 6]
+        start = base ^ pk[king]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            key = start ^ pk[to]
+            if low & opp:
+                key ^= PIECE_KEYS[board[to]][to]
+                if key not in seen:
+                    append(key << 17 | _STRUCTURAL | king | to << 6)
+            elif key not in seen:
+                append(key << 17 | king | to << 6)
+    pawns = pieces[ub | 1]
+    if pawns:
+        empty = ~(own | opp) & FULL
+        if checking:  # only taking the checking pawn
+            steps = [(7, (pawns & _NOT_A) << 7 & checking), (9, (pawns & _NOT_H) << 9 & checking)]
+            if us:
+                steps = [(-9, (pawns & _NOT_A) >> 9 & checking),
+                         (-7, (pawns & _NOT_H) >> 7 & checking)]
+        elif us == 0:
+            one = (pawns << 8) & empty
+            steps = [(8, one), (16, ((one & RANKS[2]) << 8) & empty),
+                     (7, ((pawns & _NOT_A) << 7) & opp), (9, ((pawns & _NOT_H) << 9) & opp)]
+        else:
+            one = (pawns >> 8) & empty
+            steps = [(-8, one), (-16, ((one & RANKS[5]) >> 8) & empty),
+                     (-9, ((pawns & _NOT_A) >> 9) & opp), (-7, ((pawns & _NOT_H) >> 7) & opp)]
+        _pawn_entries(out, seen, board, base, ub, opp, steps)
+    out.reverse()
+    return out, checking
+
+
+def _pawn_entries(
+    out: list[int], seen: set[int], board: list[int], base: int, ub: int, opp: int,
+    steps: list[tuple[int, int]],
+) -> None:
+    """Append the entries of the pawn moves ``steps`` (each a step and its targets, in the
+    order of :func:`~chessarbiter.core.movegen.legal_moves`) of the side ``ub >> 3``;
+    ``base`` is the position's key with the turn passed."""
+    append = out.append
+    keys = PIECE_KEYS
     pk = keys[ub | 1]
     for delta, targets in steps:
         if not targets:
@@ -426,8 +501,6 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
                 key = start ^ keys[ub | kind][to]
                 if key not in seen:
                     append(key << 17 | _STRUCTURAL | fr | to << 6 | kind << 12)
-    out.reverse()
-    return out, checking
 
 
 def explore(
