@@ -151,7 +151,7 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w - - 1 8",
         "8/8/4p3/3pPk2/p1pPp1p1/P1PbP1Pp/3B3P/2K5 b - - 0 1",
-        "4k3/1P6/8/2pP4/8/8/5p2/4K3 w - c6 0 1",
+        "4k3/1P6/8/2pP4/8/8/6p1/4K3 w - c6 0 1",
         "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1",
     ],
 )
