@@ -260,13 +260,15 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
     t_diag = pieces[tb | 3] | t_queens
     t_pawns = pieces[tb | 1]
     checking = KNIGHT_ATTACKS[king] & pieces[tb | 2] | PAWN_ATTACKS[us][king] & t_pawns
-    if t_orth:
-        checking |= (
-            RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
-            | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]
-        ) & t_orth
-    if t_diag:
-        checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
+    snipers = ROOK_RAYS[king] & t_orth | BISHOP_RAYS[king] & t_diag
+    if snipers:  # line pieces on the king's lines: checks and pins
+        if ROOK_RAYS[king] & t_orth:
+            checking |= (
+                RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
+                | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]
+            ) & t_orth
+        if BISHOP_RAYS[king] & t_diag:
+            checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
     out: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
     append = out.append
     danger = KING_ATTACKS[pieces[tb | 6].bit_length() - 1] | (
@@ -315,7 +317,7 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
         mask = BETWEEN[king][checking.bit_length() - 1] | checking
     else:
         mask = ~own & FULL
-    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if t_orth | t_diag else 0
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if snipers else 0
     officers = pieces[ub | 2] | pieces[ub | 3] | pieces[ub | 4] | pieces[ub | 5]
     if officers:
         sets = []
@@ -366,16 +368,20 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
     empty = ~occupied & FULL
     if us == 0:
         one = (free << 8) & empty
-        steps = [(8, one & mask), (16, ((one & RANKS[2]) << 8) & empty & mask),
-                 (7, ((free & _NOT_A) << 7) & opp & mask),
-                 (9, ((free & _NOT_H) << 9) & opp & mask)]
+        two = ((one & RANKS[2]) << 8) & empty
+        left = ((free & _NOT_A) << 7) & opp
+        right = ((free & _NOT_H) << 9) & opp
         step = 8
     else:
         one = (free >> 8) & empty
-        steps = [(-8, one & mask), (-16, ((one & RANKS[5]) >> 8) & empty & mask),
-                 (-9, ((free & _NOT_A) >> 9) & opp & mask),
-                 (-7, ((free & _NOT_H) >> 7) & opp & mask)]
+        two = ((one & RANKS[5]) >> 8) & empty
+        left = ((free & _NOT_A) >> 9) & opp
+        right = ((free & _NOT_H) >> 7) & opp
         step = -8
+    steps = [
+        (step, one & mask), (2 * step, two & mask), (step - 1, left & mask),
+        (step + 1, right & mask),
+    ] if (one | two | left | right) & mask else []
     pinned_pawns = pawns & pinned
     while pinned_pawns:
         low = pinned_pawns & -pinned_pawns
@@ -396,7 +402,8 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
             hit = hits & -hits
             hits ^= hit
             steps.append((hit.bit_length() - 1 - sq, hit))
-    _pawn_entries(out, seen, board, base, ub, opp, steps)
+    if steps:
+        _pawn_entries(out, seen, board, base, ub, opp, steps)
     out.reverse()
     return out, checking
 
@@ -444,15 +451,23 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int
             if us:
                 steps = [(-9, (pawns & _NOT_A) >> 9 & checking),
                          (-7, (pawns & _NOT_H) >> 7 & checking)]
-        elif us == 0:
-            one = (pawns << 8) & empty
-            steps = [(8, one), (16, ((one & RANKS[2]) << 8) & empty),
-                     (7, ((pawns & _NOT_A) << 7) & opp), (9, ((pawns & _NOT_H) << 9) & opp)]
         else:
-            one = (pawns >> 8) & empty
-            steps = [(-8, one), (-16, ((one & RANKS[5]) >> 8) & empty),
-                     (-9, ((pawns & _NOT_A) >> 9) & opp), (-7, ((pawns & _NOT_H) >> 7) & opp)]
-        _pawn_entries(out, seen, board, base, ub, opp, steps)
+            if us == 0:
+                one = (pawns << 8) & empty
+                two = ((one & RANKS[2]) << 8) & empty
+                left = ((pawns & _NOT_A) << 7) & opp
+                right = ((pawns & _NOT_H) << 9) & opp
+                step = 8
+            else:
+                one = (pawns >> 8) & empty
+                two = ((one & RANKS[5]) >> 8) & empty
+                left = ((pawns & _NOT_A) >> 9) & opp
+                right = ((pawns & _NOT_H) >> 7) & opp
+                step = -8
+            steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)] if (
+                one | two | left | right) else []
+        if steps:
+            _pawn_entries(out, seen, board, base, ub, opp, steps)
     out.reverse()
     return out, checking
 
