@@ -13,17 +13,18 @@ meeting the winner's checkmate, no series of legal moves leads to one: unwinnabl
 Most moves lead to a position already seen. :func:`children` lists a position's moves in
 the order of :func:`~chessarbiter.core.movegen.legal_moves`, each with the key of the
 position after it computed without making it (exactly as :meth:`Position.push` updates the
-key), and leaves out those whose key is already seen: seen keys only grow, so the walk
-would skip them anyway. The king's steps are listed without testing whether the square is
-attacked; that is tested only for a step to a position not seen yet, before it is made. A
-step to a seen key needs no test: after an illegal move the side that moved stands in
-check with the other side to move, and no position reached by legal moves (nor the root, a
-legal position) has that placement and side to move, so its key is never in the seen set.
-Moves are made and unmade with :meth:`Position.make`, which keeps no history.
+key), and leaves out those whose key is already seen: seen keys only grow, so the walk would
+skip them anyway, legal or not. Every move listed is legal: a king's step is tested for
+attacked squares only when its key is new, every other move is generated legal. So a
+non-empty list shows a legal move; only an empty one asks :func:`has_legal_move`, and only
+where it matters (mate of the loser; no static analysis of a position without a move, as
+before). Moves are made and unmade without history (:meth:`Position.make`, inline for the
+common moves).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from chessarbiter.core.attacks import (
@@ -80,15 +81,19 @@ class Exploration:
         self.winner = winner
         self.seen = {pos.key()}
         self.line: list[Move] = []
-        self.moves = [children(pos, self.seen)[0]]
+        root = children(pos, self.seen)
+        next(root)  # the pieces giving check
+        self.moves = [root]
+        self.pending = 0
+        """The entry the walk paused on, taken from the last of :attr:`moves` (0: none)."""
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
 
     def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Winnability:
         """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
         :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
-        UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
-        ``deadline`` raises)."""
+        UNDETERMINED. ``pos`` is the root position, the same object each time (the move
+        generators read it), restored afterwards (not when ``deadline`` raises)."""
         if self.found:
             return Winnability.WINNABLE
         undos = [pos.make(move) for move in self.line]
@@ -103,13 +108,15 @@ class Exploration:
 
     def _run(self, pos: Position, cap: int, deadline: Deadline, undos: list[Undo]) -> Winnability:
         """The walk; ``undos`` are the moves from the root to the position of the last
-        list of :attr:`moves`, made."""
+        generator of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
         board, pieces, occupied = pos.board, pos.pieces, pos.occupied_co
         make, unmake = pos.make, pos.unmake
         todo = stack[-1]
+        entry = self.pending or next(todo, 0)
+        self.pending = 0
         while True:
-            if not todo:
+            if not entry:
                 stack.pop()
                 if not stack:
                     return Winnability.UNWINNABLE
@@ -143,14 +150,12 @@ class Exploration:
                         pieces[moved ^ 8] ^= 1 << gone
                         occupied[us ^ 1] ^= 1 << gone
                 todo = stack[-1]
+                entry = next(todo, 0)
                 continue
-            entry = todo.pop()
             key = entry >> 17
-            if key:
-                if key in seen:
-                    continue
+            if key:  # not seen when it came (nothing was seen since)
                 if len(seen) >= cap:
-                    todo.append(entry)
+                    self.pending = entry
                     return Winnability.UNDETERMINED
                 # Position.make, inline: no castling rights, no en passant
                 move = entry & _MOVE
@@ -185,10 +190,11 @@ class Exploration:
                 key = pos.key()
                 if key in seen:
                     unmake(undo)
+                    entry = next(todo, 0)
                     continue
                 if len(seen) >= cap:
                     unmake(undo)
-                    todo.append(entry)
+                    self.pending = entry
                     return Winnability.UNDETERMINED
             seen.add(key)
             if not len(seen) % EVERY:
@@ -204,23 +210,29 @@ class Exploration:
                     if pos._turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)
+                    entry = next(todo, 0)
                     continue
-            replies, checkers = children(pos, seen)
-            if not replies and checkers and pos._turn == loser and not has_legal_move(pos, True):
+            replies = children(pos, seen)
+            checking = next(replies)
+            first = next(replies, 0)  # a move listed is legal: only without one, ask
+            if not first and checking and pos._turn == loser and not has_legal_move(pos, True):
                 return self._mate(undos, undo)
             if static:
-                if not replies and not has_legal_move(pos, checkers != 0):
+                if not first and not has_legal_move(pos, checking != 0):
                     unmake(undo)  # mate or stalemate: nothing follows, not analysed
+                    entry = next(todo, 0)
                     continue
                 pos.turn = SIDES[pos._turn]
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
                     unmake(undo)
+                    entry = next(todo, 0)
                     continue
                 self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
             undos.append(undo)
             stack.append(replies)
             todo = replies
+            entry = first
 
     def _mate(self, undos: list[Undo], undo: Undo) -> Winnability:
         """The winner's checkmate is found, ``undo`` the move that gave it (not made on
@@ -230,18 +242,30 @@ class Exploration:
         return Winnability.WINNABLE
 
 
-def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
-    """The moves of the side to move whose position is not in ``seen``, as entries
-    ``key << 16 | move`` (the key of the position after the move) or ``move`` (castling,
-    double steps and en passant, whose key is taken after the move), last move first; the
-    king's steps untested for attacked squares, every other move legal. And the pieces
-    giving check. In the order of :func:`~chessarbiter.core.movegen.legal_moves`."""
+def children(pos: Position, seen: set[int]) -> Iterator[int]:
+    """First the pieces giving check, then, lazily, the legal moves of the side to move
+    whose position is not in ``seen`` when they come, in the order of
+    :func:`~chessarbiter.core.movegen.legal_moves`, as entries
+    ``key << 17 | structural << 16 | move`` (the key of the position after the move) or
+    ``move`` (castling, double steps and en passant, whose key is taken after the move).
+    The generator reads ``pos`` whenever it goes on: it must then stand as it did."""
     if pos.castling_rights:  # rare in an exploration: castling rights change keys
-        return list[int](reversed(legal_moves(pos))), checkers(pos)
+        return _listed(pos)
     pieces = pos.pieces
     occupied_co = pos.occupied_co
     if occupied_co[0] == pieces[1] | pieces[6] and occupied_co[1] == pieces[9] | pieces[14]:
         return _pawn_ending_children(pos, seen)
+    return _children(pos, seen)
+
+
+def _listed(pos: Position) -> Iterator[int]:
+    """:func:`children` from the core's list of legal moves, none keyed."""
+    yield checkers(pos)
+    yield from legal_moves(pos)
+
+
+def _children(pos: Position, seen: set[int]) -> Iterator[int]:
+    """:func:`children` in general."""
     us = pos._turn
     them = us ^ 1
     board = pos.board
@@ -269,8 +293,9 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
             ) & t_orth
         if BISHOP_RAYS[king] & t_diag:
             checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
-    out: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
-    append = out.append
+    yield checking
+    if pos.ep_square >= 0:
+        yield from en_passant_moves(pos)
     danger = KING_ATTACKS[pieces[tb | 6].bit_length() - 1] | (
         (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7 if us == 0
         else (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
@@ -307,13 +332,12 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
                     break
                 attackers ^= piece
             else:
-                append(entry)
+                yield entry
         else:
-            append(entry)
+            yield entry
     if checking:
         if checking & (checking - 1):
-            out.reverse()
-            return out, checking  # double check: only the king moves
+            return  # double check: only the king moves
         mask = BETWEEN[king][checking.bit_length() - 1] | checking
     else:
         mask = ~own & FULL
@@ -356,14 +380,13 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
                 if low & opp:
                     key ^= keys[board[to]][to]
                     if key not in seen:
-                        append(key << 17 | _STRUCTURAL | fr | to << 6)
+                        yield key << 17 | _STRUCTURAL | fr | to << 6
                 elif key not in seen:
-                    append(key << 17 | fr | to << 6)
+                    yield key << 17 | fr | to << 6
 
     pawns = pieces[ub | 1]
     if not pawns:
-        out.reverse()
-        return out, checking
+        return
     free = pawns & ~pinned
     empty = ~occupied & FULL
     if us == 0:
@@ -403,12 +426,10 @@ def children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
             hits ^= hit
             steps.append((hit.bit_length() - 1 - sq, hit))
     if steps:
-        _pawn_entries(out, seen, board, base, ub, opp, steps)
-    out.reverse()
-    return out, checking
+        yield from _pawn_entries(seen, board, base, ub, opp, steps)
 
 
-def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int]:
+def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
     """:func:`children` when each side has only its king and pawns: nothing is pinned, a
     check comes from one pawn, which only the king's step or taking the pawn answers."""
     us = pos._turn
@@ -422,8 +443,9 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int
     king = pieces[ub | 6].bit_length() - 1
     t_pawns = pieces[tb | 1]
     checking = PAWN_ATTACKS[us][king] & t_pawns
-    out: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
-    append = out.append
+    yield checking
+    if pos.ep_square >= 0:
+        yield from en_passant_moves(pos)
     if us == 0:
         danger = (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7
     else:
@@ -440,9 +462,9 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int
             if low & opp:
                 key ^= PIECE_KEYS[board[to]][to]
                 if key not in seen:
-                    append(key << 17 | _STRUCTURAL | king | to << 6)
+                    yield key << 17 | _STRUCTURAL | king | to << 6
             elif key not in seen:
-                append(key << 17 | king | to << 6)
+                yield key << 17 | king | to << 6
     pawns = pieces[ub | 1]
     if pawns:
         empty = ~(own | opp) & FULL
@@ -467,19 +489,16 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> tuple[list[int], int
             steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)] if (
                 one | two | left | right) else []
         if steps:
-            _pawn_entries(out, seen, board, base, ub, opp, steps)
-    out.reverse()
-    return out, checking
+            yield from _pawn_entries(seen, board, base, ub, opp, steps)
 
 
 def _pawn_entries(
-    out: list[int], seen: set[int], board: list[int], base: int, ub: int, opp: int,
+    seen: set[int], board: list[int], base: int, ub: int, opp: int,
     steps: list[tuple[int, int]],
-) -> None:
-    """Append the entries of the pawn moves ``steps`` (each a step and its targets, in the
-    order of :func:`~chessarbiter.core.movegen.legal_moves`) of the side ``ub >> 3``;
-    ``base`` is the position's key with the turn passed."""
-    append = out.append
+) -> Iterator[int]:
+    """The entries of the pawn moves ``steps`` (each a step and its targets, in the order
+    of :func:`~chessarbiter.core.movegen.legal_moves`) of the side ``ub >> 3``; ``base``
+    is the position's key with the turn passed."""
     keys = PIECE_KEYS
     pk = keys[ub | 1]
     for delta, targets in steps:
@@ -492,7 +511,7 @@ def _pawn_entries(
                 low = targets & -targets
                 targets ^= low
                 to = low.bit_length() - 1
-                append((to - delta) | to << 6)
+                yield (to - delta) | to << 6
             continue
         while targets:
             low = targets & -targets
@@ -503,7 +522,7 @@ def _pawn_entries(
             if low & opp:
                 key ^= keys[board[to]][to]
             if key not in seen:
-                append(key << 17 | _STRUCTURAL | fr | to << 6)
+                yield key << 17 | _STRUCTURAL | fr | to << 6
         while promoting:
             low = promoting & -promoting
             promoting ^= low
@@ -515,7 +534,7 @@ def _pawn_entries(
             for kind in _PROMOTED:
                 key = start ^ keys[ub | kind][to]
                 if key not in seen:
-                    append(key << 17 | _STRUCTURAL | fr | to << 6 | kind << 12)
+                    yield key << 17 | _STRUCTURAL | fr | to << 6 | kind << 12
 
 
 def explore(
