@@ -10,16 +10,18 @@ nothing doubles the number of structural moves skipped before the next (up to
 and would cost nine tenths of the time). If the exploration ends within its cap without
 meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
 
-Most moves lead to a position already seen. :func:`children` lists a position's moves in
-the order of :func:`~chessarbiter.core.movegen.legal_moves`, each with the key of the
-position after it computed without making it (exactly as :meth:`Position.push` updates the
-key), and leaves out those whose key is already seen: seen keys only grow, so the walk would
-skip them anyway, legal or not. Every move listed is legal: a king's step is tested for
-attacked squares only when its key is new, every other move is generated legal. So a
-non-empty list shows a legal move; only an empty one asks :func:`has_legal_move`, and only
-where it matters (mate of the loser; no static analysis of a position without a move, as
-before). Moves are made and unmade without history (:meth:`Position.make`, inline for the
-common moves).
+Most moves lead to a position already seen. :func:`children` generates a position's moves
+lazily, as the walk comes to them, in the order of
+:func:`~chessarbiter.core.movegen.legal_moves`, each with the key of the position after it
+computed without making it (exactly as :meth:`Position.push` updates the key), and passes
+over those whose key is already seen then: the walk would skip them anyway, legal or not.
+In a winnable position the walk follows one long line, and most moves of the positions on
+it are never reached. Every move given is legal: a king's step is tested for attacked
+squares only when its key is new, every other move is generated legal. So a move given
+shows that the position has a legal move; only when none comes is :func:`has_legal_move`
+asked, and only where it matters (mate of the loser; no static analysis of a position
+without a move, as before). Moves are made and unmade without history
+(:meth:`Position.make`, inline for the common moves).
 """
 
 from __future__ import annotations
