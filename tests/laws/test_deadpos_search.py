@@ -136,6 +136,8 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
     exploration = Exploration(pos, 1)
     assert exploration.run(pos, 500) is Winnability.UNDETERMINED
     assert len(exploration.seen) == 500 and pos.fen() == fen
+    with pytest.raises(ValueError, match="position object"):
+        exploration.run(parse_fen(fen), 20_000)  # its move generators read the first one
     assert exploration.run(pos, 20_000) is Winnability.WINNABLE
     assert (Winnability.WINNABLE, exploration.found, len(exploration.seen)) == at_once
     assert pos.fen() == fen

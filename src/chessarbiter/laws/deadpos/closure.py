@@ -83,6 +83,7 @@ class Exploration:
         self.winner = winner
         self.seen = {pos.key()}
         self.line: list[Move] = []
+        self.root = pos
         root = children(pos, self.seen)
         next(root)  # the pieces giving check
         self.moves = [root]
@@ -95,9 +96,12 @@ class Exploration:
         """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
         :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
         UNDETERMINED. ``pos`` is the root position, the same object each time (the move
-        generators read it), restored afterwards (not when ``deadline`` raises)."""
+        generators read it; ValueError otherwise), restored afterwards (not when
+        ``deadline`` raises)."""
         if self.found:
             return Winnability.WINNABLE
+        if pos is not self.root:
+            raise ValueError("an exploration goes on only on the position object it began on")
         undos = [pos.make(move) for move in self.line]
         try:
             outcome = self._run(pos, cap, deadline, undos)
