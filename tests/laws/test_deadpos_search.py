@@ -8,7 +8,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.closure import Exploration, children, explore
+from chessarbiter.laws.deadpos.closure import Exploration, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
     Guide,
@@ -19,6 +19,7 @@ from chessarbiter.laws.deadpos.guide import (
     mating_squares,
 )
 from chessarbiter.laws.deadpos.guided import guided_helpmate
+from chessarbiter.laws.deadpos.successors import children
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
