@@ -290,10 +290,18 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
                 left = ((pawns & _NOT_A) >> 9) & opp
                 right = ((pawns & _NOT_H) >> 7) & opp
                 step = -8
-            steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)] if (
-                one | two | left | right) else []
-        if steps:
-            yield from _pawn_entries(seen, board, base, ub, opp, steps)
+            if not (two | left | right | one & _PROMOTION_RANK):  # the common case: steps
+                pk = PIECE_KEYS[ub | 1]
+                while one:
+                    low = one & -one
+                    one ^= low
+                    to = low.bit_length() - 1
+                    key = base ^ pk[to - step] ^ pk[to]
+                    if key not in seen:
+                        yield key << 17 | STRUCTURAL | (to - step) | to << 6
+                return
+            steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)]
+        yield from _pawn_entries(seen, board, base, ub, opp, steps)
 
 
 def _pawn_entries(
