@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.closure import Exploration, child_key, explore
+from chessarbiter.laws.deadpos.closure import Exploration, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
     Guide,
@@ -17,6 +19,7 @@ from chessarbiter.laws.deadpos.guide import (
     mating_squares,
 )
 from chessarbiter.laws.deadpos.guided import guided_helpmate
+from chessarbiter.laws.deadpos.successors import children
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
@@ -134,6 +137,8 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
     exploration = Exploration(pos, 1)
     assert exploration.run(pos, 500) is Winnability.UNDETERMINED
     assert len(exploration.seen) == 500 and pos.fen() == fen
+    with pytest.raises(ValueError, match="position object"):
+        exploration.run(parse_fen(fen), 20_000)  # its move generators read the first one
     assert exploration.run(pos, 20_000) is Winnability.WINNABLE
     assert (Winnability.WINNABLE, exploration.found, len(exploration.seen)) == at_once
     assert pos.fen() == fen
@@ -145,23 +150,42 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
         "r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R w KQkq d6 0 1",
         "r3k2r/pPp2ppp/8/4P3/8/8/P1P2PpP/R3K2R b KQkq - 0 1",
         "4k3/1P6/8/8/8/8/6p1/R3K2R w KQ - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w - - 1 8",
+        "8/8/4p3/3pPk2/p1pPp1p1/P1PbP1Pp/3B3P/2K5 b - - 0 1",
+        "4k3/1P6/8/2pP4/8/8/6p1/4K3 w - c6 0 1",
+        "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1",
     ],
 )
-def test_child_keys_are_the_keys_after_the_move(fen: str) -> None:
+def test_children_are_the_legal_moves_with_the_keys_after_them(fen: str) -> None:
+    """On every position of a few random walks: the listed moves are the legal moves in
+    the generator's order, with the pieces giving check, and each key is the key after the
+    move; a move whose key is seen is left out."""
+    rng = random.Random(fen)
     pos = parse_fen(fen)
     checked = 0
-    for move in pos.legal_moves():
-        key = child_key(pos, pos.key(), move) if pos.ep_square < 0 else None
-        pos.push(move)
-        if key is not None:
-            assert key == pos.key()
-            checked += 1
-        for reply in pos.legal_moves() if pos.ep_square < 0 else ():
-            key = child_key(pos, pos.key(), reply)
-            pos.push(reply)
-            if key is not None:
-                assert key == pos.key()
-                checked += 1
+    for _ in range(6):
+        for _ply in range(40):
+            listed = children(pos, set())
+            assert next(listed) == sum(1 << sq for sq in pos.checkers())
+            entries = list(listed)
+            legal = pos.legal_moves()
+            assert [entry & 0xFFFF for entry in entries] == legal
+            for entry in entries:
+                if entry >> 17:
+                    undo = pos.make(entry & 0xFFFF)
+                    assert entry >> 17 == pos.key()
+                    pos.unmake(undo)
+                    checked += 1
+            keyed = [entry for entry in entries if entry >> 17]
+            if keyed:
+                listed = children(pos, {keyed[0] >> 17})
+                next(listed)
+                assert list(listed) == [e for e in entries if e != keyed[0]]
+            if not legal:
+                break
+            pos.push(rng.choice(legal))
+        while pos.move_stack:
             pos.pop()
-        pos.pop()
     assert pos.fen() == fen and checked > 0

@@ -32,6 +32,9 @@ from chessarbiter.core.zobrist import (
 STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 _Undo = tuple[int, int, int, int, int, int]
+Undo = tuple[int, int, int, int, int]
+"""What :meth:`Position.unmake` needs: the move, the piece taken, the castling rights,
+en passant square and key before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +348,122 @@ class Position:
             self._turn = 1
             self.turn = BLACK
         self._key = key
+
+    def make(self, move: int) -> Undo:
+        """Make a legal move as :meth:`push` does, for an exhaustive search that needs no
+        history: the halfmove clock, the fullmove number and the move stack are left as
+        they are. Returns what :meth:`unmake` needs to take it back."""
+        board = self.board
+        pieces = self.pieces
+        occ = self.occupied_co
+        us = self._turn
+        fr = move & 63
+        to = (move >> 6) & 63
+        moved = board[fr]
+        captured = board[to]
+        rights = before = self.castling_rights
+        ep = self.ep_square
+        key = undo_key = self._key
+        key ^= TURN_KEY
+        self.ep_square = NO_SQUARE
+        if move & CASTLE_FLAG:
+            rank = fr & 56
+            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
+            board[fr] = board[to] = 0
+            board[king_to] = moved
+            board[rook_to] = captured
+            pieces[moved] ^= 1 << fr ^ 1 << king_to
+            pieces[captured] ^= 1 << to ^ 1 << rook_to
+            occ[us] = (occ[us] ^ 1 << fr ^ 1 << to) | 1 << king_to | 1 << rook_to
+            kp = PIECE_KEYS[moved]
+            rp = PIECE_KEYS[captured]
+            key ^= kp[fr] ^ kp[king_to] ^ rp[to] ^ rp[rook_to]
+            rights &= ~BACK_RANKS[us]
+        else:
+            move_bb = 1 << fr | 1 << to
+            if captured:
+                pieces[captured] ^= 1 << to
+                occ[us ^ 1] ^= 1 << to
+                key ^= PIECE_KEYS[captured][to]
+            pieces[moved] ^= move_bb
+            occ[us] ^= move_bb
+            board[fr] = 0
+            board[to] = moved
+            kp = PIECE_KEYS[moved]
+            key ^= kp[fr] ^ kp[to]
+            kind = moved & 7
+            if kind == PAWN:
+                if to == ep:
+                    gone = to ^ 8
+                    victim = board[gone]
+                    board[gone] = 0
+                    pieces[victim] ^= 1 << gone
+                    occ[us ^ 1] ^= 1 << gone
+                    key ^= PIECE_KEYS[victim][gone]
+                elif to - fr == 16 or fr - to == 16:
+                    self.ep_square = (fr + to) >> 1
+                elif move >> 12:
+                    promoted = (moved & 8) | (move >> 12) & 7
+                    board[to] = promoted
+                    pieces[moved] ^= 1 << to
+                    pieces[promoted] ^= 1 << to
+                    key ^= kp[to] ^ PIECE_KEYS[promoted][to]
+            elif kind == KING:
+                rights &= ~BACK_RANKS[us]
+            rights &= ~move_bb
+        if rights != before:
+            key ^= castling_key(rights ^ before)
+            self.castling_rights = rights
+        self._turn = us ^ 1
+        self.turn = SIDES[us ^ 1]
+        self._key = key
+        return move, captured, before, ep, undo_key
+
+    def unmake(self, undo: Undo) -> None:
+        """Take back a move made by :meth:`make`."""
+        move, captured, rights, ep, key = undo
+        board = self.board
+        pieces = self.pieces
+        occ = self.occupied_co
+        us = self._turn ^ 1
+        self._turn = us
+        self.turn = SIDES[us]
+        self.castling_rights = rights
+        self.ep_square = ep
+        self._key = key
+        fr = move & 63
+        to = (move >> 6) & 63
+        if move & CASTLE_FLAG:
+            rank = fr & 56
+            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
+            king = board[king_to]
+            board[king_to] = board[rook_to] = 0
+            board[fr] = king
+            board[to] = captured
+            pieces[king] ^= 1 << fr ^ 1 << king_to
+            pieces[captured] ^= 1 << to ^ 1 << rook_to
+            occ[us] = (occ[us] ^ 1 << king_to ^ 1 << rook_to) | 1 << fr | 1 << to
+            return
+        moved = board[to]
+        move_bb = 1 << fr | 1 << to
+        if move >> 12:
+            pawn = (moved & 8) | PAWN
+            pieces[moved] ^= 1 << to
+            pieces[pawn] ^= 1 << to
+            moved = pawn
+        pieces[moved] ^= move_bb
+        occ[us] ^= move_bb
+        board[fr] = moved
+        board[to] = captured
+        if captured:
+            pieces[captured] ^= 1 << to
+            occ[us ^ 1] ^= 1 << to
+        elif to == ep and moved & 7 == PAWN:
+            gone = to ^ 8
+            victim = moved ^ 8
+            board[gone] = victim
+            pieces[victim] ^= 1 << gone
+            occ[us ^ 1] ^= 1 << gone
 
     def pop(self) -> Move:
         """Unmake the last move; returns it."""

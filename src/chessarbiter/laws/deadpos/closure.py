@@ -10,27 +10,32 @@ nothing doubles the number of structural moves skipped before the next (up to
 and would cost nine tenths of the time). If the exploration ends within its cap without
 meeting the winner's checkmate, no series of legal moves leads to one: unwinnable.
 
-Most moves lead to a position already seen; their key is computed from the parent's without
-making the move (:func:`child_key`), exactly as :meth:`Position.push` updates it.
+Most moves lead to a position already seen. The moves come lazily from
+:func:`~chessarbiter.laws.deadpos.successors.children`, keyed without being made, those
+whose key is already seen passed over; in a winnable position the walk follows one long
+line, and most moves of the positions on it are never reached. Every move it gives is
+legal, so a move given shows that the position has a legal move; only when none comes is
+:func:`has_legal_move` asked, and only where it matters (mate of the loser; no static
+analysis of a position without a move, as before). Moves are made and unmade without
+history (:meth:`Position.make`, inline for the common moves).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.movegen import legal_moves
+from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BACK_RANKS, KING, PAWN
-from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
-from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
+from chessarbiter.core.position import Position, Undo
+from chessarbiter.core.squares import PAWN, SIDES
+from chessarbiter.laws.deadpos.deadline import EVERY, NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
+from chessarbiter.laws.deadpos.successors import MOVE, STRUCTURAL, children
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
-
 
 class Exploration:
     """A depth-first exploration from a root position that pauses at a cap on the positions
@@ -40,125 +45,169 @@ class Exploration:
         self.winner = winner
         self.seen = {pos.key()}
         self.line: list[Move] = []
-        self.moves = [pos.legal_moves()]
-        self.next = [0]
-        self.bases = [_base(pos)]
+        self.root = pos
+        root = children(pos, self.seen)
+        next(root)  # the pieces giving check
+        self.moves = [root]
+        self.pending = 0
+        """The entry the walk paused on, taken from the last of :attr:`moves` (0: none)."""
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
 
     def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Winnability:
         """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
         :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
-        UNDETERMINED. ``pos`` is the root position, restored afterwards (not when
+        UNDETERMINED. ``pos`` is the root position, the same object each time (the move
+        generators read it; ValueError otherwise), restored afterwards (not when
         ``deadline`` raises)."""
-        for move in self.line:
-            pos.push(move)
-        outcome = self._run(pos, cap, deadline)
-        for _ in self.line:
-            pos.pop()
-        return outcome
-
-    def _run(self, pos: Position, cap: int, deadline: Deadline) -> Winnability:
         if self.found:
             return Winnability.WINNABLE
-        winner, loser, seen, line = self.winner, self.winner ^ 1, self.seen, self.line
-        stack, index, bases = self.moves, self.next, self.bases
-        board, pieces = pos.board, pos.pieces
-        while stack:
-            moves, i = stack[-1], index[-1]
-            if i == len(moves):
+        if pos is not self.root:
+            raise ValueError("an exploration goes on only on the position object it began on")
+        undos = [pos.make(move) for move in self.line]
+        try:
+            outcome = self._run(pos, cap, deadline, undos)
+        finally:
+            self.line = [Move(undo[0]) for undo in undos]
+        while undos:
+            pos.unmake(undos.pop())
+        pos.turn = SIDES[pos._turn]
+        return outcome
+
+    def _run(self, pos: Position, cap: int, deadline: Deadline, undos: list[Undo]) -> Winnability:
+        """The walk; ``undos`` are the moves from the root to the position of the last
+        generator of :attr:`moves`, made."""
+        winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
+        board, pieces, occupied = pos.board, pos.pieces, pos.occupied_co
+        make, unmake = pos.make, pos.unmake
+        todo = stack[-1]
+        entry = self.pending or next(todo, 0)
+        self.pending = 0
+        while True:
+            if not entry:
                 stack.pop()
-                index.pop()
-                bases.pop()
-                if line:
-                    line.pop()
-                    pos.pop()
+                if not stack:
+                    return Winnability.UNWINNABLE
+                undo = undos.pop()
+                move = undo[0]
+                if move & CASTLE_FLAG:
+                    unmake(undo)
+                else:  # Position.unmake, inline
+                    fr = move & 63
+                    to = (move >> 6) & 63
+                    us = pos._turn ^ 1
+                    pos._turn = us
+                    _, captured, pos.castling_rights, ep, pos._key = undo
+                    pos.ep_square = ep
+                    moved = board[to]
+                    bits = 1 << fr | 1 << to
+                    if move >> 12:
+                        pieces[moved] ^= 1 << to
+                        moved = moved & 8 | PAWN
+                        pieces[moved] ^= 1 << to
+                    pieces[moved] ^= bits
+                    occupied[us] ^= bits
+                    board[fr] = moved
+                    board[to] = captured
+                    if captured:
+                        pieces[captured] ^= 1 << to
+                        occupied[us ^ 1] ^= 1 << to
+                    elif to == ep and moved & 7 == PAWN:
+                        gone = to ^ 8
+                        board[gone] = moved ^ 8
+                        pieces[moved ^ 8] ^= 1 << gone
+                        occupied[us ^ 1] ^= 1 << gone
+                todo = stack[-1]
+                entry = next(todo, 0)
                 continue
-            move = moves[i]
-            base = bases[-1]
-            if base is not None and (key := child_key(pos, base, move)) is not None:
-                if key in seen:
-                    index[-1] = i + 1
-                    continue
+            key = entry >> 17
+            if key:  # not seen when it came (nothing was seen since)
                 if len(seen) >= cap:
+                    self.pending = entry
                     return Winnability.UNDETERMINED
-                structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
-                pos.push(move)
+                # Position.make, inline: no castling rights, no en passant
+                move = entry & MOVE
+                fr = move & 63
+                to = (move >> 6) & 63
+                moved = board[fr]
+                captured = board[to]
+                us = pos._turn
+                bits = 1 << fr | 1 << to
+                board[fr] = 0
+                pieces[moved] ^= bits
+                occupied[us] ^= bits
+                if captured:
+                    pieces[captured] ^= 1 << to
+                    occupied[us ^ 1] ^= 1 << to
+                if move >> 12:
+                    promoted = moved & 8 | move >> 12
+                    pieces[moved] ^= 1 << to
+                    pieces[promoted] ^= 1 << to
+                    board[to] = promoted
+                else:
+                    board[to] = moved
+                undo = (move, captured, 0, pos.ep_square, pos._key)
+                pos.ep_square = -1
+                pos._turn = us ^ 1
+                pos._key = key
+                structural = entry & STRUCTURAL
             else:
+                move = entry
                 structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
-                pos.push(move)
+                undo = make(move)
                 key = pos.key()
                 if key in seen:
-                    pos.pop()
-                    index[-1] = i + 1
+                    unmake(undo)
+                    entry = next(todo, 0)
                     continue
                 if len(seen) >= cap:
-                    pos.pop()
+                    unmake(undo)
+                    self.pending = entry
                     return Winnability.UNDETERMINED
             seen.add(key)
-            index[-1] = i + 1
-            deadline.tick()
-            static = structural
-            if structural and self.skip:
-                self.skip -= 1
-                static = False
-            replies = legal_moves(pos)
-            if not replies:
-                if pos.turn == loser and pos.is_check():
-                    self.found = (*line, move)
-                    pos.pop()
-                    return Winnability.WINNABLE
-            # only a capture or a pawn move (a promotion) changes the material
-            elif not (structural and cannot_mate_by_material(pieces, winner)):
-                if static:
-                    if statically_unwinnable(pos, winner):
-                        self.gap = self.skip = 0
-                        pos.pop()
-                        continue
-                    self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
-                line.append(move)
-                stack.append(replies)
-                index.append(0)
-                bases.append(key if pos.ep_square < 0 else None)  # as _base, key known
-                continue
-            pos.pop()
-        return Winnability.UNWINNABLE
+            if not len(seen) % EVERY:
+                deadline.check()
+            static = False
+            if structural:
+                if self.skip:
+                    self.skip -= 1
+                else:
+                    static = True
+                # only a capture or a pawn move (a promotion) changes the material
+                if cannot_mate_by_material(pieces, winner):
+                    if pos._turn == loser and in_check(pos) and not has_legal_move(pos, True):
+                        return self._mate(undos, undo)
+                    unmake(undo)
+                    entry = next(todo, 0)
+                    continue
+            replies = children(pos, seen)
+            checking = next(replies)
+            first = next(replies, 0)  # a move listed is legal: only without one, ask
+            if not first and checking and pos._turn == loser and not has_legal_move(pos, True):
+                return self._mate(undos, undo)
+            if static:
+                if not first and not has_legal_move(pos, checking != 0):
+                    unmake(undo)  # mate or stalemate: nothing follows, not analysed
+                    entry = next(todo, 0)
+                    continue
+                pos.turn = SIDES[pos._turn]
+                if statically_unwinnable(pos, winner):
+                    self.gap = self.skip = 0
+                    unmake(undo)
+                    entry = next(todo, 0)
+                    continue
+                self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
+            undos.append(undo)
+            stack.append(replies)
+            todo = replies
+            entry = first
 
-def _base(pos: Position) -> int | None:
-    """The key :func:`child_key` starts from: the position's, when it has no en-passant
-    square (else None: its children's keys are taken after the move)."""
-    return pos.key() if pos.ep_square < 0 else None
-
-
-def child_key(pos: Position, base: int, move: Move) -> int | None:
-    """The key of the position after ``move``, legal in ``pos`` (which has no en-passant
-    square and the key ``base``), without making it: the same updates as
-    :meth:`Position.push`. None for castling and double steps (the latter may give an
-    en-passant square, which the key counts only when a capture is legal)."""
-    if move & CASTLE_FLAG:
-        return None
-    fr, to = move & 63, (move >> 6) & 63
-    board = pos.board
-    moved, captured = board[fr], board[to]
-    key = base ^ TURN_KEY ^ PIECE_KEYS[moved][fr]
-    kind = moved & 7
-    if kind == PAWN:
-        if to - fr == 16 or fr - to == 16:
-            return None
-        promoted = move >> 12 & 7
-        key ^= PIECE_KEYS[moved & 8 | promoted if promoted else moved][to]
-    else:
-        key ^= PIECE_KEYS[moved][to]
-    if captured:
-        key ^= PIECE_KEYS[captured][to]
-    rights = pos.castling_rights
-    if rights:
-        after = rights & ~(1 << fr | 1 << to)
-        if kind == KING:
-            after &= ~BACK_RANKS[pos.turn]
-        if after != rights:
-            key ^= castling_key(rights ^ after)
-    return key
+    def _mate(self, undos: list[Undo], undo: Undo) -> Winnability:
+        """The winner's checkmate is found, ``undo`` the move that gave it (not made on
+        the position any more when the walk returns: :meth:`run` unmakes ``undos``)."""
+        self.found = (*(Move(u[0]) for u in undos), Move(undo[0]))
+        undos.append(undo)
+        return Winnability.WINNABLE
 
 
 def explore(

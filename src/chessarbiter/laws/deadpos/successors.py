@@ -1,0 +1,349 @@
+"""The moves the exhaustive exploration (:mod:`.closure`) follows from a position.
+
+:func:`children` generates a position's legal moves lazily, as the walk comes to them, in
+the order of :func:`~chessarbiter.core.movegen.legal_moves`, each with the key of the
+position after it computed without making it (exactly as :meth:`Position.push` updates the
+key), and passes over those whose key is already seen then: the walk would skip them
+anyway, legal or not. A king's step is tested for attacked squares only when its key is
+new; every other move is generated legal (Art. 3.9: pins and checks resolved as the core's
+generator resolves them). Kings and pawns alone have a generator of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from chessarbiter.core.attacks import (
+    BETWEEN,
+    BISHOP_RAYS,
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    LINE,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+    ROOK_RAYS,
+)
+from chessarbiter.core.movegen import checkers, en_passant_moves, legal_moves, pinned_pieces
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import FILES, FULL, RANKS
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
+
+MOVE: Final = (1 << 16) - 1
+STRUCTURAL: Final = 1 << 16
+"""An entry of :func:`children` is ``key << 17 | structural << 16 | move`` (a move that
+captures or moves a pawn is structural), or ``move`` alone when the key is not known:
+castling, double steps and en passant, whose key is taken after the move."""
+_NOT_A: Final = FULL ^ FILES[0]
+_NOT_H: Final = FULL ^ FILES[7]
+_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_PROMOTED: Final = (5, 4, 3, 2)
+"""Promotions in the order of :func:`legal_moves`: queen, rook, bishop, knight."""
+
+
+def children(pos: Position, seen: set[int]) -> Iterator[int]:
+    """First the pieces giving check, then, lazily, the legal moves of the side to move
+    whose position is not in ``seen`` when they come, in the order of
+    :func:`~chessarbiter.core.movegen.legal_moves`, as entries
+    ``key << 17 | structural << 16 | move`` (the key of the position after the move) or
+    ``move`` (castling, double steps and en passant, whose key is taken after the move).
+    The generator reads ``pos`` whenever it goes on: it must then stand as it did."""
+    if pos.castling_rights:  # rare in an exploration: castling rights change keys
+        return _listed(pos)
+    pieces = pos.pieces
+    occupied_co = pos.occupied_co
+    if occupied_co[0] == pieces[1] | pieces[6] and occupied_co[1] == pieces[9] | pieces[14]:
+        return _pawn_ending_children(pos, seen)
+    return _children(pos, seen)
+
+
+def _listed(pos: Position) -> Iterator[int]:
+    """:func:`children` from the core's list of legal moves, none keyed."""
+    yield checkers(pos)
+    yield from legal_moves(pos)
+
+
+def _children(pos: Position, seen: set[int]) -> Iterator[int]:
+    """:func:`children` in general."""
+    us = pos._turn
+    them = us ^ 1
+    board = pos.board
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    opp = pos.occupied_co[them]
+    occupied = own | opp
+    ub = us << 3
+    tb = them << 3
+    base = pos._key ^ TURN_KEY
+    keys = PIECE_KEYS
+    king_bb = pieces[ub | 6]
+    king = king_bb.bit_length() - 1
+    t_queens = pieces[tb | 5]
+    t_orth = pieces[tb | 4] | t_queens
+    t_diag = pieces[tb | 3] | t_queens
+    t_pawns = pieces[tb | 1]
+    checking = KNIGHT_ATTACKS[king] & pieces[tb | 2] | PAWN_ATTACKS[us][king] & t_pawns
+    snipers = ROOK_RAYS[king] & t_orth | BISHOP_RAYS[king] & t_diag
+    if snipers:  # line pieces on the king's lines: checks and pins
+        if ROOK_RAYS[king] & t_orth:
+            checking |= (
+                RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
+                | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]
+            ) & t_orth
+        if BISHOP_RAYS[king] & t_diag:
+            checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
+    yield checking
+    if pos.ep_square >= 0:
+        yield from en_passant_moves(pos)
+    danger = KING_ATTACKS[pieces[tb | 6].bit_length() - 1] | (
+        (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7 if us == 0
+        else (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
+    )
+    t_knights = pieces[tb | 2]
+    while t_knights:
+        low = t_knights & -t_knights
+        t_knights ^= low
+        danger |= KNIGHT_ATTACKS[low.bit_length() - 1]
+    pk = keys[ub | 6]
+    start = base ^ pk[king]
+    targets = KING_ATTACKS[king] & ~own & ~danger
+    lines = t_orth | t_diag
+    without_king = occupied ^ king_bb
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        to = low.bit_length() - 1
+        key = start ^ pk[to]
+        if low & opp:
+            key ^= keys[board[to]][to]
+            if key in seen:
+                continue
+            entry = key << 17 | STRUCTURAL | king | to << 6
+        elif key in seen:
+            continue
+        else:
+            entry = key << 17 | king | to << 6
+        if lines:  # a line piece may attack the square once the king has left its own
+            attackers = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
+            while attackers:
+                piece = attackers & -attackers
+                if not BETWEEN[to][piece.bit_length() - 1] & without_king:
+                    break
+                attackers ^= piece
+            else:
+                yield entry
+        else:
+            yield entry
+    if checking:
+        if checking & (checking - 1):
+            return  # double check: only the king moves
+        mask = BETWEEN[king][checking.bit_length() - 1] | checking
+    else:
+        mask = ~own & FULL
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if snipers else 0
+    officers = pieces[ub | 2] | pieces[ub | 3] | pieces[ub | 4] | pieces[ub | 5]
+    if officers:
+        sets = []
+        knights = pieces[ub | 2] & ~pinned
+        while knights:
+            low = knights & -knights
+            knights ^= low
+            sq = low.bit_length() - 1
+            sets.append((sq, KNIGHT_ATTACKS[sq] & mask))
+        queens = pieces[ub | 5]
+        diag = pieces[ub | 3] | queens
+        while diag:
+            low = diag & -diag
+            diag ^= low
+            sq = low.bit_length() - 1
+            targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+            sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+        orth = pieces[ub | 4] | queens
+        while orth:
+            low = orth & -orth
+            orth ^= low
+            sq = low.bit_length() - 1
+            targets = (
+                RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+                | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+            ) & mask
+            sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
+        for fr, targets in sets:
+            pk = keys[board[fr]]
+            start = base ^ pk[fr]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                key = start ^ pk[to]
+                if low & opp:
+                    key ^= keys[board[to]][to]
+                    if key not in seen:
+                        yield key << 17 | STRUCTURAL | fr | to << 6
+                elif key not in seen:
+                    yield key << 17 | fr | to << 6
+
+    pawns = pieces[ub | 1]
+    if not pawns:
+        return
+    free = pawns & ~pinned
+    empty = ~occupied & FULL
+    if us == 0:
+        one = (free << 8) & empty
+        two = ((one & RANKS[2]) << 8) & empty
+        left = ((free & _NOT_A) << 7) & opp
+        right = ((free & _NOT_H) << 9) & opp
+        step = 8
+    else:
+        one = (free >> 8) & empty
+        two = ((one & RANKS[5]) >> 8) & empty
+        left = ((free & _NOT_A) >> 9) & opp
+        right = ((free & _NOT_H) >> 7) & opp
+        step = -8
+    steps = [
+        (step, one & mask), (2 * step, two & mask), (step - 1, left & mask),
+        (step + 1, right & mask),
+    ] if (one | two | left | right) & mask else []
+    pinned_pawns = pawns & pinned
+    while pinned_pawns:
+        low = pinned_pawns & -pinned_pawns
+        pinned_pawns ^= low
+        sq = low.bit_length() - 1
+        line = LINE[king][sq] & mask
+        ahead = sq + step
+        if not occupied >> ahead & 1:
+            if line >> ahead & 1:
+                steps.append((step, 1 << ahead))
+            double = ahead + step
+            if (sq >> 3) == (1 if us == 0 else 6) and not occupied >> double & 1 and (
+                line >> double & 1
+            ):
+                steps.append((2 * step, 1 << double))
+        hits = PAWN_ATTACKS[us][sq] & opp & line
+        while hits:
+            hit = hits & -hits
+            hits ^= hit
+            steps.append((hit.bit_length() - 1 - sq, hit))
+    if steps:
+        yield from _pawn_entries(seen, board, base, ub, opp, steps)
+
+
+def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
+    """:func:`children` when each side has only its king and pawns: nothing is pinned, a
+    check comes from one pawn, which only the king's step or taking the pawn answers."""
+    us = pos._turn
+    board = pos.board
+    pieces = pos.pieces
+    own = pos.occupied_co[us]
+    opp = pos.occupied_co[us ^ 1]
+    ub = us << 3
+    tb = ub ^ 8
+    base = pos._key ^ TURN_KEY
+    king = pieces[ub | 6].bit_length() - 1
+    t_pawns = pieces[tb | 1]
+    checking = PAWN_ATTACKS[us][king] & t_pawns
+    yield checking
+    if pos.ep_square >= 0:
+        yield from en_passant_moves(pos)
+    if us == 0:
+        danger = (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7
+    else:
+        danger = (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
+    targets = KING_ATTACKS[king] & ~(own | danger | KING_ATTACKS[pieces[tb | 6].bit_length() - 1])
+    if targets:
+        pk = PIECE_KEYS[ub | 6]
+        start = base ^ pk[king]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            key = start ^ pk[to]
+            if low & opp:
+                key ^= PIECE_KEYS[board[to]][to]
+                if key not in seen:
+                    yield key << 17 | STRUCTURAL | king | to << 6
+            elif key not in seen:
+                yield key << 17 | king | to << 6
+    pawns = pieces[ub | 1]
+    if pawns:
+        empty = ~(own | opp) & FULL
+        if checking:  # only taking the checking pawn
+            steps = [(7, (pawns & _NOT_A) << 7 & checking), (9, (pawns & _NOT_H) << 9 & checking)]
+            if us:
+                steps = [(-9, (pawns & _NOT_A) >> 9 & checking),
+                         (-7, (pawns & _NOT_H) >> 7 & checking)]
+        else:
+            if us == 0:
+                one = (pawns << 8) & empty
+                two = ((one & RANKS[2]) << 8) & empty
+                left = ((pawns & _NOT_A) << 7) & opp
+                right = ((pawns & _NOT_H) << 9) & opp
+                step = 8
+            else:
+                one = (pawns >> 8) & empty
+                two = ((one & RANKS[5]) >> 8) & empty
+                left = ((pawns & _NOT_A) >> 9) & opp
+                right = ((pawns & _NOT_H) >> 7) & opp
+                step = -8
+            if not (two | left | right | one & _PROMOTION_RANK):  # the common case: steps
+                pk = PIECE_KEYS[ub | 1]
+                while one:
+                    low = one & -one
+                    one ^= low
+                    to = low.bit_length() - 1
+                    key = base ^ pk[to - step] ^ pk[to]
+                    if key not in seen:
+                        yield key << 17 | STRUCTURAL | (to - step) | to << 6
+                return
+            steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)]
+        yield from _pawn_entries(seen, board, base, ub, opp, steps)
+
+
+def _pawn_entries(
+    seen: set[int], board: list[int], base: int, ub: int, opp: int,
+    steps: list[tuple[int, int]],
+) -> Iterator[int]:
+    """The entries of the pawn moves ``steps`` (each a step and its targets, in the order
+    of :func:`~chessarbiter.core.movegen.legal_moves`) of the side ``ub >> 3``; ``base``
+    is the position's key with the turn passed."""
+    keys = PIECE_KEYS
+    pk = keys[ub | 1]
+    for delta, targets in steps:
+        if not targets:
+            continue
+        promoting = targets & _PROMOTION_RANK
+        targets ^= promoting
+        if delta == 16 or delta == -16:  # the key after a double step is taken after it
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                to = low.bit_length() - 1
+                yield (to - delta) | to << 6
+            continue
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
+            fr = to - delta
+            key = base ^ pk[fr] ^ pk[to]
+            if low & opp:
+                key ^= keys[board[to]][to]
+            if key not in seen:
+                yield key << 17 | STRUCTURAL | fr | to << 6
+        while promoting:
+            low = promoting & -promoting
+            promoting ^= low
+            to = low.bit_length() - 1
+            fr = to - delta
+            start = base ^ pk[fr]
+            if low & opp:
+                start ^= keys[board[to]][to]
+            for kind in _PROMOTED:
+                key = start ^ keys[ub | kind][to]
+                if key not in seen:
+                    yield key << 17 | STRUCTURAL | fr | to << 6 | kind << 12
