@@ -4,7 +4,9 @@ Positions are expanded in the order of ``plies + WEIGHT * estimate`` (:mod:`.est
 the most recent first among equals, each position once. Unlike a depth-first search it
 leaves a dead end for the most promising position met anywhere so far. Each expanded
 position is rebuilt from its parent's snapshot and the move; every generated position
-counts as a node. A winner's move that checks is tested for mate at once.
+counts as a node (one already seen is recognised by its key, computed without making the
+move where :func:`.closure.child_key` can). A winner's move that checks is tested for mate
+at once.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Snapshot
+from chessarbiter.laws.deadpos.closure import child_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -83,8 +86,10 @@ class BestFirst:
         """Go on until ``budget`` nodes in all: a helpmate by the winner, or ``()`` when the
         budget is spent or every position was expanded (:attr:`dry`)."""
         winner, loser, tree = self.winner, self.winner ^ 1, self.tree
+        seen = tree.seen
         while not (self.found or self.dry):
             work, depth = self.work, tree.depths[self.index] + 1
+            base = work.key() if work.ep_square < 0 else None  # for child_key
             while self.next < len(self.moves):
                 if self.nodes >= budget:
                     return ()
@@ -92,10 +97,12 @@ class BestFirst:
                 self.next += 1
                 self.nodes += 1
                 deadline.tick()
+                if base is not None and child_key(work, base, move) in seen:
+                    continue
                 work.push(move)
                 key = work.key()
-                if key not in tree.seen:
-                    tree.seen.add(key)
+                if key not in seen:
+                    seen.add(key)
                     if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
                         self.found = (*tree.line(self.index), move)
                         return self.found
