@@ -150,6 +150,6 @@ def guided_helpmate(
                     going.remove(guide)
             left += 1
     except _Spent:
-        while len(pos.move_stack) > depth:
+        for _ in range(len(pos.move_stack) - depth):
             pos.pop()
     return (), helper.nodes
