@@ -316,12 +316,14 @@ def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
     stops = pieces[PAWN] | pieces[8 | PAWN] | pieces[(colour ^ 1) << 3 | KING]
     open_captures = FULL & ~stops & ~pos.occupied_co[colour]
     last = RANKS[7] if colour == 0 else RANKS[0]
-    layers = [pieces[colour << 3 | PAWN]] + [0] * blocked
+    layers = [pieces[colour << 3 | PAWN]] + [0] * (FAR + blocked)
+    top = 0  # the last layer with squares in it
     seen = 0
     white = colour == 0
     for d in range(FAR):
+        if d > top:
+            return FAR
         near = layers[d] & ~seen
-        layers.append(0)
         if not near:
             continue
         if near & last:
@@ -333,6 +335,12 @@ def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
         else:
             hits = ((near & NOT_A) >> 9) | ((near & NOT_H) >> 7)
             pushed = near >> 8
-        layers[d + 1] |= pushed & ~stops | hits & enemy
-        layers[d + blocked] |= hits & open_captures
+        step = pushed & ~stops | hits & enemy
+        if step:
+            layers[d + 1] |= step
+            top = d + 1 if d + 1 > top else top
+        step = hits & open_captures
+        if step:
+            layers[d + blocked] |= step
+            top = d + blocked if d + blocked > top else top
     return FAR

@@ -161,12 +161,14 @@ def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
             continue
         cost = pushes[sq]
         blockers = ahead & enemy
-        if blockers:
+        if blockers & (blockers - 1):
             here = king
             targets = squares_of(blockers)
             for target in targets if colour == 0 else reversed(targets):
                 cost += DISTANCE[here][target]
                 here = target
+        elif blockers:
+            cost += DISTANCE[king][blockers.bit_length() - 1]
         if cost < best:
             best = cost
     return min(best, UNREACHABLE)
