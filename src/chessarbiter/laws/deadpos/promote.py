@@ -17,6 +17,7 @@ node.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 
 from chessarbiter.core.moves import Move, promotion
@@ -143,12 +144,26 @@ def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
     walk to capture each enemy pawn ahead on its file. It reads only the pawns, the kings and
     each side's occupied squares."""
     best = promotion_moves(pos, colour, blocked)
-    if best == FAR:
-        best = UNREACHABLE
-    own = pos.pieces[colour << 3 | PAWN]
-    enemy = pos.pieces[(colour ^ 1) << 3 | PAWN]
-    king = pos.king(colour)
-    walls = own | 1 << pos.king(colour ^ 1)
+    pieces = pos.pieces
+    walk = _file_walk(
+        colour,
+        pieces[colour << 3 | PAWN],
+        pieces[(colour ^ 1) << 3 | PAWN],
+        pieces[colour << 3 | KING],
+        pieces[(colour ^ 1) << 3 | KING],
+    )
+    return min(UNREACHABLE if best == FAR else best, walk)
+
+
+@lru_cache(maxsize=4096)
+def _file_walk(colour: int, own: int, enemy: int, king: int, other: int) -> int:
+    """The fewest pushes of a pawn of ``colour`` (on ``own``) to promote plus its king's walk
+    (from the square of ``king``) to take the enemy pawns ahead on its file, where the
+    other king (``other``) and its own pawns are not in its way; at most
+    :data:`UNREACHABLE`."""
+    best = UNREACHABLE
+    king = king.bit_length() - 1
+    walls = own | other
     pushes = PUSHES[colour]
     files_ahead = AHEAD[colour]
     bb = own
@@ -171,7 +186,7 @@ def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
             cost += DISTANCE[king][blockers.bit_length() - 1]
         if cost < best:
             best = cost
-    return min(best, UNREACHABLE)
+    return best
 
 
 def _ahead(colour: int, sq: int) -> int:
