@@ -87,9 +87,20 @@ class _Guided:
         ordered = orders.get(key)
         if ordered is None:
             ordered = orders[key] = [moves[k & 255] for k in sorted(self.guide.keys(pos, moves))]
-        if left < 2:
-            ordered = ordered[: left + 1]  # a later choice costs more than is left
         winner = self.winner
+        if left == 0:  # the first choice alone: a later one costs a discrepancy
+            move = ordered[0]
+            pos.push(move)
+            found = not cannot_mate_by_material(pos.pieces, winner) and self.search(0, plies + 1)
+            pos.pop()
+            if found:
+                self.line.append(move)
+                return True
+            if len(moves) > 1:
+                self.cut = True
+            return False
+        if left == 1:
+            ordered = ordered[:2]  # a third choice costs two
         for rank, move in enumerate(ordered):
             pos.push(move)
             found = not cannot_mate_by_material(pos.pieces, winner) and self.search(
