@@ -46,7 +46,7 @@ class _Guided:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
-        self.known: dict[int, list[Move]] = {}  # legal moves, no mate in one among them
+        self.known: dict[int, list[Move]] = {}  # legal moves (the winner's: none mates)
         self.orders_by_guide: dict[int, dict[int, list[Move]]] = {
             guide.corner: {} for guide in self.guides
         }
