@@ -103,6 +103,8 @@ PAWN_CHECKS: Final = tuple(
 )
 """``PAWN_CHECKS[colour][king][n - 1]``: the squares from which a pawn of ``colour`` checks
 a king on ``king`` after ``n`` pushes (1 to 5)."""
+PAWN_CHECKS_ANY: Final = tuple(tuple(sum(masks) for masks in row) for row in PAWN_CHECKS)
+"""``PAWN_CHECKS_ANY[colour][king]``: those squares for any of the five."""
 
 
 class Estimate:
@@ -225,7 +227,7 @@ class Estimate:
         for sq in squares_of(knights):
             best = min(best, KNIGHT_DISTANCE[sq][king] - 1)
         pawns = pos.pieces[self.winner << 3 | PAWN]
-        if pawns:
+        if pawns & PAWN_CHECKS_ANY[self.winner][king]:
             for n, squares in enumerate(PAWN_CHECKS[self.winner][king], 1):
                 if pawns & squares:
                     return min(best, n)
