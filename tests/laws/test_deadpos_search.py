@@ -13,6 +13,7 @@ from chessarbiter.laws.deadpos.guide import (
     WALLED,
     Guide,
     attacked_by,
+    check_squares,
     gives_check,
     king_distances,
     knight_jumps,
@@ -88,6 +89,35 @@ def test_direct_checks_and_attacks() -> None:
     assert gives_check(pos, pos.parse_uci("a1a8"), pos.king(1))
     assert not gives_check(pos, pos.parse_uci("a1a7"), pos.king(1))
     assert attacked_by(pos, 0) >> 56 & 1 and not attacked_by(pos, 1) & 1
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "4k3/8/4B3/8/4R3/8/4Q3/4K3 w - - 0 1",  # pieces on the king's file behind a bishop
+        "3k4/1P3P2/8/1N3B2/8/8/8/4K3 w - - 0 1",  # promotions, knight and bishop checks
+        "8/8/8/2k2R2/7Q/p5K1/P7/8 b - - 0 1",
+    ],
+)
+def test_check_squares_agree_with_gives_check(fen: str) -> None:
+    pos = parse_fen(fen)
+    king = pos.king(pos.turn ^ 1)
+    squares = check_squares(pos, king)
+    for move in pos.legal_moves():
+        fr, to = move & 63, (move >> 6) & 63
+        kind = (move >> 12) & 7 or pos.board[fr] & 7
+        assert bool(squares(kind, fr) >> to & 1) == gives_check(pos, move, king), pos.uci(move)
+
+
+def test_guide_keys_sort_to_its_order() -> None:
+    pos = parse_fen("k1b5/8/8/1pBpBpBp/1PbPbPpP/6P1/6P1/K1B1B3 w - - 0 1")
+    for winner in (0, 1):
+        guide = Guide(pos, winner)
+        moves = pos.legal_moves()
+        keys = guide.keys(pos, moves)
+        assert sorted(k & 255 for k in keys) == list(range(len(moves)))
+        assert [moves[k & 255] for k in sorted(keys)] == guide.order(pos, moves)
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,10 @@
 Positions are expanded in the order of ``plies + WEIGHT * estimate`` (:mod:`.estimate`),
 the most recent first among equals, each position once. Unlike a depth-first search it
 leaves a dead end for the most promising position met anywhere so far. Each expanded
-position is rebuilt from its parent's snapshot and the move; every generated position
-counts as a node. A winner's move that checks is tested for mate at once.
+position is reached from the one before on a single working position; every generated
+position counts as a node (one already seen is recognised by its key, computed without
+making the move where :func:`.closure.child_key` can). A winner's move that checks is
+tested for mate at once.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import heapq
 from typing import Final
 
 from chessarbiter.core.moves import Move
-from chessarbiter.core.position import Position, Snapshot
+from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.closure import child_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -23,20 +26,24 @@ WEIGHT: Final = 10
 
 
 class Tree:
-    """What a best-first search has met: the expanded positions (snapshot, parent and move,
-    depth; the root is 0), the keys seen and the queue of moves still to expand, best (lowest
-    score, then latest offered) first."""
+    """What a best-first search has met: the expanded positions (parent and move, depth; the
+    root is 0), the keys seen and the queue of moves still to expand, best (lowest score,
+    then latest offered) first. One working position stands on the last expanded one; the
+    next is reached by unmaking moves up to the two positions' common ancestor and making
+    those down from it, which is cheaper than rebuilding it."""
 
     def __init__(self, pos: Position) -> None:
-        self.snapshots: list[Snapshot] = [pos.snapshot()]
+        self.work = Position.from_snapshot(pos.snapshot())
+        self.at = 0
         self.parents: list[tuple[int, Move]] = [(-1, Move(0))]
         self.depths = [0]
         self.seen = {pos.key()}
         self.queue: list[tuple[int, int, int, Move]] = []
 
     def root(self) -> Position:
-        """A copy of the root position."""
-        return Position.from_snapshot(self.snapshots[0])
+        """The working position, a copy of the root before anything is expanded; whoever
+        makes moves on it unmakes them before the next :meth:`expand`."""
+        return self.work
 
     def offer(self, score: int, order: int, parent: int, move: Move) -> None:
         """Queues ``move`` from the expanded position ``parent``; ``order`` grows with time."""
@@ -44,16 +51,32 @@ class Tree:
 
     def expand(self) -> tuple[int, Position] | None:
         """The best queued move played on its parent, now expanded: its index and position
-        (a new one); ``None`` when the queue is empty."""
+        (the working position, moved there); ``None`` when the queue is empty."""
         if not self.queue:
             return None
         _, _, parent, move = heapq.heappop(self.queue)
-        work = Position.from_snapshot(self.snapshots[parent])
+        work = self.work
+        parents, depths = self.parents, self.depths
+        here, there = self.at, parent
+        down = []
+        while depths[there] > depths[here]:
+            there, step = parents[there]
+            down.append(step)
+        while depths[here] > depths[there]:
+            here = parents[here][0]
+            work.pop()
+        while here != there:
+            here = parents[here][0]
+            work.pop()
+            there, step = parents[there]
+            down.append(step)
+        for step in reversed(down):
+            work.push(step)
         work.push(move)
-        self.snapshots.append(work.snapshot())
-        self.parents.append((parent, move))
-        self.depths.append(self.depths[parent] + 1)
-        return len(self.snapshots) - 1, work
+        parents.append((parent, move))
+        depths.append(depths[parent] + 1)
+        self.at = len(depths) - 1
+        return self.at, work
 
     def line(self, index: int) -> tuple[Move, ...]:
         """The moves from the root to the expanded position ``index``."""
@@ -83,8 +106,10 @@ class BestFirst:
         """Go on until ``budget`` nodes in all: a helpmate by the winner, or ``()`` when the
         budget is spent or every position was expanded (:attr:`dry`)."""
         winner, loser, tree = self.winner, self.winner ^ 1, self.tree
+        seen = tree.seen
         while not (self.found or self.dry):
             work, depth = self.work, tree.depths[self.index] + 1
+            base = work.key() if work.ep_square < 0 else None  # for child_key
             while self.next < len(self.moves):
                 if self.nodes >= budget:
                     return ()
@@ -92,10 +117,12 @@ class BestFirst:
                 self.next += 1
                 self.nodes += 1
                 deadline.tick()
+                if base is not None and child_key(work, base, move) in seen:
+                    continue
                 work.push(move)
                 key = work.key()
-                if key not in tree.seen:
-                    tree.seen.add(key)
+                if key not in seen:
+                    seen.add(key)
                     if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
                         self.found = (*tree.line(self.index), move)
                         return self.found

@@ -19,12 +19,19 @@ round the pawns: a king never stands on its own pawns nor where enemy pawns atta
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 from chessarbiter.core.attacks import (
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
     bishop_attacks,
     rook_attacks,
 )
@@ -41,7 +48,7 @@ from chessarbiter.core.squares import (
     ROOK,
     squares_of,
 )
-from chessarbiter.laws.deadpos.bitboards import king_step, knight_step, pawn_attacks, pawn_push
+from chessarbiter.laws.deadpos.bitboards import NOT_A, NOT_H, knight_step, pawn_attacks
 from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
 
@@ -50,6 +57,8 @@ CORNER_SETS: Final = (1 | 1 << 7 | 1 << 56 | 1 << 63, 1 | 1 << 63, 1 << 7 | 1 <<
 """Every corner; the dark corners; the light corners."""
 RING: Final = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] == 2) for a in range(64))
 """``RING[sq]``: the squares two king steps from ``sq``."""
+CLOSING: Final = tuple(tuple(max(d - 2, 0) // 2 for d in row) for row in DISTANCE)
+"""``CLOSING[a][b]``: what a minor piece on ``a`` counts, the loser's king on ``b``."""
 FAR: Final = 8
 """What an unreachable target costs."""
 BLOCKED: Final = 3
@@ -81,6 +90,23 @@ KNIGHT_DISTANCE: Final = _knight_distances()
 """``KNIGHT_DISTANCE[a][b]``: knight jumps between two squares on an empty board."""
 
 
+def _pawn_checks(colour: int, king: int) -> tuple[int, ...]:
+    step = 8 if colour == 0 else -8
+    checks = squares_of(PAWN_ATTACKS[colour ^ 1][king])
+    return tuple(
+        sum(1 << (c - step * n) for c in checks if 0 <= c - step * n < 64) for n in range(1, 6)
+    )
+
+
+PAWN_CHECKS: Final = tuple(
+    tuple(_pawn_checks(colour, king) for king in range(64)) for colour in (0, 1)
+)
+"""``PAWN_CHECKS[colour][king][n - 1]``: the squares from which a pawn of ``colour`` checks
+a king on ``king`` after ``n`` pushes (1 to 5)."""
+PAWN_CHECKS_ANY: Final = tuple(tuple(sum(masks) for masks in row) for row in PAWN_CHECKS)
+"""``PAWN_CHECKS_ANY[colour][king]``: those squares for any of the five."""
+
+
 class Estimate:
     """Plies-to-mate estimates for one intended winner; king walks are cached."""
 
@@ -95,8 +121,8 @@ class Estimate:
         winner = self.winner
         w = winner << 3
         lo = self.loser << 3
-        king = pos.king(self.loser)
-        own = pos.king(winner)
+        king = pieces[lo | KING].bit_length() - 1
+        own = pieces[w | KING].bit_length() - 1
         loser_pawns = pieces[lo | PAWN]
         winner_pawns = pieces[w | PAWN]
         heavy = pieces[w | QUEEN] | pieces[w | ROOK]
@@ -115,8 +141,11 @@ class Estimate:
         total += self._check(pos, king, heavy, bishops, knights)
         if bishops and not knights | heavy:
             total += BLOCKER * blockers_needed(pos, self.loser, king, target, bishops)
-        for sq in squares_of(bishops | knights):
-            total += max(DISTANCE[sq][king] - 2, 0) // 2
+        minor = bishops | knights
+        while minor:
+            low = minor & -minor
+            minor ^= low
+            total += CLOSING[low.bit_length() - 1][king]
         mates = (
             heavy
             or (bishops and knights)
@@ -163,9 +192,9 @@ class Estimate:
             seen = frontier = 1 << start
             while frontier:
                 layers.append(frontier)
-                frontier = king_step(frontier) & free & ~seen
+                frontier = _around(frontier) & free & ~seen
                 seen |= frontier
-            layers.append(king_step(seen) & ~seen)
+            layers.append(_around(seen) & ~seen)
             self.walks[(free, start)] = layers
         for d, layer in enumerate(layers):
             if layer & target:
@@ -175,10 +204,7 @@ class Estimate:
     def _flights(self, pos: Position, king: int, attacked: int) -> int:
         """The loser king's neighbouring squares the winner does not attack and the loser
         does not hold."""
-        open_squares = KING_ATTACKS[king] & ~pos.occupied_co[self.loser]
-        if not open_squares:
-            return 0
-        return bin(open_squares & ~attacked).count("1")
+        return (KING_ATTACKS[king] & ~pos.occupied_co[self.loser] & ~attacked).bit_count()
 
     def _check(self, pos: Position, king: int, heavy: int, bishops: int, knights: int) -> int:
         """Moves the winner's quickest piece needs to check the loser's king."""
@@ -201,28 +227,33 @@ class Estimate:
         for sq in squares_of(knights):
             best = min(best, KNIGHT_DISTANCE[sq][king] - 1)
         pawns = pos.pieces[self.winner << 3 | PAWN]
-        if pawns:
-            checks = PAWN_ATTACKS[self.loser][king]
-            step = 8 if self.winner == 0 else -8
-            for sq in squares_of(pawns):
-                for n in range(1, 6):
-                    ahead = sq + step * n
-                    if not 0 <= ahead < 64:
-                        break
-                    if checks >> ahead & 1:
-                        best = min(best, n)
-                        break
+        if pawns & PAWN_CHECKS_ANY[self.winner][king]:
+            for n, squares in enumerate(PAWN_CHECKS[self.winner][king], 1):
+                if pawns & squares:
+                    return min(best, n)
         return best
+
+
+def _around(b: int) -> int:
+    """The squares of ``b`` and those one king step away."""
+    row = b | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
+    return (row | (row << 8) | (row >> 8)) & FULL
 
 
 def blockers_needed(pos: Position, loser: int, king: int, target: int, bishops: int) -> int:
     """Flight squares of the target corner nearest the loser's ``king`` that the winner's
     ``bishops`` can never cover (the other colour) and no loser's unit holds."""
-    corner = min(squares_of(target), key=DISTANCE[king].__getitem__)
+    corner = _nearest(target, king)
     covered = (DARK_SQUARES if bishops & DARK_SQUARES else 0) | (
         LIGHT_SQUARES if bishops & LIGHT_SQUARES else 0
     )
-    return bin(KING_ATTACKS[corner] & ~covered & ~pos.occupied_co[loser]).count("1")
+    return (KING_ATTACKS[corner] & ~covered & ~pos.occupied_co[loser]).bit_count()
+
+
+@cache
+def _nearest(target: int, king: int) -> int:
+    """The square of ``target`` nearest ``king``, the lowest among equals."""
+    return min(squares_of(target), key=DISTANCE[king].__getitem__)
 
 
 def _walk(free: int, dear: int, start: int, target: int, missing: int) -> int:
@@ -237,7 +268,8 @@ def _walk(free: int, dear: int, start: int, target: int, missing: int) -> int:
     while near or far:
         near &= ~seen
         seen |= near
-        step = king_step(near) & ~seen
+        row = near | ((near << 1) & NOT_A) | ((near >> 1) & NOT_H)
+        step = (row | (row << 8) | (row >> 8)) & FULL & ~seen
         if step & target:
             return d + 1
         step &= free
@@ -251,15 +283,29 @@ def _attacks(pos: Position, colour: int, king: int) -> int:
     pieces = pos.pieces
     occupied = (pos.occupied_co[0] | pos.occupied_co[1]) & ~(1 << king)
     base = colour << 3
-    out = KING_ATTACKS[pos.king(colour)] | pawn_attacks(pieces[base | PAWN], colour)
-    for sq in squares_of(pieces[base | KNIGHT]):
-        out |= KNIGHT_ATTACKS[sq]
-    diagonal = pieces[base | BISHOP] | pieces[base | QUEEN]
-    for sq in squares_of(diagonal):
-        out |= bishop_attacks(sq, occupied)
-    straight = pieces[base | ROOK] | pieces[base | QUEEN]
-    for sq in squares_of(straight):
-        out |= rook_attacks(sq, occupied)
+    out = KING_ATTACKS[pieces[base | KING].bit_length() - 1] | pawn_attacks(
+        pieces[base | PAWN], colour
+    )
+    bb = pieces[base | KNIGHT]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        out |= KNIGHT_ATTACKS[low.bit_length() - 1]
+    bb = pieces[base | BISHOP] | pieces[base | QUEEN]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        out |= DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]]
+    bb = pieces[base | ROOK] | pieces[base | QUEEN]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        out |= (
+            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
+            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+        )
     return out
 
 
@@ -272,15 +318,31 @@ def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
     stops = pieces[PAWN] | pieces[8 | PAWN] | pieces[(colour ^ 1) << 3 | KING]
     open_captures = FULL & ~stops & ~pos.occupied_co[colour]
     last = RANKS[7] if colour == 0 else RANKS[0]
-    layers = [pieces[colour << 3 | PAWN]] + [0] * blocked
+    layers = [pieces[colour << 3 | PAWN]] + [0] * (FAR + blocked)
+    top = 0  # the last layer with squares in it
     seen = 0
+    white = colour == 0
     for d in range(FAR):
+        if d > top:
+            return FAR
         near = layers[d] & ~seen
+        if not near:
+            continue
         if near & last:
             return d
         seen |= near
-        hits = pawn_attacks(near, colour)
-        layers.append(0)
-        layers[d + 1] |= pawn_push(near, colour) & ~stops | hits & enemy
-        layers[d + blocked] |= hits & open_captures
+        if white:
+            hits = (((near & NOT_A) << 7) | ((near & NOT_H) << 9)) & FULL
+            pushed = (near << 8) & FULL
+        else:
+            hits = ((near & NOT_A) >> 9) | ((near & NOT_H) >> 7)
+            pushed = near >> 8
+        step = pushed & ~stops | hits & enemy
+        if step:
+            layers[d + 1] |= step
+            top = d + 1 if d + 1 > top else top
+        step = hits & open_captures
+        if step:
+            layers[d + blocked] |= step
+            top = d + blocked if d + blocked > top else top
     return FAR

@@ -18,6 +18,7 @@ winner's material.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Final
 
@@ -92,6 +93,28 @@ def gives_check(pos: Position, move: int, king: int) -> bool:
     if kind != ROOK and bishop_attacks(to, occupied) & target:
         return True
     return kind != BISHOP and bool(rook_attacks(to, occupied) & target)
+
+
+def check_squares(pos: Position, king: int) -> Callable[[int, int], int]:
+    """For :func:`gives_check` on many moves of one position: a function of a piece's kind
+    and square giving the squares from which that piece, once moved, attacks ``king``
+    (pawns: those of the side to move)."""
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    knight = KNIGHT_ATTACKS[king]
+    pawn = PAWN_ATTACKS[pos.turn ^ 1][king]
+
+    def squares(kind: int, fr: int) -> int:
+        if kind == KNIGHT:
+            return knight
+        if kind == PAWN:
+            return pawn
+        if kind == KING:
+            return 0
+        left = occupied & ~(1 << fr)
+        out = 0 if kind == ROOK else bishop_attacks(king, left)
+        return out if kind == BISHOP else out | rook_attacks(king, left)
+
+    return squares
 
 
 def _free(white: int, black: int, colour: int) -> int:
@@ -208,23 +231,26 @@ class Guide:
         self.corner = mating_squares(pos, winner)[0] if corner is None else corner
         self.blocking = knight_jumps(KING_ATTACKS[self.corner])
         self.targets: dict[tuple[int, int, int], int] = {}
+        near = DISTANCE[self.corner]
+        self._near = near
+        self._near_minor = tuple(2 * d for d in near)
+        self._near_heavy = tuple(max(d, 3) for d in near)
+        self._taken = tuple(
+            0 if not piece else -2 if self.needs_blockers else -8 - 2 * (piece & 7)
+            for piece in range(16)
+        )
+        """What the winner's capture of each piece adds to a move's score."""
 
     def order(self, pos: Position, moves: list[Move]) -> list[Move]:
         """``moves`` best first."""
+        return [moves[k & 255] for k in sorted(self.keys(pos, moves))]
+
+    def keys(self, pos: Position, moves: list[Move]) -> list[int]:
+        """Each move's sort key, in the order of ``moves``: its score times 256 plus its
+        index (so ``key & 255`` is the index), lowest best; ties keep the list's order."""
         if pos.turn == self.winner:
-            lure = pawn_attacks(pos.pieces[self.loser << 3 | PAWN], self.loser)
-            target = self.target(pos)
-            walk = king_distances(pos, self.winner, target)
-            hunt = target != self.corner
-            scored = [
-                (self._winner_score(pos, m, lure, walk, hunt), i, m) for i, m in enumerate(moves)
-            ]
-        else:
-            offered = attacked_by(pos, self.winner)
-            walk = king_distances(pos, self.loser, self.corner)
-            scored = [(self._loser_score(pos, m, offered, walk), i, m) for i, m in enumerate(moves)]
-        scored.sort()
-        return [m for _, _, m in scored]
+            return self._winner_keys(pos, moves)
+        return self._loser_keys(pos, moves)
 
     def target(self, pos: Position) -> int:
         """Where the winner's king heads: for a winner with pawns and no queen or rook, the
@@ -241,56 +267,79 @@ class Guide:
             target = self.targets[key] = _blocker(pos, self.winner, self.corner)
         return target
 
-    def _winner_score(
-        self, pos: Position, move: int, lure: int, walk: tuple[int, ...], hunt: bool
-    ) -> int:
-        """The winner's king walks to take a blocker (``hunt``) or to two squares from the
-        corner, by ``walk``; its pieces are lured onto ``lure``, the loser's pawns' attacks."""
+    def _winner_keys(self, pos: Position, moves: list[Move]) -> list[int]:
+        """The winner's king walks to take a blocker (when its target is not the corner) or
+        to two squares from the corner; its pawns advance and promote to queens; its other
+        pieces close in and are lured onto the squares the loser's pawns attack; captures
+        count by the piece taken."""
         board = pos.board
-        fr = move & 63
-        to = (move >> 6) & 63
-        near = DISTANCE[self.corner]
-        kind = board[fr] & 7
-        score = 0
-        if board[to] and not move & CASTLE_FLAG:
-            score -= 2 if self.needs_blockers else 8 + 2 * (board[to] & 7)
-        if kind == PAWN:
-            advance = (to >> 3) if self.winner == 0 else 7 - (to >> 3)
-            promoted = (move >> 12) & 7
-            score -= 2 + advance + (20 if promoted == QUEEN else 0)
-            if promoted and promoted != QUEEN:
-                score += 24
-        elif kind == KING and hunt:
-            score += 4 * (walk[to] - walk[fr])
-        elif kind == KING:
-            score += 4 * (abs(walk[to] - 2) - abs(walk[fr] - 2))
-        elif kind in (QUEEN, ROOK):
-            score += max(near[to], 3) - max(near[fr], 3)
-        else:
-            score += 2 * (near[to] - near[fr])
-        if kind != PAWN and lure >> to & 1:
-            score -= LURE
-        return score
+        lure = pawn_attacks(pos.pieces[self.loser << 3 | PAWN], self.loser)
+        target = self.target(pos)
+        walk = king_distances(pos, self.winner, target)
+        hunt = target != self.corner
+        taken = self._taken
+        minor = self._near_minor
+        heavy = self._near_heavy
+        white = self.winner == 0
+        out: list[int] = []
+        append = out.append
+        for i, move in enumerate(moves):
+            fr = move & 63
+            to = (move >> 6) & 63
+            kind = board[fr] & 7
+            score = 0 if move & CASTLE_FLAG else taken[board[to]]
+            if kind == PAWN:
+                promoted = (move >> 12) & 7
+                score -= 2 + ((to >> 3) if white else 7 - (to >> 3))
+                if promoted == QUEEN:
+                    score -= 20
+                elif promoted:
+                    score += 24
+            else:
+                if kind == KING:
+                    if hunt:
+                        score += 4 * (walk[to] - walk[fr])
+                    else:
+                        score += 4 * (abs(walk[to] - 2) - abs(walk[fr] - 2))
+                elif kind >= ROOK:
+                    score += heavy[to] - heavy[fr]
+                else:
+                    score += minor[to] - minor[fr]
+                if lure >> to & 1:
+                    score -= LURE
+            append(score << 8 | i)
+        return out
 
-    def _loser_score(self, pos: Position, move: int, offered: int, walk: tuple[int, ...]) -> int:
+    def _loser_keys(self, pos: Position, moves: list[Move]) -> list[int]:
+        """The loser's king walks to the corner; it avoids captures; it promotes to a knight
+        or bishop when the winner needs a blocker (else to a queen), and then brings its
+        knights next to the corner and its other units closer; else it offers its units on
+        the squares the winner attacks."""
         board = pos.board
-        fr = move & 63
-        to = (move >> 6) & 63
-        near = DISTANCE[self.corner]
-        kind = board[fr] & 7
-        score = 0
-        if board[to] and not move & CASTLE_FLAG:
-            score += 10
-        if kind == KING:
-            return score + 4 * (walk[to] - walk[fr])
-        promoted = (move >> 12) & 7
-        if promoted:
-            wanted = promoted in (KNIGHT, BISHOP) if self.needs_blockers else promoted == QUEEN
-            score += -6 if wanted else 6
-        if self.needs_blockers and kind == KNIGHT:
-            return score + self.blocking[to] - self.blocking[fr]
-        if self.needs_blockers:
-            return score + near[to] - near[fr] - (3 if kind == PAWN else 0)
-        if offered >> to & 1:
-            score -= 4
-        return score + 1
+        walk = king_distances(pos, self.loser, self.corner)
+        blockers = self.needs_blockers
+        offered = 0 if blockers else attacked_by(pos, self.winner)
+        near = self._near
+        blocking = self.blocking
+        out: list[int] = []
+        append = out.append
+        for i, move in enumerate(moves):
+            fr = move & 63
+            to = (move >> 6) & 63
+            kind = board[fr] & 7
+            score = 10 if board[to] and not move & CASTLE_FLAG else 0
+            if kind == KING:
+                score += 4 * (walk[to] - walk[fr])
+            else:
+                promoted = (move >> 12) & 7
+                if promoted:
+                    wanted = promoted in (KNIGHT, BISHOP) if blockers else promoted == QUEEN
+                    score += -6 if wanted else 6
+                if not blockers:
+                    score += -3 if offered >> to & 1 else 1
+                elif kind == KNIGHT:
+                    score += blocking[to] - blocking[fr]
+                else:
+                    score += near[to] - near[fr] - (3 if kind == PAWN else 0)
+            append(score << 8 | i)
+        return out

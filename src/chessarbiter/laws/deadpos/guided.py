@@ -7,7 +7,10 @@ counts one, any later one two) and be at most ``FIRST_PLIES + k * MORE_PLIES`` p
 long. A guide's iterations go on until the budget is spent or one cuts no line short (it
 searched every line the next would). Each winner's node first tries its checks and
 promotions for an immediate mate. A transposition table per iteration skips positions
-already searched with as many discrepancies left and no more plies behind them.
+already searched with as many discrepancies left and no more plies behind them. Positions
+met again (in a later iteration, by another line) reuse their legal moves and each guide's
+order, kept by key like the table; a position's mate-in-one test, which failed the first
+time, is not repeated.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from typing import Final
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
-from chessarbiter.laws.deadpos.guide import Guide, gives_check, mating_squares
+from chessarbiter.laws.deadpos.guide import Guide, check_squares, mating_squares
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 
 FIRST_PLIES: Final = 24
 """The longest line of the first iteration; each later one allows ``MORE_PLIES`` more."""
 MORE_PLIES: Final = 12
+CACHE_SIZE: Final = 1 << 16
+"""Positions whose legal moves and orders are kept (about 30 MB) before the caches start
+again."""
 
 
 class _Spent(Exception):
@@ -40,6 +46,11 @@ class _Guided:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
+        self.known: dict[int, list[Move]] = {}  # legal moves (the winner's: none mates)
+        self.orders_by_guide: dict[int, dict[int, list[Move]]] = {
+            guide.corner: {} for guide in self.guides
+        }
+        self.orders = self.orders_by_guide[self.guide.corner]  # the moves in its order
         self.max_plies = FIRST_PLIES
         self.line: list[Move] = []
         self.cut = True  # whether the iteration cut a line short: run another
@@ -57,40 +68,73 @@ class _Guided:
         if seen is not None and seen[0] >= left and seen[1] <= plies:
             return False
         self.table[key] = (left, plies)
-        moves = pos.legal_moves()
-        if not moves:
-            return pos.turn == self.loser and pos.is_check()
-        if pos.turn == self.winner and self._mate_in_one(moves):
-            return True
+        moves = self.known.get(key)
+        if moves is None:
+            moves = pos.legal_moves()
+            if not moves:
+                return pos.turn == self.loser and pos.is_check()
+            if pos.turn == self.winner and self._mate_in_one(moves):
+                return True
+            if len(self.known) >= CACHE_SIZE:
+                self.known.clear()
+                for orders in self.orders_by_guide.values():
+                    orders.clear()
+            self.known[key] = moves
         if plies >= self.max_plies:
             self.cut = True
             return False
-        for rank, move in enumerate(self.guide.order(pos, moves)):
-            cost = 0 if rank == 0 else 1 if rank == 1 else 2
-            if cost > left:
-                self.cut = True
-                break
+        orders = self.orders
+        ordered = orders.get(key)
+        if ordered is None:
+            ordered = orders[key] = [moves[k & 255] for k in sorted(self.guide.keys(pos, moves))]
+        winner = self.winner
+        if left == 0:  # the first choice alone: a later one costs a discrepancy
+            move = ordered[0]
             pos.push(move)
-            found = not cannot_mate_by_material(pos.pieces, self.winner) and self.search(
-                left - cost, plies + 1
+            found = not cannot_mate_by_material(pos.pieces, winner) and self.search(0, plies + 1)
+            pos.pop()
+            if found:
+                self.line.append(move)
+                return True
+            if len(moves) > 1:
+                self.cut = True
+            return False
+        if left == 1:
+            ordered = ordered[:2]  # a third choice costs two
+        for rank, move in enumerate(ordered):
+            pos.push(move)
+            found = not cannot_mate_by_material(pos.pieces, winner) and self.search(
+                left - (0 if rank == 0 else 1 if rank == 1 else 2), plies + 1
             )
             pos.pop()
             if found:
                 self.line.append(move)
                 return True
+        if len(ordered) < len(moves):
+            self.cut = True
         return False
 
     def _mate_in_one(self, moves: list[Move]) -> bool:
+        """Whether a check or promotion among ``moves`` mates (the line gets the move)."""
         pos = self.pos
+        board = pos.board
         king = pos.king(self.loser)
+        checking = check_squares(pos, king)
+        froms: dict[int, int] = {}  # the squares from which each moved piece would check
         for move in moves:
-            if gives_check(pos, move, king) or move >> 12:
-                pos.push(move)
-                mate = pos.count_legal_moves() == 0 and pos.is_check()
-                pos.pop()
-                if mate:
-                    self.line.append(move)
-                    return True
+            if not move >> 12:
+                fr = move & 63
+                squares = froms.get(fr)
+                if squares is None:
+                    squares = froms[fr] = checking(board[fr] & 7, fr)
+                if not squares >> ((move >> 6) & 63) & 1:
+                    continue
+            pos.push(move)
+            mate = pos.count_legal_moves() == 0 and pos.is_check()
+            pos.pop()
+            if mate:
+                self.line.append(move)
+                return True
         return False
 
 
@@ -107,6 +151,7 @@ def guided_helpmate(
         while going:
             for guide in list(going):
                 helper.guide = guide
+                helper.orders = helper.orders_by_guide[guide.corner]
                 helper.table.clear()
                 helper.cut = False
                 helper.max_plies = FIRST_PLIES + left * MORE_PLIES
@@ -116,6 +161,6 @@ def guided_helpmate(
                     going.remove(guide)
             left += 1
     except _Spent:
-        while len(pos.move_stack) > depth:
+        for _ in range(len(pos.move_stack) - depth):
             pos.pop()
     return (), helper.nodes

@@ -17,12 +17,14 @@ node.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 
 from chessarbiter.core.moves import Move, promotion
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import FILES, KING, PAWN, squares_of
 from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
+from chessarbiter.laws.deadpos.closure import child_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
 from chessarbiter.laws.deadpos.guide import DISTANCE
@@ -98,17 +100,21 @@ def _promotions(
     tree = Tree(pos)
     index, work = 0, tree.root()
     costs: dict[tuple[int, ...], int] = {}  # promotion_cost by what it reads
+    seen = tree.seen
     while True:
         depth = tree.depths[index] + 1
+        base = work.key() if work.ep_square < 0 else None  # for child_key
         for move in work.legal_moves():
             if count.nodes >= stop:
                 return
             count.nodes += 1
             count.deadline.tick()
+            if base is not None and child_key(work, base, move) in seen:
+                continue
             work.push(move)
             key = work.key()
-            if key not in tree.seen and not cannot_mate_by_material(work.pieces, winner):
-                tree.seen.add(key)
+            if key not in seen and not cannot_mate_by_material(work.pieces, winner):
+                seen.add(key)
                 if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
                     yield (*tree.line(index), move), None
                     return
@@ -138,21 +144,59 @@ def promotion_cost(pos: Position, colour: int, blocked: int) -> int:
     walk to capture each enemy pawn ahead on its file. It reads only the pawns, the kings and
     each side's occupied squares."""
     best = promotion_moves(pos, colour, blocked)
-    if best == FAR:
-        best = UNREACHABLE
-    own = pos.pieces[colour << 3 | PAWN]
-    enemy = pos.pieces[(colour ^ 1) << 3 | PAWN]
-    king = pos.king(colour)
-    walls = own | 1 << pos.king(colour ^ 1)
-    for sq in squares_of(own):
-        rank, file = divmod(sq, 8)
-        ahead = FILES[file] & (~0 << (sq + 8) if colour == 0 else (1 << sq) - 1)
+    pieces = pos.pieces
+    walk = _file_walk(
+        colour,
+        pieces[colour << 3 | PAWN],
+        pieces[(colour ^ 1) << 3 | PAWN],
+        pieces[colour << 3 | KING],
+        pieces[(colour ^ 1) << 3 | KING],
+    )
+    return min(UNREACHABLE if best == FAR else best, walk)
+
+
+@lru_cache(maxsize=4096)
+def _file_walk(colour: int, own: int, enemy: int, king: int, other: int) -> int:
+    """The fewest pushes of a pawn of ``colour`` (on ``own``) to promote plus its king's walk
+    (from the square of ``king``) to take the enemy pawns ahead on its file, where the
+    other king (``other``) and its own pawns are not in its way; at most
+    :data:`UNREACHABLE`."""
+    best = UNREACHABLE
+    king = king.bit_length() - 1
+    walls = own | other
+    pushes = PUSHES[colour]
+    files_ahead = AHEAD[colour]
+    bb = own
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        ahead = files_ahead[sq]
         if ahead & walls:
             continue
-        cost = 7 - rank if colour == 0 else rank
-        here = king
-        for target in sorted(squares_of(ahead & enemy), reverse=colour == 1):
-            cost += DISTANCE[here][target]
-            here = target
-        best = min(best, cost)
-    return min(best, UNREACHABLE)
+        cost = pushes[sq]
+        blockers = ahead & enemy
+        if blockers & (blockers - 1):
+            here = king
+            targets = squares_of(blockers)
+            for target in targets if colour == 0 else reversed(targets):
+                cost += DISTANCE[here][target]
+                here = target
+        elif blockers:
+            cost += DISTANCE[king][blockers.bit_length() - 1]
+        if cost < best:
+            best = cost
+    return best
+
+
+def _ahead(colour: int, sq: int) -> int:
+    return FILES[sq & 7] & (~0 << (sq + 8) if colour == 0 else (1 << sq) - 1)
+
+
+AHEAD: Final = tuple(tuple(_ahead(colour, sq) for sq in range(64)) for colour in (0, 1))
+"""``AHEAD[colour][sq]``: the squares ahead of a pawn of ``colour`` on ``sq``, on its file."""
+PUSHES: Final = (
+    tuple(7 - (sq >> 3) for sq in range(64)),
+    tuple(sq >> 3 for sq in range(64)),
+)
+"""``PUSHES[colour][sq]``: the pushes a pawn of ``colour`` on ``sq`` needs to promote."""

@@ -19,6 +19,7 @@ from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, KING, QUEEN
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
+from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import (
     DARK_SQUARES,
     LIGHT_SQUARES,
@@ -45,15 +46,6 @@ class SearchResult:
     outcome: Winnability
     line: tuple[Move, ...]
     nodes: int
-
-
-def _distance(a: int, b: int) -> int:
-    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
-
-
-def _closer(near: int, far: int, stop: int) -> bool:
-    """Whether a step from distance ``far`` to ``near`` approaches, but not beyond ``stop``."""
-    return stop <= near < far
 
 
 class _Helpmate:
@@ -84,40 +76,41 @@ class _Helpmate:
         elif bishops & LIGHT_SQUARES and not bishops & DARK_SQUARES:
             corners = (7, 56)
         king = self.pos.king(self.loser)
-        return min(corners, key=lambda c: _distance(king, c))
+        return min(corners, key=DISTANCE[king].__getitem__)
 
-    def _ordered(self, moves: list[Move]) -> list[tuple[int, int, Move]]:
-        """``(cost, rank, move)`` by promise: moves towards the mating corner, the winner's
+    def _ordered(self, moves: list[Move]) -> list[int]:
+        """The moves by promise, each as ``cost << 24 | (rank + 8) << 16 | move``, sorted
+        (so by cost, then rank, then move): moves towards the mating corner, the winner's
         captures and promotions are free; the loser's captures cost 2; the rest 1."""
         pos = self.pos
         board = pos.board
-        corner = self.corner
-        out: list[tuple[int, int, Move]] = []
+        near = DISTANCE[self.corner]
+        out: list[int] = []
+        append = out.append
         if pos.turn == self.winner:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
-                near = _distance(to, corner)
+                d = near[to]
                 if move >> 12 or (board[to] and not move & CASTLE_FLAG):
-                    out.append((0, near - 8, move))
-                elif _closer(near, _distance(fr, corner), 2 if board[fr] & 7 == KING else 1):
-                    out.append((0, near, move))
+                    append(d << 16 | move)  # cost 0, rank d - 8
+                elif (2 if board[fr] & 7 == KING else 1) <= d < near[fr]:
+                    append((d + 8) << 16 | move)
                 else:
-                    out.append((1, near, move))
+                    append(1 << 24 | (d + 8) << 16 | move)
         else:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
-                kind = board[fr] & 7
                 if board[to] and not move & CASTLE_FLAG:
-                    out.append((2, 0, move))
-                elif kind == KING:
-                    near = _distance(to, corner)
-                    out.append((0 if near < _distance(fr, corner) else 1, near, move))
+                    append(2 << 24 | 8 << 16 | move)
+                elif board[fr] & 7 == KING:
+                    d = near[to]
+                    append((0 if d < near[fr] else 1 << 24) | (d + 8) << 16 | move)
                 elif move >> 12 and (move >> 12) & 7 != QUEEN:
-                    out.append((0, 0, move))
+                    append(8 << 16 | move)
                 else:
-                    out.append((1, 8 + _distance(to, corner), move))
+                    append(1 << 24 | (16 + near[to]) << 16 | move)
         out.sort()
         return out
 
@@ -131,18 +124,20 @@ class _Helpmate:
             raise _IterationSpent
         self.deadline.tick()
         pos = self.pos
+        key = pos.key()
+        seen = self.table.get(key)
+        if seen is not None and seen[0] == self.iteration and seen[1] >= remaining:
+            return False  # only positions with moves and mating material are in the table
         moves = pos.legal_moves()
         if not moves:
             return pos.turn == self.loser and pos.is_check()
         if cannot_mate_by_material(pos.pieces, self.winner):
             return False
-        key = pos.key()
-        seen = self.table.get(key)
-        if seen is not None and seen[0] == self.iteration and seen[1] >= remaining:
-            return False
         self.table[key] = (self.iteration, remaining)
         mover_is_winner = pos.turn == self.winner
-        for cost, _, move in self._ordered(moves):
+        for k in self._ordered(moves):
+            cost = k >> 24
+            move = Move(k & 0xFFFF)
             pos.push(move)
             if remaining - cost < 0:
                 found = self._leaf(mover_is_winner)
@@ -195,11 +190,11 @@ def find_helpmate(
                     return SearchResult(Winnability.WINNABLE, line, helper.nodes)
             except _IterationSpent:
                 helper.cut = True
-            while len(pos.move_stack) > depth:
+            for _ in range(len(pos.move_stack) - depth):
                 pos.pop()
             if not helper.cut:
                 return SearchResult(Winnability.UNWINNABLE, (), helper.nodes)
     except _Stop:
-        while len(pos.move_stack) > depth:
+        for _ in range(len(pos.move_stack) - depth):
             pos.pop()
     return SearchResult(Winnability.UNDETERMINED, (), helper.nodes)
