@@ -20,7 +20,7 @@ from chessarbiter.laws.deadpos.guide import (
     mating_squares,
 )
 from chessarbiter.laws.deadpos.guided import guided_helpmate
-from chessarbiter.laws.deadpos.successors import children
+from chessarbiter.laws.deadpos.successors import child_key, children
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
@@ -219,3 +219,34 @@ def test_children_are_the_legal_moves_with_the_keys_after_them(fen: str) -> None
         while pos.move_stack:
             pos.pop()
     assert pos.fen() == fen and checked > 0
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r3k2r/pPp2ppp/8/4P3/8/8/P1P2PpP/R3K2R b KQkq - 0 1",
+        "4k3/1P6/8/8/8/8/6p1/R3K2R w KQ - 0 1",
+        "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1",
+    ],
+)
+def test_child_keys_are_the_keys_after_the_moves(fen: str) -> None:
+    """The best-first and staged searches' :func:`child_key`: on random walks, each move's
+    key (when it gives one) is the key after the move, castling rights and promotions
+    included; none from a position with an en-passant square is asked for."""
+    rng = random.Random(fen)
+    pos = parse_fen(fen)
+    keyed = 0
+    for _ply in range(300):
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        if pos.ep_square < 0:
+            base = pos.key()
+            for move in legal:
+                key = child_key(pos, base, move)
+                pos.push(move)
+                assert key is None or key == pos.key()
+                keyed += key is not None
+                pos.pop()
+        pos.push(rng.choice(legal))
+    assert keyed > 50

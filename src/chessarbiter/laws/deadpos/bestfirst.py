@@ -5,7 +5,7 @@ the most recent first among equals, each position once. Unlike a depth-first sea
 leaves a dead end for the most promising position met anywhere so far. Each expanded
 position is reached from the one before on a single working position; every generated
 position counts as a node (one already seen is recognised by its key, computed without
-making the move where :func:`.closure.child_key` can). A winner's move that checks is
+making the move where :func:`.successors.child_key` can). A winner's move that checks is
 tested for mate at once.
 """
 
@@ -16,10 +16,10 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.closure import child_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.successors import child_key
 
 WEIGHT: Final = 10
 """How much more the estimate counts than the plies already played."""

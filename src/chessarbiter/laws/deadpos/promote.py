@@ -24,11 +24,11 @@ from chessarbiter.core.moves import Move, promotion
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import FILES, KING, PAWN, squares_of
 from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
-from chessarbiter.laws.deadpos.closure import child_key
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
 from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.successors import child_key
 
 WEIGHT: Final = 3
 """How much more the promotion cost counts than the plies already played."""

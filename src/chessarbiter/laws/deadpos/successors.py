@@ -30,9 +30,10 @@ from chessarbiter.core.attacks import (
     ROOK_RAYS,
 )
 from chessarbiter.core.movegen import checkers, en_passant_moves, legal_moves, pinned_pieces
+from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FILES, FULL, RANKS
-from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
+from chessarbiter.core.squares import BACK_RANKS, FILES, FULL, KING, PAWN, RANKS
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
 
 MOVE: Final = (1 << 16) - 1
 STRUCTURAL: Final = 1 << 16
@@ -347,3 +348,35 @@ def _pawn_entries(
                 key = start ^ keys[ub | kind][to]
                 if key not in seen:
                     yield key << 17 | STRUCTURAL | fr | to << 6 | kind << 12
+
+
+def child_key(pos: Position, base: int, move: Move) -> int | None:
+    """For the searches that hold a list of moves (best-first, staged): the key of the
+    position after ``move``, legal in ``pos`` (which has no en-passant
+    square and the key ``base``), without making it: the same updates as
+    :meth:`Position.push`. None for castling and double steps (the latter may give an
+    en-passant square, which the key counts only when a capture is legal)."""
+    if move & CASTLE_FLAG:
+        return None
+    fr, to = move & 63, (move >> 6) & 63
+    board = pos.board
+    moved, captured = board[fr], board[to]
+    key = base ^ TURN_KEY ^ PIECE_KEYS[moved][fr]
+    kind = moved & 7
+    if kind == PAWN:
+        if to - fr == 16 or fr - to == 16:
+            return None
+        promoted = move >> 12 & 7
+        key ^= PIECE_KEYS[moved & 8 | promoted if promoted else moved][to]
+    else:
+        key ^= PIECE_KEYS[moved][to]
+    if captured:
+        key ^= PIECE_KEYS[captured][to]
+    rights = pos.castling_rights
+    if rights:
+        after = rights & ~(1 << fr | 1 << to)
+        if kind == KING:
+            after &= ~BACK_RANKS[pos.turn]
+        if after != rights:
+            key ^= castling_key(rights ^ after)
+    return key
