@@ -250,3 +250,17 @@ def test_child_keys_are_the_keys_after_the_moves(fen: str) -> None:
                 pos.pop()
         pos.push(rng.choice(legal))
     assert keyed > 50
+
+
+def test_a_guided_line_is_checked_before_it_is_trusted() -> None:
+    """The guided search keeps move lists by position key: a line it returns is replayed
+    move by move, and one that is illegal or does not mate is refused."""
+    from chessarbiter.core.moves import parse_uci_code
+    from chessarbiter.laws.deadpos.guided import _mates
+
+    pos = parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    mate = pos.parse_uci("a1a8")
+    assert _mates(pos, (mate,))
+    assert not _mates(pos, (pos.parse_uci("a1a7"),))  # legal, no mate
+    assert not _mates(pos, (parse_uci_code("g1g3"),))  # not a legal move
+    assert pos.fen() == "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"

@@ -156,7 +156,8 @@ def guided_helpmate(
                 helper.cut = False
                 helper.max_plies = FIRST_PLIES + left * MORE_PLIES
                 if helper.search(left, 0):
-                    return tuple(reversed(helper.line)), helper.nodes
+                    line = tuple(reversed(helper.line))
+                    return (line if _mates(pos, line) else ()), helper.nodes
                 if not helper.cut:
                     going.remove(guide)
             left += 1
@@ -164,3 +165,20 @@ def guided_helpmate(
         for _ in range(len(pos.move_stack) - depth):
             pos.pop()
     return (), helper.nodes
+
+
+def _mates(pos: Position, line: tuple[Move, ...]) -> bool:
+    """Whether ``line`` is legal from ``pos`` and ends in checkmate (``pos`` restored). The
+    search keeps move lists by position key, so only a key collision could make it false:
+    the line is checked move by move rather than trusted (a WINNABLE verdict loses a game)."""
+    played = 0
+    try:
+        for move in line:
+            if move not in pos.legal_moves():
+                return False
+            pos.push(move)
+            played += 1
+        return pos.is_checkmate()
+    finally:
+        for _ in range(played):
+            pos.pop()
