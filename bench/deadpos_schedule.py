@@ -2,8 +2,9 @@
 
 Run, after ``bench_deadpos.py --sample --rows ROWS``:
 
-* ``.venv/bin/python bench/deadpos_schedule.py measure ROWS NEEDS [--budget N] [--slowest S]``:
-  for each position and side of ``ROWS`` (those that took at least ``--slowest`` seconds),
+* ``.venv/bin/python bench/deadpos_schedule.py measure ROWS NEEDS [--budget N] [--slowest S]
+  [--below S]``: for each position and side of ``ROWS`` (those that took at least
+  ``--slowest`` seconds and less than ``--below``),
   the stages before the schedule, timed, and when they do not decide, each search alone with
   ``--budget`` nodes: the nodes the guided search, the best-first search and the exploration
   need to decide (none: never within the budget), the staged search at five budgets (it
@@ -56,14 +57,17 @@ def _position(fen: str) -> Position:
     return parse_fen(" ".join(fields), lenient=True)
 
 
-def measure(rows: list[dict[str, Any]], budget: int, slowest: float) -> list[Need]:
-    """Each search's needs, alone, for every position and side of ``rows``."""
+def measure(
+    rows: list[dict[str, Any]], budget: int, slowest: float, below: float = float("inf")
+) -> list[Need]:
+    """Each search's needs, alone, for every position and side of ``rows`` that took from
+    ``slowest`` to ``below`` seconds."""
     clock = time.process_time
     out: list[Need] = []
     done: set[tuple[str, int]] = set()
     for row in rows:
         case = (row["fen"], row["side"])
-        if row["seconds"] < slowest or case in done:
+        if not slowest <= row["seconds"] < below or case in done:
             continue
         done.add(case)
         pos, side = _position(row["fen"]), row["side"]
@@ -230,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     run.add_argument("needs")
     run.add_argument("--budget", type=int, default=260_000)
     run.add_argument("--slowest", type=float, default=0.0)
+    run.add_argument("--below", type=float, default=float("inf"))
     fit = sub.add_parser("fit")
     fit.add_argument("rows")
     fit.add_argument("needs", nargs="+")
@@ -239,11 +244,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = _rows(args.rows)
     if args.command == "measure":
         ordered = sorted(rows, key=lambda row: -row["seconds"])
-        needs = measure(ordered, args.budget, args.slowest)
+        needs = measure(ordered, args.budget, args.slowest, args.below)
         with open(args.needs, "w", encoding="utf-8") as stream:
             stream.writelines(json.dumps(need) + "\n" for need in needs)
         return
-    needs = [need for path in args.needs for need in _rows(path)]
+    first: dict[tuple[str, int], Need] = {}
+    for path in args.needs:  # a position measured twice: the first file's needs
+        for need in _rows(path):
+            first.setdefault((need["fen"], need["side"]), need)
+    needs = list(first.values())
     counts = Counter((row["fen"], row["side"]) for row in rows)
     names = {"guided": "guided search", "best-first": "best-first search",
              "explore": api.EXPLORED, "staged": "staged search"}

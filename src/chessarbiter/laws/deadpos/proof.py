@@ -44,7 +44,6 @@ from typing import Final
 from chessarbiter.core.attacks import (
     KING_ATTACKS,
     KNIGHT_ATTACKS,
-    attackers,
     bishop_attacks,
     rook_attacks,
 )
@@ -307,21 +306,24 @@ def _few_moves(pos: Position, side: int, most: int) -> bool:
 
 def _few_king_steps(pos: Position, side: int, most: int) -> bool:
     """Whether the king of ``side`` has at most ``most`` steps to squares the other side
-    does not attack (castling ignored)."""
+    does not attack (castling ignored; its sliders' lines go through the king's square)."""
     pieces = pos.pieces
     co = pos.occupied_co
     other = (side ^ 1) << 3
     steps = KING_ATTACKS[pos.king(side)] & ~co[side]
     steps &= ~(pawn_attacks(pieces[other | PAWN], side ^ 1) | KING_ATTACKS[pos.king(side ^ 1)])
-    if co[side ^ 1] == pieces[other | KING] | pieces[other | PAWN]:
-        return steps.bit_count() <= most
+    if steps.bit_count() <= most:
+        return True
     rest = (co[0] | co[1]) ^ pieces[side << 3 | KING]
-    for sq in squares_of(steps):
-        if not attackers(pieces, side ^ 1, sq, rest):
-            most -= 1
-            if most < 0:
-                return False
-    return True
+    queens = pieces[other | QUEEN]
+    attacked = 0
+    for sq in squares_of(pieces[other | KNIGHT]):
+        attacked |= KNIGHT_ATTACKS[sq]
+    for sq in squares_of(pieces[other | BISHOP] | queens):
+        attacked |= bishop_attacks(sq, rest)
+    for sq in squares_of(pieces[other | ROOK] | queens):
+        attacked |= rook_attacks(sq, rest)
+    return (steps & ~attacked).bit_count() <= most
 
 
 def _every_reply_dead(pos: Position) -> bool:
