@@ -240,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     fit.add_argument("needs", nargs="+")
     fit.add_argument("--speed", action="append", default=[], metavar="SEARCH=X")
     fit.add_argument("--iterations", type=int, default=1_000)
+    fit.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rows = _rows(args.rows)
     if args.command == "measure":
@@ -264,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     start: Schedule = tuple(api.SCHEDULE)
     p99, over, undetermined = score(needs, counts, start, speed)
     print(f"today's schedule: p99 {p99:.3f} s, {over} over 1 s, {undetermined} undetermined")
-    best = climb(needs, counts, start, speed, args.iterations)
+    best = climb(needs, counts, start, speed, args.iterations, args.seed)
     p99, over, undetermined = score(needs, counts, best, speed)
     print(f"best found: p99 {p99:.3f} s, {over} over 1 s, {undetermined} undetermined")
     print(best)
