@@ -169,6 +169,19 @@ def knight_jumps(targets: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@cache
+def _step_scores(near: tuple[int, ...]) -> tuple[int, ...]:
+    """``near[to] - near[fr]`` for every move code ``fr | to << 6`` (12 bits)."""
+    return tuple(n_to - n_fr for n_to in near for n_fr in near)
+
+
+@cache
+def _pawn_advances(white: bool) -> tuple[int, ...]:
+    """The winner's pawn moves' score by move code: ``-(2 + ranks advanced)`` at ``to``."""
+    ranks = [(to >> 3) if white else 7 - (to >> 3) for to in range(64)]
+    return tuple(-2 - rank for rank in ranks for _ in range(64))
+
+
 def _blocker(pos: Position, winner: int, default: int) -> int:
     """The square of a loser's unit (not the king) in front of a winner's pawn, which the
     winner's king then goes to take: one no loser's pawn defends if there is one, then the
@@ -235,6 +248,19 @@ class Guide:
         self._near = near
         self._near_minor = tuple(2 * d for d in near)
         self._near_heavy = tuple(max(d, 3) for d in near)
+        near_minor = _step_scores(self._near_minor)
+        near_heavy = _step_scores(self._near_heavy)
+        self._winner_steps = (
+            (), _pawn_advances(winner == 0), near_minor, near_minor, near_heavy, near_heavy
+        )
+        """The winner's moves' score by kind and move code (pawns: their advance; kings
+        apart)."""
+        near_steps = _step_scores(near)
+        self._loser_steps = (
+            (), tuple(d - 3 for d in near_steps), _step_scores(self.blocking), near_steps,
+            near_steps, near_steps,
+        )
+        """The loser's moves' score by kind and move code when the winner needs blockers."""
         self._taken = tuple(
             0 if not piece else -2 if self.needs_blockers else -8 - 2 * (piece & 7)
             for piece in range(16)
@@ -278,35 +304,31 @@ class Guide:
         walk = king_distances(pos, self.winner, target)
         hunt = target != self.corner
         taken = self._taken
-        minor = self._near_minor
-        heavy = self._near_heavy
-        white = self.winner == 0
+        steps = self._winner_steps
         out: list[int] = []
         append = out.append
         for i, move in enumerate(moves):
             fr = move & 63
             to = (move >> 6) & 63
             kind = board[fr] & 7
-            score = 0 if move & CASTLE_FLAG else taken[board[to]]
-            if kind == PAWN:
-                promoted = (move >> 12) & 7
-                score -= 2 + ((to >> 3) if white else 7 - (to >> 3))
-                if promoted == QUEEN:
-                    score -= 20
-                elif promoted:
-                    score += 24
-            else:
-                if kind == KING:
-                    if hunt:
-                        score += 4 * (walk[to] - walk[fr])
-                    else:
-                        score += 4 * (abs(walk[to] - 2) - abs(walk[fr] - 2))
-                elif kind >= ROOK:
-                    score += heavy[to] - heavy[fr]
+            if kind == KING:
+                score = 0 if move & CASTLE_FLAG else taken[board[to]]
+                if hunt:
+                    score += 4 * (walk[to] - walk[fr])
                 else:
-                    score += minor[to] - minor[fr]
-                if lure >> to & 1:
-                    score -= LURE
+                    score += 4 * (abs(walk[to] - 2) - abs(walk[fr] - 2))
+            else:  # only kings castle: ``move >> 12`` is the promotion
+                score = taken[board[to]] + steps[kind][move & 4095]
+                if kind == PAWN:
+                    promoted = move >> 12
+                    if promoted == QUEEN:
+                        score -= 20
+                    elif promoted:
+                        score += 24
+                    append(score << 8 | i)
+                    continue
+            if lure >> to & 1:
+                score -= LURE
             append(score << 8 | i)
         return out
 
@@ -319,27 +341,25 @@ class Guide:
         walk = king_distances(pos, self.loser, self.corner)
         blockers = self.needs_blockers
         offered = 0 if blockers else attacked_by(pos, self.winner)
-        near = self._near
-        blocking = self.blocking
+        steps = self._loser_steps
         out: list[int] = []
         append = out.append
         for i, move in enumerate(moves):
             fr = move & 63
             to = (move >> 6) & 63
             kind = board[fr] & 7
-            score = 10 if board[to] and not move & CASTLE_FLAG else 0
             if kind == KING:
+                score = 10 if board[to] and not move & CASTLE_FLAG else 0
                 score += 4 * (walk[to] - walk[fr])
-            else:
-                promoted = (move >> 12) & 7
+            else:  # only kings castle: ``move >> 12`` is the promotion
+                score = 10 if board[to] else 0
+                promoted = move >> 12
                 if promoted:
                     wanted = promoted in (KNIGHT, BISHOP) if blockers else promoted == QUEEN
                     score += -6 if wanted else 6
                 if not blockers:
                     score += -3 if offered >> to & 1 else 1
-                elif kind == KNIGHT:
-                    score += blocking[to] - blocking[fr]
                 else:
-                    score += near[to] - near[fr] - (3 if kind == PAWN else 0)
+                    score += steps[kind][move & 4095]
             append(score << 8 | i)
         return out

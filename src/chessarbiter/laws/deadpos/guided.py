@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from chessarbiter.core.moves import Move
-from chessarbiter.core.position import Position
+from chessarbiter.core.position import Position, Undo
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.guide import Guide, check_squares, mating_squares
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -47,27 +47,31 @@ class _Guided:
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
         self.known: dict[int, list[Move]] = {}  # legal moves (the winner's: none mates)
-        self.orders_by_guide: dict[int, dict[int, list[Move]]] = {
+        # each guide's sort keys of the known moves (see Guide.keys), sorted
+        self.orders_by_guide: dict[int, dict[int, list[int]]] = {
             guide.corner: {} for guide in self.guides
         }
-        self.orders = self.orders_by_guide[self.guide.corner]  # the moves in its order
+        self.orders = self.orders_by_guide[self.guide.corner]
         self.max_plies = FIRST_PLIES
         self.line: list[Move] = []
+        self.undos: list[Undo] = []  # the moves made on the line being searched
         self.cut = True  # whether the iteration cut a line short: run another
 
     def search(self, left: int, plies: int) -> bool:
         """Whether a helpmate lies within ``left`` discrepancies; the line (last move first)
-        is in ``self.line``."""
+        is in ``self.line``. Moves are made with :meth:`Position.make`; their undos stay in
+        ``self.undos`` while a line is searched below them."""
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Spent
         self.deadline.tick()
         pos = self.pos
         key = pos.key()
-        seen = self.table.get(key)
+        table = self.table
+        seen = table.get(key)
         if seen is not None and seen[0] >= left and seen[1] <= plies:
             return False
-        self.table[key] = (left, plies)
+        table[key] = (left, plies)
         moves = self.known.get(key)
         if moves is None:
             moves = pos.legal_moves()
@@ -84,15 +88,16 @@ class _Guided:
             self.cut = True
             return False
         orders = self.orders
-        ordered = orders.get(key)
-        if ordered is None:
-            ordered = orders[key] = [moves[k & 255] for k in sorted(self.guide.keys(pos, moves))]
+        ranked = orders.get(key)
+        if ranked is None:
+            ranked = orders[key] = sorted(self.guide.keys(pos, moves))
         winner = self.winner
+        undos = self.undos
         if left == 0:  # the first choice alone: a later one costs a discrepancy
-            move = ordered[0]
-            pos.push(move)
+            move = moves[ranked[0] & 255]
+            undos.append(pos.make(move))
             found = not cannot_mate_by_material(pos.pieces, winner) and self.search(0, plies + 1)
-            pos.pop()
+            pos.unmake(undos.pop())
             if found:
                 self.line.append(move)
                 return True
@@ -100,17 +105,18 @@ class _Guided:
                 self.cut = True
             return False
         if left == 1:
-            ordered = ordered[:2]  # a third choice costs two
-        for rank, move in enumerate(ordered):
-            pos.push(move)
+            ranked = ranked[:2]  # a third choice costs two
+        for rank, k in enumerate(ranked):
+            move = moves[k & 255]
+            undos.append(pos.make(move))
             found = not cannot_mate_by_material(pos.pieces, winner) and self.search(
                 left - (0 if rank == 0 else 1 if rank == 1 else 2), plies + 1
             )
-            pos.pop()
+            pos.unmake(undos.pop())
             if found:
                 self.line.append(move)
                 return True
-        if len(ordered) < len(moves):
+        if len(ranked) < len(moves):
             self.cut = True
         return False
 
@@ -129,9 +135,9 @@ class _Guided:
                     squares = froms[fr] = checking(board[fr] & 7, fr)
                 if not squares >> ((move >> 6) & 63) & 1:
                     continue
-            pos.push(move)
-            mate = pos.count_legal_moves() == 0 and pos.is_check()
-            pos.pop()
+            undo = pos.make(move)
+            mate = pos.is_checkmate()
+            pos.unmake(undo)
             if mate:
                 self.line.append(move)
                 return True
@@ -144,7 +150,6 @@ def guided_helpmate(
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is restored afterwards (not when ``deadline`` raises)."""
     helper = _Guided(pos, winner, budget, deadline)
-    depth = len(pos.move_stack)
     going = list(helper.guides)
     left = 0
     try:
@@ -162,8 +167,8 @@ def guided_helpmate(
                     going.remove(guide)
             left += 1
     except _Spent:
-        for _ in range(len(pos.move_stack) - depth):
-            pos.pop()
+        while helper.undos:
+            pos.unmake(helper.undos.pop())
     return (), helper.nodes
 
 
