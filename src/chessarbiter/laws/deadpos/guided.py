@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.attacks import BISHOP_RAYS, KNIGHT_ATTACKS, ROOK_RAYS
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
@@ -127,8 +128,11 @@ class _Guided:
         king = pos.king(self.loser)
         checking = check_squares(pos, king)
         froms: dict[int, int] = {}  # the squares from which each moved piece would check
+        near = KNIGHT_ATTACKS[king] | ROOK_RAYS[king] | BISHOP_RAYS[king]  # holds them all
         for move in moves:
             if not move >> 12:
+                if not near >> ((move >> 6) & 63) & 1:
+                    continue
                 fr = move & 63
                 squares = froms.get(fr)
                 if squares is None:
