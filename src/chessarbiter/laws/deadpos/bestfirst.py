@@ -15,7 +15,7 @@ import heapq
 from typing import Final
 
 from chessarbiter.core.moves import Move
-from chessarbiter.core.position import Position
+from chessarbiter.core.position import Position, Undo
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -39,10 +39,11 @@ class Tree:
         self.depths = [0]
         self.seen = {pos.key()}
         self.queue: list[tuple[int, int, int, Move]] = []
+        self.undos: list[Undo] = []  # the moves made on the working position, from the root
 
     def root(self) -> Position:
         """The working position, a copy of the root before anything is expanded; whoever
-        makes moves on it unmakes them before the next :meth:`expand`."""
+        makes moves on it (:meth:`Position.make`) unmakes them before the next :meth:`expand`."""
         return self.work
 
     def offer(self, score: int, order: int, parent: int, move: Move) -> None:
@@ -55,7 +56,7 @@ class Tree:
         if not self.queue:
             return None
         _, _, parent, move = heapq.heappop(self.queue)
-        work = self.work
+        work, undos = self.work, self.undos
         parents, depths = self.parents, self.depths
         here, there = self.at, parent
         down = []
@@ -64,15 +65,15 @@ class Tree:
             down.append(step)
         while depths[here] > depths[there]:
             here = parents[here][0]
-            work.pop()
+            work.unmake(undos.pop())
         while here != there:
             here = parents[here][0]
-            work.pop()
+            work.unmake(undos.pop())
             there, step = parents[there]
             down.append(step)
         for step in reversed(down):
-            work.push(step)
-        work.push(move)
+            undos.append(work.make(step))
+        undos.append(work.make(move))
         parents.append((parent, move))
         depths.append(depths[parent] + 1)
         self.at = len(depths) - 1
@@ -119,17 +120,17 @@ class BestFirst:
                 deadline.tick()
                 if base is not None and child_key(work, base, move) in seen:
                     continue
-                work.push(move)
+                undo = work.make(move)
                 key = work.key()
                 if key not in seen:
                     seen.add(key)
-                    if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
+                    if work.turn == loser and work.is_checkmate():
                         self.found = (*tree.line(self.index), move)
                         return self.found
                     if not cannot_mate_by_material(work.pieces, winner):
                         score = depth + WEIGHT * self.estimate.plies(work)
                         tree.offer(score, self.nodes, self.index, move)
-                work.pop()
+                work.unmake(undo)
             expanded = tree.expand()
             if expanded is None:
                 self.dry = True

@@ -111,11 +111,11 @@ def _promotions(
             count.deadline.tick()
             if base is not None and child_key(work, base, move) in seen:
                 continue
-            work.push(move)
+            undo = work.make(move)
             key = work.key()
             if key not in seen and not cannot_mate_by_material(work.pieces, winner):
                 seen.add(key)
-                if work.turn == loser and work.is_check() and work.count_legal_moves() == 0:
+                if work.turn == loser and work.is_checkmate():
                     yield (*tree.line(index), move), None
                     return
                 if promotion(move) and work.turn != colour:
@@ -130,7 +130,7 @@ def _promotions(
                     if cost is None:
                         cost = costs[what] = promotion_cost(work, colour, blocked)
                     tree.offer(depth + WEIGHT * cost, count.nodes, index, move)
-            work.pop()
+            work.unmake(undo)
         expanded = tree.expand()
         if expanded is None:
             count.dry = True
