@@ -114,6 +114,8 @@ class Estimate:
         self.winner = winner
         self.loser = winner ^ 1
         self.walks: dict[tuple[int, int], list[int]] = {}
+        self.loser_walks: dict[tuple[int, int, int, int], int] = {}
+        """The loser king's walks (:func:`_walk`) by what they read: most recur."""
 
     def plies(self, pos: Position) -> int:
         """The estimate for ``pos``."""
@@ -135,7 +137,13 @@ class Estimate:
         if stuck and target & ~(1 << own):
             target &= ~(1 << own)
         attacked = _attacks(pos, winner, king)
-        total = 3 * _walk(free_l, attacked, king, target, 0)
+        walks = self.loser_walks
+        walk = walks.get((free_l, attacked, king, target))
+        if walk is None:
+            if len(walks) > CACHE_SIZE:
+                walks.clear()
+            walk = walks[free_l, attacked, king, target] = _walk(free_l, attacked, king, target, 0)
+        total = 3 * walk
         total += FAR if stuck else self._walk(free_w, own, RING[king], FAR)
         total += self._flights(pos, king, attacked)
         total += self._check(pos, king, heavy, bishops, knights)
