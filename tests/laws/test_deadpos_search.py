@@ -144,6 +144,15 @@ def test_guided_search_gives_up_within_its_budget() -> None:
     assert line == () and used == 301
 
 
+def test_guided_search_out_of_budget_takes_back_its_line() -> None:
+    fen = "1k6/3n4/8/8/8/2Q5/1K5P/8 w - - 0 1"
+    pos = parse_fen(fen)
+    key = pos.key()
+    assert guided_helpmate(pos, 1, 500) == ((), 501)
+    assert pos.fen() == fen and pos.key() == key
+    assert pos.legal_moves() == parse_fen(fen).legal_moves()
+
+
 def test_exploration_proves_a_locked_position() -> None:
     fen = "k1b5/1p1p4/1P1P4/2K5/8/8/8/8 b - - 0 1"
     pos = parse_fen(fen)
