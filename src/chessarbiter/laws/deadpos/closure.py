@@ -79,6 +79,7 @@ class Exploration:
         generator of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
         board, pieces, occupied = pos.board, pos.pieces, pos.occupied_co
+        winner_pawn = winner << 3 | PAWN  # a winner's pawn is mating material
         make, unmake = pos.make, pos.unmake
         todo = stack[-1]
         entry = self.pending or next(todo, 0)
@@ -174,7 +175,7 @@ class Exploration:
                 else:
                     static = True
                 # only a capture or a pawn move (a promotion) changes the material
-                if cannot_mate_by_material(pieces, winner):
+                if not pieces[winner_pawn] and cannot_mate_by_material(pieces, winner):
                     if pos._turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)

@@ -206,11 +206,23 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
         left = ((free & _NOT_A) >> 9) & opp
         right = ((free & _NOT_H) >> 7) & opp
         step = -8
+    pinned_pawns = pawns & pinned
+    if not (pinned_pawns | (two | left | right | one & _PROMOTION_RANK) & mask):
+        one &= mask  # the common case: single steps, here, not in a nested generator
+        pk = keys[ub | 1]
+        while one:
+            low = one & -one
+            one ^= low
+            to = low.bit_length() - 1
+            fr = to - step
+            key = base ^ pk[fr] ^ pk[to]
+            if key not in seen:
+                yield key << 17 | STRUCTURAL | fr | to << 6
+        return
     steps = [
         (step, one & mask), (2 * step, two & mask), (step - 1, left & mask),
         (step + 1, right & mask),
     ] if (one | two | left | right) & mask else []
-    pinned_pawns = pawns & pinned
     while pinned_pawns:
         low = pinned_pawns & -pinned_pawns
         pinned_pawns ^= low
