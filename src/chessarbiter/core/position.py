@@ -468,51 +468,8 @@ class Position:
     def pop(self) -> Move:
         """Unmake the last move; returns it."""
         move, captured, rights, ep, halfmove, key = self._stack.pop()
-        board = self.board
-        pieces = self.pieces
-        occ = self.occupied_co
-        if self._turn:
-            us = self._turn = 0
-            self.turn = WHITE
-        else:
-            us = self._turn = 1
-            self.turn = BLACK
-            self.fullmove_number -= 1
-        self.castling_rights = rights
-        self.ep_square = ep
+        self.unmake((move, captured, rights, ep, key))
         self.halfmove_clock = halfmove
-        self._key = key
-        fr = move & 63
-        to = (move >> 6) & 63
-        if move & CASTLE_FLAG:
-            rank = fr & 56
-            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
-            king = board[king_to]
-            board[king_to] = board[rook_to] = 0
-            board[fr] = king
-            board[to] = captured
-            pieces[king] ^= 1 << fr ^ 1 << king_to
-            pieces[captured] ^= 1 << to ^ 1 << rook_to
-            occ[us] = (occ[us] ^ 1 << king_to ^ 1 << rook_to) | 1 << fr | 1 << to
-            return Move(move)
-        moved = board[to]
-        move_bb = 1 << fr | 1 << to
-        if move >> 12:
-            pawn = (moved & 8) | PAWN
-            pieces[moved] ^= 1 << to
-            pieces[pawn] ^= 1 << to
-            moved = pawn
-        pieces[moved] ^= move_bb
-        occ[us] ^= move_bb
-        board[fr] = moved
-        board[to] = captured
-        if captured:
-            pieces[captured] ^= 1 << to
-            occ[us ^ 1] ^= 1 << to
-        elif to == ep and moved & 7 == PAWN:
-            gone = to ^ 8
-            victim = moved ^ 8
-            board[gone] = victim
-            pieces[victim] ^= 1 << gone
-            occ[us ^ 1] ^= 1 << gone
+        if self._turn:  # Black's move taken back: his move number again
+            self.fullmove_number -= 1
         return Move(move)
