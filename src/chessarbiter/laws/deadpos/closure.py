@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from chessarbiter.core.movegen import has_legal_move, in_check
-from chessarbiter.core.moves import CASTLE_FLAG, Move
+from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import PAWN, SIDES
 from chessarbiter.laws.deadpos.deadline import EVERY, NEVER, Deadline
@@ -89,35 +89,7 @@ class Exploration:
                 stack.pop()
                 if not stack:
                     return Winnability.UNWINNABLE
-                undo = undos.pop()
-                move = undo[0]
-                if move & CASTLE_FLAG:
-                    unmake(undo)
-                else:  # Position.unmake, inline
-                    fr = move & 63
-                    to = (move >> 6) & 63
-                    us = pos._turn ^ 1
-                    pos._turn = us
-                    _, captured, pos.castling_rights, ep, pos._key = undo
-                    pos.ep_square = ep
-                    moved = board[to]
-                    bits = 1 << fr | 1 << to
-                    if move >> 12:
-                        pieces[moved] ^= 1 << to
-                        moved = moved & 8 | PAWN
-                        pieces[moved] ^= 1 << to
-                    pieces[moved] ^= bits
-                    occupied[us] ^= bits
-                    board[fr] = moved
-                    board[to] = captured
-                    if captured:
-                        pieces[captured] ^= 1 << to
-                        occupied[us ^ 1] ^= 1 << to
-                    elif to == ep and moved & 7 == PAWN:
-                        gone = to ^ 8
-                        board[gone] = moved ^ 8
-                        pieces[moved ^ 8] ^= 1 << gone
-                        occupied[us ^ 1] ^= 1 << gone
+                unmake(undos.pop())
                 todo = stack[-1]
                 entry = next(todo, 0)
                 continue
