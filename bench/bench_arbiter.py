@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import chess
+from rates import build
 
 from chessarbiter.arbiter import ClocksStarted, Game, Moved
 from chessarbiter.clock import parse_human
@@ -141,7 +142,7 @@ def main() -> None:
         theirs, ours, bare = run(games)
     finally:
         gc.enable()
-    print(f"{len(games):,} games, {len(ours):,} moves; microseconds per move")
+    print(f"{len(games):,} games, {len(ours):,} moves; microseconds per move ({build()})")
     print(f"{'':<28}{'mean':>11}{'median':>11}{'p99':>11}{'max':>11}   ratios to python-chess")
     print(_row("python-chess push+outcome", theirs, None))
     print(_row("chessarbiter apply", ours, theirs))

@@ -29,6 +29,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 from deadpos_verdicts import FILES, cases, judge
+from rates import build
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
@@ -105,7 +106,7 @@ def sample(seconds: float | None, rows_out: Path | None, cpu: bool) -> None:
         return f"median {statistics.median(values):,.1f}  p99 {p99:,.1f}  max {values[-1]:,.1f}"
 
     clock = "CPU" if cpu else "wall-clock"
-    print(f"corpus sample: {len(rows)} verdicts, time bound {seconds} s, {clock} times")
+    print(f"corpus sample: {len(rows)} verdicts, time bound {seconds} s, {clock} times ({build()})")
     print(f"  ms     {spread(times)}")
     print(f"  nodes  {spread(nodes)}")
     print(f"  {dict(results)}  undetermined by reason {dict(reasons)}")

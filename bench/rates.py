@@ -1,10 +1,12 @@
-"""Shared by the benchmarks: the median rate of a timed function."""
+"""Shared by the benchmarks: the median rate of a timed function, and which build is timed."""
 
 from __future__ import annotations
 
 import statistics
 import time
 from collections.abc import Callable
+
+from chessarbiter.core import position
 
 
 def rate(fn: Callable[[], int], repeats: int) -> float:
@@ -30,3 +32,8 @@ def compare(
             units = fn()
             out.append(units / (time.perf_counter() - t0))
     return statistics.median(mine), statistics.median(other)
+
+
+def build() -> str:
+    """Which build of chessarbiter runs: the hot modules compiled (setup.py) or pure Python."""
+    return "pure Python" if str(position.__file__).endswith(".py") else "compiled with mypyc"

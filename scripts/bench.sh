@@ -12,6 +12,7 @@ run() {
     python "$@" 2>&1 | tee -a "$out"
     echo | tee -a "$out"
 }
+python -c "import sys; sys.path.insert(0, 'bench'); from rates import build; print('build:', build())" | tee -a "$out"
 run bench/bench_core.py --repeats 5
 run bench/bench_notation.py --repeats 3
 run bench/bench_clock.py

@@ -6,6 +6,10 @@ pawns all stand blocked."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from typing import Any
+
 import chess
 import pytest
 
@@ -88,21 +92,26 @@ def test_the_memo_does_not_answer_once_every_pawn_is_blocked() -> None:
 
 def _reaching_the_proofs(*positions: Position) -> list[Position]:
     """The positions that the first gate of ``proved_dead`` lets through (none remembered
-    before each)."""
+    before each), seen on the module run from its source: the installed one may be compiled
+    (setup.py), and a compiled module's calls to its own functions cannot be intercepted."""
+    spec = importlib.util.spec_from_file_location(
+        "proof_from_source", Path(str(proof.__file__)).with_name("proof.py")
+    )
+    assert spec is not None and spec.loader is not None
+    source: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
     calls: list[Position] = []
-    inner = proof._proved
+    inner = source._proved
 
     def counted(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
         calls.append(pos)
-        return inner(pos, branch, walls=walls)
+        result: str | None = inner(pos, branch, walls=walls)
+        return result
 
-    proof._proved = counted
-    try:
-        for pos in positions:
-            proof._turned_away = (-1, 0)
-            proved_dead(pos)
-    finally:
-        proof._proved = inner
+    source._proved = counted
+    for pos in positions:
+        source._turned_away = (-1, 0)
+        source.proved_dead(pos)
     return calls
 
 

@@ -1,0 +1,49 @@
+"""Build hook: the rules' hot modules (the core and the dead-position analysis) are compiled
+with mypyc from the same source; set ``CHESSARBITER_PURE=1`` for a pure-Python install.
+
+Everything else (metadata, dependencies) is in ``pyproject.toml``. The public entry points
+that validate their arguments (FEN parsing, ``can_checkmate``, the arbiter) stay interpreted,
+so bad input raises the documented errors whichever way the package was installed.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+SRC = Path(__file__).parent / "src" / "chessarbiter"
+MANIFEST = SRC / "compiled.txt"
+"""What the compiled modules were built from: ``sha1 path`` per line (the tests check that
+no compiled module is older than its source)."""
+COMPILED = (
+    *(f"core/{name}.py" for name in ("squares", "attacks", "moves", "movegen", "position")),
+    *(f"core/{name}.py" for name in ("zobrist", "perft")),
+    *(
+        f"laws/deadpos/{path.name}"
+        for path in sorted(SRC.glob("laws/deadpos/*.py"))
+        if path.name not in ("__init__.py", "api.py", "verdict.py")
+    ),
+)
+"""The modules compiled, relative to ``src/chessarbiter``."""
+
+
+def _extensions() -> list[object]:
+    MANIFEST.unlink(missing_ok=True)
+    if os.environ.get("CHESSARBITER_PURE") == "1":
+        return []
+    from mypyc.build import mypycify
+
+    paths = [f"src/chessarbiter/{module}" for module in COMPILED]
+    extensions = list(mypycify(paths, group_name="chessarbiter"))
+    MANIFEST.write_text(
+        "".join(
+            f"{hashlib.sha1((SRC / module).read_bytes()).hexdigest()} {module}\n"
+            for module in COMPILED
+        )
+    )
+    return extensions
+
+
+if __name__ == "__main__":  # as setuptools runs it; the tests read COMPILED
+    setup(ext_modules=_extensions())
