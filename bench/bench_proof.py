@@ -13,10 +13,12 @@ through to the proof search (the costly last stage).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
@@ -55,19 +57,10 @@ def games(limit: int | None) -> list[list[chess.Move]]:
 
 def run(
     lines: list[list[chess.Move]], repeats: int
-) -> tuple[list[float], list[float], Counter[str], int]:
+) -> tuple[list[float], list[float], Counter[str]]:
     """Seconds per position for ``proved_dead`` and for python-chess push + outcome, each the
     least of ``repeats`` timings taken in alternation (so that a moment of load elsewhere on
-    the machine does not count as the cost of one position), and how many positions reached
-    the proof search."""
-    searched: set[int] = set()
-    search = proof._searched
-
-    def counted(pos: Position, static: dict[int, bool]) -> bool:
-        searched.add(len(ours))
-        return search(pos, static)
-
-    proof._searched = counted
+    the machine does not count as the cost of one position)."""
     ours: list[float] = []
     theirs: list[float] = []
     proved: Counter[str] = Counter()
@@ -94,8 +87,35 @@ def run(
             ours.append(mine)
             if reason is not None:
                 proved[reason] += 1
-    proof._searched = search
-    return ours, theirs, proved, len(searched)
+    return ours, theirs, proved
+
+
+def searched(lines: list[list[chess.Move]]) -> int:
+    """How many positions reach the proof search, counted untimed on ``proof.py`` run from
+    its source (the installed module may be compiled, whose calls to its own functions
+    cannot be intercepted)."""
+    spec = importlib.util.spec_from_file_location(
+        "proof_from_source", Path(str(proof.__file__)).with_name("proof.py")
+    )
+    assert spec is not None and spec.loader is not None
+    source: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    search = source._searched
+    count = 0
+
+    def counted(pos: Position, static: dict[int, bool]) -> bool:
+        nonlocal count
+        count += 1
+        result: bool = search(pos, static)
+        return result
+
+    source._searched = counted
+    for moves in lines:
+        pos = Position()
+        for move in moves:
+            pos.push(pos.parse_uci(move.uci()))
+            source.proved_dead(pos)
+    return count
 
 
 def summary(times: list[float]) -> tuple[float, float, float, float]:
@@ -112,7 +132,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timings per position (least kept)")
     args = parser.parse_args()
     lines = games(args.games)
-    ours, theirs, proved, searched = run(lines, args.repeats)
+    ours, theirs, proved = run(lines, args.repeats)
     mine = summary(ours)
     other = summary(theirs)
     print(f"{len(lines)} games, {len(ours)} positions")
@@ -122,7 +142,7 @@ def main() -> None:
     ratios = (a / b for a, b in zip(mine, other, strict=True))
     print("ratio                    " + "".join(f"{v:8.2f}" for v in ratios))
     print("proved dead:", dict(proved) or "none")
-    print(f"reached the proof search: {searched} positions")
+    print(f"reached the proof search: {searched(lines)} positions")
 
 
 if __name__ == "__main__":
