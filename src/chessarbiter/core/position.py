@@ -13,7 +13,6 @@ from chessarbiter.core.fenfields import read_fen, write_fen
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
 from chessarbiter.core.squares import (
     BACK_RANKS,
-    BLACK,
     KING,
     NO_SQUARE,
     PAWN,
@@ -31,7 +30,6 @@ from chessarbiter.core.zobrist import (
 
 STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-_Undo = tuple[int, int, int, int, int, int]
 Undo = tuple[int, int, int, int, int]
 """What :meth:`Position.unmake` needs: the move, the piece taken, the castling rights,
 en passant square and key before it."""
@@ -91,7 +89,7 @@ class Position:
             self.ep_square = -1
             self.fullmove_number = 1
             self.chess960 = chess960
-            self._stack: list[_Undo] = []
+            self._stack: list[tuple[Undo, int]] = []
         else:
             read_fen(self, fen, chess960=chess960)
 
@@ -205,13 +203,13 @@ class Position:
         left out) when that move was neither a capture nor a pawn move, else -1 (also when
         no move was pushed)."""
         if self.halfmove_clock and self._stack:
-            return self._stack[-1][5]
+            return self._stack[-1][0][4]
         return -1
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed since this position was built, oldest first."""
-        return [Move(undo[0]) for undo in self._stack]
+        return [Move(undo[0]) for undo, _ in self._stack]
 
     # -- moves -------------------------------------------------------------------------
 
@@ -272,82 +270,16 @@ class Position:
 
     def push(self, move: int) -> None:
         """Make a move. It must be legal (use :meth:`is_legal` or the ``parse_`` methods on
-        untrusted input): ``push`` does no checking, for speed in search and replay."""
-        board = self.board
-        pieces = self.pieces
-        occ = self.occupied_co
-        us = self._turn
-        fr = move & 63
-        to = (move >> 6) & 63
-        moved = board[fr]
-        captured = board[to]
-        rights = before = self.castling_rights
-        ep = self.ep_square
+        untrusted input): ``push`` does no checking, for speed in search and replay. It is
+        :meth:`make` with the history: the move stack, the halfmove clock (Art. 9.3) and the
+        fullmove number."""
         halfmove = self.halfmove_clock
-        key = self._key
-        self._stack.append((move, captured, rights, ep, halfmove, key))
-        key ^= TURN_KEY
-        self.ep_square = NO_SQUARE
-        if move & CASTLE_FLAG:
-            rank = fr & 56
-            king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
-            board[fr] = board[to] = 0
-            board[king_to] = moved
-            board[rook_to] = captured
-            pieces[moved] ^= 1 << fr ^ 1 << king_to
-            pieces[captured] ^= 1 << to ^ 1 << rook_to
-            occ[us] = (occ[us] ^ 1 << fr ^ 1 << to) | 1 << king_to | 1 << rook_to
-            kp = PIECE_KEYS[moved]
-            rp = PIECE_KEYS[captured]
-            key ^= kp[fr] ^ kp[king_to] ^ rp[to] ^ rp[rook_to]
-            self.halfmove_clock = halfmove + 1
-            rights &= ~BACK_RANKS[us]
-        else:
-            move_bb = 1 << fr | 1 << to
-            kind = moved & 7
-            if captured:
-                pieces[captured] ^= 1 << to
-                occ[us ^ 1] ^= 1 << to
-                key ^= PIECE_KEYS[captured][to]
-                self.halfmove_clock = 0
-            else:
-                self.halfmove_clock = 0 if kind == PAWN else halfmove + 1
-            pieces[moved] ^= move_bb
-            occ[us] ^= move_bb
-            board[fr] = 0
-            board[to] = moved
-            kp = PIECE_KEYS[moved]
-            key ^= kp[fr] ^ kp[to]
-            if kind == PAWN:
-                if to == ep:
-                    gone = to ^ 8
-                    victim = board[gone]
-                    board[gone] = 0
-                    pieces[victim] ^= 1 << gone
-                    occ[us ^ 1] ^= 1 << gone
-                    key ^= PIECE_KEYS[victim][gone]
-                elif to - fr == 16 or fr - to == 16:
-                    self.ep_square = (fr + to) >> 1
-                elif move >> 12:
-                    promoted = (moved & 8) | (move >> 12) & 7
-                    board[to] = promoted
-                    pieces[moved] ^= 1 << to
-                    pieces[promoted] ^= 1 << to
-                    key ^= kp[to] ^ PIECE_KEYS[promoted][to]
-            elif kind == KING:
-                rights &= ~BACK_RANKS[us]
-            rights &= ~move_bb
-        if rights != before:
-            key ^= castling_key(rights ^ before)
-            self.castling_rights = rights
-        if us:
+        board = self.board
+        reset = (board[(move >> 6) & 63] and not move & CASTLE_FLAG) or board[move & 63] & 7 == PAWN
+        self._stack.append((self.make(move), halfmove))
+        self.halfmove_clock = 0 if reset else halfmove + 1
+        if not self._turn:  # Black moved
             self.fullmove_number += 1
-            self._turn = 0
-            self.turn = WHITE
-        else:
-            self._turn = 1
-            self.turn = BLACK
-        self._key = key
 
     def make(self, move: int) -> Undo:
         """Make a legal move as :meth:`push` does, for an exhaustive search that needs no
@@ -467,9 +399,9 @@ class Position:
 
     def pop(self) -> Move:
         """Unmake the last move; returns it."""
-        move, captured, rights, ep, halfmove, key = self._stack.pop()
-        self.unmake((move, captured, rights, ep, key))
+        undo, halfmove = self._stack.pop()
+        self.unmake(undo)
         self.halfmove_clock = halfmove
         if self._turn:  # Black's move taken back: his move number again
             self.fullmove_number -= 1
-        return Move(move)
+        return Move(undo[0])
