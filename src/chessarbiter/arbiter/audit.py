@@ -240,14 +240,16 @@ def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
             twice.add(key)
         elif count >= THREEFOLD and not threefold:
             threefold = True
-            findings.append(Finding(CLAIM, "threefold", "threefold repetition claimable: this "
-                                    "position has now appeared three times (Art. 9.2.2)",
-                                    ply, _label_at(game, ply)))
+            label = _label_at(game, ply)
+            findings.append(Finding(CLAIM, "threefold", f"threefold repetition claimable after "
+                                    f"{label}: this position has now appeared three times "
+                                    "(Art. 9.2.2)", ply, label))
         if halfmove >= FIFTY_MOVE_PLIES and not fifty:
             fifty = True
-            findings.append(Finding(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by "
-                                    "each player without capture or pawn move (Art. 9.3.2)",
-                                    ply, _label_at(game, ply)))
+            label = _label_at(game, ply)
+            findings.append(Finding(CLAIM, "fifty-moves", f"50-move rule claimable after {label}: "
+                                    "50 moves by each player without capture or pawn move "
+                                    "(Art. 9.3.2)", ply, label))
         if end is None:
             found = automatic_draw(pos, profile, count, dead)
             if found is not None and pos.has_legal_move():  # else mated or stalemated
@@ -310,11 +312,12 @@ def _read_error(audit: Audit) -> None:
     ):
         return  # the move came after the end (see _void_moves)
     where = ""
+    message = f"line {error.line}: {error.message}"
     if error.move_number:
         where = f"{error.move_number}{'...' if error.black else '.'}{error.text}"
+        message = f"{where} (line {error.line}): {error.message}"
     code = error.kind if error.kind != "invalid" else "unreadable-move"
-    audit.findings.append(Finding(ERROR, code, f"line {error.line}: {error.message}",
-                                  error.ply, where))
+    audit.findings.append(Finding(ERROR, code, message, error.ply, where))
 
 
 def _result(audit: Audit, pos: Position) -> None:
