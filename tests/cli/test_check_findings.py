@@ -5,11 +5,15 @@ reading, and a file that is not PGN as one error for the file."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from chessarbiter.arbiter.audit import audit_game
 from chessarbiter.cli.main import main
+from chessarbiter.notation import read_pgn_file, read_pgn_text
+from tests.corpus import corpus_path
 
 EXTRACT = ("pgn", "pgn-extract")
 
@@ -38,3 +42,48 @@ def test_an_illegal_move_is_named_by_number_and_san(
     assert (first["code"], first["move"], first["ply"]) == ("illegal", "4.Ke3", 7)
     assert (second["move"], second["ply"]) == ("2...Ke6", 4)
     assert "line 6" in first["message"]
+
+
+def _extra_move(text: str) -> str:
+    """Every game of ``text`` with one more move before its termination marker."""
+    return re.sub(r"(?m)(?<=[^\s\"])(\s+)(1-0|0-1|1/2-1/2|\*)$", r" Kh1\1\2", text)
+
+
+def test_a_result_contradicted_by_a_mate_with_moves_after_it() -> None:
+    """pgn-extract's games ending in mate or stalemate under a wrong Result, each with one
+    more move recorded: the Result is still wrong, and named as pgn-extract corrects it."""
+    text = corpus_path(*EXTRACT, "test-fixresulttags-in.pgn").read_text(encoding="utf-8")
+    fixed = list(read_pgn_file(corpus_path(*EXTRACT, "expected_out",
+                                           "test-fixresulttags-out.pgn")))
+    games = read_pgn_text(_extra_move(text))
+    assert len(games) == len(fixed) == 5
+    for game, corrected in zip(games, fixed, strict=True):
+        assert game.error is not None and game.error.text == "Kh1"
+        audit = audit_game(game)
+        assert audit.ending in ("checkmate", "stalemate")
+        codes = {f.code for f in audit.errors}
+        assert codes == {"result", "after-end"}, audit.findings
+        result, = (f for f in audit.errors if f.code == "result")
+        if audit.ending == "checkmate":
+            assert f"the result is {corrected.tags['Result']}" in result.message
+        else:
+            assert corrected.tags["Result"] == "1/2-1/2" and "drawn by" in result.message
+
+
+@pytest.mark.parametrize(("fen", "moves", "ending"), [
+    # stalemate, then a move that cannot be legal
+    ("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "1. Kh6 Kh7", "stalemate"),
+    # K v K, then more moves and an illegal one
+    ("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", "1. Kxd2 Kd7 2. Kd3 Ke6 3. Ke9", "dead position"),
+])
+def test_a_result_contradicted_by_an_end_whatever_follows(
+    fen: str, moves: str, ending: str
+) -> None:
+    for result in ("1-0", "0-1"):
+        game = read_pgn_text(f'[FEN "{fen}"]\n[Result "{result}"]\n\n{moves} {result}')[0]
+        assert game.error is not None
+        audit = audit_game(game)
+        assert audit.ending == ending
+        result_error, = (f for f in audit.errors if f.code == "result")
+        assert f"drawn by {ending}" in result_error.message
+        assert "after-end" in {f.code for f in audit.errors}

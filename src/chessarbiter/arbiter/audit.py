@@ -321,7 +321,8 @@ def _read_error(audit: Audit) -> None:
 
 
 def _result(audit: Audit, pos: Position) -> None:
-    """The Result tag against the final position (Art. 5, 6.9, 9.6)."""
+    """The Result tag against the game's automatic end, whatever was recorded after it, or
+    else against the final position (Art. 5, 6.9, 9.6)."""
     game = audit.game
     tag = game.tags.get("Result")
     if tag is None:
@@ -330,16 +331,17 @@ def _result(audit: Audit, pos: Position) -> None:
     elif tag != game.result:
         audit.findings.append(Finding(WARNING, "result-marker", f"Result tag {tag!r} differs "
                                       f"from the movetext's termination marker {game.result!r}"))
-    if audit.game.error is not None:
-        return
     end = audit.end
+    if end is None and game.error is not None:
+        return  # the final position is unknown; an end before the error stands
     winner = _WINNERS.get(tag)
     if end is not None and end.termination is Termination.CHECKMATE:
         expected = end.result.value
         if tag != expected:
             severity = WARNING if tag == "*" else ERROR
+            mated = _WINNERS[expected].opponent
             audit.findings.append(Finding(severity, "result", f"Result {tag!r}, but "
-                                          f"{pos.turn.name.title()} is checkmated: "
+                                          f"{mated.name.title()} is checkmated: "
                                           f"the result is {expected} (Art. 5.1.1)"))
     elif end is not None and winner is not None:
         name, article = _ENDINGS[end.termination]
