@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from chessarbiter.arbiter.audit import audit_game
+from chessarbiter.cli.check_run import SHOWN_PER_CODE
 from chessarbiter.cli.main import main
 from chessarbiter.notation import read_pgn_file, read_pgn_text
 from tests.corpus import corpus_path
@@ -87,3 +88,43 @@ def test_a_result_contradicted_by_an_end_whatever_follows(
         result_error, = (f for f in audit.errors if f.code == "result")
         assert f"drawn by {ending}" in result_error.message
         assert "after-end" in {f.code for f in audit.errors}
+
+
+CLOCKS = ('[TimeControl "60+1"]\n[Result "*"]\n\n'
+          "1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:30]} 2. Nf3 {[%clk 0:02:00]} "
+          "Nc6 {[%clk 0:01:20]} 3. Bb5 {[%clk 0:02:40]} a6 {[%clk 0:03:00]} *\n")
+"""Four impossible readings: 1...e5, 2.Nf3, 3.Bb5 and 3...a6 (1:20 after 1:30 is fine)."""
+
+
+def test_every_impossible_clock_reading_is_reported() -> None:
+    audit = audit_game(read_pgn_text(CLOCKS)[0])
+    clock = [(f.move, f.ply) for f in audit.findings if f.code == "clock"]
+    assert clock == [("1...e5", 2), ("2.Nf3", 3), ("3.Bb5", 5), ("3...a6", 6)]
+
+
+def test_clock_readings_capped_in_text_never_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real game whose every reading is raised a minute a move: each one is impossible."""
+    text = corpus_path("pgn", "large", "lichess_2017-05_sample_clk.pgn").read_text()
+    game = next(g for g in text.split("\n\n[Site") if g.count("%clk") >= 40)
+    readings = iter(range(120, 100_000, 60))
+
+    def raised(_: re.Match[str]) -> str:
+        s = next(readings)
+        return f"[%clk {s // 3600}:{s // 60 % 60:02}:{s % 60:02}]"
+
+    path = tmp_path / "clocks.pgn"
+    path.write_text("[Site" + re.sub(r"\[%clk [0-9:]+\]", raised, game) + "\n")
+    count = game.count("%clk")
+    _, out, _ = check(["--json", path], capsys)
+    report, = json.loads(out)["games"]
+    clock = [f for f in report["findings"] if f["code"] == "clock"]
+    assert len(clock) == count and all(f["move"] and f["move"] in f["message"] for f in clock)
+    assert [f["ply"] for f in clock] == list(range(1, count + 1))
+    assert json.loads(out)["summary"]["findings"]["clock"] == count
+    _, out, _ = check([path], capsys)
+    shown = [line for line in out.splitlines() if " clock: " in line and "'s clock reads" in line]
+    assert len(shown) == SHOWN_PER_CODE < count
+    assert f"clock: and {count - len(shown)} more (--json lists every one)" in out
+    assert f"clock: {count}" in out  # the summary counts them all

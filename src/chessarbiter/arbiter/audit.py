@@ -183,10 +183,23 @@ def _fifty_move(pos: Position) -> int:
 
 def _label_at(game: RecordedGame, ply: int) -> str:
     """The label of the main line's move ``ply`` (1 = first), replaying to it."""
+    return _labels(game, [ply])[ply]
+
+
+def _labels(game: RecordedGame, plies: list[int]) -> dict[int, str]:
+    """The labels of the main line's moves ``plies`` (in order), in one replay."""
+    labels: dict[int, str] = {}
+    if not plies:
+        return labels
     pos = game.start_position()
-    for record in game.moves[: ply - 1]:
+    wanted = iter(plies)
+    ply = next(wanted)
+    for at, record in enumerate(game.moves[: plies[-1]], 1):
+        if at == ply:
+            labels[ply] = move_label(pos, record.move)
+            ply = next(wanted, 0)
         pos.push(record.move)
-    return move_label(pos, game.moves[ply - 1].move)
+    return labels
 
 
 def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
@@ -356,7 +369,7 @@ def _result(audit: Audit, pos: Position) -> None:
 
 
 def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
-    """``%clk`` readings that exceed what the time control gives (Art. 6.2)."""
+    """Every ``%clk`` reading that exceeds what the time control gives (Art. 6.2)."""
     value = audit.game.tags.get("TimeControl")
     if not clocks or value is None:
         return
@@ -372,22 +385,23 @@ def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
     first = audit.game.start_position().turn
     previous = [control.periods[0].time_ms] * 2
     made = [0, 0]
-    reported = [False, False]
+    over: list[tuple[int, Side, int, int]] = []
     for ply, reading in clocks:
         side = first if ply % 2 else first.opponent
         allowed = previous[side] + _allowance(control, made[side])
         made[side] += 1
-        if reading > allowed + CLOCK_TOLERANCE_MS and not reported[side]:
-            reported[side] = True
-            label = _label_at(audit.game, ply)
-            audit.findings.append(Finding(
-                WARNING, "clock",
-                f"{side.name.title()}'s clock reads "
-                f"{format_clock_time(reading)} after {label}, more than the "
-                f"{format_clock_time(allowed)} that TimeControl {value!r} allows (Art. 6.2)",
-                ply, label,
-            ))
+        if reading > allowed + CLOCK_TOLERANCE_MS:
+            over.append((ply, side, reading, allowed))
         previous[side] = reading
+    labels = _labels(audit.game, [ply for ply, *_ in over])
+    for ply, side, reading, allowed in over:
+        label = labels[ply]
+        audit.findings.append(Finding(
+            WARNING, "clock",
+            f"{side.name.title()}'s clock reads {format_clock_time(reading)} after {label}, "
+            f"more than the {format_clock_time(allowed)} that TimeControl {value!r} allows "
+            "(Art. 6.2)", ply, label,
+        ))
 
 
 def _allowance(control: TimeControl, made: int) -> int:
