@@ -4,14 +4,19 @@ reading, and a file that is not PGN as one error for the file."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from chessarbiter.arbiter.audit import audit_game
+from chessarbiter.cli.check_parts import Options
 from chessarbiter.cli.check_run import SHOWN_PER_CODE
+from chessarbiter.cli.check_sniff import not_pgn
 from chessarbiter.cli.main import main
 from chessarbiter.notation import read_pgn_file, read_pgn_text
 from tests.corpus import corpus_path
@@ -128,3 +133,61 @@ def test_clock_readings_capped_in_text_never_dropped(
     assert len(shown) == SHOWN_PER_CODE < count
     assert f"clock: and {count - len(shown)} more (--json lists every one)" in out
     assert f"clock: {count}" in out  # the summary counts them all
+
+
+def test_a_file_that_is_not_pgn_is_one_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.pgn"
+    good.write_text('[Result "1/2-1/2"]\n\n1. e4 e5 1/2-1/2\n')
+    pgn = corpus_path(*EXTRACT, "fischer.pgn").read_bytes()
+    files = {
+        "games.pgn.gz": (gzip.compress(pgn), "gzip"),
+        "program.pgn": (bytes(range(256)) * 40, "binary"),
+        "notes.txt": (b"# Notes\n\nA text with no game in it.\n\n" * 200, "no tag pair"),
+        "data.json": (json.dumps({"games": [{"white": "A", "moves": "1. e4"}] * 50},
+                                 indent=1).encode(), "JSON"),
+    }
+    for name, (data, why) in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        code, out, err = check([good, path], capsys)
+        assert code == 2 and out == "", name  # nothing audited
+        line, = err.splitlines()
+        assert line.startswith(f"chessarbiter check: error: {path}: not PGN: ") and why in line
+    done = subprocess.run(  # as a user runs it
+        [sys.executable, "-m", "chessarbiter.cli.main", "check", str(good),
+         str(tmp_path / "games.pgn.gz")], capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.endswith("not PGN: gzip-compressed data (unpack it first)\n")
+    (tmp_path / "empty.pgn").write_text("\n")
+    assert check([tmp_path / "empty.pgn"], capsys)[0] == 0  # an empty database
+
+
+def test_corpus_files_that_are_not_pgn(capsys: pytest.CaptureFixture[str]) -> None:
+    """The corpus's notes, test cases and HTML newsletters are refused; every other file of
+    games, broken ones and bare movetext included, is audited."""
+    refused = {("README.md",), ("MANIFEST.tsv",), ("tricky", "tricky_cases.jsonl"),
+               ("pgn-read", "crafty06_02.pgn"), ("pgn-read", "crafty06_03.pgn")}
+    for parts in refused:
+        code, _, err = check([corpus_path("pgn", *parts)], capsys)
+        assert code == 2 and "not PGN" in err, parts
+    root = corpus_path("pgn")
+    games = [path for path in root.rglob("*") if path.suffix in (".pgn", ".txt")]
+    assert len(games) > 200
+    for path in games:
+        if path.relative_to(root).parts not in refused:
+            assert not_pgn(str(path), Options()) is None, path
+
+
+def test_broken_games_among_good_ones_are_audited(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    good = corpus_path(*EXTRACT, "test-checkmate.pgn").read_text(encoding="utf-8")
+    count = len(read_pgn_text(good))
+    for broken in ("1. Ke3 e5 *\n\n", "\x00\x01 garbage\n\n", "# a note\n\n"):
+        path = tmp_path / "mixed.pgn"
+        path.write_text(broken + good)
+        code, out, err = check(["--json", path], capsys)
+        report = json.loads(out)
+        assert code == 1 and err == ""
+        assert report["summary"]["games"] == count + 1
+        assert report["summary"]["games_with_errors"] == 1
