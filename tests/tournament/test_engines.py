@@ -137,6 +137,7 @@ def test_match_command_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[
                  "engine:2", "--tc", "0.02+0.01", "--seed", "3", "--pgn", str(pgn)])
     out = capsys.readouterr()
     assert code == 0, out.err
+    assert out.err.startswith("double of 2 engines, 1.2 seconds + 0.01 seconds per move, ")
     lines = out.out.splitlines()
     assert lines[0].split()[:3] == ["Pl", "Engine", "Pts"] and len(lines) == 3
     assert all(line.split()[-7] == "2" for line in lines[1:])  # two games each

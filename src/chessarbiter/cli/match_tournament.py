@@ -57,6 +57,7 @@ def tournament_from(args: argparse.Namespace, specs: list[str],
 
 def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig) -> int:
     """Check every engine starts, play the tournament, print the standings."""
+    from chessarbiter.present.controls import control_words
     from chessarbiter.store import StoreError, open_store
     from chessarbiter.store.opening import is_folder
     from chessarbiter.store.tournaments import TournamentStore
@@ -83,8 +84,8 @@ def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig
         pgn.close()
         raise CommandError(f"--store: {exc}") from None
     concurrency = max(1, min(args.concurrency, os.cpu_count() or 1))
-    print(f"{event.format} of {len(event.players)} engines, {args.tc}, {event.profile.name}, "
-          f"{concurrency} at a time", file=sys.stderr)
+    print(f"{event.format} of {len(event.players)} engines, {control_words(event.control)}, "
+          f"{event.profile.name}, {concurrency} at a time", file=sys.stderr)
 
     def progress(played: Played, outcome: Outcome) -> None:
         print(f"\rround {played.pairing.round}: {outcome.games} games played   ", end="",
