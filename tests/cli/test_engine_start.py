@@ -185,3 +185,18 @@ def test_match_names_an_openings_file_it_cannot_read(
     (tmp_path / "folder").mkdir()
     err = run(tmp_path, "match", "--pgn", "m.pgn", "--openings", name)
     assert err == f"chessarbiter match: error: --openings: {name}: {reason}\n"
+
+
+def test_play_names_the_engine_with_its_settings(tmp_path: Path) -> None:
+    source = str(Path(chessarbiter.__file__).parents[1])
+    out = subprocess.run([sys.executable, "-m", "chessarbiter.cli.main", "play", "--accessible",
+                          "--black", f"uci:{FAKE_CMD} good;Skill Level=3;Threads=1", "--tc",
+                          "10s+0.1s", "--dir", "games"], cwd=tmp_path, input="quit\n",
+                         env=os.environ | {"PYTHONPATH": source}, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines()[0] == (
+        "chessarbiter, accessible mode: you play white against Fake good (Skill Level=3); "
+        "10 seconds + 0.1 seconds per move.")
+    pgn = read_pgn_text(next((tmp_path / "games").glob("*.pgn")).read_text())
+    assert pgn[0].tags["Black"] == "Fake good (Skill Level=3)"

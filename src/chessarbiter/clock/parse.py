@@ -169,9 +169,10 @@ UNTIMED_WORDS = ("none", "-", "untimed")
 
 
 def parse_control(text: str) -> TimeControl | None:
-    """A time control a clock can play, in the human (``5+3``, ``40/90+30, 30+30``) or US
-    Chess (``G/60;d5``) forms; ``None`` for an untimed game (:data:`UNTIMED_WORDS`);
-    ``TimeControlError`` otherwise (the human form's error when neither form reads)."""
+    """A time control a clock can play, in the human (``5+3``, ``40/90+30, 30+30``,
+    ``10s+0.1s``) or US Chess (``G/60;d5``) forms; ``None`` for an untimed game
+    (:data:`UNTIMED_WORDS`); ``TimeControlError`` otherwise (the human form's error when
+    neither form reads)."""
     if text.strip().lower() in UNTIMED_WORDS:
         return None
     try:
