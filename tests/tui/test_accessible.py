@@ -65,12 +65,11 @@ def test_the_opening_line_says_the_side_the_opponent_and_the_time_control() -> N
     play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine})
     said = _transcript(play, [])
     assert said[0] == ("chessarbiter, accessible mode: you play black against chessarbiter "
-                       "level 1; 5 minutes each, plus 3 seconds a move.")
+                       "level 1; 5 minutes + 3 seconds per move.")
     two = Play(LiveGame(Game(FIDE_2023, parse_human("40/90+30, 30+30")), now=FakeTime()), {})
     assert _transcript(two, [])[0] == (
         "chessarbiter, accessible mode: two people play, white and black, at this keyboard; "
-        "40 moves in 1 hour 30 minutes, plus 30 seconds a move; then 30 minutes for the rest "
-        "of the game, plus 30 seconds a move."
+        "40 moves in 90 minutes + 30 seconds per move, then 30 minutes + 30 seconds per move."
     )
 
 

@@ -26,7 +26,8 @@ def register(subparsers: Any) -> None:
     """Add the ``play`` subcommand."""
     parser = subparsers.add_parser("play", help="play a game at the terminal")
     parser.add_argument("--tc", default="5+3",
-                        help="time control: '5+3', '40/90+30, 30+30', 'G/60;d5', 'none' "
+                        help="time control: '5+3' (minutes + seconds a move), '10s+0.1s' "
+                             "(units named), '40/90+30, 30+30', 'G/60;d5', 'none' "
                              "(default 5+3)")
     parser.add_argument("--profile", default="auto",
                         help="rule profile (default: FIDE 2023 standard, rapid or blitz by the "

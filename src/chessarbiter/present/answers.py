@@ -7,8 +7,9 @@ from __future__ import annotations
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Side
 from chessarbiter.present.clocks import format_ms
+from chessarbiter.present.controls import control_words
 from chessarbiter.present.moves import move_words
-from chessarbiter.present.wording import control_words, readable
+from chessarbiter.present.wording import readable
 from chessarbiter.session.commands import Verb
 from chessarbiter.session.results import (
     Answer,
