@@ -1,7 +1,11 @@
 """The game hub: every live game in memory over the SQLite store, acting as the arbiter.
 
-A player's event is stamped on arrival (lag-compensated), ruled on by the arbiter, queued
-for the store's next group commit and acknowledged once durable; the update line (serialized
+Every command for a game (a player's move, offer, claim, abort or resignation, a flag, an
+arbiter's decision) goes through the game's one sequence (:attr:`HubGame.sequence`), from
+the check to the commit: commands for the same game are served one after the other, each
+on the game as the previous one left it. A player's event is stamped on arrival
+(lag-compensated), ruled on by the arbiter, queued for the store's next group commit and
+acknowledged once durable; the update line (serialized
 once) then goes to every subscriber's queue. Each game with a running clock has one timer,
 set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
 arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
@@ -191,11 +195,12 @@ class Hub:
             await self.cluster.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
-        events = len(game.log)
-        started = entry.live.start()  # () also when it started the clocks (no decision)
-        if len(game.log) > events:
-            await self._record(entry, started)
-        self._resume(entry)
+        async with entry.sequence:
+            events = len(game.log)
+            started = entry.live.start()  # () also when it started the clocks (no decision)
+            if len(game.log) > events:
+                await self._record(entry, started)
+            self._resume(entry)
         for side in (Side.WHITE, Side.BLACK):
             self._notify_start(entry, side)
         return entry
@@ -257,11 +262,12 @@ class Hub:
         self.games[entry.id] = entry
         if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
             self.cluster.bus.watch(entry.id)  # published until the relays say so
-        events = len(entry.game.log)
-        decisions = recover(entry.live)
-        if len(entry.game.log) > events:
-            await self._record(entry, decisions)
-        self._resume(entry)
+        async with entry.sequence:
+            events = len(entry.game.log)
+            decisions = recover(entry.live)
+            if len(entry.game.log) > events:
+                await self._record(entry, decisions)
+            self._resume(entry)
         return entry
 
     def forget(self, entry: HubGame) -> None:
@@ -279,15 +285,19 @@ class Hub:
             Decision, ...]:
         """Apply a player's (``side``) or the arbiter's (``None``) event stamped now, once
         any fallen flag is recorded; returns the arbiter's decisions once the event is
-        durable. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
+        durable. In the game's sequence: checked against the game as the previous command
+        left it. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
         changes), 503 if it could not be stored."""
-        if self.cluster is not None and not self.cluster.owns(entry.id):
-            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
+        async with entry.sequence:
+            return await self._act(entry, side, make)
+
+    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
+            Decision, ...]:
+        self._check_held(entry)
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
-        flagging = self._observe_flag(entry) if side is not None else None
-        if flagging is not None:
-            await flagging
+        if side is not None and self._flag_fallen(entry):
+            await self._record_flag(entry)
             if entry.game.is_over:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
@@ -301,6 +311,14 @@ class Hub:
                 break  # else another event came first while the analysis ran: again
         await self._record(entry, decisions)
         return decisions
+
+    def _check_held(self, entry: HubGame) -> None:
+        """``ApiError`` 503 unless this hub still holds ``entry`` as the game (a command
+        queued behind one whose event could not be stored finds the game dropped)."""
+        if self.games.get(entry.id) is not entry:
+            raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
+        if self.cluster is not None and not self.cluster.owns(entry.id):
+            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
         """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can
@@ -378,7 +396,13 @@ class Hub:
             self.loop.run_in_executor(self._engines, engine.close)  # an external process ends
 
     async def abort(self, entry: HubGame, side: Side) -> None:
-        """Abort a game before both players have moved (no result: lichess' abort)."""
+        """Abort a game before both players have moved (no result: lichess' abort), in the
+        game's sequence (no move or resignation comes between the check and the abort)."""
+        async with entry.sequence:
+            await self._abort(entry)
+
+    async def _abort(self, entry: HubGame) -> None:
+        self._check_held(entry)
         if entry.over:
             raise ApiError(400, f"game {entry.id}: the game is over")
         if len(entry.moves) >= 2:
@@ -406,36 +430,43 @@ class Hub:
         return None if left is None else entry.live.last_at() + left
 
     def _observe_flag(self, entry: HubGame) -> asyncio.Future[None] | None:
-        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9): the task doing it
-        (one per game at a time), or ``None`` if no flag has fallen."""
+        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9), in the game's
+        sequence: the task doing it (one per game at a time), or ``None`` if no flag has
+        fallen."""
         if entry.flagging is not None:
             return entry.flagging
         if not self._flag_fallen(entry):
             return None
-        task = self.loop.create_task(self._record_flag(entry))
+        task = self.loop.create_task(self._flag_in_sequence(entry))
         entry.flagging = task
         return task
+
+    async def _flag_in_sequence(self, entry: HubGame) -> None:
+        try:
+            async with entry.sequence:
+                if self.games.get(entry.id) is entry:
+                    await self._record_flag(entry)
+        finally:
+            entry.flagging = None
 
     def _flag_fallen(self, entry: HubGame) -> bool:
         fell = self._flag_instant(entry)
         return fell is not None and entry.live.time() - entry.lag_ms >= fell
 
     async def _record_flag(self, entry: HubGame) -> None:
-        try:
-            while True:
-                fell = self._flag_instant(entry)
-                if fell is None or not self._flag_fallen(entry):
-                    return
-                try:
-                    decisions = await self._rule(entry, FlagObserved(fell))
-                except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
-                    log.info("game %s: flag not recorded: %s", entry.id, exc)
-                    return
-                if decisions is not None:
-                    await self._record(entry, decisions)
-                    return
-        finally:
-            entry.flagging = None
+        """Record the flag fallen, if one has (in the game's sequence)."""
+        while True:
+            fell = self._flag_instant(entry)
+            if fell is None or not self._flag_fallen(entry):
+                return
+            try:
+                decisions = await self._rule(entry, FlagObserved(fell))
+            except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
+                log.info("game %s: flag not recorded: %s", entry.id, exc)
+                return
+            if decisions is not None:
+                await self._record(entry, decisions)
+                return
 
     def _schedule(self, entry: HubGame) -> None:
         """Set the game's one timer at the instant its flag falls (plus the lag allowed).

@@ -42,8 +42,11 @@ class HubGame:
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
+        self.sequence = asyncio.Lock()
+        """The game's one sequence: every command for the game (move, offer, claim, abort,
+        resignation, flag, arbiter's decision) holds it from its check to its commit."""
         self.flagging: asyncio.Future[None] | None = None
-        """Recording a fallen flag (its analysis running in a worker)."""
+        """Recording a fallen flag (queued in the sequence, or its analysis running)."""
         self.version = 0
         """Events applied since loaded: a ruling computed meanwhile checks it is still
         about the same game."""
