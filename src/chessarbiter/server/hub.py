@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
-from chessarbiter.arbiter.events import Analysis, Event, FlagObserved, Question, Resigned
+from chessarbiter.arbiter.events import (
+    Analysis,
+    Event,
+    FlagObserved,
+    Moved,
+    Question,
+    Resigned,
+)
 from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
@@ -39,6 +46,7 @@ from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
@@ -81,6 +89,7 @@ class Hub:
         self.games: dict[str, HubGame] = {}
         """Games in memory: every unfinished game, and finished ones asked for since."""
         self.lobby = Lobby(self)
+        self.limits = Limits(config.now_ms)
         self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
@@ -238,6 +247,7 @@ class Hub:
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
         live = LiveGame(game, self.config.now_ms)
         entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        entry.waiting_since = self.config.now_ms()
         if self.cluster is not None:
             cluster = self.cluster
             entry.relay = lambda line: cluster.published(meta.id, line)
@@ -361,6 +371,8 @@ class Hub:
             if not done.done():
                 done.set_result(None)
 
+        if type(event) is Moved:
+            entry.waiting_since = self.config.now_ms()
         self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
                        stored)
         self._schedule(entry)
@@ -501,15 +513,57 @@ class Hub:
             recorded.add_done_callback(_log_failure)
 
     def fire_due(self) -> int:
-        """Start recording every flag fallen by now (as the timers do when they are due):
-        for a time source that does not follow the loop's clock (tests). How many."""
+        """Start recording every flag fallen by now (as the timers do when they are due),
+        then aborting the games not started in time (as the keep-alive tick does): for a
+        time source that does not follow the loop's clock (tests). How many flags."""
         count = 0
         for entry in tuple(self.games.values()):
             recorded = self._observe_flag(entry)
             if recorded is not None:
                 recorded.add_done_callback(_log_failure)
                 count += 1
+        self.abort_unstarted()
         return count
+
+    # -- games nobody starts -------------------------------------------------------------
+
+    def _unstarted(self, entry: HubGame, now: int) -> bool:
+        """Whether the player to move has let :data:`START_TIMEOUT_MS` pass without the
+        side's first move (a tournament game, an engine's turn or a game awaiting the
+        arbiter's ruling excepted)."""
+        game = entry.game
+        return (not entry.over and len(entry.moves) < 2
+                and now - entry.waiting_since >= START_TIMEOUT_MS
+                and entry.meta.source != "tournament" and game.pending_ruling is None
+                and entry.meta.seat(game.to_move).engine is None
+                and self.games.get(entry.id) is entry
+                and (self.cluster is None or self.cluster.owns(entry.id)))
+
+    def abort_unstarted(self) -> int:
+        """Start aborting the games whose player to move has not made the side's first move
+        within :data:`START_TIMEOUT_MS` (as lichess aborts them); how many."""
+        now = self.config.now_ms()
+        count = 0
+        for entry in tuple(self.games.values()):
+            if entry.aborting or not self._unstarted(entry, now):
+                continue
+            entry.aborting = True
+            task = self.loop.create_task(self._abort_unstarted(entry))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            count += 1
+        return count
+
+    async def _abort_unstarted(self, entry: HubGame) -> None:
+        try:
+            async with entry.sequence:
+                if self._unstarted(entry, self.config.now_ms()):
+                    await self._abort(entry)
+                    log.info("game %s: aborted, not started in time", entry.id)
+        except ApiError as exc:
+            log.error("game %s: not aborted: %s", entry.id, exc.message)
+        finally:
+            entry.aborting = False
 
     # -- engines -----------------------------------------------------------------------
 
@@ -642,6 +696,8 @@ class Hub:
         users_at = time.monotonic() + KEEPALIVE_S
         while True:
             await asyncio.sleep(KEEPALIVE_TICK_S)
+            if self.config.timers:
+                self.abort_unstarted()
             now = time.monotonic()
             quiet = now - KEEPALIVE_S
             for entry in tuple(self.games.values()):

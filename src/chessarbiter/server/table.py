@@ -45,6 +45,11 @@ class HubGame:
         self.sequence = asyncio.Lock()
         """The game's one sequence: every command for the game (move, offer, claim, abort,
         resignation, flag, arbiter's decision) holds it from its check to its commit."""
+        self.waiting_since = 0
+        """When (the server's time source, ms) the game was loaded or last had a move:
+        the start of a wait for a first move (:meth:`Hub.abort_unstarted`)."""
+        self.aborting = False
+        """Being aborted for want of a first move."""
         self.flagging: asyncio.Future[None] | None = None
         """Recording a fallen flag (queued in the sequence, or its analysis running)."""
         self.version = 0
