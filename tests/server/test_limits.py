@@ -17,7 +17,7 @@ import pytest
 
 from chessarbiter.server import limits
 from chessarbiter.server.hub import Hub
-from tests.server.helpers import InProcess, add_accounts, live_server
+from tests.server.helpers import InProcess, Live, add_accounts, live_server
 from tests.server.test_api import play, run
 
 FAR = ("203.0.113.7", 40000)
@@ -227,14 +227,15 @@ def test_a_full_disk_answers_503(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def proxied(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+def proxied(tmp_path: Path) -> Iterator[tuple[Live, dict[str, str]]]:
     tokens = add_accounts(tmp_path / "games.sqlite", "alice")
     with live_server(tmp_path / "games.sqlite", behind_proxy=True) as server:
-        yield server.url, {"Authorization": f"Bearer {tokens['alice']}"}
+        yield server, {"Authorization": f"Bearer {tokens['alice']}"}
 
 
-def test_streams_per_address_and_per_account(proxied: tuple[str, dict[str, str]]) -> None:
-    url, alice = proxied
+def test_streams_per_address_and_per_account(proxied: tuple[Live, dict[str, str]]) -> None:
+    server, alice = proxied
+    url = server.url
 
     async def main() -> None:
         async with httpx.AsyncClient(base_url=url, timeout=10) as client:
@@ -247,6 +248,8 @@ def test_streams_per_address_and_per_account(proxied: tuple[str, dict[str, str]]
             refused = await client.get(path, headers=here)
             assert refused.status_code == 429 and "per address" in refused.json()["error"]
             await opened.pop().aclose()
+            await _until(lambda: server.hub.limits.streams.get("address:203.0.113.20")
+                         == limits.STREAMS_PER_ADDRESS - 1)  # the server saw it go
             again = await _open(client, "GET", path, here)
             assert again.status_code == 200
             opened.append(again)
@@ -261,6 +264,15 @@ def test_streams_per_address_and_per_account(proxied: tuple[str, dict[str, str]]
                 await response.aclose()
 
     asyncio.run(main())
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Until ``done()`` (the server, in its thread, has noticed a client going away)."""
+    for _ in range(1000):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the server did not notice")
 
 
 async def _open(client: httpx.AsyncClient, method: str, path: str,
