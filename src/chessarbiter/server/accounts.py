@@ -18,6 +18,10 @@ digit (as lichess user names)."""
 TOKEN_PREFIX: Final = "cha_"
 """Every account's API token starts so (a game secret does not)."""
 COLUMNS: Final = "id, name, token_hash, role, created_ms"
+SESSION_PREFIX: Final = "chs_"
+"""Every browser session's secret starts so."""
+MAX_SESSIONS: Final = 100_000
+"""Browser sessions kept at most."""
 
 
 class Role(Enum):
@@ -90,11 +94,37 @@ class Accounts:
     def by_token(self, token: str) -> Account | None:
         return self._by_hash.get(hash_secret(token))
 
+    def by_id(self, account_id: str) -> Account | None:
+        return self._by_id.get(account_id)
+
     def by_name(self, name: str) -> Account | None:
         return self._by_id.get(name.lower())
 
     def __len__(self) -> int:
         return len(self._by_id)
+
+
+class Sessions:
+    """Browser sessions, in memory: a session's secret (kept hashed) stands for the account
+    that signed in with its API token; at most :data:`MAX_SESSIONS` (the oldest go)."""
+
+    def __init__(self) -> None:
+        self._accounts: dict[str, str] = {}
+        """The account id of each session, by the hash of its secret (oldest first)."""
+
+    def open(self, account: Account) -> str:
+        """A new session for ``account``: its secret (for the session cookie)."""
+        secret = new_secret(SESSION_PREFIX)
+        if len(self._accounts) >= MAX_SESSIONS:
+            del self._accounts[next(iter(self._accounts))]
+        self._accounts[hash_secret(secret)] = account.id
+        return secret
+
+    def account_id(self, secret: str) -> str | None:
+        return self._accounts.get(hash_secret(secret))
+
+    def close(self, secret: str) -> None:
+        self._accounts.pop(hash_secret(secret), None)
 
 
 def select_account(conn: sqlite3.Connection, column: str, value: str

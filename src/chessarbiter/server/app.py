@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 from chessarbiter.server import arbiter_api, board_api, tournaments, web
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.guard import BodyLimit
+from chessarbiter.server.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.openapi import document
 from chessarbiter.store.base import StoreError
@@ -87,7 +87,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         *tournaments.routes(the_hub),
         *page_routes(the_hub),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(BodyLimit)],
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(SecurityHeaders), Middleware(BodyLimit)],
                     exception_handlers={
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
         StoreError: database_error, Exception: server_error})

@@ -183,6 +183,37 @@ async def register(request: Request) -> Response:
     return JSONResponse({"id": account.id, "username": account.name, "token": token})
 
 
+async def open_session(request: Request) -> Response:
+    """Sign a browser in: the account's API token, sent once (``Authorization: Bearer``),
+    opens a session whose HttpOnly cookie the pages act by from then on (the token is
+    never in a URL, nor readable by the pages' scripts)."""
+    hub = hub_of(request)
+    token = auth.bearer(request)
+    found = None if token is None else hub.accounts.by_token(token)
+    if found is None:
+        raise ApiError(401, "signing in needs an account's API token (Authorization: "
+                            "Bearer TOKEN)" if token is None else "no such token")
+    creating(request, hub, found)
+    response = JSONResponse({"id": found.id, "username": found.name})
+    response.set_cookie(auth.SESSION_COOKIE, hub.sessions.open(found), path="/",
+                        httponly=True, samesite="strict",
+                        secure=auth.secure(request, hub.config.behind_proxy))
+    return response
+
+
+async def close_session(request: Request) -> Response:
+    """Sign the browser out: its session ends and its cookie is cleared."""
+    hub = hub_of(request)
+    secret = request.cookies.get(auth.SESSION_COOKIE)
+    if secret:
+        auth.check_origin(request, hub)
+        hub.sessions.close(secret)
+    response = JSONResponse(OK)
+    response.delete_cookie(auth.SESSION_COOKIE, path="/", httponly=True, samesite="strict",
+                           secure=auth.secure(request, hub.config.behind_proxy))
+    return response
+
+
 async def event_stream(request: Request) -> Response:
     """The account's events: its unfinished games and pending challenges first, then
     ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled`` and
@@ -582,6 +613,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/account", get_account, methods=["GET"]),
         Route("/api/account/playing", get_playing, methods=["GET"]),
         Route("/api/register", register, methods=["POST"]),
+        Route("/api/session", open_session, methods=["POST"]),
+        Route("/api/session", close_session, methods=["DELETE"]),
         Route("/api/stream/event", event_stream, methods=["GET"]),
         Route("/api/challenge", list_challenges, methods=["GET"]),
         Route("/api/challenge/open", open_challenge, methods=["POST"]),

@@ -66,6 +66,10 @@ MAX_CHECKED: Final = 100_000
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
+FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
+"""The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
+by a cookie must come from the origin it names, :func:`~chessarbiter.server.auth.check_origin`)."""
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -327,8 +331,8 @@ class Cluster:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]
-                   if k.decode().lower() not in HOP_HEADERS]
+        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]  # with the Host:
+                   if k.decode().lower() not in FORWARDED_HOP]  # the Origin checked against it
         query = scope.get("query_string", b"").decode()
         url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
         try:

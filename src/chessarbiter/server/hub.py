@@ -41,7 +41,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
-from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
+from chessarbiter.server.accounts import Account, Accounts, Role, Sessions, insert_account
 from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
@@ -90,6 +90,8 @@ class Hub:
         """Games in memory: every unfinished game, and finished ones asked for since."""
         self.lobby = Lobby(self)
         self.limits = Limits(config.now_ms)
+        self.sessions = Sessions()
+        """The browsers signed in (``POST /api/session``), in this process."""
         self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
@@ -312,13 +314,17 @@ class Hub:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
         while True:
-            event = make(entry.stamp())
+            now = entry.live.time()
+            at = entry.stamp(side)
+            event = make(at)
             try:
                 decisions = await self._rule(entry, event)
             except (ArbiterError, ChessError) as exc:
                 raise ApiError(400, f"game {entry.id}: {exc}") from None
             if decisions is not None:
                 break  # else another event came first while the analysis ran: again
+        if side is not None:
+            entry.spend_lag(side, now - at)
         await self._record(entry, decisions)
         return decisions
 
@@ -463,7 +469,8 @@ class Hub:
 
     def _flag_fallen(self, entry: HubGame) -> bool:
         fell = self._flag_instant(entry)
-        return fell is not None and entry.live.time() - entry.lag_ms >= fell
+        return fell is not None and \
+            entry.live.time() - entry.allowance(entry.game.to_move) >= fell
 
     async def _record_flag(self, entry: HubGame) -> None:
         """Record the flag fallen, if one has (in the game's sequence)."""
@@ -491,7 +498,7 @@ class Hub:
                 entry.timer.cancel()
                 entry.timer = None
             return
-        delay_ms = fell + entry.lag_ms - entry.live.time()
+        delay_ms = fell + entry.allowance(entry.game.to_move) - entry.live.time()
         loop = self.loop
         at = loop.time() + max(delay_ms, 0) / 1000
         if entry.timer is not None:
