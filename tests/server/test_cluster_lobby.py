@@ -288,7 +288,8 @@ def test_an_open_challenge_is_joined_and_its_page_served_through_another_process
             jar = {"Cookie": f"chessarbiter-{game_id}={cookie}"}  # the page's requests
             seen = await client.get(f"{c}/api/game/{game_id}", headers=jar)
             assert seen.json()["you"] == "black"
-            answer = await client.post(f"{b}/api/board/game/{game_id}/move/c7c5", headers=jar)
+            answer = await client.post(f"{b}/api/board/game/{game_id}/move/c7c5",
+                                       headers={**jar, "Origin": b})  # the page's origin
             assert answer.status_code == 200, answer.text
             pgn = await client.get(f"{c}/game/export/{game_id}")
             assert pgn.status_code == 200 and "1. e4 " in pgn.text and "1... c5 " in pgn.text
