@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from chessarbiter.server import limits
 from chessarbiter.server.accounts import Role, insert_account
 from chessarbiter.server.db import Database
 from chessarbiter.server.meta import new_id
@@ -318,5 +319,30 @@ def test_the_arbiter_sees_the_games_of_every_process_from_any(three: Cluster) ->
             refused = await client.get(f"{three.urls[1]}/api/arbiter/games",
                                        headers=auth(player))
             assert refused.status_code == 403
+
+    asyncio.run(run())
+
+
+def test_relayed_game_streams_count_among_the_accounts_streams(three: Cluster) -> None:
+    """A game stream another process relays counts as one of the client's streams there
+    (429 beyond the limit per account, as a stream served by the owner)."""
+    async def run() -> None:
+        a, b, _ = three.urls
+        async with httpx.AsyncClient(timeout=WAIT_S) as client:
+            _, token = await register(client, a)
+            game_id = (await client.post(f"{a}/api/challenge/open")).json()["id"]
+            path = f"{b}/api/board/game/stream/{game_id}"
+            opened = []
+            try:
+                for _ in range(limits.STREAMS_PER_ACCOUNT):
+                    request = client.build_request("GET", path, headers=auth(token))
+                    opened.append(await client.send(request, stream=True))
+                    assert opened[-1].status_code == 200
+                over = await client.get(path, headers=auth(token))
+                assert over.status_code == 429, over.text
+                assert "per account" in over.json()["error"]
+            finally:
+                for response in opened:
+                    await response.aclose()
 
     asyncio.run(run())

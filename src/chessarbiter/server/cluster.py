@@ -39,6 +39,7 @@ from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.limits import client_address
 from chessarbiter.server.meta import GameMeta
 from chessarbiter.server.table import HubGame, ndjson
 from chessarbiter.session.live import LiveGame
@@ -443,8 +444,7 @@ class Forwarding:
             address = await self.cluster.owner(found["id"])
             if address is not None:
                 if found["stream"] and scope["method"] == "GET":
-                    with contextlib.suppress(OSError):  # the client went away
-                        await self.cluster.relay(found["id"], address, receive, send)
+                    await self._relay(found["id"], address, scope, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
@@ -456,6 +456,28 @@ class Forwarding:
         if token is not None:
             await self.cluster.check_token(token)
         await self.app(scope, receive, send)
+
+
+    async def _relay(self, game_id: str, address: str, scope: Scope, receive: Receive,
+                     send: Send) -> None:
+        """Relay a game stream, counted among the client's streams (429 beyond the
+        limits, as a stream served here)."""
+        hub = self.cluster.hub
+        token = _token(scope)
+        if token is not None:
+            await self.cluster.check_token(token)
+        account = None if token is None else hub.accounts.by_token(token)
+        try:
+            closed = hub.limits.open_stream(None if account is None else account.id,
+                                            client_address(scope, hub.config.behind_proxy))
+        except ApiError as exc:
+            await _json(send, exc.status, {"error": exc.message})
+            return
+        try:
+            with contextlib.suppress(OSError):  # the client went away
+                await self.cluster.relay(game_id, address, receive, send)
+        finally:
+            closed()
 
 
 def _token(scope: Scope) -> str | None:
