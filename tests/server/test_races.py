@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from chessarbiter.server.tournaments.desk import game_result
+from chessarbiter.server.tournaments.desk import DESKS, game_result
 from tests.server.helpers import InProcess
 from tests.server.test_api import play, run
 
@@ -69,5 +69,37 @@ def test_abort_and_resign(tmp_path: Path) -> None:
             else:
                 assert status == "aborted" and entry.game.outcome is None
                 assert game_result(entry) is None
+
+    run(tmp_path, scenario)
+
+
+def test_a_tournament_keeps_the_acknowledged_resignation(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        org = await s.account("org")
+        players = {name: await s.account(name) for name in (f"p{n}" for n in range(8))}
+        number = (await s.post("/api/tournament/new", org, data={
+            "name": "races", "system": "roundrobin", "timeControl": "10+5"})).json()["id"]
+        for headers in players.values():
+            assert (await s.post(f"/api/tournament/{number}/join", headers)).status_code == 200
+        assert (await s.post(f"/api/tournament/{number}/pair", org)).status_code == 200
+        view = (await s.client.get(f"/api/tournament/{number}")).json()
+        boards = view["pairings"][0]["boards"]
+        assert len(boards) == 4
+        acknowledged = {}
+        for board in boards:
+            game = f"/api/board/game/{board['game']}"
+            white = players[board["white"]["name"]]
+            black = players[board["black"]["name"]]
+            aborted, resigned = await _both(s, (f"{game}/abort", white),
+                                            (f"{game}/resign", black))
+            assert sorted((aborted.status_code, resigned.status_code)) == [200, 400]
+            acknowledged[board["board"]] = resigned.status_code == 200
+        await DESKS[s.hub].settled()
+        view = (await s.client.get(f"/api/tournament/{number}")).json()
+        for board in view["pairings"][0]["boards"]:
+            if acknowledged[board["board"]]:  # the resignation acknowledged is entered
+                assert board["result"] == "1-0", board
+            else:
+                assert not board["result"], board
 
     run(tmp_path, scenario)
