@@ -346,3 +346,19 @@ def test_relayed_game_streams_count_among_the_accounts_streams(three: Cluster) -
                     await response.aclose()
 
     asyncio.run(run())
+
+
+def test_a_browser_session_opened_through_one_process_works_at_the_others(
+        three: Cluster) -> None:
+    async def run() -> None:
+        a, b, c = three.urls
+        async with httpx.AsyncClient(timeout=WAIT_S) as client:
+            _, token = await register(client, a)
+            opened = await client.post(f"{a}/api/session", headers=auth(token))
+            assert opened.status_code == 200, opened.text
+            cookie = {"Cookie": f"chessarbiter-session={opened.cookies['chessarbiter-session']}"}
+            for url in (b, c):
+                me = await client.get(f"{url}/api/account", headers=cookie)
+                assert me.status_code == 200, (url, me.text)
+
+    asyncio.run(run())

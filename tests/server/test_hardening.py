@@ -5,13 +5,15 @@ one's, time controls within the maxima, and lag compensation with a quota per pl
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
 
 from chessarbiter.server import guard, requests, table
-from chessarbiter.server.accounts import Role
-from tests.server.helpers import InProcess
+from chessarbiter.server.accounts import DAY_MS, SESSION_DAYS, Role, Sessions, hash_secret
+from tests.clock.fake_time import FakeTime
+from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, run
 
 HERE = "http://test"
@@ -228,3 +230,32 @@ def test_lag_compensation_has_a_quota(tmp_path: Path) -> None:
         assert entry.lag_quota[1] < table.LAG_QUOTA * 300
 
     run(tmp_path, scenario)
+
+
+def test_a_session_outlives_a_restart_until_signed_out(tmp_path: Path) -> None:
+    async def main() -> None:
+        db = tmp_path / "games.sqlite"
+        async with in_process(db) as s:
+            alice = await s.account("alice")
+            secret = (await s.post("/api/session", alice)).cookies["chessarbiter-session"]
+        cookie = {"Cookie": f"chessarbiter-session={secret}"}
+        async with in_process(db) as s:
+            me = await s.client.get("/api/account", headers=cookie)
+            assert me.status_code == 200 and me.json()["username"] == "alice"
+            out = await s.client.delete("/api/session", headers={**cookie, "Origin": HERE})
+            assert out.status_code == 200
+            assert (await s.client.get("/api/account", headers=cookie)).status_code == 401
+        async with in_process(db) as s:
+            assert (await s.client.get("/api/account", headers=cookie)).status_code == 401
+
+    asyncio.run(main())
+
+
+def test_a_session_expires() -> None:
+    clock = FakeTime()
+    sessions = Sessions(clock)
+    sessions.remember(hash_secret("chs_x"), "alice", clock())
+    clock.advance(SESSION_DAYS * DAY_MS - 1)
+    assert sessions.account_id("chs_x") == "alice"
+    clock.advance(1)
+    assert sessions.account_id("chs_x") is None

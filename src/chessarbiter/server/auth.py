@@ -11,15 +11,13 @@ from typing import Final
 from starlette.requests import Request
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.accounts import Account, hash_secret
+from chessarbiter.server.accounts import SESSION_COOKIE, Account, hash_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.table import HubGame
 
 COOKIE_PREFIX: Final = "chessarbiter-"
 """The cookie ``chessarbiter-GAMEID`` holds a game's secret for the browser."""
-SESSION_COOKIE: Final = "chessarbiter-session"
-"""The browser session's cookie (HttpOnly): an account signed in (``POST /api/session``)."""
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 

@@ -34,7 +34,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server import auth, shapes
-from chessarbiter.server.accounts import Account, AccountError, hash_secret
+from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
     RELAY_HEADER,
@@ -195,7 +195,7 @@ async def open_session(request: Request) -> Response:
                             "Bearer TOKEN)" if token is None else "no such token")
     creating(request, hub, found)
     response = JSONResponse({"id": found.id, "username": found.name})
-    response.set_cookie(auth.SESSION_COOKIE, hub.sessions.open(found), path="/",
+    response.set_cookie(SESSION_COOKIE, await hub.open_session(found), path="/",
                         httponly=True, samesite="strict",
                         secure=auth.secure(request, hub.config.behind_proxy))
     return response
@@ -204,12 +204,12 @@ async def open_session(request: Request) -> Response:
 async def close_session(request: Request) -> Response:
     """Sign the browser out: its session ends and its cookie is cleared."""
     hub = hub_of(request)
-    secret = request.cookies.get(auth.SESSION_COOKIE)
+    secret = request.cookies.get(SESSION_COOKIE)
     if secret:
         auth.check_origin(request, hub)
-        hub.sessions.close(secret)
+        await hub.close_session(secret)
     response = JSONResponse(OK)
-    response.delete_cookie(auth.SESSION_COOKIE, path="/", httponly=True, samesite="strict",
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
                            secure=auth.secure(request, hub.config.behind_proxy))
     return response
 

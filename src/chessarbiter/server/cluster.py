@@ -33,7 +33,14 @@ from typing import TYPE_CHECKING, Any, Final
 import httpx
 
 from chessarbiter.arbiter.game import Game
-from chessarbiter.server.accounts import TOKEN_PREFIX, Account, hash_secret, select_account
+from chessarbiter.server.accounts import (
+    SESSION_COOKIE,
+    TOKEN_PREFIX,
+    Account,
+    hash_secret,
+    select_account,
+    select_session,
+)
 from chessarbiter.server.asgi import RELAY_HEADER
 from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
@@ -211,6 +218,29 @@ class Cluster:
             self.hub.accounts.forget(digest)
             return
         self.hub.accounts.remember(*found)
+
+    async def check_session(self, secret: str) -> None:
+        """Read the browser session's account from the database unless it was read lately
+        (a session opened through another process works here at once; one closed there
+        stops working here within :data:`ACCOUNT_CHECK_S`)."""
+        digest = hash_secret(secret)
+        now = self.clock()
+        if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
+            return
+        try:
+            found = await self.hub.db.run(lambda store, conn: select_session(conn, digest))
+            if found is not None:
+                await self.account_named(found[0])
+        except Exception as exc:  # the database away: what is known stands meanwhile
+            log.error("cluster: cannot read a session: %s", exc)
+            return
+        if len(self._checked) >= MAX_CHECKED:
+            self._checked.clear()
+        self._checked[digest] = now
+        if found is None:
+            self.hub.sessions.forget(digest)
+        else:
+            self.hub.sessions.remember(digest, *found)
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
@@ -455,6 +485,9 @@ class Forwarding:
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
+        session = _session(scope)
+        if session is not None:
+            await self.cluster.check_session(session)
         await self.app(scope, receive, send)
 
 
@@ -489,6 +522,17 @@ def _token(scope: Scope) -> str | None:
             token = token.strip()
             if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX):
                 return token
+    return None
+
+
+def _session(scope: Scope) -> str | None:
+    """The request's browser session secret (the cookie :data:`SESSION_COOKIE`), if any."""
+    for key, value in scope["headers"]:
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                name, _, secret = part.strip().partition("=")
+                if name == SESSION_COOKIE and secret:
+                    return str(secret)
     return None
 
 

@@ -41,7 +41,15 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
-from chessarbiter.server.accounts import Account, Accounts, Role, Sessions, insert_account
+from chessarbiter.server.accounts import (
+    Account,
+    Accounts,
+    Role,
+    Sessions,
+    hash_secret,
+    insert_account,
+    insert_session,
+)
 from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
@@ -90,8 +98,8 @@ class Hub:
         """Games in memory: every unfinished game, and finished ones asked for since."""
         self.lobby = Lobby(self)
         self.limits = Limits(config.now_ms)
-        self.sessions = Sessions()
-        """The browsers signed in (``POST /api/session``), in this process."""
+        self.sessions = Sessions(wall_ms)
+        """The browsers signed in (``POST /api/session``)."""
         self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
@@ -125,7 +133,7 @@ class Hub:
                                            thread_name_prefix="chessarbiter-engine")
         self._rulings = ThreadPoolExecutor(RULING_WORKERS,
                                            thread_name_prefix="chessarbiter-ruling")
-        await self.db.run(lambda store, conn: self.accounts.load(conn))
+        await self.db.run(self._load_accounts)
         if self.cluster is not None:
             await self.cluster.start()
         rows = await self.unfinished()
@@ -179,6 +187,25 @@ class Hub:
             lambda store, conn: insert_account(conn, name, role))
         self.accounts.remember(account, digest)
         return account, token
+
+    def _load_accounts(self, store: Any, conn: sqlite3.Connection) -> None:
+        self.accounts.load(conn)
+        self.sessions.load(conn)
+
+    async def open_session(self, account: Account) -> str:
+        """A new browser session for ``account`` (stored): its secret, for the cookie."""
+        created = wall_ms()
+        secret, digest = await self.db.run(
+            lambda store, conn: insert_session(conn, account.id, created))
+        self.sessions.remember(digest, account.id, created)
+        return secret
+
+    async def close_session(self, secret: str) -> None:
+        """End the browser session ``secret``."""
+        digest = hash_secret(secret)
+        await self.db.run(lambda store, conn: conn.execute(
+            "DELETE FROM server_sessions WHERE token_hash = ?", (digest,)))
+        self.sessions.forget(digest)
 
     # -- games -------------------------------------------------------------------------
 
