@@ -5,8 +5,8 @@ arbiter's decision) goes through the game's one sequence (:attr:`HubGame.sequenc
 the check to the commit: commands for the same game are served one after the other, each
 on the game as the previous one left it. A player's event is stamped on arrival
 (lag-compensated), ruled on by the arbiter, queued for the store's next group commit and
-acknowledged once durable; the update line (serialized
-once) then goes to every subscriber's queue. Each game with a running clock has one timer,
+acknowledged once durable; the update line (serialized once) then goes to every
+subscriber's queue. Each game with a running clock has one timer,
 set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
 arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
 analysis; an undetermined analysis leaves the game awaiting the arbiter's ruling). Engines
