@@ -35,12 +35,15 @@ class Watcher:
         self.client = client
         self.events: list[dict[str, Any]] = []
         self.started = threading.Event()
+        self.challenged = threading.Event()
         self.states: list[dict[str, Any]] = []
         self.ended = threading.Event()
 
     def watch_events(self) -> None:
         for event in self.client.board.stream_incoming_events():
             self.events.append(event)
+            if event["type"] == "challenge":
+                self.challenged.set()
             if event["type"] == "gameStart":
                 self.started.set()
                 return
@@ -61,10 +64,10 @@ def start_game(alice: berserk.Client, bob: berserk.Client) -> tuple[str, Watcher
     events.start()
     challenge = alice.challenges.create("bob", rated=False, clock_limit=180,
                                         clock_increment=2, color="white")
+    assert watcher.challenged.wait(20)  # live, or listed when the stream opened after it
     bob.challenges.accept(challenge["id"])
     assert watcher.started.wait(20)
     game_id = next(e["game"]["gameId"] for e in watcher.events if e["type"] == "gameStart")
-    assert any(e["type"] == "challenge" for e in watcher.events)
     threading.Thread(target=watcher.watch_game, args=(game_id,), daemon=True).start()
     return game_id, watcher
 
