@@ -64,7 +64,8 @@ def transaction(db: sqlite3.Connection, path: Path,
         try:
             result = work(db)
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
     except sqlite3.Error as exc:
