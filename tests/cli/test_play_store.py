@@ -3,6 +3,7 @@ game id of the store or a journal file; ``--list`` lists the store's games."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -11,12 +12,14 @@ from pathlib import Path
 import pytest
 
 import chessarbiter
-from chessarbiter.cli.main import build_parser
+from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.cli.main import build_parser, main
 from chessarbiter.cli.play_cmd import build
 from chessarbiter.clock import Side
 from chessarbiter.session.play import Play
 from chessarbiter.store import SqliteStore
 from tests.cli.test_bad_input import run
+from tests.store.failing import FailingStore
 
 HUMANS = ["play", "--white", "human", "--black", "human", "--tc", "none"]
 
@@ -91,3 +94,35 @@ def test_a_missing_game_or_a_bad_store_is_one_line(
     (tmp_path / "bad.sqlite").write_text("no database here " * 100)
     err = run(tmp_path, "play", *args)
     assert err.startswith(f"chessarbiter play: error: {message}"), err
+
+
+def test_a_store_failure_stops_play_with_one_line_and_the_game_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import chessarbiter.store
+
+    def failing(text: str) -> FailingStore:  # the game, its clocks, 1.(engine): then none
+        return FailingStore(Path(text), fail_at=4)
+
+    engine = ["play", "--white", "engine:1", "--black", "human", "--accessible", "--seed", "1",
+              "--dir", str(tmp_path)]
+    with monkeypatch.context() as patched:
+        patched.setattr(chessarbiter.store, "open_store", failing)
+        patched.setattr("sys.stdin", io.StringIO("Nf6\nNc6\n"))
+        code = main(engine)
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.startswith("chessarbiter play: error: cannot record the game: ")
+    assert err.count("\n") == 1 and "disk I/O error" in err and "games.sqlite game 1" in err
+    assert "forfeit" not in out and "illegal" not in out
+    stored = SqliteStore(tmp_path / "games.sqlite")
+    [info] = stored.games()
+    game = stored.load("1")
+    stored.close()
+    assert info.outcome is None and len(game.records) == 1  # the engine's move, kept
+    assert (tmp_path / "games-1.pgn").read_text() == to_pgn(game)
+    monkeypatch.setattr("sys.stdin", io.StringIO("Nf6\nresign\n"))
+    assert main([*engine, "--resume", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "game resumed after white: " in out
+    assert "game over: white wins by resignation" in out

@@ -16,6 +16,8 @@ from chessarbiter.session.players import BuiltinPlayer
 from chessarbiter.tui.accessible import run_accessible, watch_flags
 from chessarbiter.tui.console import Console
 from tests.clock.fake_time import FakeTime
+from tests.session.test_store_failure import kept, stored_table
+from tests.store.failing import FailingStore
 from tests.tui.resumed import resumed_game
 
 
@@ -128,3 +130,24 @@ def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
     said = _transcript(play, [])
     assert said[2] == ("game resumed after black: pawn d5; white to move; "
                        "white 4:56, black 4:53")
+
+
+def test_a_store_that_fails_stops_the_game_said_once(tmp_path: Path) -> None:
+    store = FailingStore(tmp_path / "games.sqlite", fail_at=4)  # 1... Nf6's write fails
+    play = stored_table(store, BuiltinPlayer(1, seed=5), tmp_path)
+    play.engines = {Side.WHITE: play.engines[Side.BLACK]}  # the engine has White
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return "Nf6" if len(prompts) == 1 else "e6"
+
+    said: list[str] = []
+    run_accessible(play, read, said.append, watch=False)
+    stopped = [line for line in said if line.startswith("game stopped: ")]
+    assert len(stopped) == 1 and "cannot record the game" in stopped[0]
+    assert "everything before is kept in" in stopped[0]
+    assert prompts == ["black> "]  # the game ends at once: nothing more is asked
+    assert not any("forfeit" in line or "illegal" in line for line in said)
+    saved = (tmp_path / "g.pgn").read_text()
+    assert saved == kept(tmp_path / "games.sqlite") and "Nf6" not in saved

@@ -143,3 +143,49 @@ def test_wrong_claim_is_penalised(tmp_path: Path) -> None:
     text = next(tmp_path.glob("*.pgn")).read_text()
     assert '[Result "*"]' in text
     check_saved(tmp_path)
+
+
+def _stored(folder: Path) -> list[tuple[str, str]]:
+    """Each game of the default store: its id and its scoresheet as the store replays it."""
+    from chessarbiter.arbiter.scoresheet import to_pgn
+    from chessarbiter.store import SqliteStore
+
+    store = SqliteStore(folder / "games.sqlite")
+    try:
+        return [(info.game_id, to_pgn(store.load(info.game_id))) for info in store.games()]
+    finally:
+        store.close()
+
+
+def test_the_engine_plays_with_the_default_store_then_the_game_resumes(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "chessarbiter.cli.main", "play", "--white", "engine:1",
+               "--black", "human", "--ascii", "--seed", "3", "--dir", str(tmp_path)]
+    term = Terminal(command, tmp_path)
+    try:
+        term.wait_for("type help")
+        term.wait_for("1. ")  # the engine's first move, recorded from its thread's answer
+        term.type("Nf6")
+        term.wait_for("1... Nf6")
+        screen = term.wait_for("2. ")
+        assert "forfeit" not in screen and "illegal" not in screen
+        quit_game(term)
+    finally:
+        term.close()
+    [(game_id, stored)] = _stored(tmp_path)
+    pgn = tmp_path / f"games-{game_id}.pgn"
+    assert pgn.read_text() == stored and '[Result "*"]' in stored
+    assert stored.count(".") >= 3  # the engine's two moves and the person's one
+    term = Terminal([*command, "--resume", game_id], tmp_path)
+    try:
+        term.wait_for("game resumed after 2.")
+        term.type("Nc6")
+        term.wait_for("3. ")  # the engine plays on in the resumed game
+        term.type("resign")
+        term.wait_for("game over: 1-0 by resignation")
+        quit_game(term)
+    finally:
+        term.close()
+    [(_, stored)] = _stored(tmp_path)
+    assert pgn.read_text() == stored and '[Result "1-0"]' in stored
+    assert "Nc6" in stored and "forfeit" not in stored
+    check_saved(tmp_path)

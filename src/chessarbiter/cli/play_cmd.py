@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -193,14 +194,17 @@ def run(args: argparse.Namespace) -> int:
         from chessarbiter.tui.accessible import run_accessible
 
         run_accessible(play)
-        return 0
-    from chessarbiter.tui.app import GameApp
+    else:
+        from chessarbiter.tui.app import GameApp
 
-    people = play.humans()
-    orientation = people[0] if people else Side.WHITE
-    GameApp(play, orientation=orientation, unicode=not args.ascii).run()
-    kept = play.live.journal.where if play.live.journal is not None else "nowhere"
-    print(f"game saved to {play.pgn_path} (events kept in {kept})")
-    if play.live.game.outcome is not None:
-        print(play.live.game.outcome)
+        people = play.humans()
+        orientation = people[0] if people else Side.WHITE
+        GameApp(play, orientation=orientation, unicode=not args.ascii).run()
+        kept = play.live.journal.where if play.live.journal is not None else "nowhere"
+        print(f"game saved to {play.pgn_path} (events kept in {kept})")
+        if play.live.game.outcome is not None:
+            print(play.live.game.outcome)
+    if play.failure is not None:
+        print(f"chessarbiter play: error: {play.failure}", file=sys.stderr)
+        return 1
     return 0
