@@ -119,7 +119,7 @@ def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
             stopped.set()
 
     watch_flags(Console(play, spoken=True), said.append, show, stopped)
-    assert said == ["\n", "black wins: white's flag has fallen (Art. 6.9)",
+    assert said == ["\n",
                     "game over: black wins by time forfeit (Art. 6.9): white's flag has fallen",
                     "game over> "]
     assert shown == ["\n", "game over> "]
@@ -151,3 +151,12 @@ def test_a_store_that_fails_stops_the_game_said_once(tmp_path: Path) -> None:
     assert not any("forfeit" in line or "illegal" in line for line in said)
     saved = (tmp_path / "g.pgn").read_text()
     assert saved == kept(tmp_path / "games.sqlite") and "Nf6" not in saved
+
+
+def test_the_result_is_announced_once() -> None:
+    for typed, ending in ((["e4", "e5", "resign"], "by resignation"),
+                          (["f3", "e5", "g4", "Qh4"], "by checkmate")):
+        game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("10+0"))
+        said = _transcript(Play(LiveGame(game, now=FakeTime()), {}), typed)
+        told = [line for line in said if "black wins" in line]
+        assert len(told) == 1 and told[0].startswith(f"game over: black wins {ending}"), said

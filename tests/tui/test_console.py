@@ -115,7 +115,6 @@ def test_a_fallen_flag_is_announced_before_the_answer_to_a_line() -> None:
     assert c.start() == []  # White's clock starts (Art. 6.5): nothing to tell
     time.advance(61_000)
     assert c.handle("e4").lines == [
-        "0-1: white's flag has fallen (Art. 6.9)",
         "game over: 0-1 by time forfeit (Art. 6.9): white's flag has fallen",
         "the game is over (0-1 by time forfeit (Art. 6.9): white's flag has fallen)",
     ]
