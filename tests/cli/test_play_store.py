@@ -126,3 +126,28 @@ def test_a_store_failure_stops_play_with_one_line_and_the_game_resumes(
     out, err = capsys.readouterr()
     assert err == "" and "game resumed after white: " in out
     assert "game over: white wins by resignation" in out
+
+
+@pytest.mark.parametrize("store", [None, "kept.sqlite", "journals/"])
+def test_list_of_a_store_that_does_not_exist_creates_nothing(tmp_path: Path,
+                                                              store: str | None) -> None:
+    out = command(tmp_path, "play", "--list", *(["--store", store] if store else []))
+    named = store or str(Path("games") / "games.sqlite")
+    assert out.returncode == 0 and out.stdout == "", out.stderr
+    assert out.stderr == f"no stored games: {named} does not exist\n"
+    assert list(tmp_path.iterdir()) == []  # no folder, no empty database
+
+
+def test_list_of_an_empty_store_says_so(tmp_path: Path) -> None:
+    SqliteStore(tmp_path / "games" / "games.sqlite").close()
+    out = command(tmp_path, "play", "--list")
+    assert out.returncode == 0 and out.stdout == ""
+    assert out.stderr == f"no stored games in {Path('games') / 'games.sqlite'}\n"
+
+
+@pytest.mark.parametrize("extra", [[], ["--list"]])
+def test_a_dir_that_is_a_file_is_not_a_folder(tmp_path: Path, extra: list[str]) -> None:
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    err = run(tmp_path, "play", "--dir", "notes.txt", *extra)
+    assert err == "chessarbiter play: error: --dir: notes.txt: not a folder\n"
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"

@@ -4,7 +4,10 @@ Each side is ``human``, ``engine`` (the built-in engine, ``engine:LEVEL`` for a 
 ``uci:COMMAND`` (an external UCI engine). The game is stored event by event (so a crash
 loses nothing; ``--resume`` continues it) in a SQLite database, ``games/games.sqlite`` unless
 ``--store`` names another (a folder there keeps one JSON-lines journal per game instead), and
-saved as PGN in ``--dir`` when it ends or is interrupted.
+saved as PGN in ``--dir`` when it ends or is interrupted. ``--list`` lists the stored games; a
+store that does not exist is not created (no games, exit code 0). A store that fails while
+the game is played stops it: one line on stderr, exit code 1, everything recorded before
+kept (``--resume`` continues from there).
 """
 
 from __future__ import annotations
@@ -93,9 +96,15 @@ def _pgn_path(args: argparse.Namespace, store: EventStore, game_id: str) -> Path
 
 
 def list_games(args: argparse.Namespace) -> int:
-    """Print the games of ``--store``, one a line: id, last written, players, outcome."""
+    """Print the games of ``--store``, one a line: id, last written, players, outcome. A
+    store that does not exist is not created: there are no games (said on stderr)."""
     from chessarbiter.store import StoreError
+    from chessarbiter.store.names import is_postgres
 
+    where = store_path(args)
+    if not is_postgres(where) and not Path(where).exists():
+        print(f"no stored games: {where} does not exist", file=sys.stderr)
+        return 0
     store = _open(args)
     try:
         games = store.games()
@@ -103,6 +112,8 @@ def list_games(args: argparse.Namespace) -> int:
         raise CommandError(f"--store: {exc}") from None
     finally:
         store.close()
+    if not games:
+        print(f"no stored games in {where}", file=sys.stderr)
     for info in games:
         when = datetime.datetime.fromtimestamp(info.updated).strftime("%Y-%m-%d %H:%M")
         players = f"{info.tags.get('White', '?')} - {info.tags.get('Black', '?')}"
@@ -187,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
     """Play until the game ends and the players quit."""
     from chessarbiter.clock.records import Side
 
+    if args.dir.exists() and not args.dir.is_dir():
+        raise CommandError(f"--dir: {args.dir}: not a folder")
     if args.list:
         return list_games(args)
     play = build(args)
