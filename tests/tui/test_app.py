@@ -113,7 +113,10 @@ def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
             assert len(moves) <= app.query_one("#moves", Static).region.height
             await _type(pilot, "help")
             assert _shown(app)[0] == "> help"  # a long reply shows from its start
-            assert "Ng1-f3" in _shown(app)[2]  # wrapped to the pane, nothing cut
+            shown = _shown(app)  # fitted to the pane: each command's line whole, or wrapped
+            assert shown[1] == "MOVE               play a move: Nf3, exd5, O-O, e8=Q, g1f3, Ng1-f3"
+            claim = shown.index("claim [repetition|50] [MOVE]")  # under its column
+            assert shown[claim + 1].startswith(" " * 19 + "claim a draw, on the board")
             assert len(_shown(app)) >= 8
             log = app.query_one("#log", RichLog)
             top = log.scroll_y
@@ -123,7 +126,7 @@ def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
             await pilot.press("pageup")
             await pilot.pause()
             assert log.scroll_y < top + 2 * len(_shown(app))
-            await pilot.press("pageup")
+            await pilot.press("pageup", "pageup")
             await pilot.pause()
             assert log.scroll_y < top  # back to earlier messages
 

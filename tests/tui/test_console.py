@@ -92,10 +92,11 @@ def test_decisions_name_moves_in_san_and_help_fits_the_interface() -> None:
     lines = c.handle("claim repetition Nf3").lines
     assert "white must play Nf3 (Art. 9.5)" in lines
     assert not any("g1f3" in line for line in lines)
-    c.keys = ["ctrl+f  flip the board"]
+    c.keys = [("ctrl+f", "flip the board")]
     help_lines = c.handle("help").lines
     assert any(line.startswith("flip ") for line in help_lines)
-    assert "ctrl+f  flip the board" in help_lines
+    assert any(line.startswith("ctrl+f ") and line.endswith("  flip the board")
+               for line in help_lines)
     assert help_lines[-1].startswith("Articles are those of the FIDE Laws of Chess (2023)")
     spoken = console(spoken=True)
     assert not any(line.startswith("flip") for line in spoken.handle("help").lines)

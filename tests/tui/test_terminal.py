@@ -25,13 +25,13 @@ WAIT_S = 60.0
 class Terminal:
     """A tmux session running one command."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, size: tuple[int, int] = (110, 36)) -> None:
         self.name = f"ca-{uuid.uuid4().hex[:8]}"
         shell = subprocess.list2cmdline(command) + '; echo "[exited $?]"; sleep 60'
         env = [f"-e{name}={os.environ[name]}" for name in ("PYTHONPATH", "PATH")
                if name in os.environ]
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "110", "-y", "36",
-                        *env, "-c", str(cwd), shell], check=True)
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]),
+                        "-y", str(size[1]), *env, "-c", str(cwd), shell], check=True)
 
     def screen(self) -> str:
         out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
@@ -189,3 +189,37 @@ def test_the_engine_plays_with_the_default_store_then_the_game_resumes(tmp_path:
     assert pgn.read_text() == stored and '[Result "1-0"]' in stored
     assert "Nc6" in stored and "forfeit" not in stored
     check_saved(tmp_path)
+
+
+def _help_rows(screen: str) -> list[str]:
+    """The rows of the messages' pane that show ``help``'s list (its box's inner text)."""
+    rows = [line[1:].rstrip("│▁▅▇█▃▂▄▆ ") for line in screen.splitlines()
+            if line.startswith("│")]
+    return [row for row in rows if row and not row.startswith(("> ", "chessarbiter:", "type "))]
+
+
+def test_help_reads_well_at_80x24(tmp_path: Path) -> None:
+    from chessarbiter.present.help import HELP
+
+    commands = (*(cmd for cmd, _ in HELP), "PageUp / PageDown", "ctrl+f", "ctrl+q")
+    command = [sys.executable, "-m", "chessarbiter.cli.main", "play", "--white", "human",
+               "--black", "human", "--ascii", "--dir", str(tmp_path)]
+    term = Terminal(command, tmp_path, size=(80, 24))
+    try:
+        term.wait_for("type help")
+        term.type("help")
+        first = term.wait_for("│MOVE ")
+        seen = _help_rows(first)
+        for _ in range(3):
+            subprocess.run(["tmux", "send-keys", "-t", term.name, "PageDown"], check=True)
+            time.sleep(0.3)
+            seen += _help_rows(term.screen())
+        quit_game(term)
+    finally:
+        term.close()
+    listed = seen[:next(i for i, row in enumerate(seen) if row.startswith("Articles"))]
+    assert "MOVE               play a move: Nf3, exd5, O-O, e8=Q, g1f3, Ng1-f3" in listed
+    assert "claim [repetition|50] [MOVE]" in listed
+    assert f"{'ctrl+q'.ljust(17)}  save and quit" in listed
+    for row in listed:  # a command's row, or what one does wrapped under its column
+        assert row.startswith((*commands, " " * 19)), (row, first)

@@ -30,9 +30,9 @@ LOW_TIME_MS = 30_000
 
 
 KEYS: Final = (
-    "PageUp / PageDown  scroll these messages",
-    "ctrl+f             flip the board",
-    "ctrl+q             save and quit",
+    ("PageUp / PageDown", "scroll these messages"),
+    ("ctrl+f", "flip the board"),
+    ("ctrl+q", "save and quit"),
 )
 """The keys of the full screen, listed by ``help``."""
 
@@ -150,6 +150,7 @@ class GameApp(App[None]):
             widget.set_class(ms < LOW_TIME_MS, "low")
 
     def redraw(self) -> None:
+        self.talk.width = self.query_one("#log", RichLog).scrollable_content_region.width or None
         pos = self.play.live.game.position()
         self.query_one("#board", Static).update(
             "\n".join(board_lines(pos, orientation=self.orientation,

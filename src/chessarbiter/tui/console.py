@@ -31,7 +31,7 @@ class Reply:
 
 class Console:
     """Runs typed lines for the people at the board. ``spoken`` answers in words (the
-    accessible mode); ``keys`` are lines the interface adds to ``help`` (its shortcuts).
+    accessible mode); ``keys`` are the interface's shortcuts ``help`` lists (key, what it does).
     A game whose record fails is announced stopped, once (:meth:`Play.failure` then tells
     the interface to end)."""
 
@@ -39,7 +39,9 @@ class Console:
         self.play = play
         self.spoken = spoken
         self.unicode = unicode
-        self.keys: list[str] = []
+        self.keys: list[tuple[str, str]] = []
+        self.width: int | None = None
+        """The width ``help`` is fitted to (``None``: one line a command, as spoken)."""
         self._told_failure = False
 
     def lines(self, *answers: Answer | None) -> list[str]:
@@ -113,8 +115,9 @@ class Console:
                 return Reply(["there is no board on screen to turn: try board, rank or file"])
             return Reply(flip=True)
         if name is Verb.HELP:
-            lines = help_text(without=("flip",) if self.spoken else ()).splitlines()
-            return Reply([*lines, *self.keys, RULEBOOK_KEY])
+            text = help_text(without=("flip",) if self.spoken else (), keys=self.keys,
+                             width=self.width)
+            return Reply([*text.splitlines(), RULEBOOK_KEY])
         return Reply(quit=True)  # quit
 
     def start(self) -> list[str]:
