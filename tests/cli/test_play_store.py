@@ -151,3 +151,18 @@ def test_a_dir_that_is_a_file_is_not_a_folder(tmp_path: Path, extra: list[str]) 
     err = run(tmp_path, "play", "--dir", "notes.txt", *extra)
     assert err == "chessarbiter play: error: --dir: notes.txt: not a folder\n"
     assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+
+
+def test_the_engine_plays_into_a_folder_of_journals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Nf6\nNc6\nresign\n"))
+    code = main(["play", "--white", "engine:1", "--black", "human", "--accessible", "--seed",
+                 "2", "--store", f"{tmp_path / 'journals'}/"])
+    out = capsys.readouterr().out
+    assert code == 0 and "forfeit" not in out and "game over: white wins by resignation" in out
+    [journal] = (tmp_path / "journals").glob("*.jsonl")
+    again = built("--resume", str(journal))
+    again.live.close()
+    assert len(again.live.game.records) == 5  # the engine's three moves, the person's two
+    assert journal.with_suffix(".pgn").read_text() == to_pgn(again.live.game)

@@ -35,6 +35,8 @@ class Thought:
 
     engine: EnginePlayer
     side: Side
+    moves: int
+    """The moves played when it began to think (its answer is for that position)."""
     answer: str | EngineFailure
 
 
@@ -190,8 +192,9 @@ class Play:
             side = game.to_move
             clocks = self.live.clocks()
             pos = game.position()
+            moves = len(game.records)
         answer = engine.think(pos, game.setup.control, clocks, self.stop)
-        return Thought(engine, side, answer)
+        return Thought(engine, side, moves, answer)
 
     def play_thought(self, thought: Thought) -> tuple[Ruling | EngineFailed, ...]:
         """Play an engine's answer: a flag seen meanwhile, then the move, or the engine's
@@ -203,7 +206,8 @@ class Play:
             flagged = self.tick()
             seen = (flagged,) if flagged is not None else ()
             game = self.live.game
-            if self.stop.is_set() or self.over or game.to_move is not side:
+            if (self.stop.is_set() or self.over or game.to_move is not side
+                    or len(game.records) != thought.moves):
                 return seen
             move, reason = None, ""
             if isinstance(answer, str):
