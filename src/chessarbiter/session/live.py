@@ -11,6 +11,7 @@ raises the same :class:`RecordingError`; what was recorded before stays as it wa
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import NoReturn, Protocol
 
@@ -115,7 +116,8 @@ class LiveGame:
     def _stop(self, exc: Exception) -> NoReturn:
         """Take back the last event (its record failed) and stop the game."""
         game = self.game
-        self.game = Game.replay(game.setup, game.log[:-1], start=game.start_analysis)
+        with contextlib.suppress(ArbiterError):  # (a log without analyses: left as played)
+            self.game = Game.replay(game.setup, game.log[:-1], start=game.start_analysis)
         where = self.journal.where if self.journal is not None else "nowhere"
         self.failure = RecordingError(
             f"cannot record the game: {exc}; the game stops here, everything before is "
