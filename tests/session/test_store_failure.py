@@ -29,12 +29,14 @@ from tests.store.failing import FailingStore
 PROFILE = replace(FIDE_2023, input_mode=InputMode.DIGITAL)
 
 
-def stored_table(store: EventStore, engine: Scripted | BuiltinPlayer, path: Path) -> Play:
-    """Black is ``engine``; the game is recorded in ``store`` (its clocks started)."""
+def stored_table(store: EventStore, engine: Scripted | BuiltinPlayer | None, path: Path,
+                 time: FakeTime | None = None) -> Play:
+    """Black is ``engine`` (or a person); the game, on ``time``, is recorded in ``store``
+    (its clocks started) and saved to ``path / "g.pgn"``."""
     game = Game(PROFILE, parse_human("5+0"))
     game_id = store.create(game)
-    play = Play(LiveGame(game, now=FakeTime(), journal=Recording(store, game_id, game)),
-                {Side.BLACK: engine}, pgn_path=path / "g.pgn")
+    live = LiveGame(game, now=time or FakeTime(), journal=Recording(store, game_id, game))
+    play = Play(live, {} if engine is None else {Side.BLACK: engine}, pgn_path=path / "g.pgn")
     play.start()
     return play
 

@@ -160,3 +160,28 @@ def test_the_result_is_announced_once() -> None:
         said = _transcript(Play(LiveGame(game, now=FakeTime()), {}), typed)
         told = [line for line in said if "black wins" in line]
         assert len(told) == 1 and told[0].startswith(f"game over: black wins {ending}"), said
+
+
+def test_a_flag_that_cannot_be_recorded_stops_the_game_from_the_watching_thread(
+    tmp_path: Path,
+) -> None:
+    store = FailingStore(tmp_path / "games.sqlite", fail_at=3)  # the flag's write fails
+    time = FakeTime()
+    play = stored_table(store, None, tmp_path, time)
+    time.advance(301_000)  # White's 5 minutes are gone
+    said: list[str] = []
+    stopped = threading.Event()
+
+    def show(text: str) -> None:
+        said.append(text)
+        if text.endswith("> "):
+            stopped.set()
+
+    watcher = threading.Thread(target=watch_flags,
+                               args=(Console(play, spoken=True), said.append, show, stopped))
+    watcher.start()
+    watcher.join(timeout=30)
+    assert said[1].startswith("game stopped: cannot record the game: ")
+    assert said[-1] == "game stopped> " and play.live.game.outcome is None
+    play.close()
+    assert (tmp_path / "g.pgn").read_text() == kept(tmp_path / "games.sqlite")
