@@ -84,7 +84,8 @@ def test_list_shows_ids_players_and_outcomes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--resume", "7"], "--resume: game 7: no such game in "),
+        (["--resume", "7"], "--resume: no game 7: games/games.sqlite does not exist"),
+        (["--resume", "7", "--store", "x/"], "--resume: no game 7: x/ does not exist"),
         (["--store", "bad.sqlite", "--list"], "--store: bad.sqlite: not a game store"),
     ],
 )
@@ -94,6 +95,7 @@ def test_a_missing_game_or_a_bad_store_is_one_line(
     (tmp_path / "bad.sqlite").write_text("no database here " * 100)
     err = run(tmp_path, "play", *args)
     assert err.startswith(f"chessarbiter play: error: {message}"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.sqlite"]  # nothing created
 
 
 def test_a_store_failure_stops_play_with_one_line_and_the_game_resumes(

@@ -95,14 +95,20 @@ def _pgn_path(args: argparse.Namespace, store: EventStore, game_id: str) -> Path
     return Path(args.dir) / f"{Path(store_path(args)).stem}-{game_id}.pgn"
 
 
+def _missing(where: str) -> bool:
+    """Whether the store ``where`` names does not exist (a database server's always may)."""
+    from chessarbiter.store.names import is_postgres
+
+    return not is_postgres(where) and not Path(where).exists()
+
+
 def list_games(args: argparse.Namespace) -> int:
     """Print the games of ``--store``, one a line: id, last written, players, outcome. A
     store that does not exist is not created: there are no games (said on stderr)."""
     from chessarbiter.store import StoreError
-    from chessarbiter.store.names import is_postgres
 
     where = store_path(args)
-    if not is_postgres(where) and not Path(where).exists():
+    if _missing(where):
         print(f"no stored games: {where} does not exist", file=sys.stderr)
         return 0
     store = _open(args)
@@ -158,6 +164,9 @@ def build(args: argparse.Namespace) -> Play:
             print(f"note: {path}: an unfinished last line was dropped")
         pgn = path.with_suffix(".pgn")
     elif args.resume is not None:
+        if _missing(store_path(args)):
+            raise CommandError(f"--resume: no game {args.resume}: {store_path(args)} does not "
+                               "exist")
         store = _open(args)
         try:
             game = store.load(args.resume)
