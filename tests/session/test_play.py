@@ -216,3 +216,15 @@ def test_an_engine_thinks_in_one_thread_and_its_move_is_played_in_another() -> N
     [moved] = play.play_thought(standing)
     assert isinstance(moved, Ruling) and moved.played is not None
     assert play.think() is None  # a person is to move
+
+
+def test_an_answer_that_comes_after_the_game_was_closed_records_nothing() -> None:
+    time = FakeTime()
+    play = table(Scripted(["e7e5"]), time, tc="1+0")
+    act(play, "e4")
+    thought = play.think()
+    assert thought is not None
+    time.advance(120_000)  # a flag has fallen meanwhile, but the players have left
+    play.close()
+    events = len(play.live.game.log)
+    assert play.play_thought(thought) == () and len(play.live.game.log) == events

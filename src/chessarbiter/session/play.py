@@ -203,11 +203,12 @@ class Play:
         :class:`RecordingError`: never taken for the engine's fault."""
         side, answer = thought.side, thought.answer
         with self.lock:
+            if self.stop.is_set():  # closed meanwhile: nothing more is recorded
+                return ()
             flagged = self.tick()
             seen = (flagged,) if flagged is not None else ()
             game = self.live.game
-            if (self.stop.is_set() or self.over or game.to_move is not side
-                    or len(game.records) != thought.moves):
+            if self.over or game.to_move is not side or len(game.records) != thought.moves:
                 return seen
             move, reason = None, ""
             if isinstance(answer, str):
