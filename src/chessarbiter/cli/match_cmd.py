@@ -140,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
         with pgn:
             tally = run_match(config, concurrency=concurrency, pgn=pgn, progress=progress,
                               store=store)
+    except StoreError as exc:  # not bad input: the store failed while the match was played
+        print(f"\nchessarbiter match: error: --store: {exc}; the match stopped: the games "
+              f"played so far are in {args.pgn}", file=sys.stderr)
+        return 1
     finally:
         store.close()
     print(file=sys.stderr)
