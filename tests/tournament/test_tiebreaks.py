@@ -92,7 +92,7 @@ def test_buchholz_with_dummy_opponents() -> None:
 def test_buchholz_cuts_remove_voluntary_unplayed_rounds_first() -> None:
     """Cut-1 (Art. 14.1, 16.5.1): 1: {½, 1, 2} less ½ = 3. 2: its requested H bye is a
     voluntary unplayed round: its dummy (1) goes, not the lowest value: 2½ + 2½ = 5. 3: a
-    forfeit win is not voluntary (16.1.2), so the lowest value goes: {2, ½, 2½} less ½ =
+    forfeit win is not voluntary (16.1), so the lowest value goes: {2, ½, 2½} less ½ =
     4½. 5: the pairing-allocated bye neither: {1, 2½, ½} less ½ = 3½. Median-1 of 4:
     {2½, 2, 2½} less 2 and 2½ = 2½. Cut-2 of 1: 2."""
     assert value("BH-C1", 1) == 3

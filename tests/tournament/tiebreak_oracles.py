@@ -6,6 +6,7 @@ the same cells: PyPI ``tiebreak-core`` 1.2.0 (ruleset ``fide-2024``) and npm ``t
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import subprocess
@@ -52,6 +53,7 @@ def corpus_events() -> list[Event]:
     return events
 
 
+@functools.cache
 def generated_event(seed: int) -> Event:
     """A Swiss of 8-40 players and up to 5-9 rounds (fewer when the rest cannot be paired)
     paired round by round by ``pair_round``: requested half- and zero-point byes, late
@@ -119,7 +121,7 @@ CORE_IDS = {"BH": "buchholz", "BH-C1": "buchholz_cut1", "BH-C2": "buchholz_cut2"
             "BH-M1": "median_buchholz", "BH-M2": "median_buchholz_2", "SB": "sonneborn_berger",
             "SB-C1": "sonneborn_berger_cut1", "PS": "progressive", "PS-C1": "progressive_cut1",
             "WIN": "wins", "WON": "won", "BPG": "games_black", "BWG": "wins_black",
-            "ARO": "aro", "ARO-C1": "aro_cut1"}
+            "ARO": "aro", "ARO-C1": "aro_cut1", "TPR": "tpr"}
 """chessarbiter's names of the tie-breaks ``tiebreak-core`` computes, and its ids."""
 
 

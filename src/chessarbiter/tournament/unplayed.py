@@ -2,12 +2,12 @@
 2023 reading and the virtual opponent of the rules before 2023 as options.
 
 Art. 16.1: a round without a game over the board is unplayed (forfeits, byes, absences).
-Requested byes (half- or zero-point) and forfeit losses are the player's *voluntary unplayed
-rounds* (VUR, 16.1.2); a Swiss round the player was absent from (TRF ``Z``) is a zero-point
-bye. Art. 16.2 sorts unplayed rounds into 16.2.1 pairing-allocated and full-point byes,
-16.2.2 forfeit wins, 16.2.3 requested byes followed by a round the player took part in
-(played, or won without playing), 16.2.4 forfeit losses and 16.2.5 requested byes after which
-the player took part in no round (a withdrawal, or a bye in the last round).
+Requested byes are half- or zero-point byes, and every round after a withdrawal is a
+zero-point bye (TRF ``Z``, as the log writes a Swiss absence); requested byes and forfeit
+losses are the player's *voluntary unplayed rounds* (VUR). Art. 16.2 sorts unplayed rounds
+into 16.2.1 pairing-allocated and full-point byes, 16.2.2 forfeit wins, 16.2.3 requested
+byes followed by at least one round that is not a VUR, 16.2.4 forfeit losses and 16.2.5
+requested byes followed only by VURs (a withdrawal, or a bye in the last round).
 
 - Art. 16.3, an opponent's score as a player's tie-breaks use it: each 16.2.5 round counts
   as a draw, every other round its points (:func:`adjusted_score`).
@@ -53,13 +53,11 @@ class Unplayed(Enum):
 
 
 REQUESTED: Final = frozenset({Code.HALF_BYE, Code.ZERO_BYE})
-"""Requested byes (Art. 16.1.1), an absence from a Swiss round included."""
+"""Requested byes (Art. 16.1), an absence from a Swiss round included."""
 
 VOLUNTARY: Final = REQUESTED | {Code.FORFEIT_LOSS}
-"""Voluntary unplayed rounds (Art. 16.1.2): requested byes and forfeit losses."""
+"""Voluntary unplayed rounds (Art. 16.1): requested byes and forfeit losses."""
 
-_TAKEN_PART: Final = frozenset({Code.PAIRING_BYE, Code.FULL_BYE, Code.FORFEIT_WIN})
-"""Unplayed rounds the player was there for (16.2.1, 16.2.2)."""
 
 
 def is_voluntary(code: Code, unplayed: Unplayed) -> bool:
@@ -73,12 +71,10 @@ def _counted_as_draws(cells: Sequence[Cell], unplayed: Unplayed) -> set[int]:
     rounds = [(i, c.code) for i, c in enumerate(cells) if c.code is not Code.NONE]
     if unplayed is Unplayed.VIRTUAL:
         return {i for i, code in rounds if not code.played}
-    if unplayed is Unplayed.FIDE_2024:  # 16.2.5: requested byes after the last round taken
-        last = max((i for i, code in rounds if code.played or code in _TAKEN_PART),
-                   default=-1)
+    last = max((i for i, code in rounds if code not in VOLUNTARY), default=-1)
+    if unplayed is Unplayed.FIDE_2024:  # 16.2.5: requested byes followed only by VURs
         return {i for i, code in rounds if i > last and code in REQUESTED}
-    last = max((i for i, code in rounds if code not in VOLUNTARY), default=-1)  # 2023
-    return {i for i, _ in rounds if i > last}
+    return {i for i, _ in rounds if i > last}  # 2023: forfeit losses as well
 
 
 def adjusted_score(cells: Sequence[Cell], scoring: Scoring, unplayed: Unplayed) -> Fraction:
