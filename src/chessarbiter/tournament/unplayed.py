@@ -59,7 +59,6 @@ VOLUNTARY: Final = REQUESTED | {Code.FORFEIT_LOSS}
 """Voluntary unplayed rounds (Art. 16.1): requested byes and forfeit losses."""
 
 
-
 def is_voluntary(code: Code, unplayed: Unplayed) -> bool:
     """Whether a cut takes this round's contribution first (Art. 16.5.1; never before
     2023)."""
