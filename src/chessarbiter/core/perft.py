@@ -3,32 +3,45 @@ generator against published counts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from chessarbiter.core.movegen import count_moves, legal_moves
 from chessarbiter.core.position import Position
 
+EVERY_DEPTH = 3
+"""``every`` is called before each subtree this deep or deeper (a few thousand leaves each)."""
 
-def perft(pos: Position, depth: int, *, bulk: bool = True) -> int:
-    """Leaf nodes at ``depth`` plies. ``bulk`` counts the last ply's moves without making them."""
+
+def perft(pos: Position, depth: int, *, bulk: bool = True,
+          every: Callable[[], object] | None = None) -> int:
+    """Leaf nodes at ``depth`` plies. ``bulk`` counts the last ply's moves without making them.
+    ``every`` is called before each subtree of :data:`EVERY_DEPTH` plies or more: compiled,
+    the count never returns to the interpreter, so an interpreted ``every`` is where Python
+    runs its signal handlers (Ctrl-C stops the count there)."""
     if depth <= 0:
         return 1
     if bulk and depth == 1:
         return count_moves(pos)
+    if every is not None and depth >= EVERY_DEPTH:
+        every()
     nodes = 0
     push = pos.push
     pop = pos.pop
     for move in legal_moves(pos):
         push(move)
-        nodes += perft(pos, depth - 1, bulk=bulk)
+        nodes += perft(pos, depth - 1, bulk=bulk, every=every)
         pop()
     return nodes
 
 
-def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
-    """Perft split by the first move: ``(uci, nodes)`` for each legal move."""
+def divide(pos: Position, depth: int,
+           every: Callable[[], object] | None = None) -> list[tuple[str, int]]:
+    """Perft split by the first move: ``(uci, nodes)`` for each legal move; ``every`` as
+    for :func:`perft`."""
     out = []
     for move in legal_moves(pos):
         pos.push(move)
-        out.append((pos_uci(pos, move), perft(pos, depth - 1)))
+        out.append((pos_uci(pos, move), perft(pos, depth - 1, every=every)))
         pos.pop()
     return out
 

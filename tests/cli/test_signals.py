@@ -1,0 +1,157 @@
+"""Signals to the long-running commands, sent as users send them: SIGINT (Ctrl-C) stops a
+command with exit code 130, SIGTERM with 143; what was done so far is written and no process
+of the command's is left behind. The Ctrl-C *key* in a real terminal is tested through tmux.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+WAIT_S = 30.0
+"""The bound on every wait for something to show (it shows in well under a second unless
+the machine is very busy)."""
+STOP_S = 10.0
+"""A signalled command must have ended within this (it takes a fraction of a second)."""
+CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
+WORDS: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+
+
+def poll(what: str, ready: Callable[[], bool], timeout_s: float = WAIT_S) -> None:
+    """Wait until ``ready()`` holds (a bounded deadline: an observable, not a clock)."""
+    deadline = time.monotonic() + timeout_s
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.05)
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state is [0], ppid [1],
+    session [3], utime [11], stime [12]); ``None`` once the process is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def in_session(sid: int) -> list[int]:
+    """The live processes of session ``sid`` (the command's and all it started)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and fields[3] == str(sid) and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def children(pid: int, sid: int) -> list[int]:
+    """The live children of ``pid`` in session ``sid``."""
+    return [p for p in in_session(sid) if (f := _stat(p)) is not None and f[1] == str(pid)]
+
+
+def cpu_s(pid: int) -> float:
+    fields = _stat(pid)
+    assert fields is not None, f"process {pid} is gone"
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for ``signum`` (``SigCgt`` of its status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+def _as_a_shell() -> None:
+    """Ctrl-C as a shell leaves it to a command it starts, even if ours ignores it (as a
+    background job does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Command:
+    """``chessarbiter ARGS`` as a process of its own session (so everything it starts can be
+    found), its output collected as it comes."""
+
+    def __init__(self, *args: str, cwd: Path, stdin: bool = False) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "chessarbiter.cli.main", *args], cwd=cwd,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_as_a_shell)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self._read, args=(stream, into), daemon=True)
+                        for stream, into in ((self.process.stdout, self.out),
+                                             (self.process.stderr, self.err))]
+        for reader in self.readers:
+            reader.start()
+
+    @staticmethod
+    def _read(stream: object, into: list[str]) -> None:
+        assert hasattr(stream, "read")
+        while chunk := stream.read(1):
+            into.append(chunk)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait_for(self, text: str, *, err: bool = False) -> None:
+        poll(f"{text!r} in the output", lambda: text in "".join(self.err if err else self.out))
+
+    def stop(self, signum: int) -> tuple[int, str, str]:
+        """Send ``signum``; the exit code, stdout and stderr once it has ended, and nothing
+        of its session left."""
+        os.kill(self.pid, signum)
+        try:
+            code = self.process.wait(STOP_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"still running {STOP_S} s after signal {signum}") from None
+        poll("every process the command started has ended", lambda: not in_session(self.pid),
+             STOP_S)
+        for reader in self.readers:
+            reader.join(STOP_S)
+        return code, "".join(self.out), "".join(self.err)
+
+    def kill(self) -> None:
+        for pid in in_session(self.pid):
+            os.kill(pid, signal.SIGKILL)
+        self.process.wait()
+
+
+@pytest.fixture
+def commands() -> Iterator[list[Command]]:
+    started: list[Command] = []
+    yield started
+    for command in started:
+        if command.process.poll() is None or in_session(command.pid):
+            command.kill()
+
+
+# -- perft ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_perft_stops_while_counting(signum: int, tmp_path: Path,
+                                    commands: list[Command]) -> None:
+    command = Command("perft", "startpos", "8", cwd=tmp_path)
+    commands.append(command)
+    poll("Python has started", lambda: catches(command.pid, signal.SIGINT))
+    started = cpu_s(command.pid)  # the command starts in a fraction of this, then counts:
+    poll("perft has counted for a while", lambda: cpu_s(command.pid) > started + 0.6)
+    code, out, err = command.stop(signum)
+    assert code == CODES[signum], err
+    assert err.strip().splitlines() == [f"chessarbiter perft: {WORDS[signum]}"]
+    assert out == ""  # no count: the count was not finished
