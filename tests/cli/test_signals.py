@@ -6,6 +6,7 @@ of the command's is left behind. The Ctrl-C *key* in a real terminal is tested t
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from chessarbiter.notation.pgn_reader import read_pgn_text
 
 WAIT_S = 30.0
 """The bound on every wait for something to show (it shows in well under a second unless
@@ -155,3 +158,29 @@ def test_perft_stops_while_counting(signum: int, tmp_path: Path,
     assert code == CODES[signum], err
     assert err.strip().splitlines() == [f"chessarbiter perft: {WORDS[signum]}"]
     assert out == ""  # no count: the count was not finished
+
+
+# -- match ------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("stockfish", path="/usr/games:" + os.environ.get("PATH", ""))
+                    is None, reason="Debian's stockfish is not installed")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_match_stops_every_worker_and_engine(signum: int, tmp_path: Path,
+                                             commands: list[Command]) -> None:
+    pgn = tmp_path / "m.pgn"
+    command = Command("match", "--games", "8", "--concurrency", "2", "--tc", "0.01+0",
+                      "--engine", "stockfish", "--engine", "engine:1", "--pgn", str(pgn),
+                      cwd=tmp_path)
+    commands.append(command)
+    command.wait_for("game 1/8", err=True)  # a game is written; the next ones are under way
+    workers = children(command.pid, command.pid)
+    assert len(workers) == 2
+    poll("each worker runs its stockfish",
+         lambda: all(children(w, command.pid) for w in workers))
+    code, _, err = command.stop(signum)
+    assert code == CODES[signum], err
+    assert err.strip().splitlines()[-1] == f"chessarbiter match: {WORDS[signum]}"
+    games = read_pgn_text(pgn.read_text(encoding="utf-8"), strict=True)
+    assert 1 <= len(games) < 8
+    assert all(game.error is None and game.result != "*" for game in games)
