@@ -91,7 +91,8 @@ class Command:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "chessarbiter.cli.main", *args], cwd=cwd,
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_as_a_shell)
+            stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_as_a_shell,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         self.out: list[str] = []
         self.err: list[str] = []
         self.readers = [threading.Thread(target=self._read, args=(stream, into), daemon=True)
@@ -184,3 +185,17 @@ def test_match_stops_every_worker_and_engine(signum: int, tmp_path: Path,
     games = read_pgn_text(pgn.read_text(encoding="utf-8"), strict=True)
     assert 1 <= len(games) < 8
     assert all(game.error is None and game.result != "*" for game in games)
+
+
+# -- serve ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops(signum: int, tmp_path: Path, commands: list[Command]) -> None:
+    command = Command("serve", "--port", "0", "--db", str(tmp_path / "games.sqlite"),
+                      cwd=tmp_path)
+    commands.append(command)
+    command.wait_for("chessarbiter serving on")
+    code, _, err = command.stop(signum)
+    assert code == CODES[signum], err
+    assert err.strip().splitlines() == [f"chessarbiter serve: {WORDS[signum]}"]
