@@ -13,11 +13,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from chessarbiter.notation.pgn_reader import read_pgn_text
+from tests.tui.test_terminal import Terminal
 
 WAIT_S = 30.0
 """The bound on every wait for something to show (it shows in well under a second unless
@@ -199,3 +201,73 @@ def test_serve_stops(signum: int, tmp_path: Path, commands: list[Command]) -> No
     code, _, err = command.stop(signum)
     assert code == CODES[signum], err
     assert err.strip().splitlines() == [f"chessarbiter serve: {WORDS[signum]}"]
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def saved_moves(folder: Path) -> list[str]:
+    """The moves of the one PGN saved in ``folder``, an unfinished game."""
+    pgns = list(folder.glob("*.pgn"))
+    assert len(pgns) == 1, pgns
+    game, = read_pgn_text(pgns[0].read_text(encoding="utf-8"), strict=True)
+    assert game.error is None and game.result == "*"
+    return [record.san for record in game.moves]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_accessible_play_saves_and_stops(signum: int, tmp_path: Path,
+                                         commands: list[Command]) -> None:
+    command = Command("play", "--accessible", "--white", "human", "--black", "human",
+                      "--dir", str(tmp_path), cwd=tmp_path, stdin=True)
+    commands.append(command)
+    command.wait_for("white> ")
+    assert command.process.stdin is not None
+    command.process.stdin.write("e4\n")
+    command.process.stdin.flush()
+    command.wait_for("black> ")
+    code, out, err = command.stop(signum)
+    assert code == CODES[signum], err
+    assert err.strip().splitlines() == [f"chessarbiter play: {WORDS[signum]}"]
+    assert "game saved to" in out
+    assert saved_moves(tmp_path) == ["e4"]
+
+
+TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+@contextmanager
+def full_screen(tmp_path: Path) -> Iterator[Terminal]:
+    terminal = Terminal([sys.executable, "-m", "chessarbiter.cli.main", "play", "--white",
+                         "human", "--black", "human", "--ascii", "--dir", str(tmp_path)],
+                        tmp_path)
+    try:
+        terminal.wait_for("type help")
+        terminal.type("e4")
+        terminal.wait_for("1. e4")
+        yield terminal
+    finally:
+        terminal.close()
+
+
+@TMUX
+def test_the_ctrl_c_key_saves_and_stops_the_full_screen_game(tmp_path: Path) -> None:
+    with full_screen(tmp_path) as terminal:
+        subprocess.run(["tmux", "send-keys", "-t", terminal.name, "C-c"], check=True)
+        screen = terminal.wait_for("[exited 130]")
+    assert "game saved to" in screen and "chessarbiter play: interrupted" in screen
+    assert saved_moves(tmp_path) == ["e4"]
+
+
+@TMUX
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_saves_and_stops_the_full_screen_game(signum: int, tmp_path: Path) -> None:
+    with full_screen(tmp_path) as terminal:
+        shell = int(subprocess.run(["tmux", "list-panes", "-t", terminal.name, "-F",
+                                    "#{pane_pid}"], capture_output=True, text=True,
+                                   check=True).stdout)
+        game, = children(shell, int(_stat(shell)[3]))  # type: ignore[index]
+        os.kill(game, signum)
+        screen = terminal.wait_for(f"[exited {CODES[signum]}]")
+    assert "game saved to" in screen and f"chessarbiter play: {WORDS[signum]}" in screen
+    assert saved_moves(tmp_path) == ["e4"]
