@@ -166,8 +166,12 @@ def test_perft_stops_while_counting(signum: int, tmp_path: Path,
 # -- match ------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("stockfish", path="/usr/games:" + os.environ.get("PATH", ""))
-                    is None, reason="Debian's stockfish is not installed")
+STOCKFISH = pytest.mark.skipif(
+    shutil.which("stockfish", path="/usr/games:" + os.environ.get("PATH", "")) is None,
+    reason="Debian's stockfish is not installed")
+
+
+@STOCKFISH
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_match_stops_every_worker_and_engine(signum: int, tmp_path: Path,
                                              commands: list[Command]) -> None:
@@ -188,6 +192,29 @@ def test_match_stops_every_worker_and_engine(signum: int, tmp_path: Path,
     assert 1 <= len(games) < 8
     assert all(game.error is None and game.result != "*" for game in games)
 
+
+
+@STOCKFISH
+def test_a_tournament_stops_every_worker_and_engine(tmp_path: Path,
+                                                   commands: list[Command]) -> None:
+    pgn = tmp_path / "t.pgn"
+    engines = [arg for spec in ("stockfish", "engine:1") * 2 for arg in ("--engine", spec)]
+    command = Command("match", "--tournament", "roundrobin", *engines, "--concurrency", "2",
+                      "--tc", "0.01+0", "--pgn", str(pgn), cwd=tmp_path)
+    commands.append(command)
+    command.wait_for("1 games played", err=True)
+
+    def engines_playing() -> bool:
+        return any(children(worker, command.pid)
+                   for worker in children(command.pid, command.pid))
+
+    poll("a worker runs its stockfish", engines_playing)
+    code, _, err = command.stop(signal.SIGTERM)
+    assert code == 143, err
+    assert err.strip().splitlines()[-1] == "chessarbiter match: terminated"
+    games = read_pgn_text(pgn.read_text(encoding="utf-8"), strict=True)
+    assert 1 <= len(games) < 12
+    assert all(game.error is None and game.result != "*" for game in games)
 
 # -- serve ------------------------------------------------------------------------------------
 

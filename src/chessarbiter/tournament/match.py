@@ -10,9 +10,9 @@ import concurrent.futures
 import datetime
 import os
 import signal
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TypeVar
 
 from chessarbiter.arbiter.events import ResultDeclared
 from chessarbiter.arbiter.game import Game
@@ -28,6 +28,8 @@ from chessarbiter.session.players import EnginePlayer, player_from_spec, start_p
 from chessarbiter.store import EventStore
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -225,10 +227,19 @@ def _reports(config: MatchConfig, concurrency: int) -> Generator[GameReport, Non
         for index in range(config.games):
             yield play_game(config, index)
         return
+    yield from in_workers(play_game, [(config, index) for index in range(config.games)],
+                          concurrency)
+
+
+def in_workers(function: Callable[..., R], jobs: Sequence[tuple[object, ...]],
+               concurrency: int) -> Generator[R, None, None]:
+    """``function(*job)`` for each job in ``concurrency`` worker processes, each result as it
+    comes. Stopped early (Ctrl-C, SIGTERM, a failure, the generator closed), it ends every
+    worker, each closing its engines first, instead of waiting for their games."""
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=concurrency,
                                                   initializer=_worker_signals)
     try:
-        futures = [pool.submit(_worker_game, config, index) for index in range(config.games)]
+        futures = [pool.submit(_in_worker, function, *job) for job in jobs]
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
     except BaseException:  # including the GeneratorExit of a stopped match
@@ -266,12 +277,12 @@ def _raise_stopped(signum: int, frame: object) -> None:
     raise _Stopped
 
 
-def _worker_game(config: MatchConfig, index: int) -> GameReport:
-    """:func:`play_game` in a worker: at SIGTERM the game's engines are closed (its
-    ``finally``), then the worker ends."""
+def _in_worker(function: Callable[..., R], *args: object) -> R:
+    """``function(*args)`` in a worker: at SIGTERM the game's engines are closed (the
+    ``finally`` of :func:`play_game`), then the worker ends."""
     signal.signal(signal.SIGTERM, _raise_stopped)
     try:
-        return play_game(config, index)
+        return function(*args)
     except _Stopped:
         os._exit(128 + signal.SIGTERM)
     finally:
