@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from chessarbiter.core.perft import perft
+from chessarbiter.core.position import Position
 from chessarbiter.notation.pgn_reader import read_pgn_text
 from tests.tui.test_terminal import Terminal
 
@@ -162,6 +164,14 @@ def test_perft_stops_while_counting(signum: int, tmp_path: Path,
     assert err.strip().splitlines() == [f"chessarbiter perft: {WORDS[signum]}"]
     assert out == ""  # no count: the count was not finished
 
+
+
+def test_the_count_calls_back_before_each_deep_subtree() -> None:
+    """The call a compiled count makes into the interpreter, where signals are handled:
+    before the root and each of its 20 subtrees of 3 plies (not below), the count unchanged."""
+    calls: list[None] = []
+    assert perft(Position(), 4, every=lambda: calls.append(None)) == 197_281
+    assert len(calls) == 1 + 20
 
 # -- match ------------------------------------------------------------------------------------
 

@@ -18,18 +18,29 @@ def perft(pos: Position, depth: int, *, bulk: bool = True,
     ``every`` is called before each subtree of :data:`EVERY_DEPTH` plies or more: compiled,
     the count never returns to the interpreter, so an interpreted ``every`` is where Python
     runs its signal handlers (Ctrl-C stops the count there)."""
+    if every is None or depth < EVERY_DEPTH:
+        return _count(pos, depth, bulk)
+    every()
+    nodes = 0
+    for move in legal_moves(pos):
+        pos.push(move)
+        nodes += perft(pos, depth - 1, bulk=bulk, every=every)
+        pos.pop()
+    return nodes
+
+
+def _count(pos: Position, depth: int, bulk: bool) -> int:
+    """:func:`perft` without ``every``: the hot loop, as lean as it can be."""
     if depth <= 0:
         return 1
     if bulk and depth == 1:
         return count_moves(pos)
-    if every is not None and depth >= EVERY_DEPTH:
-        every()
     nodes = 0
     push = pos.push
     pop = pos.pop
     for move in legal_moves(pos):
         push(move)
-        nodes += perft(pos, depth - 1, bulk=bulk, every=every)
+        nodes += _count(pos, depth - 1, bulk)
         pop()
     return nodes
 
