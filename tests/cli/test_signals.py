@@ -21,7 +21,7 @@ import pytest
 from chessarbiter.core.perft import perft
 from chessarbiter.core.position import Position
 from chessarbiter.notation.pgn_reader import read_pgn_text
-from tests.tui.test_terminal import Terminal
+from tests.tui.test_terminal import Terminal as Tmux
 
 WAIT_S = 30.0
 """The bound on every wait for something to show (it shows in well under a second unless
@@ -173,6 +173,22 @@ def test_the_count_calls_back_before_each_deep_subtree() -> None:
     assert perft(Position(), 4, every=lambda: calls.append(None)) == 197_281
     assert len(calls) == 1 + 20
 
+class Terminal(Tmux):
+    """A tmux session running one command (through a shell, its session's leader)."""
+
+    def shell(self) -> int:
+        return int(subprocess.run(["tmux", "list-panes", "-t", self.name, "-F", "#{pane_pid}"],
+                                  capture_output=True, text=True, check=True).stdout)
+
+    def session(self) -> int:
+        fields = _stat(self.shell())
+        assert fields is not None
+        return int(fields[3])
+
+
+TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
 # -- match ------------------------------------------------------------------------------------
 
 
@@ -226,6 +242,41 @@ def test_a_tournament_stops_every_worker_and_engine(tmp_path: Path,
     assert 1 <= len(games) < 12
     assert all(game.error is None and game.result != "*" for game in games)
 
+
+def alive(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+@STOCKFISH
+@TMUX
+def test_the_ctrl_c_key_stops_a_match_and_all_it_started(tmp_path: Path) -> None:
+    """The key sends SIGINT to every process of the terminal's job, workers and engines
+    too: the match stops them in order, none is killed in the middle of writing."""
+    pgn = tmp_path / "m.pgn"
+    terminal = Terminal([sys.executable, "-m", "chessarbiter.cli.main", "match", "--games",
+                         "40", "--concurrency", "2", "--tc", "0.01+0", "--engine", "stockfish",
+                         "--engine", "engine:1", "--pgn", str(pgn)], tmp_path)
+    try:
+        terminal.wait_for("/40: ")  # a game is written (the line shows the latest)
+        match, = children(terminal.shell(), terminal.session())
+        started: list[int] = []
+
+        def engines_playing() -> bool:
+            started[:] = [p for w in children(match, terminal.session())
+                          for p in (w, *children(w, terminal.session()))]
+            return len(started) == 4  # two workers, each with its stockfish
+
+        poll("each worker runs its stockfish", engines_playing)
+        subprocess.run(["tmux", "send-keys", "-t", terminal.name, "C-c"], check=True)
+        screen = terminal.wait_for("[exited 130]")
+    finally:
+        terminal.close()
+    assert "chessarbiter match: interrupted" in screen
+    poll("every worker and engine has ended", lambda: not any(map(alive, started)), STOP_S)
+    games = read_pgn_text(pgn.read_text(encoding="utf-8"), strict=True)
+    assert games and all(game.error is None and game.result != "*" for game in games)
+
 # -- serve ------------------------------------------------------------------------------------
 
 
@@ -270,7 +321,6 @@ def test_accessible_play_saves_and_stops(signum: int, tmp_path: Path,
     assert saved_moves(tmp_path) == ["e4"]
 
 
-TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 @contextmanager
@@ -300,10 +350,7 @@ def test_the_ctrl_c_key_saves_and_stops_the_full_screen_game(tmp_path: Path) -> 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_saves_and_stops_the_full_screen_game(signum: int, tmp_path: Path) -> None:
     with full_screen(tmp_path) as terminal:
-        shell = int(subprocess.run(["tmux", "list-panes", "-t", terminal.name, "-F",
-                                    "#{pane_pid}"], capture_output=True, text=True,
-                                   check=True).stdout)
-        game, = children(shell, int(_stat(shell)[3]))  # type: ignore[index]
+        game, = children(terminal.shell(), terminal.session())
         os.kill(game, signum)
         screen = terminal.wait_for(f"[exited {CODES[signum]}]")
     assert "game saved to" in screen and f"chessarbiter play: {WORDS[signum]}" in screen
