@@ -203,7 +203,7 @@ def test_ctrl_c_stops_the_server_with_streams_open(tmp_path: Path) -> None:
             assert response.status_code == 200
             process.send_signal(signal.SIGINT)
             process.wait(30)  # not held open by the stream (uvicorn would wait for it)
-    assert process.returncode == 0
+    assert process.returncode == 130
     with serve(db) as (_, url), httpx.Client(base_url=url, timeout=30) as client:
         state = first_state(client, game)[0]["state"]
         assert isinstance(state, dict)

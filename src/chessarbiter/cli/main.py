@@ -7,13 +7,16 @@ when they run, so ``--help`` and quick commands start fast.
 
 Exit codes, for every command: 0 success; 1 ``check`` found a breach of the Laws (or a game
 it could not read); 2 bad usage or bad input, with one stderr line naming the argument;
-130 interrupted.
+130 interrupted (Ctrl-C, SIGINT); 143 terminated (SIGTERM): either way the command stops
+promptly, writes what it has done so far and leaves no process of its own behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from chessarbiter.cli import (
@@ -27,11 +30,13 @@ from chessarbiter.cli import (
     uci_cmd,
 )
 from chessarbiter.cli.args import OneLineParser, join_dash_values
-from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.errors import CommandError, Terminated
 
 COMMANDS = (
     play_cmd, match_cmd, perft_cmd, check_cmd, deadpos_cmd, uci_cmd, serve_cmd, tournament_cmd
 )
+INTERRUPTED = 128 + signal.SIGINT
+TERMINATED = 128 + signal.SIGTERM
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,14 +60,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from chessarbiter.core.errors import ChessError  # after parsing: --help needs no chess
 
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if on_main_thread else None
     try:
         code: int = args.func(args)
     except (ChessError, CommandError) as exc:
         print(f"chessarbiter {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        print(f"chessarbiter {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except Terminated:
+        print(f"chessarbiter {args.command}: terminated", file=sys.stderr)
+        return TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return code
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM stops a command as Ctrl-C does: its ``finally`` blocks write what is done."""
+    raise Terminated
 
 
 if __name__ == "__main__":

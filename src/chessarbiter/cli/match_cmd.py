@@ -144,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nchessarbiter match: error: --store: {exc}; the match stopped: the games "
               f"played so far are in {args.pgn}", file=sys.stderr)
         return 1
+    except BaseException:  # interrupted: the progress line is ended before the word
+        print(file=sys.stderr)
+        raise
     finally:
         store.close()
     print(file=sys.stderr)

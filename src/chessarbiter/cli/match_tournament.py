@@ -100,11 +100,11 @@ def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig
         with pgn:
             outcome = run_engine_tournament(event, concurrency=concurrency, pgn=pgn,
                                             games_store=games, store=store, progress=progress)
-    finally:
+    finally:  # also when interrupted: the progress line is ended
         games.close()
         if store is not None:
             store.close()
-    print(file=sys.stderr)
+        print(file=sys.stderr)
     print(table(outcome))
     if args.trf is not None and outcome.state is not None:
         _write_trf(args.trf, outcome)

@@ -57,14 +57,19 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.divide:
         total = 0
-        for text, nodes in divide(pos, depth):
+        for text, nodes in divide(pos, depth, every=_let_signals_in):
             print(f"{text}: {nodes}")
             total += nodes
         print()
     else:
-        total = perft(pos, depth)
+        total = perft(pos, depth, every=_let_signals_in)
     elapsed = time.perf_counter() - start
     rate = f", {total / elapsed:,.0f} nodes/s" if elapsed > 0 else ""
     print(f"# depth {depth}, {elapsed:.3f} s{rate}")
     print(total)
     return 0
+
+
+def _let_signals_in() -> None:
+    """Called by the count now and then: being interpreted, the call is where Python runs a
+    pending signal handler even when the count is compiled (Ctrl-C, SIGTERM stop it)."""

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chessarbiter.cli.args import control_and_profile, fen_text
-from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.errors import CommandError, Terminated
 
 if TYPE_CHECKING:
     from chessarbiter.session.play import Play
@@ -221,11 +222,16 @@ def run(args: argparse.Namespace) -> int:
 
         people = play.humans()
         orientation = people[0] if people else Side.WHITE
-        GameApp(play, orientation=orientation, unicode=not args.ascii).run()
+        app = GameApp(play, orientation=orientation, unicode=not args.ascii)
+        app.run()
         kept = play.live.journal.where if play.live.journal is not None else "nowhere"
         print(f"game saved to {play.pgn_path} (events kept in {kept})")
         if play.live.game.outcome is not None:
             print(play.live.game.outcome)
+        if app.stopped_by == signal.SIGINT:
+            raise KeyboardInterrupt
+        if app.stopped_by is not None:
+            raise Terminated
     if play.failure is not None:
         print(f"chessarbiter play: error: {play.failure}", file=sys.stderr)
         return 1

@@ -5,12 +5,15 @@ prints its API token instead of serving."""
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 from typing import Any
 
 from chessarbiter.cli.errors import CommandError
 
 MAX_PORT = 65_535
+BACKLOG = 2048
+"""Connections waiting to be accepted (uvicorn's default)."""
 STOP_S = 3
 """On Ctrl-C / SIGTERM, open game streams are cut after this many seconds (else the server
 would wait for every spectator to leave); every acknowledged event is already stored."""
@@ -102,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(config: Any) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted: ``serving on URL`` once the server listens and has started;
+    an address it cannot listen on is a bad argument, said in one line."""
     import uvicorn
 
     from chessarbiter.server.app import create_app
@@ -116,16 +120,63 @@ def serve(config: Any) -> int:
         probe.close()
     except StoreError as exc:
         raise CommandError(f"--db: {exc}") from None
-    host = f"[{config.host}]" if ":" in config.host else config.host
-    print(f"chessarbiter serving on http://{host}:{config.port}/", flush=True)
-    app = create_app(config)
-    outer: Any = FastPath(app)
-    if app.state.hub.cluster is not None:  # requests about games others own go there first
-        from chessarbiter.server.cluster import Forwarding
+    sockets = listen(config.host, config.port, BACKLOG)
+    try:
+        app = create_app(config)
+        outer: Any = FastPath(app)
+        if app.state.hub.cluster is not None:  # requests about games others own go there first
+            from chessarbiter.server.cluster import Forwarding
 
-        outer = Forwarding(outer, app.state.hub.cluster)
-    # uvloop and httptools (uvicorn[standard]) are taken when installed; no access log: a
-    # line per move would cost more than the move
-    uvicorn.run(outer, host=config.host, port=config.port, access_log=False,
-                log_level="warning", timeout_graceful_shutdown=STOP_S)
+            outer = Forwarding(outer, app.state.hub.cluster)
+        # uvloop and httptools (uvicorn[standard]) are taken when installed; no access log: a
+        # line per move would cost more than the move
+        settings = uvicorn.Config(outer, host=config.host, port=config.port, access_log=False,
+                                  log_level="warning", timeout_graceful_shutdown=STOP_S,
+                                  backlog=BACKLOG)
+        port = sockets[0].getsockname()[1]
+        host = f"[{config.host}]" if ":" in config.host else config.host
+        started_line = f"chessarbiter serving on http://{host}:{port}/"
+
+        class Server(uvicorn.Server):
+            """Uvicorn's server, which says where it serves once it has started."""
+
+            async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+                await super().startup(sockets)
+                print(started_line, flush=True)
+
+        Server(settings).run(sockets)
+    finally:
+        for sock in sockets:
+            sock.close()
     return 0
+
+
+def listen(host: str, port: int, backlog: int) -> list[socket.socket]:
+    """Listening sockets on every address ``host`` names (as asyncio's ``create_server``
+    would open them); ``CommandError`` naming the address and the reason if one cannot be
+    opened."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        raise CommandError(f"--host: cannot listen on {where}: {reason}") from None
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, address in dict.fromkeys(
+            (family, kind, proto, address) for family, kind, proto, _, address in found
+        ):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(backlog)
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        reason = (exc.strerror or str(exc)).lower()
+        raise CommandError(f"--host/--port: cannot listen on {where}: {reason}") from None
+    return sockets

@@ -9,7 +9,6 @@ Every engine's Elo difference against its opponents comes from its tally (``elo.
 
 from __future__ import annotations
 
-import concurrent.futures
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
@@ -31,7 +30,13 @@ from chessarbiter.tournament.events import (
     TournamentError,
 )
 from chessarbiter.tournament.log import Tournament, TournamentState
-from chessarbiter.tournament.match import Adjudication, GameReport, MatchConfig, play_game
+from chessarbiter.tournament.match import (
+    Adjudication,
+    GameReport,
+    MatchConfig,
+    in_workers,
+    play_game,
+)
 from chessarbiter.tournament.openings import START, Opening
 from chessarbiter.tournament.tiebreaks import GAME_POINTS
 
@@ -156,10 +161,8 @@ def _games(event: EngineTournament, round_games: Sequence[Pairing],
         for pairing, opening in jobs:
             yield _play(event, pairing, opening)
         return
-    with concurrent.futures.ProcessPoolExecutor(max_workers=concurrency) as pool:
-        futures = [pool.submit(_play, event, pairing, opening) for pairing, opening in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            yield future.result()
+    yield from in_workers(_play, [(event, pairing, opening) for pairing, opening in jobs],
+                          concurrency)
 
 
 def _score(tally: Tally, points: float) -> Tally:

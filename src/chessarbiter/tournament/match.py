@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime
-from collections.abc import Callable, Iterator
+import os
+import signal
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TypeVar
 
 from chessarbiter.arbiter.events import ResultDeclared
 from chessarbiter.arbiter.game import Game
@@ -26,6 +28,8 @@ from chessarbiter.session.players import EnginePlayer, player_from_spec, start_p
 from chessarbiter.store import EventStore
 from chessarbiter.tournament.elo import Tally
 from chessarbiter.tournament.openings import START, Opening
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -196,26 +200,90 @@ def run_match(
     finished game's PGN to ``pgn`` and its events to ``store``; returns the first player's
     tally."""
     tally = Tally()
-    for report in _reports(config, concurrency):
-        points = report.first_points()
-        tally = Tally(tally.wins + (points == 1.0), tally.losses + (points == 0.0 and
-                      report.result is not Result.DRAW), tally.draws + (points == 0.5))
-        if pgn is not None:
-            pgn.write(report.pgn + "\n")
-            pgn.flush()
-        if store is not None:
-            store.create(from_jsonl(report.log))
-        if progress is not None:
-            progress(tally, report)
+    reports = _reports(config, concurrency)
+    try:
+        for report in reports:
+            points = report.first_points()
+            tally = Tally(tally.wins + (points == 1.0), tally.losses + (points == 0.0 and
+                          report.result is not Result.DRAW), tally.draws + (points == 0.5))
+            if pgn is not None:
+                pgn.write(report.pgn + "\n")
+                pgn.flush()
+            if store is not None:
+                store.create(from_jsonl(report.log))
+            if progress is not None:
+                progress(tally, report)
+    finally:  # stopped early (Ctrl-C, SIGTERM, a failure): the games under way are stopped
+        reports.close()
     return tally
 
 
-def _reports(config: MatchConfig, concurrency: int) -> Iterator[GameReport]:
+STOP_WAIT_S = 5.0
+"""How long a stopped worker has to close its engines before it is killed."""
+
+
+def _reports(config: MatchConfig, concurrency: int) -> Generator[GameReport, None, None]:
     if concurrency <= 1:
         for index in range(config.games):
             yield play_game(config, index)
         return
-    with concurrent.futures.ProcessPoolExecutor(max_workers=concurrency) as pool:
-        futures = [pool.submit(play_game, config, index) for index in range(config.games)]
+    yield from in_workers(play_game, [(config, index) for index in range(config.games)],
+                          concurrency)
+
+
+def in_workers(function: Callable[..., R], jobs: Sequence[tuple[object, ...]],
+               concurrency: int) -> Generator[R, None, None]:
+    """``function(*job)`` for each job in ``concurrency`` worker processes, each result as it
+    comes. Stopped early (Ctrl-C, SIGTERM, a failure, the generator closed), it ends every
+    worker, each closing its engines first, instead of waiting for their games."""
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=concurrency,
+                                                  initializer=_worker_signals)
+    try:
+        futures = [pool.submit(_in_worker, function, *job) for job in jobs]
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
+    except BaseException:  # including the GeneratorExit of a stopped match
+        _stop_workers(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """End every worker (each closes its engines first) instead of waiting for their games."""
+    workers = list(pool._processes.values())  # the executor has no public list of them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(STOP_WAIT_S)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+
+
+class _Stopped(BaseException):
+    """A worker was told to stop (SIGTERM) in the middle of a game."""
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C (sent to the terminal's whole process group, its engines
+    included) to the parent, which stops the workers; an idle worker ends at SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the engines are being closed
+    raise _Stopped
+
+
+def _in_worker(function: Callable[..., R], *args: object) -> R:
+    """``function(*args)`` in a worker: at SIGTERM the game's engines are closed (the
+    ``finally`` of :func:`play_game`), then the worker ends."""
+    signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        return function(*args)
+    except _Stopped:
+        os._exit(128 + signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -42,9 +42,10 @@ def run_accessible(
     show_prompt: Callable[[str], None] = _show_prompt,
 ) -> None:
     """Play in line mode until the players quit, input ends or the game stops (its record
-    failed: said once). ``watch`` announces a fallen flag while a person is thinking (a
-    background thread looks at the clocks) and then shows the prompt again with
-    ``show_prompt`` (which writes without ending the line)."""
+    failed: said once); Ctrl-C saves the game, then goes on as ``KeyboardInterrupt``.
+    ``watch`` announces a fallen flag while a person is thinking (a background thread looks
+    at the clocks) and then shows the prompt again with ``show_prompt`` (which writes
+    without ending the line)."""
     console = Console(play, spoken=True)
     write(f"chessarbiter, accessible mode: {console.introduction()}.")
     write("Type a move like knight f3 as Nf3, or help.")
@@ -64,8 +65,11 @@ def run_accessible(
                 break
             try:
                 text = read(prompt_for(play))
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 break
+            except KeyboardInterrupt:  # saved below; the command then exits 130
+                write("")  # off the line of the prompt
+                raise
             reply = console.handle(text)
             for line in reply.lines:
                 write(line)

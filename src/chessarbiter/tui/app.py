@@ -10,6 +10,8 @@ plain line interface instead (see :mod:`chessarbiter.tui.accessible`).
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import ClassVar, Final
 
 from textual.app import App, ComposeResult
@@ -54,6 +56,7 @@ class GameApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "leave", "save and quit"),
+        Binding("ctrl+c", "interrupt", "save and stop", show=False, priority=True),
         Binding("ctrl+f", "flip", "flip board"),
         Binding("pageup", "scroll_log(-1)", "scroll the messages up", show=False),
         Binding("pagedown", "scroll_log(1)", "scroll the messages down", show=False),
@@ -68,6 +71,8 @@ class GameApp(App[None]):
         self.orientation = orientation
         self.thinking = False
         self.leaving = False
+        self.stopped_by: int | None = None
+        """The signal that stopped the game (Ctrl-C is SIGINT), if one did."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -89,6 +94,10 @@ class GameApp(App[None]):
         self.call_after_refresh(self.redraw)  # the move list now knows its height
         self.set_interval(0.1, self.tick)
         self.query_one("#entry", Input).focus()
+        if not self.is_headless:  # SIGINT and SIGTERM stop the game as the Ctrl-C key does
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, self.stop_for, signum)
         self.engine_if_due()
 
     def say(self, lines: list[str]) -> None:
@@ -201,3 +210,11 @@ class GameApp(App[None]):
         self.leaving = True
         self.play.close()
         self.exit(return_code=0 if self.play.failure is None else 1)
+
+    def action_interrupt(self) -> None:
+        self.stop_for(signal.SIGINT)
+
+    def stop_for(self, signum: int) -> None:
+        """Stop the game, unfinished, for a signal: the scoresheet is saved as on leaving."""
+        self.stopped_by = signum
+        self.action_leave()
