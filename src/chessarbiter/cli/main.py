@@ -8,12 +8,14 @@ when they run, so ``--help`` and quick commands start fast.
 Exit codes, for every command: 0 success; 1 ``check`` found a breach of the Laws (or a game
 it could not read); 2 bad usage or bad input, with one stderr line naming the argument;
 130 interrupted (Ctrl-C, SIGINT); 143 terminated (SIGTERM): either way the command stops
-promptly, writes what it has done so far and leaves no process of its own behind.
+promptly, writes what it has done so far and leaves no process of its own behind; 141 when
+the reader of its output went away (``check ... | head``), quietly, as for SIGPIPE.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -37,6 +39,7 @@ COMMANDS = (
 )
 INTERRUPTED = 128 + signal.SIGINT
 TERMINATED = 128 + signal.SIGTERM
+PIPE_CLOSED = 128 + signal.SIGPIPE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,10 +76,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated:
         print(f"chessarbiter {args.command}: terminated", file=sys.stderr)
         return TERMINATED
+    except BrokenPipeError:  # nothing more can be written, nor said on stdout
+        _drop_stdout()
+        return PIPE_CLOSED
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return code
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _terminate(signum: int, frame: object) -> None:
