@@ -55,6 +55,8 @@ def audit_files(args: argparse.Namespace) -> int:
                     if progress and time.monotonic() - last > _PROGRESS_EVERY_S:
                         last = time.monotonic()
                         print(f"\r{path}: {count:,} games", end="", file=sys.stderr, flush=True)
+            except BrokenPipeError:  # the reader of the output went away: stop (main)
+                raise
             except OSError as exc:
                 summary.unreadable.append(f"{path}: {exc.strerror or exc}")
                 print(f"chessarbiter check: error: cannot read {path}: {exc.strerror or exc}",
