@@ -1,9 +1,9 @@
 """Every module of the package imports in a plain install (``pip install .``, no extras): the
-optional dependencies of the ``[scale]`` extra (psycopg, redis) are imported only by the
+optional dependencies of the ``[scale]`` extra (psycopg, redis, httpx) are imported only by the
 backends that need them, themselves imported only when a ``postgresql://`` database or a
 ``redis://`` bus is asked for.
 
-The plain install is made in a child interpreter by making psycopg and redis unimportable
+The plain install is made in a child interpreter by making those packages unimportable
 (``sys.modules[name] = None``, what Python does for a module it must not find), so the test
 runs in the test environment too; ``tests/acceptance`` installs the wheel without extras for
 real."""
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-SCALE = ("psycopg", "redis")
+SCALE = ("psycopg", "redis", "httpx")
 """The ``[scale]`` extra's packages."""
 
 BACKENDS = {
@@ -28,7 +28,7 @@ BACKENDS = {
     "chessarbiter.server.bus": "redis: the cluster's bus (serve --bus redis://)",
     "chessarbiter.server.lease": "redis: the cluster's game leases",
     "chessarbiter.server.cluster_lobby": "redis: the cluster's shared lobby",
-    "chessarbiter.server.cluster": "redis and psycopg: one process of a cluster",
+    "chessarbiter.server.cluster": "httpx, redis and psycopg: one process of a cluster",
 }
 """The modules that are the optional backends by nature, each with the extra's package it
 needs and what for; every other module must import without the extra."""

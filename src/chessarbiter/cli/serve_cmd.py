@@ -12,8 +12,9 @@ from typing import Any, Final
 from chessarbiter.cli.errors import CommandError
 
 MAX_PORT = 65_535
-SCALE_MODULES: Final = ("psycopg", "redis")
-"""The optional dependencies of the ``[scale]`` extra (PostgreSQL and the cluster's bus)."""
+SCALE_MODULES: Final = ("psycopg", "redis", "httpx")
+"""The optional dependencies of the ``[scale]`` extra (PostgreSQL, the cluster's bus and its
+forwarded requests)."""
 STOP_S = 3
 """On Ctrl-C / SIGTERM, open game streams are cut after this many seconds (else the server
 would wait for every spectator to leave); every acknowledged event is already stored."""
