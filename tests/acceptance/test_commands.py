@@ -208,6 +208,21 @@ def test_match_of_the_built_in_engine(plain: Venv, cwd: Path) -> None:
     assert audit.returncode == 0, audit.stdout
 
 
+def test_a_refused_match_leaves_the_pgn_as_it_was(plain: Venv, cwd: Path) -> None:
+    """A store path that is no database is bad input: one line, exit code 2, and the PGN
+    of earlier games untouched."""
+    earlier = ('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n'
+               "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n")
+    (cwd / "p.pgn").write_text(earlier)
+    (cwd / "notes.txt").write_text("a text file, not a database\n")
+    out = plain.run("match", "--pgn", "p.pgn", "--store", "notes.txt", "--games", "2",
+                    "--tc", "0.05+0", cwd=cwd)
+    assert out.returncode == 2, out.stdout + out.stderr
+    one_line(out.stderr)
+    assert (cwd / "p.pgn").read_text() == earlier
+    assert (cwd / "notes.txt").read_text() == "a text file, not a database\n"
+
+
 @pytest.mark.long
 def test_match_on_its_defaults(plain: Venv, cwd: Path) -> None:
     """Two games at 1+0.1 (minutes) by default: about two minutes."""

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.acceptance.processes import Running
+from tests.acceptance.test_commands import answering, free_port, get
 from tests.acceptance.venvs import Venv
+from tests.services import fresh_schema, redis_url
 from tests.test_imports import BACKENDS, CHILD, SCALE
 
 EXTRA = "pip install 'chessarbiter[scale]'"
@@ -82,3 +85,23 @@ def test_a_scale_install_reaches_for_the_database(scale: Venv, cwd: Path) -> Non
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "--db" in out.stderr, out.stderr
     assert "scale" not in out.stderr, out.stderr
+
+
+def test_a_scale_install_serves_a_cluster_process(scale: Venv, cwd: Path) -> None:
+    """With the extra, the server keeps its accounts and games in PostgreSQL and joins a
+    cluster over Redis (the test services of ``scripts/services.sh``)."""
+    dsn = fresh_schema("acceptance_scale")
+    bus = redis_url()
+    added = scale.run("serve", "--add-account", "ann", "--db", dsn, cwd=cwd)
+    assert added.returncode == 0, added.stderr
+    token = added.stdout.split(": ", 1)[1].strip()
+    port = free_port()
+    server = Running([str(scale.command), "serve", "--db", dsn, "--bus", bus, "--port",
+                      str(port)], cwd, scale.env())
+    try:
+        answering(server, f"http://127.0.0.1:{port}/")
+        status, account = get(f"http://127.0.0.1:{port}/api/account", token)
+        assert status == 200 and json.loads(account)["username"] == "ann"
+    finally:
+        server.close()
+    assert not list(cwd.iterdir()), "no SQLite file: the games are in PostgreSQL"
