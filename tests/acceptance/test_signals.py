@@ -38,12 +38,20 @@ def running() -> Iterator[list[Running]]:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "the Ctrl-C key"])
-def test_play(plain: Venv, cwd: Path, how: str) -> None:
-    terminal = Terminal([str(plain.command), "play"], cwd, plain.env())
+@pytest.mark.parametrize("mode", ["full-screen", "--accessible"])
+def test_play(plain: Venv, cwd: Path, mode: str, how: str) -> None:
+    accessible = mode == "--accessible"
+    command = [str(plain.command), "play", *(["--accessible"] if accessible else [])]
+    terminal = Terminal(command, cwd, plain.env())
     try:
-        terminal.wait_for("type help")
-        terminal.type("e4", echo=re.escape("▊  e4"))
-        terminal.wait_for(r"1\. e4")
+        if accessible:
+            terminal.wait_for("(?m)^white> ")
+            terminal.type("e4")
+            terminal.wait_for("(?m)^white: pawn e4")
+        else:
+            terminal.wait_for("type help")
+            terminal.type("e4", echo=re.escape("▊  e4"))
+            terminal.wait_for(r"1\. e4")
         program = terminal.program_process()
         if how == "the Ctrl-C key":
             terminal.keys("C-c")
