@@ -1,5 +1,5 @@
 """What a game left on disk, read independently of the package: the PGN scoresheet with
-python-chess, the default store with sqlite3 (the schema of ``docs/store.md``)."""
+python-chess, the default store with sqlite3 and a journal as JSON lines (``docs/store.md``)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,9 @@ def agree(pgn: Path, database: Path) -> tuple[chess.pgn.Game, Stored]:
     assert kept.moves == [move.uci() for move in game.mainline_moves()], (kept, str(game))
     assert (kept.outcome is None) == (game.headers["Result"] == "*"), (kept, game.headers)
     return game, kept
+
+
+def journal_moves(journal: Path) -> list[str]:
+    """The moves of a JSON-lines journal (its first line is the game's setup)."""
+    events = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    return [event["uci"] for event in events if event["kind"] == "move"]

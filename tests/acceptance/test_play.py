@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.games import agree
+from tests.acceptance.games import agree, journal_moves, read_games
 from tests.acceptance.processes import wait_until
 from tests.acceptance.terminal import Terminal
 from tests.acceptance.venvs import Venv
@@ -137,3 +137,27 @@ def test_an_accessible_game_interrupted_then_resumed(plain: Venv, cwd: Path) -> 
         terminal.type("quit")
         assert terminal.exit_code() == 0
     finished_well(cwd, 4)
+
+
+def test_an_accessible_game_in_a_journal_resumed_from_its_file(plain: Venv, cwd: Path) -> None:
+    """``--store FOLDER/``: one JSON-lines journal per game, the PGN beside it; ``--resume``
+    takes the journal's file."""
+    with playing(plain, cwd, "--accessible", "--store", "journals/") as terminal:
+        at_prompt(terminal)
+        spoken_move(terminal, "e4")
+        terminal.type("quit")
+        assert terminal.exit_code() == 0
+    (journal,) = (cwd / "journals").glob("game-*.jsonl")
+    assert len(journal_moves(journal)) == 2
+    with playing(plain, cwd, "--accessible", "--resume", str(journal)) as terminal:
+        at_prompt(terminal)
+        spoken_move(terminal, "Nf3")
+        terminal.type("resign")
+        terminal.wait_for(SPOKEN_RESIGNED)
+        terminal.type("quit")
+        assert terminal.exit_code() == 0
+    (game,) = read_games(journal.with_suffix(".pgn"))
+    assert game.headers["Result"] == "0-1"
+    assert journal_moves(journal) == [move.uci() for move in game.mainline_moves()]
+    assert len(journal_moves(journal)) == 4
+    assert not (cwd / "games").exists(), "the journal is the store: no database"
