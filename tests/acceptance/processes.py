@@ -157,8 +157,13 @@ class Running:
 
     def stop(self, signum: int) -> int:
         """Send ``signum`` and return the exit code once it has ended (bounded); every
-        process it started must have ended too."""
-        self.process.send_signal(signum)
+        process it started must have ended too. SIGINT goes to the whole process group, as
+        Ctrl-C at a terminal sends it; any other signal to the command's process alone, as
+        ``kill PID`` sends it."""
+        if signum == signal.SIGINT:
+            os.killpg(self.pid, signum)
+        else:
+            self.process.send_signal(signum)
         try:
             code = self.process.wait(timeout=EXIT_S)
         except subprocess.TimeoutExpired:

@@ -1,6 +1,7 @@
-"""Ctrl-C (SIGINT) and SIGTERM to every long-running command: exit code 130 or 143 (128 +
-the signal), the files the README promises written, and no process left behind (the
-command's process tree is read before and after)."""
+"""Ctrl-C (SIGINT, the key or the signal) and SIGTERM to every long-running command: exit
+code 130 or 143 (128 + the signal), the files the README promises written, and no process
+left behind (read from ``/proc``: the processes of the command's session, or of the
+terminal's)."""
 
 from __future__ import annotations
 
