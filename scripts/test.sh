@@ -44,4 +44,5 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/services.sh"  # PostgreSQL, Redis
 ruff check src tests bench
 mypy
-pytest ${need:+-rs} "$@"
+# one worker per core, a test file's tests kept on one worker (module fixtures, servers)
+pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile ${need:+-rs} "$@"

@@ -139,9 +139,10 @@ def test_void_moves_after_a_dead_position() -> None:
 
 def test_moves_after_mate_and_illegal_moves() -> None:
     audit = audit_game(read_pgn_text("1. f3 e5 2. g4 Qh4# 3. a3 1-0")[0])
-    error, = audit.errors
+    error, result = audit.errors
     assert error.code == "after-end" and "checkmate" in error.message
     assert error.move == "3.a3"
+    assert result.code == "result" and "White is checkmated: the result is 0-1" in result.message
     audit = audit_game(read_pgn_text("1. f3 e5 2. g4 Qh4# 3. a3 0-1")[0])
     assert not audit.errors
     assert [(f.code, f.move) for f in audit.findings if f.severity == "note"] == [

@@ -23,12 +23,22 @@ OPEN_COMMENT = '[Event "open"]\n\n1. e4 {a comment never closed 1-0\n\n'
 """A game whose comment runs on: the reader ends it at the next tag section."""
 
 
+PAWNS = " ".join(f"{n}. {f}4 {{[%clk 0:{n + 1:02}:00]}} {f}5 {{[%clk 0:01:00]}}"
+                 for n, f in enumerate("edcbahg", 1))
+FINDINGS = ('[Event "mate, then a move"]\n[Result "1-0"]\n\n1. f3 e5 2. g4 Qh4# 3. a3 1-0\n\n'
+            '[Event "clocks"]\n[TimeControl "60+0"]\n[Result "*"]\n\n' + PAWNS + " *\n\n"
+            '[Event "illegal"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n')
+"""A wrong Result after a mate and a move, seven impossible clock readings, an illegal move."""
+
+
 def database(tmp_path: Path) -> Path:
-    """Corpus games of several kinds, with an open comment and CRLF line ends among them."""
+    """Corpus games of several kinds, with an open comment, games with findings of every kind
+    and CRLF line ends among them."""
     texts = [corpus_path("pgn", "pgn-extract", name).read_text(encoding="utf-8")
              for name in ("fischer.pgn", "test-repetition.pgn", "test-fifty.pgn",
                           "test-checkmate.pgn")]
     texts.insert(2, OPEN_COMMENT)
+    texts.insert(4, FINDINGS)
     texts.append(texts[0].replace("\n", "\r\n"))
     path = tmp_path / "db.pgn"
     path.write_text("\n".join(texts), encoding="utf-8", newline="")
@@ -60,6 +70,8 @@ def test_same_output_for_every_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     code, one = run(["--jobs", "1", path], capsys)
     assert code == 1  # the open comment
     assert "comment" in one and one.count(": game ") == len(list(read_pgn_file(path)))
+    assert "2.Ke3 (line" in one and "clock: and 2 more" in one
+    assert "White is checkmated: the result is 0-1" in one
     for jobs in ("2", "3"):
         assert run(["--jobs", jobs, path], capsys) == (code, one)
     _, json_one = run(["--json", "--jobs", "1", path], capsys)

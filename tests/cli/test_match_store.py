@@ -10,6 +10,7 @@ import pytest
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.cli.main import main
 from chessarbiter.store import open_store
+from tests.store.failing import FailingStore
 
 
 @pytest.mark.parametrize("store", [None, "journals/"])
@@ -41,3 +42,27 @@ def test_a_store_that_cannot_be_opened_is_refused(
     code = main(["match", "--games", "1", "--pgn", str(tmp_path / "m.pgn"), "--store", str(bad)])
     assert code == 2
     assert "--store: " in capsys.readouterr().err
+
+
+def test_a_store_that_fails_stops_the_match_with_one_line_and_keeps_its_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chessarbiter.store
+
+    def failing(text: str) -> FailingStore:  # the second game cannot be stored
+        return FailingStore(Path(text), fail_at=2)
+
+    monkeypatch.setattr(chessarbiter.store, "open_store", failing)
+    pgn = tmp_path / "m.pgn"
+    code = main(["match", "--games", "4", "--tc", "0.1+0.05", "--pgn", str(pgn), "--engine",
+                 "engine:1", "--engine", "engine:1", "--seed", "5"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 1
+    assert err.startswith("chessarbiter match: error: --store: ") and "disk I/O error" in err
+    assert f"the games played so far are in {pgn}" in err
+    monkeypatch.undo()
+    games = open_store(str(tmp_path / "games.sqlite"))
+    [stored] = [games.load(info.game_id) for info in games.games()]
+    games.close()
+    text = pgn.read_text()
+    assert text.count("[Event ") == 2 and text.startswith(to_pgn(stored))  # no game after

@@ -1,8 +1,9 @@
 """A scripted UCI engine for the client tests: ``python fake_engine.py MODE``.
 
 Modes: ``good`` (plays the first legal move, after some noise), ``crash_on_start``,
-``crash_on_go``, ``hang_on_uci``, ``hang_on_go``, and ``reply:TEXT`` (answers ``go`` with
-``bestmove TEXT``, or a bare ``bestmove`` for ``reply:``).
+``crash_on_go``, ``hang_on_uci``, ``hang_on_go``, ``reply:TEXT`` (answers ``go`` with
+``bestmove TEXT``, or a bare ``bestmove`` for ``reply:``), and ``nosuch`` (plays as ``good``
+but answers every ``setoption`` with "No such option"). Every mode declares :data:`OPTIONS`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,13 @@ import sys
 import time
 
 from chessarbiter.engines.uci_protocol import parse_position
+
+OPTIONS = (
+    "option name Skill Level type spin default 20 min 0 max 20",
+    "option name Style type combo default Normal var Solid var Normal var Risky",
+    "option name Own Book type check default false",
+    "option name Threads type spin default 1 min 1 max 8",
+)
 
 
 def _say(line: str) -> None:
@@ -31,7 +39,11 @@ def main(mode: str) -> int:
                 time.sleep(3600)
             _say("id name Fake " + mode)
             _say("some text the client should ignore")
+            for option in OPTIONS:
+                _say(option)
             _say("uciok")
+        elif words[0] == "setoption" and mode == "nosuch":
+            _say("No such option: " + " ".join(words[2:words.index("value")]))
         elif words[0] == "isready":
             _say("readyok")
         elif words[0] == "position":

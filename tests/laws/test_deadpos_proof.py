@@ -120,7 +120,7 @@ def test_the_memo_of_turned_away_positions_answers_as_the_proof_does() -> None:
             pos = Position()
             for move in game.mainline_moves():
                 pos.push_uci(move.uci())
-                key, moves = proof._turned_away
+                key, moves, _ = proof._turned_away
                 remembered += bool(moves and pos.quiet_parent() == key)
                 assert proved_dead(pos) == proof._proved(pos, True), pos.fen()
     assert remembered > 1_000
@@ -130,10 +130,10 @@ def test_the_memo_counts_quiet_moves_down() -> None:
     # 8 free pawns, none stuck: turned away for good while only pieces move
     pos = _after(chess.STARTING_FEN, "g1f3")
     assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), proof.QUIET_FOREVER)
+    assert proof._turned_away[:2] == (pos.key(), proof.QUIET_FOREVER)
     pos.push_uci("g8f6")
     assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), proof.QUIET_FOREVER - 1)
+    assert proof._turned_away[:2] == (pos.key(), proof.QUIET_FOREVER - 1)
     # pawn moves are not quiet; a position with an en-passant square is not remembered
     pos.push_uci("e2e4")
     pos.push_uci("e7e5")
@@ -143,8 +143,22 @@ def test_the_memo_counts_quiet_moves_down() -> None:
     # one free pawn keeps it turned away: (11 - 1) // 2 moves (each blocks at most two)
     pos.push_uci("b1c3")
     assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), 5)
+    assert proof._turned_away[:2] == (pos.key(), 5)
     for text in ("b8c6", "f1c4", "f8c5", "d1e2", "d8e7"):
         pos.push_uci(text)
         assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), 0)
+    assert proof._turned_away[:2] == (pos.key(), 0)
+
+
+@pytest.mark.parametrize("fen", [
+    "5r1k/p5Q1/5p2/6pK/6P1/5q2/8/8 b - - 0 40",  # Kxg7, the only move, stalemates
+    "7R/6pk/p5p1/3p4/5b2/4nP2/6r1/4K3 b - - 6 48",  # Kxh8 stalemates
+    "8/4Q3/2p2p2/2P2k2/6R1/5PPK/7r/8 w - - 15 63",  # Kxh2 stalemates
+])
+def test_a_check_with_one_reply_is_analysed_whatever_the_pawns(fen: str) -> None:
+    """In check with a single legal move, a pawn free to step: the first gate lets the
+    position through when the side giving check has one piece at most (issue 28)."""
+    pos = parse_fen(fen)
+    assert pos.count_legal_moves() == 1
+    proof._turned_away = (-1, 0, False)
+    assert proved_dead(pos) == "the forced moves end in stalemate"

@@ -40,7 +40,7 @@ from chessarbiter.laws.deadpos.proof import proved_dead
 )
 def test_composed_dead_positions_pass_the_gates(fen: str, reason: str) -> None:
     pos = parse_fen(fen)
-    proof._turned_away = (-1, 0)
+    proof._turned_away = (-1, 0, False)
     assert proved_dead(pos) == reason
     assert pos.fen() == fen
 
@@ -56,7 +56,7 @@ def test_composed_dead_positions_pass_the_gates(fen: str, reason: str) -> None:
     ],
 )
 def test_live_positions_are_not_claimed(fen: str) -> None:
-    proof._turned_away = (-1, 0)
+    proof._turned_away = (-1, 0, False)
     assert proved_dead(parse_fen(fen)) is None
 
 
@@ -82,7 +82,7 @@ def test_the_memo_does_not_answer_once_every_pawn_is_blocked() -> None:
     leads to a position the gates must look at: the memo is not used for it."""
     pos = parse_fen("r3k2r/8/8/8/8/4P3/3N4/RN2K2R w - - 0 1")
     assert proved_dead(pos) is None
-    assert proof._turned_away == (pos.key(), proof.QUIET_FOREVER)
+    assert proof._turned_away[:2] == (pos.key(), proof.QUIET_FOREVER)
     pos.push_uci("d2e4")  # the e3 pawn can no longer step
     assert proved_dead(pos) is None
     assert proof._turned_away[0] != pos.key()
@@ -110,7 +110,7 @@ def _reaching_the_proofs(*positions: Position) -> list[Position]:
 
     source._proved = counted
     for pos in positions:
-        source._turned_away = (-1, 0)
+        source._turned_away = (-1, 0, False)
         source.proved_dead(pos)
     return calls
 
@@ -129,6 +129,6 @@ def test_a_side_of_king_and_pawns_with_three_steps_is_turned_away_first() -> Non
     three = parse_fen("4k3/ppp5/8/8/8/8/PPP5/RN2K1NR w - - 0 1")
     two = parse_fen("4k3/pp6/8/8/8/8/PPP5/RN2K1NR w - - 0 1")
     assert _reaching_the_proofs(three, two) == [two]
-    proof._turned_away = (-1, 0)
+    proof._turned_away = (-1, 0, False)
     assert proved_dead(three) is None
-    assert proof._turned_away == (-1, 0)  # not remembered
+    assert proof._turned_away == (-1, 0, False)  # not remembered

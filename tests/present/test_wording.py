@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chessarbiter.clock import parse_human
 from chessarbiter.core import Position, parse_fen
-from chessarbiter.present.wording import control_words, readable
+from chessarbiter.present.wording import readable
 
 START = Position()
 
@@ -42,20 +41,3 @@ def test_spoken_texts_say_moves_results_and_seconds_in_words() -> None:
         "black wins: white resigns; 120 seconds added"
     )
     assert readable("castles O-O", pos, spoken=True) == "castles O-O"
-
-
-@pytest.mark.parametrize(
-    ("control", "words"),
-    [
-        ("5+3", "5 minutes each, plus 3 seconds a move"),
-        ("90", "1 hour 30 minutes each"),
-        ("40/120, 30+30",
-         "40 moves in 2 hours; then 30 minutes for the rest of the game, plus 30 seconds a move"),
-    ],
-)
-def test_time_controls_in_words(control: str, words: str) -> None:
-    assert control_words(parse_human(control)) == words
-
-
-def test_no_clock() -> None:
-    assert control_words(None) == "no clock"

@@ -143,7 +143,7 @@ def test_only_the_player_acts(tmp_path: Path) -> None:
         path = f"/api/board/game/{game_id}/move/e2e4"
         assert (await s.post(path)).status_code == 401  # a spectator
         assert (await s.post(path, carol)).status_code == 403  # another account
-        assert (await s.post(path, {"Authorization": "Bearer forged"})).status_code == 403
+        assert (await s.post(path, {"Authorization": "Bearer forged"})).status_code == 401
         assert (await s.post(path, bob)).status_code == 400  # not black's move
         assert (await s.post(f"/api/board/game/{game_id}/resign", carol)).status_code == 403
         assert (await s.post("/api/board/game/nogame/move/e2e4", alice)).status_code == 404
@@ -292,13 +292,14 @@ def test_open_challenge_secrets_and_cookie(tmp_path: Path) -> None:
             == 200
         s.client.cookies.update(black_cookie)
         try:
-            moved = await s.post(f"/api/board/game/{game_id}/move/e7e5")
+            moved = await s.post(f"/api/board/game/{game_id}/move/e7e5",
+                                 {"Origin": "http://test"})  # the cookie: from its page
         finally:
             s.client.cookies.clear()
         assert moved.status_code == 200, moved.text
         other = (await s.post("/api/challenge/open")).json()
         assert (await s.post(f"/api/board/game/{other['id']}/move/e2e4", white)).status_code \
-            == 403  # one game's secret acts in that game only
+            == 401  # one game's secret acts in that game only
 
     run(tmp_path, scenario)
 

@@ -35,12 +35,15 @@ class Watcher:
         self.client = client
         self.events: list[dict[str, Any]] = []
         self.started = threading.Event()
+        self.challenged = threading.Event()
         self.states: list[dict[str, Any]] = []
         self.ended = threading.Event()
 
     def watch_events(self) -> None:
         for event in self.client.board.stream_incoming_events():
             self.events.append(event)
+            if event["type"] == "challenge":
+                self.challenged.set()
             if event["type"] == "gameStart":
                 self.started.set()
                 return
@@ -61,10 +64,10 @@ def start_game(alice: berserk.Client, bob: berserk.Client) -> tuple[str, Watcher
     events.start()
     challenge = alice.challenges.create("bob", rated=False, clock_limit=180,
                                         clock_increment=2, color="white")
+    assert watcher.challenged.wait(20)  # live, or listed when the stream opened after it
     bob.challenges.accept(challenge["id"])
     assert watcher.started.wait(20)
     game_id = next(e["game"]["gameId"] for e in watcher.events if e["type"] == "gameStart")
-    assert any(e["type"] == "challenge" for e in watcher.events)
     threading.Thread(target=watcher.watch_game, args=(game_id,), daemon=True).start()
     return game_id, watcher
 
@@ -123,11 +126,11 @@ def test_wrong_token_refused(server: tuple[str, dict[str, str]], tmp_path: Path)
     game_id, _ = start_game(alice, bob)
     url, _ = server
     stranger = berserk.Client(berserk.TokenSession("cha_not-a-token"), base_url=url)
-    for client in (stranger, bob):  # not a player; not white's player
+    for client, status in ((stranger, 401), (bob, 400)):  # no one's token; not white's
         with pytest.raises(berserk.exceptions.ResponseError) as refused:
             client.board.make_move(game_id, "e2e4")
-        assert refused.value.status_code in (400, 403)
+        assert refused.value.status_code == status
     with pytest.raises(berserk.exceptions.ResponseError) as refused:
         stranger.board.resign_game(game_id)
-    assert refused.value.status_code == 403
+    assert refused.value.status_code == 401
     alice.board.resign_game(game_id)

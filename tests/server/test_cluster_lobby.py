@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from chessarbiter.server import limits
 from chessarbiter.server.accounts import Role, insert_account
 from chessarbiter.server.db import Database
 from chessarbiter.server.meta import new_id
@@ -288,7 +289,8 @@ def test_an_open_challenge_is_joined_and_its_page_served_through_another_process
             jar = {"Cookie": f"chessarbiter-{game_id}={cookie}"}  # the page's requests
             seen = await client.get(f"{c}/api/game/{game_id}", headers=jar)
             assert seen.json()["you"] == "black"
-            answer = await client.post(f"{b}/api/board/game/{game_id}/move/c7c5", headers=jar)
+            answer = await client.post(f"{b}/api/board/game/{game_id}/move/c7c5",
+                                       headers={**jar, "Origin": b})  # the page's origin
             assert answer.status_code == 200, answer.text
             pgn = await client.get(f"{c}/game/export/{game_id}")
             assert pgn.status_code == 200 and "1. e4 " in pgn.text and "1... c5 " in pgn.text
@@ -317,5 +319,46 @@ def test_the_arbiter_sees_the_games_of_every_process_from_any(three: Cluster) ->
             refused = await client.get(f"{three.urls[1]}/api/arbiter/games",
                                        headers=auth(player))
             assert refused.status_code == 403
+
+    asyncio.run(run())
+
+
+def test_relayed_game_streams_count_among_the_accounts_streams(three: Cluster) -> None:
+    """A game stream another process relays counts as one of the client's streams there
+    (429 beyond the limit per account, as a stream served by the owner)."""
+    async def run() -> None:
+        a, b, _ = three.urls
+        async with httpx.AsyncClient(timeout=WAIT_S) as client:
+            _, token = await register(client, a)
+            game_id = (await client.post(f"{a}/api/challenge/open")).json()["id"]
+            path = f"{b}/api/board/game/stream/{game_id}"
+            opened = []
+            try:
+                for _ in range(limits.STREAMS_PER_ACCOUNT):
+                    request = client.build_request("GET", path, headers=auth(token))
+                    opened.append(await client.send(request, stream=True))
+                    assert opened[-1].status_code == 200
+                over = await client.get(path, headers=auth(token))
+                assert over.status_code == 429, over.text
+                assert "per account" in over.json()["error"]
+            finally:
+                for response in opened:
+                    await response.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_browser_session_opened_through_one_process_works_at_the_others(
+        three: Cluster) -> None:
+    async def run() -> None:
+        a, b, c = three.urls
+        async with httpx.AsyncClient(timeout=WAIT_S) as client:
+            _, token = await register(client, a)
+            opened = await client.post(f"{a}/api/session", headers=auth(token))
+            assert opened.status_code == 200, opened.text
+            cookie = {"Cookie": f"chessarbiter-session={opened.cookies['chessarbiter-session']}"}
+            for url in (b, c):
+                me = await client.get(f"{url}/api/account", headers=cookie)
+                assert me.status_code == 200, (url, me.text)
 
     asyncio.run(run())

@@ -83,7 +83,7 @@ def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Pat
 
     fast, slow = asyncio.run(play(True)), asyncio.run(play(False))
     assert fast == slow
-    assert [status for status, _ in fast] == [200, 400, 400, 401, 403, 400, 400, 404, 200, 0]
+    assert [status for status, _ in fast] == [200, 400, 400, 401, 401, 400, 400, 404, 200, 0]
     assert fast[-1] == (0, ("e2e4 e7e5", True))
 
 

@@ -18,7 +18,7 @@ from chessarbiter.laws.profiles import FIDE_2023, InputMode
 from chessarbiter.present.answers import answer_lines
 from chessarbiter.session.commands import Command, Verb, read_command
 from chessarbiter.session.live import LiveGame
-from chessarbiter.session.play import Play
+from chessarbiter.session.play import Play, Thought
 from chessarbiter.session.players import BuiltinPlayer, player_from_spec
 from chessarbiter.session.results import EngineFailed, Refused, Resumed, Ruling
 from tests.clock.fake_time import FakeTime
@@ -193,3 +193,38 @@ def test_a_resumed_game_answers_with_its_last_move() -> None:
 def test_engine_levels_outside_1_to_10_are_named(level: str) -> None:
     with pytest.raises(ValueError, match=r"level .*expected .*1.*10"):
         player_from_spec(f"engine:{level}")
+
+
+def test_an_engine_thinks_in_one_thread_and_its_move_is_played_in_another() -> None:
+    time = FakeTime()
+    play = table(Scripted(["e7e5", "g8f6"]), time)
+    act(play, "e4")
+    thoughts: list[Thought | None] = []
+    worker = threading.Thread(target=lambda: thoughts.append(play.think()))
+    worker.start()
+    worker.join()
+    [thought] = thoughts
+    assert thought is not None and len(play.live.game.records) == 1  # not played yet
+    [answer] = play.play_thought(thought)
+    assert isinstance(answer, Ruling) and answer.played is not None
+    assert answer.played.before.uci(answer.played.move) == "e7e5"
+    assert play.play_thought(thought) == ()  # played once: the game has moved on
+    act(play, "Nf3")
+    standing = play.think()
+    assert standing is not None
+    act(play, "offer")  # not a move: the answer still stands
+    [moved] = play.play_thought(standing)
+    assert isinstance(moved, Ruling) and moved.played is not None
+    assert play.think() is None  # a person is to move
+
+
+def test_an_answer_that_comes_after_the_game_was_closed_records_nothing() -> None:
+    time = FakeTime()
+    play = table(Scripted(["e7e5"]), time, tc="1+0")
+    act(play, "e4")
+    thought = play.think()
+    assert thought is not None
+    time.advance(120_000)  # a flag has fallen meanwhile, but the players have left
+    play.close()
+    events = len(play.live.game.log)
+    assert play.play_thought(thought) == () and len(play.live.game.log) == events

@@ -137,8 +137,10 @@ def test_match_command_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[
                  "engine:2", "--tc", "0.02+0.01", "--seed", "3", "--pgn", str(pgn)])
     out = capsys.readouterr()
     assert code == 0, out.err
+    assert out.err.startswith("double of 2 engines, 1.2 seconds + 0.01 seconds per move, ")
     lines = out.out.splitlines()
     assert lines[0].split()[:3] == ["Pl", "Engine", "Pts"] and len(lines) == 3
+    assert sorted(line.split()[3] for line in lines[1:]) == ["1", "2"]  # chessarbiter level N
     assert all(line.split()[-7] == "2" for line in lines[1:])  # two games each
     assert len(read_pgn_text(pgn.read_text())) == 2
     stored = TournamentStore(tmp_path / "rr" / "games.sqlite")
@@ -149,3 +151,24 @@ def test_match_command_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["match", "--tournament", "roundrobin", "--engine", "engine:1", "--engine",
                  "engine:99", "--pgn", str(pgn)]) == 2
     assert "--engine: level 99: expected 1 to 10" in capsys.readouterr().err
+
+
+def test_a_tournament_names_engines_as_they_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two copies of one engine set differently are told apart in the standings and the
+    PGN; two set alike are numbered."""
+    from chessarbiter.cli.main import main
+
+    fake = f"{sys.executable} {Path(__file__).parents[1] / 'engines' / 'fake_engine.py'} good"
+    pgn = tmp_path / "games.pgn"
+    code = main(["match", "--tournament", "roundrobin", "--games", "1", "--tc", "tc=5+0.1",
+                 "--engine", f"{fake};Skill Level=3", "--engine", f"uci:{fake};skill level=5",
+                 "--engine", f"{fake};Skill Level=5", "--pgn", str(pgn)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    shown = {line[5:].split("  ")[0] for line in out.out.splitlines()[1:]}
+    assert shown == {"Fake good (Skill Level=3)", "Fake good (Skill Level=5) #1",
+                     "Fake good (Skill Level=5) #2"}
+    named = {g.tags[side] for g in read_pgn_text(pgn.read_text()) for side in ("White", "Black")}
+    assert named == {"Fake good (Skill Level=3)", "Fake good (Skill Level=5)"}

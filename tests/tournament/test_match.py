@@ -109,7 +109,7 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
                  "--engine", "engine:1", "--openings", str(openings), "--seed", "3"])
     assert code == 0
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("engine:10 vs engine:1: +")
+    assert last.startswith("chessarbiter level 10 vs chessarbiter level 1: +")
     assert pgn.read_text().count("[FEN ") == 2
     capsys.readouterr()
     assert main(["match", "--pgn", str(pgn), "--openings", str(tmp_path / "missing.epd")]) == 2
@@ -159,7 +159,7 @@ def test_a_short_match_against_stockfish_through_the_command(tmp_path: Path) -> 
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
         stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.startswith("engine:1 vs uci:")
+    assert out.stdout.startswith("chessarbiter level 1 vs Stockfish ")
     games = read_pgn_text((tmp_path / "m.pgn").read_text())
     assert len(games) == 2 and all(g.result != "*" and not g.error for g in games)
     names = {g.tags["White"] for g in games} | {g.tags["Black"] for g in games}

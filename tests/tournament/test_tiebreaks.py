@@ -1,5 +1,6 @@
-"""Tie-breaks (FIDE C.07, 2023) on small tournaments computed by hand from the regulation's
-text, unplayed rounds included, and the pre-2023 virtual opponent."""
+"""Tie-breaks (FIDE C.07 as applied from 1 April 2024) on small tournaments computed by hand
+from the regulation's text, unplayed rounds included (Art. 16), and the pre-2023 virtual
+opponent."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from chessarbiter.tournament.tiebreaks import (
     dp,
     parse_tiebreak,
 )
+from chessarbiter.tournament.unplayed import opponent_for
 
 W, B = Side.WHITE, Side.BLACK
 F = Fraction
@@ -45,61 +47,90 @@ def swiss() -> dict[int, list[Cell]]:
 RATINGS = {p: 2100 - 100 * p for p in range(1, 7)}
 
 
-def table(unplayed: Unplayed = Unplayed.DUMMY) -> Tiebreaks:
+def table(unplayed: Unplayed = Unplayed.FIDE_2024) -> Tiebreaks:
     return Tiebreaks(swiss(), Scoring(), RATINGS, unplayed)
 
 
-def value(name: str, player: int, unplayed: Unplayed = Unplayed.DUMMY) -> Fraction:
+def value(name: str, player: int, unplayed: Unplayed = Unplayed.FIDE_2024) -> Fraction:
     return table(unplayed).value(parse_tiebreak(name), player)
 
 
 def test_scores_and_adjusted_scores() -> None:
-    """Scores as in the docstring of :func:`swiss`. Adjusted scores (Art. 16: an opponent's
-    unplayed rounds count as draws): 2 = ½ + 0 + ½ (H) = 1; 3 = ½ (+) + ½ + ½ = 1½;
-    5 = ½ + ½ (U) + 1 = 2; 6 = ½ + ½ + ½ = 1½; 1 and 4 played every round: 2½ and ½."""
+    """Scores as in the docstring of :func:`swiss`. Adjusted scores (Art. 16.3: only requested
+    byes after the player's last round taken part in, 16.2.5, count as draws): 2's H in the
+    last round counts ½ as scored: 1; 3's forfeit win (16.2.2) and 5's PAB (16.2.1) count
+    their points: 2 and 2½; 6 took part in no round: its forfeit loss (16.2.4) counts 0, its
+    two Z byes ½ each: 1. The 2023 reading also counts 6's forfeit loss as a draw: 1½.
+    Before 2023, every unplayed round was a draw: 3 = 1½, 5 = 2, 6 = 1½."""
     t = table()
     assert [t.score(p) for p in range(1, 7)] == [F(5, 2), 1, 2, F(1, 2), F(5, 2), 0]
-    assert [t.adjusted[p] for p in range(1, 7)] == [F(5, 2), 1, F(3, 2), F(1, 2), 2, F(3, 2)]
+    assert [t.adjusted[p] for p in range(1, 7)] == [F(5, 2), 1, 2, F(1, 2), F(5, 2), 1]
+    assert table(Unplayed.FIDE_2023).adjusted[6] == F(3, 2)
+    assert [table(Unplayed.VIRTUAL).adjusted[p] for p in (3, 5, 6)] == [F(3, 2), 2, F(3, 2)]
+
+
+def test_stored_dummy_setting_reads_as_the_current_rules() -> None:
+    """``dummy``, the setting's name before the editions were told apart, is 2024's."""
+    assert Unplayed("dummy") is Unplayed.FIDE_2024
+    assert Unplayed("2023") is Unplayed.FIDE_2023
 
 
 def test_buchholz_with_dummy_opponents() -> None:
     """BH (Art. 8.1) = the opponents' adjusted scores; an own unplayed round counts a dummy
-    opponent with the player's own score (Art. 16):
+    opponent with the player's own score (Art. 16.4):
 
-    - 1: 4 (½) + 2 (1) + 3 (1½) = 3
-    - 2: 5 (2) + 1 (2½) + dummy for the H bye (own 1) = 5½
+    - 1: 4 (½) + 2 (1) + 3 (2) = 3½
+    - 2: 5 (2½) + 1 (2½) + dummy for the H bye (own 1) = 6
     - 3: dummy for the forfeit win (own 2) + 4 (½) + 1 (2½) = 5
-    - 4: 1 (2½) + 3 (1½) + 5 (2) = 6
+    - 4: 1 (2½) + 3 (2) + 5 (2½) = 7
     - 5: 2 (1) + dummy for the PAB (own 2½) + 4 (½) = 4
     - 6: three dummies with 0 = 0
     """
-    assert [value("BH", p) for p in range(1, 7)] == [3, F(11, 2), 5, 6, 4, 0]
+    assert [value("BH", p) for p in range(1, 7)] == [F(7, 2), 6, 5, 7, 4, 0]
 
 
-def test_buchholz_cuts_remove_own_unplayed_rounds_first() -> None:
-    """Cut-1 (Art. 14): 1: {½, 1, 1½} less ½ = 2½. 2: its H bye's dummy (1) goes first,
-    not the lowest value: 2 + 2½ = 4½. 3: the forfeit win's dummy (2) goes, although ½ is
-    lower: ½ + 2½ = 3. 5: the pairing-allocated bye is not the player's doing, so the lowest
-    value goes: {1, 2½, ½} less ½ = 3½. Median-1 of 4: {2½, 1½, 2} less 1½ and 2½ = 2.
-    Cut-2 of 1: 1½."""
-    assert value("BH-C1", 1) == F(5, 2)
-    assert value("BH-C1", 2) == F(9, 2)
-    assert value("BH-C1", 3) == 3
+def test_buchholz_cuts_remove_voluntary_unplayed_rounds_first() -> None:
+    """Cut-1 (Art. 14.1, 16.5.1): 1: {½, 1, 2} less ½ = 3. 2: its requested H bye is a
+    voluntary unplayed round: its dummy (1) goes, not the lowest value: 2½ + 2½ = 5. 3: a
+    forfeit win is not voluntary (16.1), so the lowest value goes: {2, ½, 2½} less ½ =
+    4½. 5: the pairing-allocated bye neither: {1, 2½, ½} less ½ = 3½. Median-1 of 4:
+    {2½, 2, 2½} less 2 and 2½ = 2½. Cut-2 of 1: 2."""
+    assert value("BH-C1", 1) == 3
+    assert value("BH-C1", 2) == 5
+    assert value("BH-C1", 3) == F(9, 2)
     assert value("BH-C1", 5) == F(7, 2)
-    assert value("BH-M1", 4) == 2
-    assert value("BH-C2", 1) == F(3, 2)
+    assert value("BH-M1", 4) == F(5, 2)
+    assert value("BH-C2", 1) == 2
+
+
+def test_cuts_keep_a_value_and_medians_need_enough() -> None:
+    """A cut never removes the last value, and a median applies only when a value is left
+    after it: 6's three dummies (0 each) cut twice leave 0; 1's three values under Median-2
+    stay whole (3½); ARO-C1 of a player with one rated opponent is that rating."""
+    assert value("BH-C2", 6) == 0
+    assert value("BH-M2", 1) == F(7, 2)
+    one = {1: [Cell(2, W, Code.WIN)], 2: [Cell(1, B, Code.LOSS)]}
+    assert Tiebreaks(one, Scoring(), {1: 1800, 2: 1700}).value(parse_tiebreak("AROC"), 1) \
+        == 1700
 
 
 def test_sonneborn_berger() -> None:
     """SB (Art. 9.1): the opponents' (adjusted) scores times the game points scored against
     them, an own unplayed round counting the dummy's score times its points:
 
-    - 1: 4 (½ x 1) + 2 (1 x 1) + 3 (1½ x ½) = 2¼
-    - 2: 5 (2 x ½) + 1 (2½ x 0) + dummy (1 x ½) = 1½
+    - 1: 4 (½ x 1) + 2 (1 x 1) + 3 (2 x ½) = 2½
+    - 2: 5 (2½ x ½) + 1 (2½ x 0) + dummy (1 x ½) = 1¾
     - 3: dummy (2 x 1) + 4 (½ x ½) + 1 (2½ x ½) = 3½
     - 5: 2 (1 x ½) + dummy (2½ x 1) + 4 (½ x 1) = 3½
+
+    SB-C1 (Art. 14.1.1): the least significant value is the contribution of the opponent
+    with the lowest score, the lowest product on equal scores: 1 loses 4's ½ x 1: 2. For 2,
+    the H bye's dummy has the lowest score (1), so its ½ goes rather than the 0 against 1
+    (a voluntary round's, cut first anyway, 16.5.1): 1¼.
     """
-    assert [value("SB", p) for p in (1, 2, 3, 5)] == [F(9, 4), F(3, 2), F(7, 2), F(7, 2)]
+    assert [value("SB", p) for p in (1, 2, 3, 5)] == [F(5, 2), F(7, 4), F(7, 2), F(7, 2)]
+    assert value("SB-C1", 1) == 2
+    assert value("SB-C1", 2) == F(5, 4)
 
 
 def test_virtual_opponent_before_2023() -> None:
@@ -120,8 +151,7 @@ def test_virtual_opponent_before_2023() -> None:
     nine = {1: [Cell(2, W, Code.WIN)] * 2 + [Cell(None, None, Code.PAIRING_BYE)]
             + [Cell(2, W, Code.WIN)] * 3 + [Cell(2, W, Code.LOSS)] * 3,
             2: [Cell(1, B, Code.LOSS)] * 9}
-    t = Tiebreaks(nine, Scoring(), {}, virtual)
-    assert t._dummy(1, 3, nine[1][2]) == 5
+    assert opponent_for(nine[1], 3, Scoring(), virtual, 9) == 5
 
 
 def test_counts() -> None:
@@ -180,7 +210,7 @@ def test_koya() -> None:
     """KS (Art. 9.2): points against those with at least half the maximum, 3 x 1 / 2 = 1½:
     players 1 (2½) and 2 (2). 1 scored 1 against 2 (its ½ against 4 does not count);
     2 scored 0 against 1; 3 scored 0 against 1 and 2; 4 scored ½ against 1."""
-    t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.DUMMY)
+    t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.FIDE_2024)
     ks = parse_tiebreak("KS")
     assert [t.value(ks, p) for p in range(1, 5)] == [1, 0, 0, F(1, 2)]
 
@@ -193,7 +223,7 @@ def test_koya_with_an_odd_number() -> None:
     cells = {1: [none, Cell(2, W, Code.WIN), Cell(3, B, Code.DRAW)],
              2: [Cell(3, W, Code.WIN), Cell(1, B, Code.LOSS), none],
              3: [Cell(2, B, Code.LOSS), none, Cell(1, W, Code.DRAW)]}
-    t = Tiebreaks(cells, Scoring(), {}, Unplayed.DUMMY)
+    t = Tiebreaks(cells, Scoring(), {}, Unplayed.FIDE_2024)
     ks = parse_tiebreak("KS")
     assert [t.value(ks, p) for p in (1, 2, 3)] == [1, 0, F(1, 2)]
 
@@ -201,7 +231,7 @@ def test_koya_with_an_odd_number() -> None:
 def test_direct_encounter_breaks_a_tie_only_when_all_met() -> None:
     """DE (Art. 6) among {1, 2} of the round robin: 1 beat 2, so 1 scores 1 and 2 scores 0.
     In the Swiss, 1 and 5 (both 2½) never met: DE is 0 for both and the tie stands."""
-    t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.DUMMY)
+    t = Tiebreaks(round_robin(), Scoring(), {}, Unplayed.FIDE_2024)
     de = parse_tiebreak("DE")
     assert (t.value(de, 1, {1, 2}), t.value(de, 2, {1, 2})) == (F(1), F(0))
     assert table().value(de, 1, {1, 5}) == table().value(de, 5, {1, 5}) == 0

@@ -16,6 +16,8 @@ from chessarbiter.session.players import BuiltinPlayer
 from chessarbiter.tui.accessible import run_accessible, watch_flags
 from chessarbiter.tui.console import Console
 from tests.clock.fake_time import FakeTime
+from tests.session.test_store_failure import kept, stored_table
+from tests.store.failing import FailingStore
 from tests.tui.resumed import resumed_game
 
 
@@ -65,12 +67,11 @@ def test_the_opening_line_says_the_side_the_opponent_and_the_time_control() -> N
     play = Play(LiveGame(game, now=FakeTime()), {Side.WHITE: engine})
     said = _transcript(play, [])
     assert said[0] == ("chessarbiter, accessible mode: you play black against chessarbiter "
-                       "level 1; 5 minutes each, plus 3 seconds a move.")
+                       "level 1; 5 minutes + 3 seconds per move.")
     two = Play(LiveGame(Game(FIDE_2023, parse_human("40/90+30, 30+30")), now=FakeTime()), {})
     assert _transcript(two, [])[0] == (
         "chessarbiter, accessible mode: two people play, white and black, at this keyboard; "
-        "40 moves in 1 hour 30 minutes, plus 30 seconds a move; then 30 minutes for the rest "
-        "of the game, plus 30 seconds a move."
+        "40 moves in 90 minutes + 30 seconds per move, then 30 minutes + 30 seconds per move."
     )
 
 
@@ -118,7 +119,7 @@ def test_a_fallen_flag_is_announced_then_a_new_prompt() -> None:
             stopped.set()
 
     watch_flags(Console(play, spoken=True), said.append, show, stopped)
-    assert said == ["\n", "black wins: white's flag has fallen (Art. 6.9)",
+    assert said == ["\n",
                     "game over: black wins by time forfeit (Art. 6.9): white's flag has fallen",
                     "game over> "]
     assert shown == ["\n", "game over> "]
@@ -129,3 +130,58 @@ def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
     said = _transcript(play, [])
     assert said[2] == ("game resumed after black: pawn d5; white to move; "
                        "white 4:56, black 4:53")
+
+
+def test_a_store_that_fails_stops_the_game_said_once(tmp_path: Path) -> None:
+    store = FailingStore(tmp_path / "games.sqlite", fail_at=4)  # 1... Nf6's write fails
+    play = stored_table(store, BuiltinPlayer(1, seed=5), tmp_path)
+    play.engines = {Side.WHITE: play.engines[Side.BLACK]}  # the engine has White
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return "Nf6" if len(prompts) == 1 else "e6"
+
+    said: list[str] = []
+    run_accessible(play, read, said.append, watch=False)
+    stopped = [line for line in said if line.startswith("game stopped: ")]
+    assert len(stopped) == 1 and "cannot record the game" in stopped[0]
+    assert "everything before is kept in" in stopped[0]
+    assert prompts == ["black> "]  # the game ends at once: nothing more is asked
+    assert not any("forfeit" in line or "illegal" in line for line in said)
+    saved = (tmp_path / "g.pgn").read_text()
+    assert saved == kept(tmp_path / "games.sqlite") and "Nf6" not in saved
+
+
+def test_the_result_is_announced_once() -> None:
+    for typed, ending in ((["e4", "e5", "resign"], "by resignation"),
+                          (["f3", "e5", "g4", "Qh4"], "by checkmate")):
+        game = Game(replace(FIDE_2023, input_mode=InputMode.DIGITAL), parse_human("10+0"))
+        said = _transcript(Play(LiveGame(game, now=FakeTime()), {}), typed)
+        told = [line for line in said if "black wins" in line]
+        assert len(told) == 1 and told[0].startswith(f"game over: black wins {ending}"), said
+
+
+def test_a_flag_that_cannot_be_recorded_stops_the_game_from_the_watching_thread(
+    tmp_path: Path,
+) -> None:
+    store = FailingStore(tmp_path / "games.sqlite", fail_at=3)  # the flag's write fails
+    time = FakeTime()
+    play = stored_table(store, None, tmp_path, time)
+    time.advance(301_000)  # White's 5 minutes are gone
+    said: list[str] = []
+    stopped = threading.Event()
+
+    def show(text: str) -> None:
+        said.append(text)
+        if text.endswith("> "):
+            stopped.set()
+
+    watcher = threading.Thread(target=watch_flags,
+                               args=(Console(play, spoken=True), said.append, show, stopped))
+    watcher.start()
+    watcher.join(timeout=30)
+    assert said[1].startswith("game stopped: cannot record the game: ")
+    assert said[-1] == "game stopped> " and play.live.game.outcome is None
+    play.close()
+    assert (tmp_path / "g.pgn").read_text() == kept(tmp_path / "games.sqlite")

@@ -17,6 +17,8 @@ from chessarbiter.session.play import Play
 from chessarbiter.session.players import BuiltinPlayer
 from chessarbiter.tui.app import GameApp
 from tests.clock.fake_time import FakeTime
+from tests.session.test_store_failure import kept, stored_table
+from tests.store.failing import FailingStore
 from tests.tui.resumed import resumed_game
 
 
@@ -111,7 +113,10 @@ def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
             assert len(moves) <= app.query_one("#moves", Static).region.height
             await _type(pilot, "help")
             assert _shown(app)[0] == "> help"  # a long reply shows from its start
-            assert "Ng1-f3" in _shown(app)[2]  # wrapped to the pane, nothing cut
+            shown = _shown(app)  # fitted to the pane: each command's line whole, or wrapped
+            assert shown[1] == "MOVE               play a move: Nf3, exd5, O-O, e8=Q, g1f3, Ng1-f3"
+            claim = shown.index("claim [repetition|50] [MOVE]")  # under its column
+            assert shown[claim + 1].startswith(" " * 19 + "claim a draw, on the board")
             assert len(_shown(app)) >= 8
             log = app.query_one("#log", RichLog)
             top = log.scroll_y
@@ -121,7 +126,7 @@ def test_at_80x24_the_latest_moves_show_and_long_replies_scroll() -> None:
             await pilot.press("pageup")
             await pilot.pause()
             assert log.scroll_y < top + 2 * len(_shown(app))
-            await pilot.press("pageup")
+            await pilot.press("pageup", "pageup")
             await pilot.pause()
             assert log.scroll_y < top  # back to earlier messages
 
@@ -157,3 +162,24 @@ def test_a_resumed_game_is_announced_with_the_clocks(tmp_path: Path) -> None:
             await pilot.press("ctrl+q")
 
     asyncio.run(scenario())
+
+
+def test_a_store_that_fails_stops_the_game_and_keeps_what_was_recorded(tmp_path: Path) -> None:
+    store = FailingStore(tmp_path / "games.sqlite", fail_at=4)  # the engine's reply fails
+    play = stored_table(store, BuiltinPlayer(1, seed=5), tmp_path)
+
+    async def scenario() -> None:
+        app = GameApp(play, unicode=False)
+        async with app.run_test() as pilot:
+            await pilot.press(*"e4", "enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "game stopped: cannot record the game" in _log(app)
+            assert "forfeit" not in _log(app) and "illegal" not in _log(app)
+        assert app.return_code == 1
+
+    asyncio.run(scenario())
+    assert play.failure is not None and "disk I/O error" in f"{play.failure}"
+    saved = (tmp_path / "g.pgn").read_text()
+    assert saved == kept(tmp_path / "games.sqlite") and "1. e4 {" in saved
+    assert '[Result "*"]' in saved

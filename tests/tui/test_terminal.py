@@ -25,13 +25,13 @@ WAIT_S = 60.0
 class Terminal:
     """A tmux session running one command."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, size: tuple[int, int] = (110, 36)) -> None:
         self.name = f"ca-{uuid.uuid4().hex[:8]}"
         shell = subprocess.list2cmdline(command) + '; echo "[exited $?]"; sleep 60'
         env = [f"-e{name}={os.environ[name]}" for name in ("PYTHONPATH", "PATH")
                if name in os.environ]
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "110", "-y", "36",
-                        *env, "-c", str(cwd), shell], check=True)
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]),
+                        "-y", str(size[1]), *env, "-c", str(cwd), shell], check=True)
 
     def screen(self) -> str:
         out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
@@ -143,3 +143,83 @@ def test_wrong_claim_is_penalised(tmp_path: Path) -> None:
     text = next(tmp_path.glob("*.pgn")).read_text()
     assert '[Result "*"]' in text
     check_saved(tmp_path)
+
+
+def _stored(folder: Path) -> list[tuple[str, str]]:
+    """Each game of the default store: its id and its scoresheet as the store replays it."""
+    from chessarbiter.arbiter.scoresheet import to_pgn
+    from chessarbiter.store import SqliteStore
+
+    store = SqliteStore(folder / "games.sqlite")
+    try:
+        return [(info.game_id, to_pgn(store.load(info.game_id))) for info in store.games()]
+    finally:
+        store.close()
+
+
+def test_the_engine_plays_with_the_default_store_then_the_game_resumes(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "chessarbiter.cli.main", "play", "--white", "engine:1",
+               "--black", "human", "--ascii", "--seed", "3", "--dir", str(tmp_path)]
+    term = Terminal(command, tmp_path)
+    try:
+        term.wait_for("type help")
+        term.wait_for("1. ")  # the engine's first move, recorded from its thread's answer
+        term.type("Nf6")
+        term.wait_for("1... Nf6")
+        screen = term.wait_for("2. ")
+        assert "forfeit" not in screen and "illegal" not in screen
+        quit_game(term)
+    finally:
+        term.close()
+    [(game_id, stored)] = _stored(tmp_path)
+    pgn = tmp_path / f"games-{game_id}.pgn"
+    assert pgn.read_text() == stored and '[Result "*"]' in stored
+    assert stored.count(".") >= 3  # the engine's two moves and the person's one
+    term = Terminal([*command, "--resume", game_id], tmp_path)
+    try:
+        term.wait_for("game resumed after 2.")
+        term.type("Nc6")
+        term.wait_for("3. ")  # the engine plays on in the resumed game
+        term.type("resign")
+        term.wait_for("game over: 1-0 by resignation")
+        quit_game(term)
+    finally:
+        term.close()
+    [(_, stored)] = _stored(tmp_path)
+    assert pgn.read_text() == stored and '[Result "1-0"]' in stored
+    assert "Nc6" in stored and "forfeit" not in stored
+    check_saved(tmp_path)
+
+
+def _help_rows(screen: str) -> list[str]:
+    """The rows of the messages' pane that show ``help``'s list (its box's inner text)."""
+    rows = [line[1:].rstrip("│▁▅▇█▃▂▄▆ ") for line in screen.splitlines()
+            if line.startswith("│")]
+    return [row for row in rows if row and not row.startswith(("> ", "chessarbiter:", "type "))]
+
+
+def test_help_reads_well_at_80x24(tmp_path: Path) -> None:
+    from chessarbiter.present.help import HELP
+
+    commands = (*(cmd for cmd, _ in HELP), "PageUp / PageDown", "ctrl+f", "ctrl+q")
+    command = [sys.executable, "-m", "chessarbiter.cli.main", "play", "--white", "human",
+               "--black", "human", "--ascii", "--dir", str(tmp_path)]
+    term = Terminal(command, tmp_path, size=(80, 24))
+    try:
+        term.wait_for("type help")
+        term.type("help")
+        first = term.wait_for("│MOVE ")
+        seen = _help_rows(first)
+        for _ in range(3):
+            subprocess.run(["tmux", "send-keys", "-t", term.name, "PageDown"], check=True)
+            time.sleep(0.3)
+            seen += _help_rows(term.screen())
+        quit_game(term)
+    finally:
+        term.close()
+    listed = seen[:next(i for i, row in enumerate(seen) if row.startswith("Articles"))]
+    assert "MOVE               play a move: Nf3, exd5, O-O, e8=Q, g1f3, Ng1-f3" in listed
+    assert "claim [repetition|50] [MOVE]" in listed
+    assert f"{'ctrl+q'.ljust(17)}  save and quit" in listed
+    for row in listed:  # a command's row, or what one does wrapped under its column
+        assert row.startswith((*commands, " " * 19)), (row, first)

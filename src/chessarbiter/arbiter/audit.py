@@ -183,10 +183,23 @@ def _fifty_move(pos: Position) -> int:
 
 def _label_at(game: RecordedGame, ply: int) -> str:
     """The label of the main line's move ``ply`` (1 = first), replaying to it."""
+    return _labels(game, [ply])[ply]
+
+
+def _labels(game: RecordedGame, plies: list[int]) -> dict[int, str]:
+    """The labels of the main line's moves ``plies`` (in order), in one replay."""
+    labels: dict[int, str] = {}
+    if not plies:
+        return labels
     pos = game.start_position()
-    for record in game.moves[: ply - 1]:
+    wanted = iter(plies)
+    ply = next(wanted)
+    for at, record in enumerate(game.moves[: plies[-1]], 1):
+        if at == ply:
+            labels[ply] = move_label(pos, record.move)
+            ply = next(wanted, 0)
         pos.push(record.move)
-    return move_label(pos, game.moves[ply - 1].move)
+    return labels
 
 
 def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
@@ -240,14 +253,16 @@ def audit_game(game: RecordedGame, profile: RuleProfile = FIDE_2023) -> Audit:
             twice.add(key)
         elif count >= THREEFOLD and not threefold:
             threefold = True
-            findings.append(Finding(CLAIM, "threefold", "threefold repetition claimable: this "
-                                    "position has now appeared three times (Art. 9.2.2)",
-                                    ply, _label_at(game, ply)))
+            label = _label_at(game, ply)
+            findings.append(Finding(CLAIM, "threefold", f"threefold repetition claimable after "
+                                    f"{label}: this position has now appeared three times "
+                                    "(Art. 9.2.2)", ply, label))
         if halfmove >= FIFTY_MOVE_PLIES and not fifty:
             fifty = True
-            findings.append(Finding(CLAIM, "fifty-moves", "50-move rule claimable: 50 moves by "
-                                    "each player without capture or pawn move (Art. 9.3.2)",
-                                    ply, _label_at(game, ply)))
+            label = _label_at(game, ply)
+            findings.append(Finding(CLAIM, "fifty-moves", f"50-move rule claimable after {label}: "
+                                    "50 moves by each player without capture or pawn move "
+                                    "(Art. 9.3.2)", ply, label))
         if end is None:
             found = automatic_draw(pos, profile, count, dead)
             if found is not None and pos.has_legal_move():  # else mated or stalemated
@@ -310,15 +325,17 @@ def _read_error(audit: Audit) -> None:
     ):
         return  # the move came after the end (see _void_moves)
     where = ""
+    message = f"line {error.line}: {error.message}"
     if error.move_number:
         where = f"{error.move_number}{'...' if error.black else '.'}{error.text}"
+        message = f"{where} (line {error.line}): {error.message}"
     code = error.kind if error.kind != "invalid" else "unreadable-move"
-    audit.findings.append(Finding(ERROR, code, f"line {error.line}: {error.message}",
-                                  error.ply, where))
+    audit.findings.append(Finding(ERROR, code, message, error.ply, where))
 
 
 def _result(audit: Audit, pos: Position) -> None:
-    """The Result tag against the final position (Art. 5, 6.9, 9.6)."""
+    """The Result tag against the game's automatic end, whatever was recorded after it, or
+    else against the final position (Art. 5, 6.9, 9.6)."""
     game = audit.game
     tag = game.tags.get("Result")
     if tag is None:
@@ -327,16 +344,17 @@ def _result(audit: Audit, pos: Position) -> None:
     elif tag != game.result:
         audit.findings.append(Finding(WARNING, "result-marker", f"Result tag {tag!r} differs "
                                       f"from the movetext's termination marker {game.result!r}"))
-    if audit.game.error is not None:
-        return
     end = audit.end
+    if end is None and game.error is not None:
+        return  # the final position is unknown; an end before the error stands
     winner = _WINNERS.get(tag)
     if end is not None and end.termination is Termination.CHECKMATE:
         expected = end.result.value
         if tag != expected:
             severity = WARNING if tag == "*" else ERROR
+            mated = _WINNERS[expected].opponent
             audit.findings.append(Finding(severity, "result", f"Result {tag!r}, but "
-                                          f"{pos.turn.name.title()} is checkmated: "
+                                          f"{mated.name.title()} is checkmated: "
                                           f"the result is {expected} (Art. 5.1.1)"))
     elif end is not None and winner is not None:
         name, article = _ENDINGS[end.termination]
@@ -351,7 +369,7 @@ def _result(audit: Audit, pos: Position) -> None:
 
 
 def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
-    """``%clk`` readings that exceed what the time control gives (Art. 6.2)."""
+    """Every ``%clk`` reading that exceeds what the time control gives (Art. 6.2)."""
     value = audit.game.tags.get("TimeControl")
     if not clocks or value is None:
         return
@@ -367,22 +385,23 @@ def _clock(audit: Audit, clocks: list[tuple[int, int]]) -> None:
     first = audit.game.start_position().turn
     previous = [control.periods[0].time_ms] * 2
     made = [0, 0]
-    reported = [False, False]
+    over: list[tuple[int, Side, int, int]] = []
     for ply, reading in clocks:
         side = first if ply % 2 else first.opponent
         allowed = previous[side] + _allowance(control, made[side])
         made[side] += 1
-        if reading > allowed + CLOCK_TOLERANCE_MS and not reported[side]:
-            reported[side] = True
-            label = _label_at(audit.game, ply)
-            audit.findings.append(Finding(
-                WARNING, "clock",
-                f"{side.name.title()}'s clock reads "
-                f"{format_clock_time(reading)} after {label}, more than the "
-                f"{format_clock_time(allowed)} that TimeControl {value!r} allows (Art. 6.2)",
-                ply, label,
-            ))
+        if reading > allowed + CLOCK_TOLERANCE_MS:
+            over.append((ply, side, reading, allowed))
         previous[side] = reading
+    labels = _labels(audit.game, [ply for ply, *_ in over])
+    for ply, side, reading, allowed in over:
+        label = labels[ply]
+        audit.findings.append(Finding(
+            WARNING, "clock",
+            f"{side.name.title()}'s clock reads {format_clock_time(reading)} after {label}, "
+            f"more than the {format_clock_time(allowed)} that TimeControl {value!r} allows "
+            "(Art. 6.2)", ply, label,
+        ))
 
 
 def _allowance(control: TimeControl, made: int) -> int:

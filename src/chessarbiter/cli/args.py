@@ -55,15 +55,24 @@ def fen_text(text: str) -> str:
     return text
 
 
-def control_and_profile(tc: str, profile: str) -> tuple[TimeControl | None, RuleProfile]:
+CUTECHESS_PREFIX = "tc="
+"""How an engine runner's control is written to ``match --tc`` (``tc=10+0.1``: seconds)."""
+
+
+def control_and_profile(tc: str, profile: str, *, runner: bool = False) -> tuple[
+        TimeControl | None, RuleProfile]:
     """The ``--tc`` and ``--profile`` arguments read (``auto``: by the control's FIDE
-    category); :class:`CommandError` naming the argument when either is bad."""
-    from chessarbiter.clock import parse_control
+    category); with ``runner``, ``tc=VALUE`` is also read, as cutechess-cli reads it (in
+    seconds); :class:`CommandError` naming the argument when either is bad."""
+    from chessarbiter.clock import parse_control, parse_cutechess
     from chessarbiter.clock.errors import TimeControlError
     from chessarbiter.laws.profiles import profile_for
 
     try:
-        control = parse_control(tc)
+        if runner and tc.strip().startswith(CUTECHESS_PREFIX):
+            control = parse_cutechess(tc.strip().removeprefix(CUTECHESS_PREFIX))
+        else:
+            control = parse_control(tc)
     except TimeControlError as exc:
         raise CommandError(f"--tc: {exc}") from None
     try:

@@ -5,7 +5,8 @@ with the final position, whether play went on after the game had ended (void mov
 result is the one the end gives), which draws a player could have claimed and when, and
 clock readings the time control cannot explain; then a summary. ``--json`` prints one JSON
 object (``games``, ``summary``) for tools. The exit code is 1 when any game breaks the Laws
-or cannot be read, 2 when a file cannot be opened (nothing is audited), else 0.
+or cannot be read, 2 when a file cannot be opened or holds no PGN at all (compressed, binary,
+JSON, a text with no game: nothing is audited), else 0.
 
 Files are read as streams (memory stays flat on databases of any size); with ``--jobs N``
 parts of whole games are audited in N processes, the output staying in file order and the
@@ -55,17 +56,21 @@ def _jobs(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Audit every game of every file (see ``check_run``); ``CommandError`` for a file that
-    cannot be opened or unknown ``--letters``, before any game is audited."""
+    cannot be opened or holds no PGN, or unknown ``--letters``, before any game is audited."""
+    from chessarbiter.cli.check_parts import Options
     from chessarbiter.cli.check_run import audit_files
+    from chessarbiter.cli.check_sniff import not_pgn
     from chessarbiter.notation.letters import LANGUAGES
 
     if args.letters not in LANGUAGES:
         raise CommandError(f"--letters {args.letters!r}: expected one of "
                            f"{', '.join(sorted(LANGUAGES))}")
+    options = Options(strict=args.strict, letters=args.letters)
     for path in args.files:
         try:
-            with open(path, "rb"):
-                pass
+            why = not_pgn(path, options)
         except OSError as exc:
             raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        if why is not None:
+            raise CommandError(f"{path}: not PGN: {why}")
     return audit_files(args)

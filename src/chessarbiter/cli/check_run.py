@@ -10,7 +10,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from chessarbiter.arbiter.audit import CLAIM, ERROR, NOTE, WARNING
 from chessarbiter.cli.check_parts import (
@@ -23,6 +23,8 @@ from chessarbiter.cli.check_parts import (
 )
 
 _PROGRESS_EVERY_S = 0.5
+SHOWN_PER_CODE: Final = 5
+"""Findings of one kind printed for a game in text; a line counts the rest."""
 
 
 def audit_files(args: argparse.Namespace) -> int:
@@ -131,8 +133,15 @@ def _print_game(path: str, index: int, report: Report, quiet: bool, out: TextIO)
     ending = f", {report.ending}" if report.ending else ""
     print(f"{path}:{report.line}: game {index}: {_title(report)}: {report.result} "
           f"({report.plies} plies{ending}) {status}", file=out)
+    shown: dict[str, int] = {}
     for finding in report.findings:
-        print(f"  {finding.severity:7} {finding.code}: {finding.message}", file=out)
+        count = shown[finding.code] = shown.get(finding.code, 0) + 1
+        if count <= SHOWN_PER_CODE:
+            print(f"  {finding.severity:7} {finding.code}: {finding.message}", file=out)
+    for code, count in shown.items():
+        if count > SHOWN_PER_CODE:
+            print(f"  {'':7} {code}: and {count - SHOWN_PER_CODE} more (--json lists every one)",
+                  file=out)
 
 
 def _errors(report: Report) -> bool:

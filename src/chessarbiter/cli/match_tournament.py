@@ -1,7 +1,8 @@
 """``chessarbiter match --tournament FORMAT``: a round robin (``roundrobin``, ``double``), a
 Swiss (``swiss``, ``--rounds``) or a gauntlet (the first ``--engine`` against each other one,
 ``--games`` each) between the ``--engine`` players, games under the Laws as in a match.
-Prints the standings with each engine's tally and Elo difference against its opponents; a
+Prints the standings, the engines named as they play (``id name`` and settings, numbered
+when two play alike), with each engine's tally and Elo difference against its opponents; a
 round robin or Swiss is kept in the SQLite ``--store`` as a tournament (``chessarbiter
 tournament standings --db STORE``) and written to ``--trf`` when asked."""
 
@@ -11,6 +12,7 @@ import argparse
 import math
 import os
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,6 +59,7 @@ def tournament_from(args: argparse.Namespace, specs: list[str],
 
 def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig) -> int:
     """Check every engine starts, play the tournament, print the standings."""
+    from chessarbiter.present.controls import control_words
     from chessarbiter.store import StoreError, open_store
     from chessarbiter.store.opening import is_folder
     from chessarbiter.store.tournaments import TournamentStore
@@ -64,11 +67,14 @@ def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig
     from chessarbiter.tournament.match import EngineStartError, MatchConfig, check_engines
 
     event = tournament_from(args, specs, base)
+    names: dict[str, str] = {}
     for spec in dict.fromkeys(event.players):
         try:
-            check_engines(MatchConfig(spec, spec, 1, event.control, event.profile))
+            names |= check_engines(MatchConfig(spec, spec, 1, event.control, event.profile,
+                                               chess960=event.chess960))
         except EngineStartError as exc:
             raise CommandError(f"--engine: {exc}") from None
+    event = replace(event, shown=tuple(names[spec] for spec in event.players))
     try:
         args.pgn.parent.mkdir(parents=True, exist_ok=True)
         pgn = args.pgn.open("w", encoding="utf-8")
@@ -83,8 +89,8 @@ def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig
         pgn.close()
         raise CommandError(f"--store: {exc}") from None
     concurrency = max(1, min(args.concurrency, os.cpu_count() or 1))
-    print(f"{event.format} of {len(event.players)} engines, {args.tc}, {event.profile.name}, "
-          f"{concurrency} at a time", file=sys.stderr)
+    print(f"{event.format} of {len(event.players)} engines, {control_words(event.control)}, "
+          f"{event.profile.name}, {concurrency} at a time", file=sys.stderr)
 
     def progress(played: Played, outcome: Outcome) -> None:
         print(f"\rround {played.pairing.round}: {outcome.games} games played   ", end="",

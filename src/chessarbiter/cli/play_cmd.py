@@ -4,13 +4,17 @@ Each side is ``human``, ``engine`` (the built-in engine, ``engine:LEVEL`` for a 
 ``uci:COMMAND`` (an external UCI engine). The game is stored event by event (so a crash
 loses nothing; ``--resume`` continues it) in a SQLite database, ``games/games.sqlite`` unless
 ``--store`` names another (a folder there keeps one JSON-lines journal per game instead), and
-saved as PGN in ``--dir`` when it ends or is interrupted.
+saved as PGN in ``--dir`` when it ends or is interrupted. ``--list`` lists the stored games; a
+store that does not exist is not created (no games, exit code 0). A store that fails while
+the game is played stops it: one line on stderr, exit code 1, everything recorded before
+kept (``--resume`` continues from there).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +30,8 @@ def register(subparsers: Any) -> None:
     """Add the ``play`` subcommand."""
     parser = subparsers.add_parser("play", help="play a game at the terminal")
     parser.add_argument("--tc", default="5+3",
-                        help="time control: '5+3', '40/90+30, 30+30', 'G/60;d5', 'none' "
+                        help="time control: '5+3' (minutes + seconds a move), '10s+0.1s' "
+                             "(units named), '40/90+30, 30+30', 'G/60;d5', 'none' "
                              "(default 5+3)")
     parser.add_argument("--profile", default="auto",
                         help="rule profile (default: FIDE 2023 standard, rapid or blitz by the "
@@ -90,10 +95,22 @@ def _pgn_path(args: argparse.Namespace, store: EventStore, game_id: str) -> Path
     return Path(args.dir) / f"{Path(store_path(args)).stem}-{game_id}.pgn"
 
 
+def _missing(where: str) -> bool:
+    """Whether the store ``where`` names does not exist (a database server's always may)."""
+    from chessarbiter.store.names import is_postgres
+
+    return not is_postgres(where) and not Path(where).exists()
+
+
 def list_games(args: argparse.Namespace) -> int:
-    """Print the games of ``--store``, one a line: id, last written, players, outcome."""
+    """Print the games of ``--store``, one a line: id, last written, players, outcome. A
+    store that does not exist is not created: there are no games (said on stderr)."""
     from chessarbiter.store import StoreError
 
+    where = store_path(args)
+    if _missing(where):
+        print(f"no stored games: {where} does not exist", file=sys.stderr)
+        return 0
     store = _open(args)
     try:
         games = store.games()
@@ -101,6 +118,8 @@ def list_games(args: argparse.Namespace) -> int:
         raise CommandError(f"--store: {exc}") from None
     finally:
         store.close()
+    if not games:
+        print(f"no stored games in {where}", file=sys.stderr)
     for info in games:
         when = datetime.datetime.fromtimestamp(info.updated).strftime("%Y-%m-%d %H:%M")
         players = f"{info.tags.get('White', '?')} - {info.tags.get('Black', '?')}"
@@ -145,6 +164,9 @@ def build(args: argparse.Namespace) -> Play:
             print(f"note: {path}: an unfinished last line was dropped")
         pgn = path.with_suffix(".pgn")
     elif args.resume is not None:
+        if _missing(store_path(args)):
+            raise CommandError(f"--resume: no game {args.resume}: {store_path(args)} does not "
+                               "exist")
         store = _open(args)
         try:
             game = store.load(args.resume)
@@ -185,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
     """Play until the game ends and the players quit."""
     from chessarbiter.clock.records import Side
 
+    if args.dir.exists() and not args.dir.is_dir():
+        raise CommandError(f"--dir: {args.dir}: not a folder")
     if args.list:
         return list_games(args)
     play = build(args)
@@ -192,14 +216,17 @@ def run(args: argparse.Namespace) -> int:
         from chessarbiter.tui.accessible import run_accessible
 
         run_accessible(play)
-        return 0
-    from chessarbiter.tui.app import GameApp
+    else:
+        from chessarbiter.tui.app import GameApp
 
-    people = play.humans()
-    orientation = people[0] if people else Side.WHITE
-    GameApp(play, orientation=orientation, unicode=not args.ascii).run()
-    kept = play.live.journal.where if play.live.journal is not None else "nowhere"
-    print(f"game saved to {play.pgn_path} (events kept in {kept})")
-    if play.live.game.outcome is not None:
-        print(play.live.game.outcome)
+        people = play.humans()
+        orientation = people[0] if people else Side.WHITE
+        GameApp(play, orientation=orientation, unicode=not args.ascii).run()
+        kept = play.live.journal.where if play.live.journal is not None else "nowhere"
+        print(f"game saved to {play.pgn_path} (events kept in {kept})")
+        if play.live.game.outcome is not None:
+            print(play.live.game.outcome)
+    if play.failure is not None:
+        print(f"chessarbiter play: error: {play.failure}", file=sys.stderr)
+        return 1
     return 0

@@ -44,6 +44,9 @@ def register(subparsers: Any) -> None:
                              "...] (repeatable)")
     parser.add_argument("--open-registration", action="store_true",
                         help="anyone may create a named account (POST /api/register)")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="served behind a reverse proxy terminating TLS: trust its "
+                             "X-Forwarded-Proto and X-Forwarded-For")
     parser.set_defaults(func=run)
 
 
@@ -114,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(host=args.host, port=args.port, db=where, bus=args.bus,
                           advertise=args.advertise,
                           engines=engines(args.engine),
-                          open_registration=args.open_registration)
+                          open_registration=args.open_registration,
+                          behind_proxy=args.behind_proxy)
     return serve(config)
 
 

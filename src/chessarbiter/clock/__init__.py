@@ -14,10 +14,17 @@ from chessarbiter.clock.comments import (
 )
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.clock.errors import ClockError, TimeControlError
-from chessarbiter.clock.format import format_engine, format_human, format_pgn_tag, format_us
+from chessarbiter.clock.format import (
+    format_engine,
+    format_human,
+    format_pgn_tag,
+    format_units,
+    format_us,
+)
 from chessarbiter.clock.parse import (
     NoControl,
     parse_control,
+    parse_cutechess,
     parse_engine,
     parse_human,
     parse_pgn_tag,
@@ -49,10 +56,12 @@ __all__ = [
     "format_engine",
     "format_human",
     "format_pgn_tag",
+    "format_units",
     "format_us",
     "monotonic_ms",
     "parse_clock_time",
     "parse_control",
+    "parse_cutechess",
     "parse_engine",
     "parse_human",
     "parse_pgn_tag",

@@ -14,10 +14,12 @@ MAX_DIGITS = 9
 _DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
 
 
-def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
+def read_amount(token: str, unit_ms: int, text: str, at: int, what: str,
+                form: str = "digits") -> int:
     """Read ``token`` (digits, optional decimals) in units of ``unit_ms`` as milliseconds.
 
-    ``text`` and ``at`` (the token's offset in it) and ``what`` only serve the error message.
+    ``text`` and ``at`` (the token's offset in it), ``what`` and ``form`` (how it may be
+    written) only serve the error message.
     """
     match = _DECIMAL.fullmatch(token)
     if match is None and token[:1] == "-" and _DECIMAL.fullmatch(token[1:]):
@@ -27,7 +29,7 @@ def read_amount(token: str, unit_ms: int, text: str, at: int, what: str) -> int:
         )
     if match is None:
         raise TimeControlError(
-            f"{shown(text)} at {at}: {shown(token)}: expected {what} (digits)"
+            f"{shown(text)} at {at}: {shown(token)}: expected {what} ({form})"
         )
     whole = read_count(match[1], text, at, what)
     fraction = (match[2] or "").rstrip("0")

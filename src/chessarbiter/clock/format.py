@@ -38,6 +38,23 @@ def format_engine(control: TimeControl) -> str:
     return _descriptor(control.periods[0], SECOND, "engine")
 
 
+def _with_unit(ms: int) -> str:
+    return f"{ms // MINUTE}m" if ms and not ms % MINUTE else write_amount(ms, SECOND) + "s"
+
+
+def format_units(control: TimeControl) -> str:
+    """The human form with every amount naming its unit (``10s+0.1s``, ``40/90m+30s, 30m+30s``):
+    whole minutes in ``m``, anything else in ``s``."""
+    for period in control.periods:
+        if period.mode not in (BonusMode.NONE, BonusMode.INCREMENT):
+            raise TimeControlError(f"the human form cannot express a {period.mode.value} period")
+    return ", ".join(
+        ("" if p.moves is None else f"{p.moves}/") + _with_unit(p.time_ms)
+        + (f"+{_with_unit(p.bonus_ms)}" if p.bonus_ms else "")
+        for p in control.periods
+    )
+
+
 def format_human(control: TimeControl) -> str:
     """The human form in minutes and increment seconds (``40/90+30, 30+30``)."""
     return ", ".join(_descriptor(period, MINUTE, "human") for period in control.periods)

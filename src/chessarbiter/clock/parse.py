@@ -40,8 +40,22 @@ def _moves(token: str, text: str, at: int) -> int:
     return moves
 
 
-def _descriptor(part: str, at: int, text: str, unit: int) -> Period:
-    """``[moves/]time[+increment]`` with time in ``unit`` and increment in seconds."""
+UNITS = {"s": SECOND, "m": MINUTE, "h": 60 * MINUTE}
+"""The unit letters an amount of the human and US forms may carry: ``10s``, ``1m``, ``2h``."""
+
+
+def _amount(token: str, unit: int, text: str, at: int, what: str, units: bool) -> int:
+    """``token`` in ``unit`` as milliseconds, or in its own unit when ``units`` allows one
+    (``10s``, ``1.5m``, ``2h``)."""
+    if units and token[-1:] in UNITS and token[-2:-1].isdigit():
+        return read_amount(token[:-1], UNITS[token[-1]], text, at, what)
+    form = "digits, a unit s, m or h may follow: '10s'" if units else "digits"
+    return read_amount(token, unit, text, at, what, form)
+
+
+def _descriptor(part: str, at: int, text: str, unit: int, units: bool = False) -> Period:
+    """``[moves/]time[+increment]`` with time in ``unit`` and increment in seconds unless
+    ``units`` lets an amount name its own."""
     moves: int | None = None
     if "/" in part:
         head, part = part.split("/", 1)
@@ -50,11 +64,11 @@ def _descriptor(part: str, at: int, text: str, unit: int) -> Period:
     time_token, plus, bonus_token = part.partition("+")
     if not plus and "|" in part:
         time_token, plus, bonus_token = part.partition("|")
-    time_ms = read_amount(time_token, unit, text, at, "time")
+    time_ms = _amount(time_token, unit, text, at, "time", units)
     bonus = 0
     if plus:
         at += len(time_token) + 1
-        bonus = read_amount(bonus_token, SECOND, text, at, "increment seconds")
+        bonus = _amount(bonus_token, SECOND, text, at, "increment seconds", units)
     return Period(time_ms, moves, bonus, BonusMode.INCREMENT if bonus else BonusMode.NONE)
 
 
@@ -98,6 +112,36 @@ def parse_engine(text: str) -> TimeControl:
     return TimeControl((_descriptor(stripped, text.index(stripped), text, SECOND),))
 
 
+_CUTECHESS = re.compile(
+    r"(?:(?P<moves>[^/]*)/)?(?:(?P<minutes>[^:/+]*):)?(?P<seconds>[^:/+]*)(?:\+(?P<inc>.*))?"
+)
+
+
+def parse_cutechess(text: str) -> TimeControl | None:
+    """Read a cutechess-cli / fastchess ``tc=`` value, in seconds: ``[moves/]time[+increment]``
+    with the time as seconds or ``minutes:seconds`` (``10+0.1``, ``40/60+0.6``, ``40/1:30``);
+    a move count repeats; ``inf`` is no clock (``None``). A control no clock can play is
+    refused as by :func:`require_playable`."""
+    stripped = text.strip()
+    if stripped.lower() == "inf":
+        return None
+    match = _CUTECHESS.fullmatch(stripped)
+    if match is None or not stripped:
+        raise TimeControlError(
+            f"{shown(text)}: expected '[moves/][minutes:]seconds[+increment]' or 'inf'")
+    at = text.index(stripped)
+    moves = None if match["moves"] is None else _moves(match["moves"], text, at)
+    time_ms = read_amount(match["seconds"], SECOND, text, at + match.start("seconds"),
+                          "seconds")
+    if match["minutes"] is not None:
+        time_ms += MINUTE * read_count(match["minutes"], text, at + match.start("minutes"),
+                                       "minutes")
+    bonus = 0 if match["inc"] is None else read_amount(
+        match["inc"], SECOND, text, at + match.start("inc"), "increment seconds")
+    period = Period(time_ms, moves, bonus, BonusMode.INCREMENT if bonus else BonusMode.NONE)
+    return require_playable(TimeControl((period,)), text)
+
+
 def require_playable(control: TimeControl, text: str) -> TimeControl:
     """``control`` when a clock can play it, else ``TimeControlError`` saying why.
 
@@ -125,9 +169,10 @@ UNTIMED_WORDS = ("none", "-", "untimed")
 
 
 def parse_control(text: str) -> TimeControl | None:
-    """A time control a clock can play, in the human (``5+3``, ``40/90+30, 30+30``) or US
-    Chess (``G/60;d5``) forms; ``None`` for an untimed game (:data:`UNTIMED_WORDS`);
-    ``TimeControlError`` otherwise (the human form's error when neither form reads)."""
+    """A time control a clock can play, in the human (``5+3``, ``40/90+30, 30+30``,
+    ``10s+0.1s``) or US Chess (``G/60;d5``) forms; ``None`` for an untimed game
+    (:data:`UNTIMED_WORDS`); ``TimeControlError`` otherwise (the human form's error when
+    neither form reads)."""
     if text.strip().lower() in UNTIMED_WORDS:
         return None
     try:
@@ -142,9 +187,12 @@ def parse_control(text: str) -> TimeControl | None:
 
 def parse_human(text: str) -> TimeControl:
     """Read the usual human form in minutes with increments in seconds, periods separated by
-    commas: ``90+30``, ``40/90+30, 30+30``, ``5+3``, ``3|2``, ``40/120, 20/60`` (repeating)."""
+    commas: ``90+30``, ``40/90+30, 30+30``, ``5+3``, ``3|2``, ``40/120, 20/60`` (repeating).
+
+    Any amount may name its unit instead, ``s``, ``m`` or ``h`` right after the number:
+    ``10s+0.1s`` is ten seconds and a tenth of a second a move, ``1m+1s``, ``90m+30s``."""
     parts = _split(text, ",")
-    periods = [_descriptor(part, at, text, MINUTE) for part, at in parts]
+    periods = [_descriptor(part, at, text, MINUTE, units=True) for part, at in parts]
     return _rest_last(periods, [at for _, at in parts], text)
 
 
@@ -161,7 +209,7 @@ def _us_segment(part: str, at: int, text: str) -> tuple[Period, bool]:
             f"{shown(text)} at {at}: {shown(part)}: expected 'G/min', 'SD/min' or 'moves/min'"
         )
     moves = None if match["kind"] else _moves(match["moves"], text, at)
-    time_ms = read_amount(match["time"], MINUTE, text, at + match.start("time"), "minutes")
+    time_ms = _amount(match["time"], MINUTE, text, at + match.start("time"), "minutes", True)
     if not match["bonus"]:
         return Period(time_ms, moves), False
     bonus = _US_BONUS.fullmatch(match["bonus"])
@@ -173,12 +221,13 @@ def _us_segment(part: str, at: int, text: str) -> tuple[Period, bool]:
         )
     mode = BonusMode.INCREMENT if bonus["inc"] is not None else _US_MODES[bonus["name"]]
     amount = bonus["amount"] if bonus["inc"] is None else bonus["inc"]
-    ms = read_amount(amount, SECOND, text, bonus_at, "bonus seconds")
+    ms = _amount(amount, SECOND, text, bonus_at, "bonus seconds", True)
     return Period(time_ms, moves, ms, mode if ms else BonusMode.NONE), True
 
 
 def parse_us(text: str) -> TimeControl:
-    """Read a US Chess form in minutes: ``G/60;d5``, ``40/120, SD/60;d5``, ``G/90+30``.
+    """Read a US Chess form in minutes: ``G/60;d5``, ``40/120, SD/60;d5``, ``G/90+30``;
+    amounts may name their unit as in :func:`parse_human` (``G/10s;d2s``).
 
     ``d`` is a simple delay, ``b`` a Bronstein delay, ``+`` or ``inc`` an increment. As on US
     delay clocks, a bonus written on the last segment applies to the whole game: every earlier

@@ -24,6 +24,12 @@ from typing import IO, Final, Literal
 from chessarbiter.core.errors import IllegalMoveError, InvalidMoveError
 from chessarbiter.core.moves import Move, uci
 from chessarbiter.core.position import STARTING_FEN, Position
+from chessarbiter.engines.uci_options import (
+    DeclaredOption,
+    OptionError,
+    checked_settings,
+    read_option,
+)
 
 FailureKind = Literal["start", "crash", "timeout", "illegal", "malformed"]
 
@@ -111,6 +117,8 @@ class UciEngine:
 
     def __init__(self, process: subprocess.Popen[str], chess960: bool) -> None:
         self.name = ""
+        self.settings: dict[str, str] = {}
+        """The options set, by their declared names, with the values sent."""
         self.chess960 = chess960
         self.failure: EngineFailure | None = None
         self._process = process
@@ -134,7 +142,9 @@ class UciEngine:
     ) -> UciEngine | EngineFailure:
         """Start an engine (a bare name is also looked for in :data:`GAMES_DIR`) and
         complete the handshake (``uci``/``uciok``, options, ``isready``/``readyok``) within
-        ``timeout_s`` per step."""
+        ``timeout_s`` per step. Each option is checked against the engine's declaration
+        (:mod:`~chessarbiter.engines.uci_options`) and set alone: a refused one is a
+        ``start`` failure naming it."""
         if not command:
             return EngineFailure("start", "no engine command")
         try:
@@ -149,6 +159,8 @@ class UciEngine:
         failure = engine._handshake(dict(options or {}), timeout_s)
         if failure is not None:
             engine.close()
+            if failure.kind == "start":  # a setting refused
+                return failure
             return EngineFailure("start", f"{failure.kind}: {failure.detail}")
         return engine
 
@@ -245,20 +257,48 @@ class UciEngine:
     ):
         self._send("uci")
         deadline = time.monotonic() + timeout_s
+        declared: dict[str, DeclaredOption] = {}
         while True:
             line = self._next_line(deadline, "uciok")
             if isinstance(line, EngineFailure):
                 return line
             if line.startswith("id name "):
                 self.name = line[8:].strip()
+            elif (option := read_option(line)) is not None:
+                declared[option.name.lower()] = option
             elif line.strip() == "uciok":
                 break
-        if self.chess960:
+        if self.chess960 and "uci_chess960" in declared:
             options.setdefault("UCI_Chess960", True)
-        for name, value in options.items():
-            text = str(value).lower() if isinstance(value, bool) else str(value)
-            self._send(f"setoption name {name} value {text}")
+        try:
+            settings = checked_settings(declared, options)
+        except OptionError as exc:
+            return self._fail("start", str(exc))
+        for name, value in settings.items():
+            failure = self._set(name, value, declared[name.lower()].type, timeout_s)
+            if failure is not None:
+                return failure
+            self.settings[name] = value
         return self._sync(timeout_s)
+
+    def _set(self, name: str, value: str, kind: str, timeout_s: float) -> EngineFailure | None:
+        """Send one ``setoption`` and wait for ``readyok``: an engine's answer in between
+        (a line other than ``info``, or an ``info string`` naming an error, such as
+        stockfish's "No such option") refuses the setting."""
+        command = f"setoption name {name}" + ("" if kind == "button" else f" value {value}")
+        self._send(command)
+        self._send("isready")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            line = self._next_line(deadline, "readyok")
+            if isinstance(line, EngineFailure):
+                return line
+            text = line.strip()
+            if text == "readyok":
+                return None
+            if text and (not text.startswith("info") or (
+                    text.startswith("info string") and "error" in text.lower())):
+                return self._fail("start", f"answered {command!r} with {text[:200]!r}")
 
     def _sync(self, timeout_s: float) -> EngineFailure | None:
         if self.failure is not None:

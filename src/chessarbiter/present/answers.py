@@ -4,11 +4,13 @@ readable, the result once the game is over, whose move it is and the clocks."""
 
 from __future__ import annotations
 
+from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Side
 from chessarbiter.present.clocks import format_ms
+from chessarbiter.present.controls import control_words
 from chessarbiter.present.moves import move_words
-from chessarbiter.present.wording import control_words, readable
+from chessarbiter.present.wording import readable
 from chessarbiter.session.commands import Verb
 from chessarbiter.session.results import (
     Answer,
@@ -35,6 +37,13 @@ def _over(after: Situation, *, spoken: bool) -> list[str]:
     return [readable(f"game over: {after.outcome}", after.position, spoken=spoken)]
 
 
+def _states_the_outcome(decision: Decision, after: Situation) -> bool:
+    """Whether ``decision`` is the game's end that the "game over" line says (said once)."""
+    outcome = after.outcome
+    return (outcome is not None and decision.article == outcome.termination.article
+            and decision.text.endswith(outcome.reason))
+
+
 def answer_lines(answer: Answer, *, spoken: bool = False) -> list[str]:
     """What to tell the players (``spoken``: in words for a screen reader)."""
     after = answer.after
@@ -59,7 +68,8 @@ def answer_lines(answer: Answer, *, spoken: bool = False) -> list[str]:
 
 def _ruling_lines(ruling: Ruling, *, spoken: bool) -> list[str]:
     after = ruling.after
-    lines = [readable(f"{d}", after.position, spoken=spoken) for d in ruling.decisions]
+    lines = [readable(f"{d}", after.position, spoken=spoken) for d in ruling.decisions
+             if not _states_the_outcome(d, after)]
     lines += _over(after, spoken=spoken)
     if ruling.played is not None:
         return [played_words(ruling.played, spoken=spoken), *lines]

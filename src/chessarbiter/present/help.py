@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Sequence
 from typing import Final
 
 HELP: Final = (
@@ -21,10 +23,26 @@ HELP: Final = (
     ("help", "this list"),
     ("quit", "stop; the game is saved and can be resumed"),
 )
+COLUMN: Final = 17
+"""The commands' column when the list is fitted to a width; a longer command has its line."""
 
 
-def help_text(without: tuple[str, ...] = ()) -> str:
-    """The command list, one command a line, leaving out the commands in ``without``."""
-    shown = [(cmd, what) for cmd, what in HELP if cmd not in without]
-    width = max(len(cmd) for cmd, _ in shown)
-    return "\n".join(f"{cmd.ljust(width)}  {what}" for cmd, what in shown)
+def help_text(without: tuple[str, ...] = (), *, keys: Sequence[tuple[str, str]] = (),
+              width: int | None = None) -> str:
+    """The command list (and an interface's ``keys``), one command a line, leaving out the
+    commands in ``without``. With ``width``, fitted to it: what a command does is wrapped
+    under its own column, and a command longer than :data:`COLUMN` has a line to itself."""
+    shown = [(cmd, what) for cmd, what in (*HELP, *keys) if cmd not in without]
+    if width is None:
+        column = max(len(cmd) for cmd, _ in shown)
+        return "\n".join(f"{cmd.ljust(column)}  {what}" for cmd, what in shown)
+    indent = " " * (COLUMN + 2)
+    lines: list[str] = []
+    for cmd, what in shown:
+        wrapped = textwrap.wrap(what, max(width - len(indent), 20))
+        if len(cmd) > COLUMN:
+            lines.append(cmd)
+        else:
+            lines.append(f"{cmd.ljust(COLUMN)}  {wrapped.pop(0)}")
+        lines += [indent + line for line in wrapped]
+    return "\n".join(lines)

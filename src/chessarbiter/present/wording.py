@@ -1,6 +1,6 @@
 """The arbiter's words made readable for players: moves in SAN instead of UCI, no FEN,
-article numbers without the 2000 rules' keys in parentheses (``help`` explains the key once),
-and time controls in plain words. Presentation only: the arbiter's own texts are unchanged.
+article numbers without the 2000 rules' keys in parentheses (``help`` explains the key once).
+Presentation only: the arbiter's own texts are unchanged.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
@@ -57,40 +56,3 @@ def readable(text: str, pos: Position, *, spoken: bool = False) -> str:
         text = _RESULT.sub(lambda m: _RESULTS[m.group(1)], text)
         text = _SECONDS.sub(r"\1 seconds", text)
     return text
-
-
-def _duration(ms: int) -> str:
-    seconds = ms // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    parts = [
-        f"{count} {unit}{'s' if count != 1 else ''}"
-        for count, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second"))
-        if count
-    ]
-    return " ".join(parts) or "no time"
-
-
-def _period(period: Period, first: bool) -> str:
-    time = _duration(period.time_ms)
-    if period.moves is not None:
-        text = f"{period.moves} moves in {time}"
-    else:
-        text = f"{time} each" if first else f"then {time} for the rest of the game"
-    bonus = _duration(period.bonus_ms)
-    if period.mode is BonusMode.INCREMENT:
-        text += f", plus {bonus} a move"
-    elif period.mode is BonusMode.DELAY:
-        text += f", with a {bonus} delay a move"
-    elif period.mode is BonusMode.BRONSTEIN:
-        text += f", with a Bronstein delay of {bonus}"
-    elif period.mode is BonusMode.HOURGLASS:
-        text += ", hourglass"
-    return text
-
-
-def control_words(control: TimeControl | None) -> str:
-    """A time control in words: ``5 minutes each, plus 3 seconds a move``."""
-    if control is None:
-        return "no clock"
-    return "; ".join(_period(p, i == 0) for i, p in enumerate(control.periods))

@@ -1,5 +1,6 @@
-"""Who may act: named accounts with API tokens (kept as hashes) and the arbiter role, and
-the per-game secrets of anonymous players (also kept as hashes)."""
+"""Who may act: named accounts with API tokens (kept as hashes) and the arbiter role, the
+browser sessions opened with those tokens, and the per-game secrets of anonymous players
+(all kept as hashes)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -18,6 +20,13 @@ digit (as lichess user names)."""
 TOKEN_PREFIX: Final = "cha_"
 """Every account's API token starts so (a game secret does not)."""
 COLUMNS: Final = "id, name, token_hash, role, created_ms"
+SESSION_PREFIX: Final = "chs_"
+"""Every browser session's secret starts so."""
+SESSION_COOKIE: Final = "chessarbiter-session"
+"""The browser session's cookie (HttpOnly): an account signed in (``POST /api/session``)."""
+SESSION_DAYS: Final = 30
+"""A browser session lasts this many days (then its cookie is no one's)."""
+DAY_MS: Final = 24 * 60 * 60 * 1000
 
 
 class Role(Enum):
@@ -90,11 +99,67 @@ class Accounts:
     def by_token(self, token: str) -> Account | None:
         return self._by_hash.get(hash_secret(token))
 
+    def by_id(self, account_id: str) -> Account | None:
+        return self._by_id.get(account_id)
+
     def by_name(self, name: str) -> Account | None:
         return self._by_id.get(name.lower())
 
     def __len__(self) -> int:
         return len(self._by_id)
+
+
+class Sessions:
+    """Browser sessions known to this process: a session's secret (stored hashed, in the
+    table ``server_sessions``) stands for the account that signed in with its API token,
+    for :data:`SESSION_DAYS` days."""
+
+    def __init__(self, now_ms: Callable[[], int]) -> None:
+        self.now_ms = now_ms
+        """Wall-clock milliseconds (a session's age)."""
+        self._accounts: dict[str, tuple[str, int]] = {}
+        """The account id and opening time of each session, by the hash of its secret."""
+
+    def load(self, conn: sqlite3.Connection) -> None:
+        """Read the sessions not yet expired from the database."""
+        oldest = self.now_ms() - SESSION_DAYS * DAY_MS
+        for digest, account_id, created in conn.execute(
+                "SELECT token_hash, account, created_ms FROM server_sessions "
+                "WHERE created_ms > ?", (oldest,)):
+            self.remember(digest, account_id, created)
+
+    def remember(self, digest: str, account_id: str, created_ms: int) -> None:
+        self._accounts[digest] = (account_id, created_ms)
+
+    def forget(self, digest: str) -> None:
+        self._accounts.pop(digest, None)
+
+    def knows(self, digest: str) -> bool:
+        return digest in self._accounts
+
+    def account_id(self, secret: str) -> str | None:
+        """The account signed in by the session ``secret`` (``None``: none, or expired)."""
+        found = self._accounts.get(hash_secret(secret))
+        if found is None or found[1] <= self.now_ms() - SESSION_DAYS * DAY_MS:
+            return None
+        return found[0]
+
+
+def insert_session(conn: sqlite3.Connection, account_id: str, created_ms: int
+                   ) -> tuple[str, str]:
+    """A new session for the account ``account_id``: its secret and the secret's hash."""
+    secret = new_secret(SESSION_PREFIX)
+    digest = hash_secret(secret)
+    conn.execute("INSERT INTO server_sessions (token_hash, account, created_ms) "
+                 "VALUES (?, ?, ?)", (digest, account_id, created_ms))
+    return secret, digest
+
+
+def select_session(conn: sqlite3.Connection, digest: str) -> tuple[str, int] | None:
+    """The account id and opening time of the session whose secret hashes to ``digest``."""
+    row = conn.execute("SELECT account, created_ms FROM server_sessions WHERE token_hash = ?",
+                       (digest,)).fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
 
 
 def select_account(conn: sqlite3.Connection, column: str, value: str

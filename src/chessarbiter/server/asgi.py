@@ -40,7 +40,7 @@ class Raw:
         try:
             await self.handler(scope["app"].state.hub, scope, receive, send)
         except ApiError as exc:
-            await send_json(send, {"error": exc.message}, exc.status)
+            await send_json(send, {"error": exc.message}, exc.status, exc.headers)
 
 
 def encode_json(data: Any) -> bytes:
@@ -49,14 +49,18 @@ def encode_json(data: Any) -> bytes:
                       separators=(",", ":")).encode()
 
 
-async def send_json(send: Send, data: Any, status: int = 200) -> None:
-    await send_body(send, encode_json(data), status)
+async def send_json(send: Send, data: Any, status: int = 200,
+                    headers: dict[str, str] | None = None) -> None:
+    await send_body(send, encode_json(data), status, headers)
 
 
-async def send_body(send: Send, body: bytes, status: int = 200) -> None:
-    """A whole JSON answer (``body`` already encoded)."""
+async def send_body(send: Send, body: bytes, status: int = 200,
+                    headers: dict[str, str] | None = None) -> None:
+    """A whole JSON answer (``body`` already encoded), with extra ``headers``."""
+    extra = [(k.lower().encode("latin-1"), v.encode("latin-1"))
+             for k, v in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-length", b"%d" % len(body)), JSON_TYPE]})
+                "headers": [(b"content-length", b"%d" % len(body)), JSON_TYPE, *extra]})
     await send({"type": "http.response.body", "body": body})
 
 

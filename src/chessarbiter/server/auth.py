@@ -1,18 +1,24 @@
 """Who sends a request: a Bearer token (an account's API token, or an anonymous player's
-game secret), or the game secret in the game's cookie (set by the browser pages)."""
+game secret), a browser session (the session cookie, opened with an API token once), or the
+game secret in the game's cookie (set by the browser pages). A state-changing request
+authenticated by a cookie must come from the server's own pages (``Origin``, else
+``Referer``): another site's form or script cannot act with the visitor's cookies."""
 
 from __future__ import annotations
+
+from typing import Final
 
 from starlette.requests import Request
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.accounts import Account, hash_secret
+from chessarbiter.server.accounts import SESSION_COOKIE, Account, hash_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.table import HubGame
 
-COOKIE_PREFIX = "chessarbiter-"
+COOKIE_PREFIX: Final = "chessarbiter-"
 """The cookie ``chessarbiter-GAMEID`` holds a game's secret for the browser."""
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def cookie_name(game_id: str) -> str:
@@ -26,11 +32,62 @@ def bearer(request: Request) -> str | None:
     return value if scheme.lower() == "bearer" and value else None
 
 
+def own_origin(request: Request, behind_proxy: bool) -> str:
+    """The server's origin as the request reached it (``behind_proxy``: with the scheme
+    the proxy forwards)."""
+    scheme = request.url.scheme
+    if behind_proxy:
+        forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip()
+        scheme = forwarded.lower() or scheme
+    host = request.headers.get("host") or request.url.netloc
+    return f"{scheme}://{host}"
+
+
+def secure(request: Request, behind_proxy: bool) -> bool:
+    """Whether the request came over TLS (to the server, or to the proxy before it): its
+    cookies are then ``Secure``."""
+    return own_origin(request, behind_proxy).startswith("https:")
+
+
+def check_origin(request: Request, hub: Hub) -> None:
+    """403 unless a state-changing request authenticated by a cookie comes from this
+    server's pages: its ``Origin`` (else its ``Referer``) is the server's own."""
+    if request.method in SAFE_METHODS:
+        return
+    own = own_origin(request, hub.config.behind_proxy)
+    origin = request.headers.get("origin")
+    if origin is not None and origin != "null":
+        if origin == own:
+            return
+        sender = origin
+    else:
+        referer = request.headers.get("referer")
+        if referer is not None and (referer == own or referer.startswith(own + "/")):
+            return
+        sender = referer or origin or "none"
+    raise ApiError(403, f"a request signed by a cookie must come from this server's pages "
+                        f"({own}), not from {sender[:80]!r}; send a Bearer token instead")
+
+
+def session_account(request: Request, hub: Hub) -> Account | None:
+    """The account of the request's browser session (``None`` without one)."""
+    secret = request.cookies.get(SESSION_COOKIE)
+    if not secret:
+        return None
+    account_id = hub.sessions.account_id(secret)
+    return None if account_id is None else hub.accounts.by_id(account_id)
+
+
 def account(request: Request, hub: Hub) -> Account | None:
-    """The account whose token the request carries (``None``: no token); 401 for a token
-    that is no account's and no game's (checked by the game routes)."""
+    """The account whose token the request carries, else its browser session's (``None``:
+    neither, or a token that is no account's: callers answer 401)."""
     token = bearer(request)
-    return None if token is None else hub.accounts.by_token(token)
+    if token is not None:
+        return hub.accounts.by_token(token)
+    found = session_account(request, hub)
+    if found is not None:
+        check_origin(request, hub)
+    return found
 
 
 def require_account(request: Request, hub: Hub) -> Account:
@@ -38,7 +95,7 @@ def require_account(request: Request, hub: Hub) -> Account:
     if found is None:
         if bearer(request) is None:
             raise ApiError(401, "this request needs an account's API token (Authorization: "
-                                "Bearer TOKEN)")
+                                "Bearer TOKEN) or a browser session")
         raise ApiError(401, "no such token")
     return found
 
@@ -51,18 +108,31 @@ def require_arbiter(request: Request, hub: Hub) -> Account:
 
 
 def player_side(request: Request, hub: Hub, entry: HubGame) -> Side:
-    """The side the request's sender plays in ``entry``: 401 without credentials, 403 for
-    anyone else (a spectator, another game's player)."""
+    """The side the request's sender plays in ``entry``: 401 without credentials or with
+    credentials that are no one's here (a token that is no account's nor the game's
+    secret), 403 for an account that does not play in it (or a cookie sent by another
+    site's page)."""
     token = bearer(request)
     cookie = request.cookies.get(cookie_name(entry.id))
-    if token is None and cookie is None:
-        raise ApiError(401, f"game {entry.id}: acting in a game needs the player's token or "
-                            "game secret")
-    found = hub.accounts.by_token(token) if token is not None else None
-    for credential in (token, cookie):
-        if credential is None:
-            continue
-        side = entry.side_of(found.id if found is not None else None, hash_secret(credential))
+    session = session_account(request, hub) if token is None else None
+    if token is None and cookie is None and session is None:
+        raise ApiError(401, f"game {entry.id}: acting in a game needs the player's token, "
+                            "game secret or browser session")
+    known = None
+    if token is not None:
+        known = hub.accounts.by_token(token)
+        side = entry.side_of(None if known is None else known.id, hash_secret(token))
         if side is not None:
             return side
-    raise ApiError(403, f"game {entry.id}: you do not play in this game")
+    for found, secret in ((session, None), (None, cookie)):
+        if found is None and secret is None:
+            continue
+        side = entry.side_of(None if found is None else found.id,
+                             None if secret is None else hash_secret(secret))
+        if side is not None:
+            check_origin(request, hub)
+            return side
+        known = known or found
+    if known is not None:
+        raise ApiError(403, f"game {entry.id}: {known.name} does not play in this game")
+    raise ApiError(401, f"game {entry.id}: no such token or game secret")

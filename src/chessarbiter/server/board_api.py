@@ -34,7 +34,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server import auth, shapes
-from chessarbiter.server.accounts import AccountError, hash_secret
+from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
     RELAY_HEADER,
@@ -47,6 +47,7 @@ from chessarbiter.server.asgi import (
 )
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
+from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby import (
     account_seat,
     anonymous_seat,
@@ -61,6 +62,7 @@ from chessarbiter.server.table import HubGame, close_queue, ndjson
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}
 MOVE_LENGTH = (4, 5)
+BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
 
 
 def hub_of(request: Request) -> Hub:
@@ -82,6 +84,12 @@ async def fields(request: Request) -> dict[str, Any]:
     object), the body winning; 400 for a body that is neither."""
     found: dict[str, Any] = dict(request.query_params)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind not in BODY_TYPES:  # refused before the body is read
+        if request.headers.get("content-length", "0") == "0" and \
+                "transfer-encoding" not in request.headers:
+            return found
+        raise ApiError(400, f"content-type {kind[:60]!r}: expected "
+                            "application/x-www-form-urlencoded or application/json")
     body = await request.body()
     if not body.strip():
         return found
@@ -93,19 +101,45 @@ async def fields(request: Request) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ApiError(400, "the JSON body must be an object")
         found.update(data)
-    elif kind == "application/x-www-form-urlencoded":
+    else:
         try:
             found.update(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
         except UnicodeDecodeError:
             raise ApiError(400, "the form body is not UTF-8") from None
-    else:
-        raise ApiError(400, f"content-type {kind[:60]!r}: expected "
-                            "application/x-www-form-urlencoded or application/json")
     return found
 
 
-def stream(lines: AsyncIterator[bytes]) -> StreamingResponse:
-    return StreamingResponse(lines, media_type=NDJSON)
+def address(hub: Hub, scope: Scope) -> str | None:
+    """The request's address for the per-address limits (:func:`limits.client_address`)."""
+    return client_address(scope, hub.config.behind_proxy)
+
+
+def creating(request: Request, hub: Hub, account: Account | None) -> None:
+    """Count a creation by ``account`` (or anonymous) from the request's address; 429
+    with ``Retry-After`` beyond the rate limits."""
+    hub.limits.create(None if account is None else account.id, address(hub, request.scope))
+
+
+def open_stream(hub: Hub, scope: Scope, account: Account | None) -> Callable[[], None]:
+    """Count a stream opened by ``account`` (or anonymous) from the request's address (429
+    beyond the limits); the function that counts it closed."""
+    return hub.limits.open_stream(None if account is None else account.id,
+                                  address(hub, scope))
+
+
+class Held(StreamingResponse):
+    """A streaming answer counted as an open stream until it ends, however it ends."""
+
+    def __init__(self, lines: AsyncIterator[bytes], closed: Callable[[], None],
+                 media_type: str = NDJSON) -> None:
+        super().__init__(lines, media_type=media_type)
+        self.closed = closed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
 
 
 # -- account -------------------------------------------------------------------------
@@ -138,6 +172,7 @@ async def register(request: Request) -> Response:
     hub = hub_of(request)
     if not hub.config.open_registration:
         raise ApiError(403, "registration is closed on this server")
+    creating(request, hub, None)
     name = text_field(await fields(request), "username")
     if not name:
         raise ApiError(400, "username: required")
@@ -148,12 +183,53 @@ async def register(request: Request) -> Response:
     return JSONResponse({"id": account.id, "username": account.name, "token": token})
 
 
+async def open_session(request: Request) -> Response:
+    """Sign a browser in: the account's API token, sent once (``Authorization: Bearer``),
+    opens a session whose HttpOnly cookie the pages act by from then on (the token is
+    never in a URL, nor readable by the pages' scripts)."""
+    hub = hub_of(request)
+    token = auth.bearer(request)
+    found = None if token is None else hub.accounts.by_token(token)
+    if found is None:
+        raise ApiError(401, "signing in needs an account's API token (Authorization: "
+                            "Bearer TOKEN)" if token is None else "no such token")
+    creating(request, hub, found)
+    response = JSONResponse({"id": found.id, "username": found.name})
+    response.set_cookie(SESSION_COOKIE, await hub.open_session(found), path="/",
+                        httponly=True, samesite="strict",
+                        secure=auth.secure(request, hub.config.behind_proxy))
+    return response
+
+
+async def close_session(request: Request) -> Response:
+    """Sign the browser out: its session ends and its cookie is cleared."""
+    hub = hub_of(request)
+    secret = request.cookies.get(SESSION_COOKIE)
+    if secret:
+        auth.check_origin(request, hub)
+        await hub.close_session(secret)
+    response = JSONResponse(OK)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
+                           secure=auth.secure(request, hub.config.behind_proxy))
+    return response
+
+
 async def event_stream(request: Request) -> Response:
     """The account's events: its unfinished games and pending challenges first, then
     ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled`` and
     ``challengeDeclined`` as they happen (in a cluster, from every process)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    closed = open_stream(hub, request.scope, account)
+    try:
+        return await _event_stream(request, hub, account, closed)
+    except BaseException:
+        closed()
+        raise
+
+
+async def _event_stream(request: Request, hub: Hub, account: Account,
+                        closed: Callable[[], None]) -> Response:
     cluster = hub.cluster
     if cluster is None:
         queue = hub.subscribe_user(account.id)
@@ -181,7 +257,7 @@ async def event_stream(request: Request) -> Response:
             else:
                 await cluster.unsubscribe_user(account.id, queue)
 
-    return stream(lines())
+    return Held(lines(), closed)
 
 
 # -- challenges ------------------------------------------------------------------------
@@ -189,6 +265,7 @@ async def event_stream(request: Request) -> Response:
 async def create_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    creating(request, hub, account)
     username = request.path_params["username"]
     game = read_request(await fields(request))
     challenge = await hub.lobby.challenge(account, username, game, base_url(request))
@@ -207,6 +284,7 @@ async def list_challenges(request: Request) -> Response:
 async def accept_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    creating(request, hub, account)
     await hub.lobby.accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
@@ -232,6 +310,9 @@ async def open_challenge(request: Request) -> Response:
     link and a game secret for each side."""
     hub = hub_of(request)
     account = auth.account(request, hub)
+    if account is None and auth.bearer(request) is not None:
+        raise ApiError(401, "no such token")
+    creating(request, hub, account)
     game_request = read_request(await fields(request))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
@@ -257,6 +338,7 @@ async def challenge_ai(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
+    creating(request, hub, account)
     data = await fields(request)
     game_request = read_request(data)
     engine_name = text_field(data, "engine")
@@ -298,7 +380,9 @@ async def seek(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
+    creating(request, hub, account)
     game_request = read_request(await fields(request), minutes=True)
+    closed = open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
@@ -308,7 +392,7 @@ async def seek(request: Request) -> Response:
             found |= {"secret": secret, "url": game_url(request, game_id, secret)}
         yield ndjson(found)
 
-    return StreamingResponse(lines(), media_type="text/plain")
+    return Held(lines(), closed, "text/plain")
 
 
 # -- games -----------------------------------------------------------------------------
@@ -318,6 +402,9 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     lines); the stream ends after the game does, or when the client goes away. Anyone may
     watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
+    token = bearer(scope)
+    closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
+                                    address(hub, scope))
     queue = entry.subscribe()
     try:
         first = ndjson(entry.full())
@@ -336,6 +423,12 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
+        closed()
+
+
+def _account_id(hub: Hub, token: str) -> str | None:
+    found = hub.accounts.by_token(token)
+    return None if found is None else found.id
 
 
 game_stream = Raw(_game_stream)
@@ -520,6 +613,8 @@ def routes() -> list[BaseRoute]:
         Route("/api/account", get_account, methods=["GET"]),
         Route("/api/account/playing", get_playing, methods=["GET"]),
         Route("/api/register", register, methods=["POST"]),
+        Route("/api/session", open_session, methods=["POST"]),
+        Route("/api/session", close_session, methods=["DELETE"]),
         Route("/api/stream/event", event_stream, methods=["GET"]),
         Route("/api/challenge", list_challenges, methods=["GET"]),
         Route("/api/challenge/open", open_challenge, methods=["POST"]),

@@ -33,12 +33,20 @@ from typing import TYPE_CHECKING, Any, Final
 import httpx
 
 from chessarbiter.arbiter.game import Game
-from chessarbiter.server.accounts import TOKEN_PREFIX, Account, hash_secret, select_account
+from chessarbiter.server.accounts import (
+    SESSION_COOKIE,
+    TOKEN_PREFIX,
+    Account,
+    hash_secret,
+    select_account,
+    select_session,
+)
 from chessarbiter.server.asgi import RELAY_HEADER
 from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.limits import client_address
 from chessarbiter.server.meta import GameMeta
 from chessarbiter.server.table import HubGame, ndjson
 from chessarbiter.session.live import LiveGame
@@ -65,6 +73,10 @@ MAX_CHECKED: Final = 100_000
 """The most tokens remembered as read (known or not) before the memory starts afresh."""
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
+
+FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
+"""The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
+by a cookie must come from the origin it names, :func:`~chessarbiter.server.auth.check_origin`)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -207,6 +219,29 @@ class Cluster:
             return
         self.hub.accounts.remember(*found)
 
+    async def check_session(self, secret: str) -> None:
+        """Read the browser session's account from the database unless it was read lately
+        (a session opened through another process works here at once; one closed there
+        stops working here within :data:`ACCOUNT_CHECK_S`)."""
+        digest = hash_secret(secret)
+        now = self.clock()
+        if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
+            return
+        try:
+            found = await self.hub.db.run(lambda store, conn: select_session(conn, digest))
+            if found is not None:
+                await self.account_named(found[0])
+        except Exception as exc:  # the database away: what is known stands meanwhile
+            log.error("cluster: cannot read a session: %s", exc)
+            return
+        if len(self._checked) >= MAX_CHECKED:
+            self._checked.clear()
+        self._checked[digest] = now
+        if found is None:
+            self.hub.sessions.forget(digest)
+        else:
+            self.hub.sessions.remember(digest, *found)
+
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
         known = self.hub.accounts.by_name(name)
@@ -327,8 +362,8 @@ class Cluster:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]
-                   if k.decode().lower() not in HOP_HEADERS]
+        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]  # with the Host:
+                   if k.decode().lower() not in FORWARDED_HOP]  # the Origin checked against it
         query = scope.get("query_string", b"").decode()
         url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
         try:
@@ -439,8 +474,7 @@ class Forwarding:
             address = await self.cluster.owner(found["id"])
             if address is not None:
                 if found["stream"] and scope["method"] == "GET":
-                    with contextlib.suppress(OSError):  # the client went away
-                        await self.cluster.relay(found["id"], address, receive, send)
+                    await self._relay(found["id"], address, scope, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
@@ -451,7 +485,32 @@ class Forwarding:
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
+        session = _session(scope)
+        if session is not None:
+            await self.cluster.check_session(session)
         await self.app(scope, receive, send)
+
+
+    async def _relay(self, game_id: str, address: str, scope: Scope, receive: Receive,
+                     send: Send) -> None:
+        """Relay a game stream, counted among the client's streams (429 beyond the
+        limits, as a stream served here)."""
+        hub = self.cluster.hub
+        token = _token(scope)
+        if token is not None:
+            await self.cluster.check_token(token)
+        account = None if token is None else hub.accounts.by_token(token)
+        try:
+            closed = hub.limits.open_stream(None if account is None else account.id,
+                                            client_address(scope, hub.config.behind_proxy))
+        except ApiError as exc:
+            await _json(send, exc.status, {"error": exc.message})
+            return
+        try:
+            with contextlib.suppress(OSError):  # the client went away
+                await self.cluster.relay(game_id, address, receive, send)
+        finally:
+            closed()
 
 
 def _token(scope: Scope) -> str | None:
@@ -463,6 +522,17 @@ def _token(scope: Scope) -> str | None:
             token = token.strip()
             if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX):
                 return token
+    return None
+
+
+def _session(scope: Scope) -> str | None:
+    """The request's browser session secret (the cookie :data:`SESSION_COOKIE`), if any."""
+    for key, value in scope["headers"]:
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                name, _, secret = part.strip().partition("=")
+                if name == SESSION_COOKIE and secret:
+                    return str(secret)
     return None
 
 

@@ -35,6 +35,7 @@ from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Role
 from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
 from chessarbiter.server.lobby import Challenge, Lobby, seating
 from chessarbiter.server.meta import new_id
 from chessarbiter.server.requests import GameRequest
@@ -42,8 +43,8 @@ from chessarbiter.server.requests import GameRequest
 if TYPE_CHECKING:
     from chessarbiter.server.hub import Hub
 
-CHALLENGE_TTL_S: Final = 3 * 60 * 60
-"""How long a challenge waits for an answer."""
+CHALLENGE_TTL_S: Final = CHALLENGE_EXPIRY_MS // 1000
+"""How long a challenge waits for an answer (as in one process)."""
 SEEK_TTL_MS: Final = 10_000
 """How long a waiting seek lasts unless its process renews it."""
 SEEK_RENEW_S: Final = 3.0

@@ -27,7 +27,9 @@ class ServerConfig:
     (``name -> uci:COMMAND[;OPTION=VALUE...]``, as ``chessarbiter play --white``);
     ``engine_workers``: threads searching engine moves; ``lag_ms``: the lag compensation
     (``None``: by the game's profile, :func:`lag_for`); ``open_registration``: anyone may
-    create a named account (``POST /api/register``); ``max_games``: live games at most.
+    create a named account (``POST /api/register``); ``max_games``: live games at most;
+    ``behind_proxy``: served behind a reverse proxy terminating TLS, whose
+    ``X-Forwarded-Proto`` and ``X-Forwarded-For`` are trusted (docs/server.md, "Limits").
     ``db`` may be a ``postgresql://`` URI; with it, ``bus`` (a ``redis://`` URL) makes this
     process one of a cluster serving the same games (:mod:`chessarbiter.server.cluster`),
     reached by the others at ``advertise`` (``host:port``, default ``host:port``)."""
@@ -44,6 +46,7 @@ class ServerConfig:
     lag_ms: int | None = None
     open_registration: bool = False
     max_games: int = 20_000
+    behind_proxy: bool = False
 
     def lag_for(self, profile: RuleProfile) -> int:
         """The lag compensation for a game under ``profile``."""

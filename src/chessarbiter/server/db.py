@@ -42,6 +42,11 @@ SCHEMA: Final = (
         meta TEXT NOT NULL,  -- players, secrets' hashes, control, profile, creator (JSON)
         finished INTEGER NOT NULL DEFAULT 0
     )""",
+    """CREATE TABLE IF NOT EXISTS server_sessions (
+        token_hash TEXT PRIMARY KEY,  -- sha256 of the session cookie's secret, hex
+        account TEXT NOT NULL,  -- server_accounts.id
+        created_ms BIGINT NOT NULL  -- wall ms
+    )""",
 )
 """The server's tables beside the store's (``CREATE ... IF NOT EXISTS``: the store's schema
 version is its own)."""

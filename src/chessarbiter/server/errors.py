@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class ApiError(Exception):
-    """A request the server refuses: ``status`` (4xx, or 503 when the database failed) and
-    ``message``."""
+    """A request the server refuses: ``status`` (4xx, or 503 when the database failed),
+    ``message`` and the answer's extra ``headers`` (e.g. ``Retry-After`` with a 429)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str,
+                 headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = dict(headers or {})

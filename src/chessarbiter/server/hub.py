@@ -1,8 +1,12 @@
 """The game hub: every live game in memory over the SQLite store, acting as the arbiter.
 
-A player's event is stamped on arrival (lag-compensated), ruled on by the arbiter, queued
-for the store's next group commit and acknowledged once durable; the update line (serialized
-once) then goes to every subscriber's queue. Each game with a running clock has one timer,
+Every command for a game (a player's move, offer, claim, abort or resignation, a flag, an
+arbiter's decision) goes through the game's one sequence (:attr:`HubGame.sequence`), from
+the check to the commit: commands for the same game are served one after the other, each
+on the game as the previous one left it. A player's event is stamped on arrival
+(lag-compensated), ruled on by the arbiter, queued for the store's next group commit and
+acknowledged once durable; the update line (serialized once) then goes to every
+subscriber's queue. Each game with a running clock has one timer,
 set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
 arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
 analysis; an undetermined analysis leaves the game awaiting the arbiter's ruling). Engines
@@ -23,18 +27,34 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
-from chessarbiter.arbiter.events import Analysis, Event, FlagObserved, Question, Resigned
+from chessarbiter.arbiter.events import (
+    Analysis,
+    Event,
+    FlagObserved,
+    Moved,
+    Question,
+    Resigned,
+)
 from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server import shapes
-from chessarbiter.server.accounts import Account, Accounts, Role, insert_account
+from chessarbiter.server.accounts import (
+    Account,
+    Accounts,
+    Role,
+    Sessions,
+    hash_secret,
+    insert_account,
+    insert_session,
+)
 from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
@@ -77,6 +97,9 @@ class Hub:
         self.games: dict[str, HubGame] = {}
         """Games in memory: every unfinished game, and finished ones asked for since."""
         self.lobby = Lobby(self)
+        self.limits = Limits(config.now_ms)
+        self.sessions = Sessions(wall_ms)
+        """The browsers signed in (``POST /api/session``)."""
         self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
@@ -110,7 +133,7 @@ class Hub:
                                            thread_name_prefix="chessarbiter-engine")
         self._rulings = ThreadPoolExecutor(RULING_WORKERS,
                                            thread_name_prefix="chessarbiter-ruling")
-        await self.db.run(lambda store, conn: self.accounts.load(conn))
+        await self.db.run(self._load_accounts)
         if self.cluster is not None:
             await self.cluster.start()
         rows = await self.unfinished()
@@ -165,6 +188,25 @@ class Hub:
         self.accounts.remember(account, digest)
         return account, token
 
+    def _load_accounts(self, store: Any, conn: sqlite3.Connection) -> None:
+        self.accounts.load(conn)
+        self.sessions.load(conn)
+
+    async def open_session(self, account: Account) -> str:
+        """A new browser session for ``account`` (stored): its secret, for the cookie."""
+        created = wall_ms()
+        secret, digest = await self.db.run(
+            lambda store, conn: insert_session(conn, account.id, created))
+        self.sessions.remember(digest, account.id, created)
+        return secret
+
+    async def close_session(self, secret: str) -> None:
+        """End the browser session ``secret``."""
+        digest = hash_secret(secret)
+        await self.db.run(lambda store, conn: conn.execute(
+            "DELETE FROM server_sessions WHERE token_hash = ?", (digest,)))
+        self.sessions.forget(digest)
+
     # -- games -------------------------------------------------------------------------
 
     async def create_game(self, game: Game, white: Seat, black: Seat, *, source: str,
@@ -191,11 +233,12 @@ class Hub:
             await self.cluster.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
-        events = len(game.log)
-        started = entry.live.start()  # () also when it started the clocks (no decision)
-        if len(game.log) > events:
-            await self._record(entry, started)
-        self._resume(entry)
+        async with entry.sequence:
+            events = len(game.log)
+            started = entry.live.start()  # () also when it started the clocks (no decision)
+            if len(game.log) > events:
+                await self._record(entry, started)
+            self._resume(entry)
         for side in (Side.WHITE, Side.BLACK):
             self._notify_start(entry, side)
         return entry
@@ -233,6 +276,7 @@ class Hub:
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
         live = LiveGame(game, self.config.now_ms)
         entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
+        entry.waiting_since = self.config.now_ms()
         if self.cluster is not None:
             cluster = self.cluster
             entry.relay = lambda line: cluster.published(meta.id, line)
@@ -257,11 +301,12 @@ class Hub:
         self.games[entry.id] = entry
         if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
             self.cluster.bus.watch(entry.id)  # published until the relays say so
-        events = len(entry.game.log)
-        decisions = recover(entry.live)
-        if len(entry.game.log) > events:
-            await self._record(entry, decisions)
-        self._resume(entry)
+        async with entry.sequence:
+            events = len(entry.game.log)
+            decisions = recover(entry.live)
+            if len(entry.game.log) > events:
+                await self._record(entry, decisions)
+            self._resume(entry)
         return entry
 
     def forget(self, entry: HubGame) -> None:
@@ -279,28 +324,44 @@ class Hub:
             Decision, ...]:
         """Apply a player's (``side``) or the arbiter's (``None``) event stamped now, once
         any fallen flag is recorded; returns the arbiter's decisions once the event is
-        durable. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
+        durable. In the game's sequence: checked against the game as the previous command
+        left it. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
         changes), 503 if it could not be stored."""
-        if self.cluster is not None and not self.cluster.owns(entry.id):
-            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
+        async with entry.sequence:
+            return await self._act(entry, side, make)
+
+    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
+            Decision, ...]:
+        self._check_held(entry)
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
-        flagging = self._observe_flag(entry) if side is not None else None
-        if flagging is not None:
-            await flagging
+        if side is not None and self._flag_fallen(entry):
+            await self._record_flag(entry)
             if entry.game.is_over:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
         while True:
-            event = make(entry.stamp())
+            now = entry.live.time()
+            at = entry.stamp(side)
+            event = make(at)
             try:
                 decisions = await self._rule(entry, event)
             except (ArbiterError, ChessError) as exc:
                 raise ApiError(400, f"game {entry.id}: {exc}") from None
             if decisions is not None:
                 break  # else another event came first while the analysis ran: again
+        if side is not None:
+            entry.spend_lag(side, now - at)
         await self._record(entry, decisions)
         return decisions
+
+    def _check_held(self, entry: HubGame) -> None:
+        """``ApiError`` 503 unless this hub still holds ``entry`` as the game (a command
+        queued behind one whose event could not be stored finds the game dropped)."""
+        if self.games.get(entry.id) is not entry:
+            raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
+        if self.cluster is not None and not self.cluster.owns(entry.id):
+            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
         """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can
@@ -343,6 +404,8 @@ class Hub:
             if not done.done():
                 done.set_result(None)
 
+        if type(event) is Moved:
+            entry.waiting_since = self.config.now_ms()
         self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
                        stored)
         self._schedule(entry)
@@ -378,7 +441,13 @@ class Hub:
             self.loop.run_in_executor(self._engines, engine.close)  # an external process ends
 
     async def abort(self, entry: HubGame, side: Side) -> None:
-        """Abort a game before both players have moved (no result: lichess' abort)."""
+        """Abort a game before both players have moved (no result: lichess' abort), in the
+        game's sequence (no move or resignation comes between the check and the abort)."""
+        async with entry.sequence:
+            await self._abort(entry)
+
+    async def _abort(self, entry: HubGame) -> None:
+        self._check_held(entry)
         if entry.over:
             raise ApiError(400, f"game {entry.id}: the game is over")
         if len(entry.moves) >= 2:
@@ -406,36 +475,44 @@ class Hub:
         return None if left is None else entry.live.last_at() + left
 
     def _observe_flag(self, entry: HubGame) -> asyncio.Future[None] | None:
-        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9): the task doing it
-        (one per game at a time), or ``None`` if no flag has fallen."""
+        """Record a flag fallen (lag allowed) by now (Art. 6.8, 6.9), in the game's
+        sequence: the task doing it (one per game at a time), or ``None`` if no flag has
+        fallen."""
         if entry.flagging is not None:
             return entry.flagging
         if not self._flag_fallen(entry):
             return None
-        task = self.loop.create_task(self._record_flag(entry))
+        task = self.loop.create_task(self._flag_in_sequence(entry))
         entry.flagging = task
         return task
 
-    def _flag_fallen(self, entry: HubGame) -> bool:
-        fell = self._flag_instant(entry)
-        return fell is not None and entry.live.time() - entry.lag_ms >= fell
-
-    async def _record_flag(self, entry: HubGame) -> None:
+    async def _flag_in_sequence(self, entry: HubGame) -> None:
         try:
-            while True:
-                fell = self._flag_instant(entry)
-                if fell is None or not self._flag_fallen(entry):
-                    return
-                try:
-                    decisions = await self._rule(entry, FlagObserved(fell))
-                except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
-                    log.info("game %s: flag not recorded: %s", entry.id, exc)
-                    return
-                if decisions is not None:
-                    await self._record(entry, decisions)
-                    return
+            async with entry.sequence:
+                if self.games.get(entry.id) is entry:
+                    await self._record_flag(entry)
         finally:
             entry.flagging = None
+
+    def _flag_fallen(self, entry: HubGame) -> bool:
+        fell = self._flag_instant(entry)
+        return fell is not None and \
+            entry.live.time() - entry.allowance(entry.game.to_move) >= fell
+
+    async def _record_flag(self, entry: HubGame) -> None:
+        """Record the flag fallen, if one has (in the game's sequence)."""
+        while True:
+            fell = self._flag_instant(entry)
+            if fell is None or not self._flag_fallen(entry):
+                return
+            try:
+                decisions = await self._rule(entry, FlagObserved(fell))
+            except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
+                log.info("game %s: flag not recorded: %s", entry.id, exc)
+                return
+            if decisions is not None:
+                await self._record(entry, decisions)
+                return
 
     def _schedule(self, entry: HubGame) -> None:
         """Set the game's one timer at the instant its flag falls (plus the lag allowed).
@@ -448,7 +525,7 @@ class Hub:
                 entry.timer.cancel()
                 entry.timer = None
             return
-        delay_ms = fell + entry.lag_ms - entry.live.time()
+        delay_ms = fell + entry.allowance(entry.game.to_move) - entry.live.time()
         loop = self.loop
         at = loop.time() + max(delay_ms, 0) / 1000
         if entry.timer is not None:
@@ -470,15 +547,57 @@ class Hub:
             recorded.add_done_callback(_log_failure)
 
     def fire_due(self) -> int:
-        """Start recording every flag fallen by now (as the timers do when they are due):
-        for a time source that does not follow the loop's clock (tests). How many."""
+        """Start recording every flag fallen by now (as the timers do when they are due),
+        then aborting the games not started in time (as the keep-alive tick does): for a
+        time source that does not follow the loop's clock (tests). How many flags."""
         count = 0
         for entry in tuple(self.games.values()):
             recorded = self._observe_flag(entry)
             if recorded is not None:
                 recorded.add_done_callback(_log_failure)
                 count += 1
+        self.abort_unstarted()
         return count
+
+    # -- games nobody starts -------------------------------------------------------------
+
+    def _unstarted(self, entry: HubGame, now: int) -> bool:
+        """Whether the player to move has let :data:`START_TIMEOUT_MS` pass without the
+        side's first move (a tournament game, an engine's turn or a game awaiting the
+        arbiter's ruling excepted)."""
+        game = entry.game
+        return (not entry.over and len(entry.moves) < 2
+                and now - entry.waiting_since >= START_TIMEOUT_MS
+                and entry.meta.source != "tournament" and game.pending_ruling is None
+                and entry.meta.seat(game.to_move).engine is None
+                and self.games.get(entry.id) is entry
+                and (self.cluster is None or self.cluster.owns(entry.id)))
+
+    def abort_unstarted(self) -> int:
+        """Start aborting the games whose player to move has not made the side's first move
+        within :data:`START_TIMEOUT_MS` (as lichess aborts them); how many."""
+        now = self.config.now_ms()
+        count = 0
+        for entry in tuple(self.games.values()):
+            if entry.aborting or not self._unstarted(entry, now):
+                continue
+            entry.aborting = True
+            task = self.loop.create_task(self._abort_unstarted(entry))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            count += 1
+        return count
+
+    async def _abort_unstarted(self, entry: HubGame) -> None:
+        try:
+            async with entry.sequence:
+                if self._unstarted(entry, self.config.now_ms()):
+                    await self._abort(entry)
+                    log.info("game %s: aborted, not started in time", entry.id)
+        except ApiError as exc:
+            log.error("game %s: not aborted: %s", entry.id, exc.message)
+        finally:
+            entry.aborting = False
 
     # -- engines -----------------------------------------------------------------------
 
@@ -611,6 +730,8 @@ class Hub:
         users_at = time.monotonic() + KEEPALIVE_S
         while True:
             await asyncio.sleep(KEEPALIVE_TICK_S)
+            if self.config.timers:
+                self.abort_unstarted()
             now = time.monotonic()
             quiet = now - KEEPALIVE_S
             for entry in tuple(self.games.values()):

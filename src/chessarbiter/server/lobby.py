@@ -1,5 +1,6 @@
 """Challenges and seeks (kept in memory, as lichess keeps them for minutes): a direct
-challenge waits for its opponent's accept or decline, or its challenger's cancel; a seek
+challenge waits for its opponent's accept or decline, or its challenger's cancel, until it
+expires (:data:`~chessarbiter.server.limits.CHALLENGE_EXPIRY_MS`); a seek
 waits, its connection open, until another seek for the same game pairs with it."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
 from chessarbiter.server.meta import Seat, new_id
 from chessarbiter.server.requests import GameRequest
 from chessarbiter.server.table import HubGame
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
 @dataclass
 class Challenge:
     """A direct challenge from ``challenger`` to ``dest``; ``status``: ``created``,
-    ``accepted``, ``declined`` or ``canceled``."""
+    ``accepted``, ``declined`` or ``canceled``; ``created_ms``: when it was made (the
+    server's time source)."""
 
     id: str
     challenger: Account
@@ -33,6 +36,7 @@ class Challenge:
     request: GameRequest
     status: str = "created"
     decline_reason: str = ""
+    created_ms: int = 0
 
 
 @dataclass
@@ -151,7 +155,8 @@ class Lobby:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
             raise ApiError(400, "you cannot challenge yourself")
-        challenge = Challenge(new_id(), challenger, dest, request)
+        challenge = Challenge(new_id(), challenger, dest, request,
+                              created_ms=self.hub.config.now_ms())
         await self.keep(challenge)
         data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
         self.hub.notify(dest.id, data)
@@ -162,11 +167,20 @@ class Lobby:
         return self.hub.accounts.by_name(name)
 
     async def keep(self, challenge: Challenge) -> None:
-        """Keep an open challenge."""
+        """Keep an open challenge (and forget the expired ones)."""
+        self.expire()
         self.challenges[challenge.id] = challenge
 
+    def expire(self) -> None:
+        """Forget the challenges unanswered for :data:`CHALLENGE_EXPIRY_MS`."""
+        oldest = self.hub.config.now_ms() - CHALLENGE_EXPIRY_MS
+        for challenge in [c for c in self.challenges.values() if c.created_ms <= oldest]:
+            del self.challenges[challenge.id]
+
     async def find(self, challenge_id: str) -> Challenge:
-        """The open challenge ``challenge_id``; ``ApiError`` 404 if there is none."""
+        """The open challenge ``challenge_id``; ``ApiError`` 404 if there is none (or it
+        expired)."""
+        self.expire()
         challenge = self.challenges.get(challenge_id)
         if challenge is None:
             raise ApiError(404, f"no open challenge {challenge_id[:40]!r}")
@@ -221,6 +235,7 @@ class Lobby:
 
     async def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
         """The open challenges to and from ``account``."""
+        self.expire()
         incoming = [c for c in self.challenges.values() if c.dest.id == account.id]
         outgoing = [c for c in self.challenges.values() if c.challenger.id == account.id]
         return incoming, outgoing

@@ -92,6 +92,10 @@ def operations() -> list[Op]:
            query={"nb": {"type": "integer", "minimum": 1, "maximum": 50}}),
         Op("post", "/api/register", "Create a named account (when registration is open)",
            auth="none", body={"username": name}),
+        Op("post", "/api/session", "Sign a browser in with the token (sent once, in the "
+           "Authorization header): an HttpOnly session cookie the pages act by"),
+        Op("delete", "/api/session", "Sign the browser out (its session cookie cleared)", OK,
+           auth="none"),
         Op("get", "/api/stream/event", "The account's events: gameStart, gameFinish, "
            "challenge, challengeCanceled, challengeDeclined", {"type": "string"},
            stream=True, media="application/x-ndjson"),
@@ -143,7 +147,10 @@ def _operation(op: Op) -> dict[str, Any]:
                    for k, v in op.query.items()]
     errors = {"400": "Bad request: the error names what is wrong; nothing changed",
               "401": "No token or no such token", "403": "Not allowed for this token",
-              "404": "No such game, challenge or account", "503": "Not stored: retry"}
+              "404": "No such game, challenge or account",
+              "413": "The body is too large (docs/server.md, Limits)",
+              "429": "Too many creations or streams: retry after Retry-After seconds",
+              "503": "Not stored (the database failed): retry"}
     responses: dict[str, Any] = {
         "200": {"description": "OK", "content": {op.media: {"schema": op.ok}}},
         **{code: {"description": text, "content": {"application/json": {"schema": ERROR}}}
@@ -157,9 +164,9 @@ def _operation(op: Op) -> dict[str, Any]:
             "application/x-www-form-urlencoded": {"schema": schema},
             "application/json": {"schema": schema}}}
     if op.auth == "token":
-        data["security"] = [{"bearer": []}]
+        data["security"] = [{"bearer": []}, {"session": []}]
     elif op.auth == "player":
-        data["security"] = [{"bearer": []}, {"gameCookie": []}]
+        data["security"] = [{"bearer": []}, {"gameCookie": []}, {"session": []}]
     elif op.auth == "optional":
         data["security"] = [{"bearer": []}, {}]
     else:
@@ -192,6 +199,10 @@ def document() -> dict[str, Any]:
                 "gameCookie": {"type": "apiKey", "in": "cookie",
                                "name": "chessarbiter-GAMEID",
                                "description": "the game secret, set by the browser pages"},
+                "session": {"type": "apiKey", "in": "cookie", "name": "chessarbiter-session",
+                            "description": "a browser session (POST /api/session); a "
+                                           "request changing something must come from the "
+                                           "server's pages (Origin)"},
             },
             "schemas": {
                 "Error": {"type": "object", "required": ["error"],

@@ -125,9 +125,10 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
     written = text_field(fields, "timeControl")
     if written:
         try:
-            return parse_control(written)
+            control = parse_control(written)
         except TimeControlError as exc:
             raise ApiError(400, f"timeControl: {exc}") from None
+        return within_maxima(control, written)
     if minutes:
         limit_min = int_field(fields, "time", 0, MAX_LIMIT_S // 60)
         limit = None if limit_min is None else limit_min * 60
@@ -146,6 +147,17 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
         return require_playable(control, f"{limit}+{inc}")
     except TimeControlError as exc:
         raise ApiError(400, f"clock.limit: {exc}") from None
+
+
+def within_maxima(control: TimeControl | None, written: str) -> TimeControl | None:
+    """``control`` (written ``written``) if each period's time is at most
+    :data:`MAX_LIMIT_S` and its bonus at most :data:`MAX_INCREMENT_S`, as the lichess
+    fields are; ``ApiError`` 400 naming ``timeControl`` otherwise."""
+    for period in () if control is None else control.periods:
+        if period.time_ms > MAX_LIMIT_S * 1000 or period.bonus_ms > MAX_INCREMENT_S * 1000:
+            raise ApiError(400, f"timeControl: {written[:40]!r}: a period's time is at most "
+                                f"{MAX_LIMIT_S} s and its bonus at most {MAX_INCREMENT_S} s")
+    return control
 
 
 def read_request(fields: Mapping[str, Any], *, minutes: bool = False) -> GameRequest:

@@ -10,10 +10,11 @@ from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import BonusMode, TimeControl
 from chessarbiter.clock.errors import TimeControlError
-from chessarbiter.clock.format import format_human
+from chessarbiter.clock.format import format_human, format_units
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Outcome, Result, Termination
+from chessarbiter.present.controls import control_words
 from chessarbiter.server.meta import GameMeta, Seat
 
 NO_CLOCK_MS: Final = 2_147_483_647
@@ -86,19 +87,21 @@ def time_control(control: TimeControl | None) -> dict[str, Any] | None:
         return None
     return {
         "text": _text(control),
+        "words": control_words(control),
         "periods": [{"timeMs": p.time_ms, "moves": p.moves, "bonusMs": p.bonus_ms,
                      "mode": p.mode.value} for p in control.periods],
     }
 
 
 def _text(control: TimeControl) -> str | None:
-    """The control in the human form (``5+3``), when it has one."""
+    """The control in the human form (``5+3``), or with its units where minutes write it
+    inexactly (``10s+0.1s``), when it has one."""
     if any(p.mode not in (BonusMode.NONE, BonusMode.INCREMENT) for p in control.periods):
         return None
     try:
         return format_human(control)
-    except TimeControlError:  # a time no decimal of minutes writes (e.g. 8080 s)
-        return None
+    except TimeControlError:  # a time no decimal of minutes writes (e.g. 10 s)
+        return format_units(control)
 
 
 def variant(game: Game) -> dict[str, str]:

@@ -18,6 +18,10 @@ from chessarbiter.server import shapes
 from chessarbiter.server.meta import GameMeta
 from chessarbiter.session.live import LiveGame
 
+LAG_QUOTA: Final = 3
+"""A player's lag quota holds at most this many allowances (and starts full)."""
+LAG_REGAIN: Final = 3
+"""Each event of a player's regains this fraction (1/3) of the allowance to the quota."""
 QUEUE_LIMIT: Final = 256
 """Updates a subscriber may fall behind before its stream is closed."""
 
@@ -35,6 +39,11 @@ class HubGame:
         self.live = live
         self.game = live.game
         self.lag_ms = lag_ms
+        self.lag_quota = [LAG_QUOTA * lag_ms, LAG_QUOTA * lag_ms]
+        """The lag compensation each side (by ``Side.value``) may still have: each
+        compensated event spends what it used and regains a third of the allowance (as
+        lichess' lag quota), so a player whose every reply comes just within the
+        allowance is still charged most of it."""
         self.subscribers: set[asyncio.Queue[Line]] = set()
         self.timer: asyncio.TimerHandle | asyncio.Handle | None = None
         self.timer_at = 0.0
@@ -42,8 +51,16 @@ class HubGame:
         self.stop = threading.Event()
         """Set when the game ends: an engine thinking for it stops."""
         self.thinking = False
+        self.sequence = asyncio.Lock()
+        """The game's one sequence: every command for the game (move, offer, claim, abort,
+        resignation, flag, arbiter's decision) holds it from its check to its commit."""
+        self.waiting_since = 0
+        """When (the server's time source, ms) the game was loaded or last had a move:
+        the start of a wait for a first move (:meth:`Hub.abort_unstarted`)."""
+        self.aborting = False
+        """Being aborted for want of a first move."""
         self.flagging: asyncio.Future[None] | None = None
-        """Recording a fallen flag (its analysis running in a worker)."""
+        """Recording a fallen flag (queued in the sequence, or its analysis running)."""
         self.version = 0
         """Events applied since loaded: a ruling computed meanwhile checks it is still
         about the same game."""
@@ -70,11 +87,22 @@ class HubGame:
         """Finished (an outcome) or aborted: no player may act."""
         return self.meta.aborted or self.game.is_over
 
-    def stamp(self) -> int:
-        """The game time of an event arriving now: lag-compensated, never before the last
-        event."""
+    def allowance(self, side: Side) -> int:
+        """The lag compensation ``side`` may have now: the allowance, within its quota."""
+        return min(self.lag_ms, self.lag_quota[side.value])
+
+    def stamp(self, side: Side | None = None) -> int:
+        """The game time of an event of ``side`` (``None``: the arbiter's) arriving now:
+        lag-compensated within the side's quota, never before the last event."""
         live = self.live
-        return max(live.last_at(), live.time() - self.lag_ms)
+        lag = self.lag_ms if side is None else self.allowance(side)
+        return max(live.last_at(), live.time() - lag)
+
+    def spend_lag(self, side: Side, used: int) -> None:
+        """Count ``used`` ms of compensation given to an event of ``side`` against its
+        quota (:attr:`lag_quota`)."""
+        quota = self.lag_quota[side.value] - used + self.lag_ms // LAG_REGAIN
+        self.lag_quota[side.value] = min(LAG_QUOTA * self.lag_ms, quota)
 
     def side_of(self, account: str | None, secret_hash: str | None) -> Side | None:
         """The side the holder of ``account`` (an account id) or of the secret hashed

@@ -3,12 +3,17 @@
 Events get their ``at_ms`` from the time source, continuing from the log's last event (so a
 resumed game picks up where its log ends). The program acts as the arbiter at the board: it
 records a fallen flag as soon as it looks (Art. 6.8), before the next player's event.
+
+A game is kept as it is recorded: when its recorder cannot keep an accepted event (a store
+or journal that fails), the event is taken back, the game stops there and every later action
+raises the same :class:`RecordingError`; what was recorded before stays as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
@@ -46,6 +51,12 @@ def read_move(pos: Position, text: str) -> Move:
             raise san_error from None
 
 
+class RecordingError(RuntimeError):
+    """An accepted event its recorder could not keep: the game stops where its record ends.
+    Not a player's error (never a :class:`ValueError`): says where the game is kept and why
+    the write failed."""
+
+
 class Recorder(Protocol):
     """Where a live game's events go as they are accepted: a journal file or a game of a
     store (:class:`chessarbiter.store.Recording`)."""
@@ -75,6 +86,8 @@ class LiveGame:
     ) -> None:
         self.game = game
         self.journal = journal
+        self.failure: RecordingError | None = None
+        """Why the game stopped, once its recorder failed."""
         self._now = now
         self._base = now() - self.last_at()
 
@@ -88,11 +101,28 @@ class LiveGame:
         return max(self._now() - self._base, self.last_at())
 
     def apply(self, event: Event) -> tuple[Decision, ...]:
-        """Rule on an event and journal it once accepted."""
+        """Rule on an event and journal it once accepted; :class:`RecordingError` (the
+        event taken back, the game stopped) if the journal cannot keep it."""
+        if self.failure is not None:
+            raise self.failure
         decisions = self.game.apply(event)
         if self.journal is not None:
-            self.journal.append(self.game.log[-1])  # as recorded, with its analysis
+            try:
+                self.journal.append(self.game.log[-1])  # as recorded, with its analysis
+            except Exception as exc:  # whatever the write's failure, the record ends here
+                self._stop(exc)
         return decisions
+
+    def _stop(self, exc: Exception) -> NoReturn:
+        """Take back the last event (its record failed) and stop the game."""
+        game = self.game
+        with contextlib.suppress(ArbiterError):  # (a log without analyses: left as played)
+            self.game = Game.replay(game.setup, game.log[:-1], start=game.start_analysis)
+        where = self.journal.where if self.journal is not None else "nowhere"
+        self.failure = RecordingError(
+            f"cannot record the game: {exc}; the game stops here, everything before is "
+            f"kept in {where}")
+        raise self.failure from exc
 
     def start(self) -> tuple[Decision, ...]:
         """Start White's clock (Art. 6.5) where the profile's clock starts that way (not in

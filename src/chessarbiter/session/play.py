@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from chessarbiter.arbiter.decisions import Decision
@@ -16,7 +17,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.repetition import FIFTY_MOVE_PLIES
 from chessarbiter.session.commands import ACTIONS, Command, Verb, side_named
-from chessarbiter.session.live import LiveGame, read_move
+from chessarbiter.session.live import LiveGame, RecordingError, read_move
 from chessarbiter.session.players import EnginePlayer, failure_event
 from chessarbiter.session.results import (
     EngineFailed,
@@ -28,10 +29,23 @@ from chessarbiter.session.results import (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """An engine's answer for ``side``, not yet played: a move in UCI or its failure."""
+
+    engine: EnginePlayer
+    side: Side
+    moves: int
+    """The moves played when it began to think (its answer is for that position)."""
+    answer: str | EngineFailure
+
+
 class Play:
     """A live game with its players: ``engines`` maps a side to the engine playing it (the
     other sides are people). Safe to call from an interface thread and an engine thread;
-    ``lock`` is held by each call (an interface holds it to look and act at one instant)."""
+    ``lock`` is held by each call (an interface holds it to look and act at one instant).
+    When the game's record fails, the action that found it raises :class:`RecordingError`
+    (never a refusal nor an engine's fault) and the game stops: :attr:`failure` says why."""
 
     def __init__(
         self,
@@ -50,6 +64,11 @@ class Play:
     def over(self) -> bool:
         return self.live.game.is_over
 
+    @property
+    def failure(self) -> RecordingError | None:
+        """Why the game stopped before its end: its record failed."""
+        return self.live.failure
+
     def humans(self) -> list[Side]:
         """The sides people play."""
         return [side for side in (Side.WHITE, Side.BLACK) if side not in self.engines]
@@ -63,8 +82,8 @@ class Play:
         return people[0] if people else None
 
     def engine_to_move(self) -> EnginePlayer | None:
-        """The engine that must move now, if any."""
-        if self.over:
+        """The engine that must move now, if any (none once the game has stopped)."""
+        if self.over or self.failure is not None:
             return None
         return self.engines.get(self.live.game.to_move)
 
@@ -96,6 +115,8 @@ class Play:
         if command.name not in ACTIONS:
             raise ValueError(f"{command.name}: not an action on the game")
         with self.lock:
+            if self.failure is not None:
+                raise self.failure
             actor = side if side is not None else self.live.game.to_move
             try:
                 ruling = self._act(command, actor)
@@ -152,22 +173,42 @@ class Play:
             return Ruling(None, decisions, self.situation())
 
     def engine_move(self) -> tuple[Ruling | EngineFailed, ...]:
-        """Let the engine to move think (blocking, outside the lock) and play its move: a
-        flag seen meanwhile, then the move, or the engine's failure and the arbiter's answer
-        (:func:`~chessarbiter.session.players.failure_event`)."""
+        """Let the engine to move think and play its move (:meth:`think` then
+        :meth:`play_thought`, in the calling thread)."""
+        thought = self.think()
+        return () if thought is None else self.play_thought(thought)
+
+    def think(self) -> Thought | None:
+        """Let the engine to move think (blocking, outside the lock): its answer, to be
+        played by :meth:`play_thought` (in the thread that records the game); ``None``
+        when no engine is to move."""
+        if self.failure is not None:
+            raise self.failure
         engine = self.engine_to_move()
         if engine is None:
-            return ()
+            return None
         with self.lock:
             game = self.live.game
             side = game.to_move
             clocks = self.live.clocks()
             pos = game.position()
+            moves = len(game.records)
         answer = engine.think(pos, game.setup.control, clocks, self.stop)
+        return Thought(engine, side, moves, answer)
+
+    def play_thought(self, thought: Thought) -> tuple[Ruling | EngineFailed, ...]:
+        """Play an engine's answer: a flag seen meanwhile, then the move, or the engine's
+        failure and the arbiter's answer (:func:`~chessarbiter.session.players.failure_event`);
+        nothing if the game moved on meanwhile. A store that fails raises
+        :class:`RecordingError`: never taken for the engine's fault."""
+        side, answer = thought.side, thought.answer
         with self.lock:
+            if self.stop.is_set():  # closed meanwhile: nothing more is recorded
+                return ()
             flagged = self.tick()
             seen = (flagged,) if flagged is not None else ()
-            if self.stop.is_set() or self.over or game.to_move is not side:
+            game = self.live.game
+            if self.over or game.to_move is not side or len(game.records) != thought.moves:
                 return seen
             move, reason = None, ""
             if isinstance(answer, str):
@@ -175,7 +216,7 @@ class Play:
                 try:
                     legal = pos.parse_uci(answer)
                     decisions = self.live.move(side, answer)
-                except (ArbiterError, ValueError) as exc:
+                except (ArbiterError, ValueError) as exc:  # not a RecordingError
                     move, reason = answer, f"{exc}"
                     failure = EngineFailure("illegal", f"illegal move {answer!r}")
                 else:
@@ -186,7 +227,7 @@ class Play:
                 failure = answer
             decisions = self.live.apply(failure_event(game, side, failure, self.live.time()))
             self._finish_if_over()
-            return (*seen, EngineFailed(engine.name, failure, move, reason, decisions,
+            return (*seen, EngineFailed(thought.engine.name, failure, move, reason, decisions,
                                         self.situation()))
 
     def save_pgn(self) -> Path | None:

@@ -18,6 +18,7 @@ from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
 from chessarbiter.engines.timeman import budget_for
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
+from chessarbiter.engines.uci_options import playing_name
 from chessarbiter.engines.uci_protocol import mate_score, read_score
 
 
@@ -97,12 +98,14 @@ class UciPlayer:
             if isinstance(engine, EngineFailure):
                 return engine
             self._engine = engine
-            self.name = engine.name or self.name
+            self.name = playing_name(engine.name or self.name, engine.settings)
         return self._engine
 
     def start(self) -> EngineFailure | None:
-        """Start the engine through the UCI handshake (``name`` becomes its ``id name``)
-        unless it runs; why it cannot, or ``None``."""
+        """Start the engine through the UCI handshake unless it runs (``name`` becomes its
+        ``id name`` with the settings that change its play, ``Stockfish 15.1 (Skill
+        Level=3)``); why it cannot (a setting it does not declare or allow among them), or
+        ``None``."""
         engine = self._started()
         return engine if isinstance(engine, EngineFailure) else None
 
@@ -138,6 +141,15 @@ def start_player(player: EnginePlayer) -> EngineFailure | None:
     """Make ``player`` ready to move now rather than at its first move (an external engine
     is started); why it cannot be, or ``None``."""
     return player.start() if isinstance(player, UciPlayer) else None
+
+
+def engine_spec(text: str) -> str:
+    """An engine named on a command line as a player spec: ``engine[:LEVEL]`` and
+    ``uci:COMMAND[;OPTION=VALUE...]`` as they are, anything else a UCI command
+    (``stockfish -x`` is ``uci:stockfish -x``)."""
+    if text == "engine" or text.startswith(("engine:", "uci:")):
+        return text
+    return f"uci:{text}"
 
 
 def player_from_spec(spec: str, *, seed: int | None = None,

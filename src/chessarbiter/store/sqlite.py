@@ -6,6 +6,10 @@ survives a crash of the program or of the machine. A writer killed mid-transacti
 torn WAL frame that SQLite ignores on the next open (the last committed state is read).
 Readers in other processes see every committed event while a game is being written.
 
+Threads: a store owns its connection and serialises its use with a lock, so any thread may
+write (a terminal game records an engine's move and a fallen flag from other threads than the
+one that opened it).
+
 The schema is versioned by ``PRAGMA user_version``: :data:`MIGRATIONS` lists the SQL that
 brings a database from each version to the next; a database newer than this program is
 refused."""
@@ -13,6 +17,7 @@ refused."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -64,7 +69,8 @@ def transaction(db: sqlite3.Connection, path: Path,
         try:
             result = work(db)
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
     except sqlite3.Error as exc:
@@ -76,10 +82,12 @@ def open_wal(path: Path, what: str,
              migrate: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
     """The SQLite database at ``path`` (created, with its folder, when missing) in
     write-ahead-log mode with synced commits and foreign keys, brought to the schema by
-    ``migrate``; a :class:`StoreError` naming the file when it cannot be, or is not ``what``."""
+    ``migrate``; a :class:`StoreError` naming the file when it cannot be, or is not ``what``.
+    The connection may be used from any thread, one at a time (the caller locks)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+        db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None,
+                             check_same_thread=False)
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"{path}: cannot open the store ({exc})") from None
     try:
@@ -105,6 +113,8 @@ class SqliteStore:
     def __init__(self, path: Path, now: Callable[[], int] = _wall_ms) -> None:
         self.path = path
         self._now = now
+        self._lock = threading.RLock()
+        """Held by each use of the connection: one thread at a time."""
         self._db = open_wal(path, "a game store", self._migrate)
 
     def _migrate(self, db: sqlite3.Connection) -> None:
@@ -125,7 +135,8 @@ class SqliteStore:
 
     def _write(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``work`` in one transaction, committed (and synced) before returning."""
-        return transaction(self._db, self.path, work)
+        with self._lock:
+            return transaction(self._db, self.path, work)
 
     def create(self, game: Game) -> str:
         columns = setup_row(game)
@@ -171,15 +182,16 @@ class SqliteStore:
     def load(self, game_id: str) -> Game:
         number = self._id(game_id)
         try:
-            db = self._db
-            db.execute("BEGIN")  # one snapshot of the game and its events
-            try:
-                row = db.execute("SELECT setup, start, log_version, solver FROM games "
-                                 "WHERE id = ?", (number,)).fetchone()
-                rows = db.execute("SELECT seq, at_ms, kind, json FROM events WHERE game_id = ? "
-                                  "ORDER BY seq", (number,)).fetchall()
-            finally:
-                db.execute("COMMIT")
+            with self._lock:
+                db = self._db
+                db.execute("BEGIN")  # one snapshot of the game and its events
+                try:
+                    row = db.execute("SELECT setup, start, log_version, solver FROM games "
+                                     "WHERE id = ?", (number,)).fetchone()
+                    rows = db.execute("SELECT seq, at_ms, kind, json FROM events "
+                                      "WHERE game_id = ? ORDER BY seq", (number,)).fetchall()
+                finally:
+                    db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise StoreError(f"game {game_id}: cannot be read ({exc})") from None
         if row is None:
@@ -190,8 +202,9 @@ class SqliteStore:
 
     def games(self) -> list[GameInfo]:
         try:
-            rows = self._db.execute("SELECT id, tags, outcome, updated_ms FROM games "
-                                    "ORDER BY id").fetchall()
+            with self._lock:
+                rows = self._db.execute("SELECT id, tags, outcome, updated_ms FROM games "
+                                        "ORDER BY id").fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot be read ({exc})") from None
         return game_infos(rows)
@@ -200,7 +213,8 @@ class SqliteStore:
         return f"{self.path} game {game_id}"
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def _id(self, game_id: str) -> int:
         if not game_id.isascii() or not game_id.isdigit():

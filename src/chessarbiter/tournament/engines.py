@@ -63,6 +63,9 @@ class EngineTournament:
     adjudication: Adjudication = field(default_factory=Adjudication)
     seed: int | None = None
     name: str = "chessarbiter engine tournament"
+    shown: tuple[str, ...] = ()
+    """The players' names as they play (``match.check_engines``), by index; the specs when
+    not given."""
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -70,19 +73,23 @@ class EngineTournament:
                                   + ", ".join(FORMATS))
         if len(self.players) < 2:
             raise TournamentError("players: a tournament needs at least 2 engines")
+        if self.shown and len(self.shown) != len(self.players):
+            raise TournamentError(f"shown: {len(self.shown)} names for {len(self.players)} "
+                                  "players")
         if self.rounds < 1:
             raise TournamentError(f"rounds {self.rounds}: at least 1")
 
 
-def player_names(specs: Sequence[str]) -> list[str]:
-    """A name for each player: its spec, numbered when the same spec plays more than once."""
-    names = []
-    for index, spec in enumerate(specs):
-        if specs.count(spec) == 1:
-            names.append(spec)
+def player_names(names: Sequence[str]) -> list[str]:
+    """A name for each player (its spec, or the name it plays under), numbered when the
+    same name plays more than once."""
+    unique = []
+    for index, name in enumerate(names):
+        if names.count(name) == 1:
+            unique.append(name)
         else:
-            names.append(f"{spec} #{specs[:index + 1].count(spec)}")
-    return names
+            unique.append(f"{name} #{names[:index + 1].count(name)}")
+    return unique
 
 
 @dataclass(frozen=True)
@@ -172,7 +179,7 @@ def run_engine_tournament(
     """Play the tournament, ``concurrency`` games of a round at a time, writing each game's
     PGN to ``pgn`` and its events to ``games_store``; a round robin or Swiss is kept in
     ``store`` when given. Returns every player's tally and the final state."""
-    names = player_names(event.players)
+    names = player_names(event.shown or event.players)
     outcome = Outcome(names, {name: Tally() for name in names})
 
     def record(played: Played) -> None:

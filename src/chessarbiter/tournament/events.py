@@ -61,7 +61,7 @@ class Settings:
     """``"baku"`` for Baku acceleration (C.04.5.1)."""
     rules: Literal["2025", "2017"] = "2025"
     """The Dutch rules' edition: ``"2025"`` or ``"2017"``."""
-    unplayed: Unplayed = Unplayed.DUMMY
+    unplayed: Unplayed = Unplayed.FIDE_2024
 
 
 @dataclass(frozen=True)

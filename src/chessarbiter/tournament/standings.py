@@ -25,7 +25,7 @@ class Standing:
 
 def standings(entrants: Sequence[Entrant], cells: Mapping[int, Sequence[Cell]],
               scoring: Scoring, tiebreaks: Sequence[Tiebreak],
-              unplayed: Unplayed = Unplayed.DUMMY) -> list[Standing]:
+              unplayed: Unplayed = Unplayed.FIDE_2024) -> list[Standing]:
     """Every entrant ranked (cells by start number, over the rounds to count)."""
     table = Tiebreaks(cells, scoring, {e.start: e.rating for e in entrants}, unplayed)
     values: dict[int, list[Fraction]] = {e.start: [] for e in entrants}

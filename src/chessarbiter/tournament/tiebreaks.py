@@ -1,43 +1,34 @@
-"""Tie-breaks of FIDE C.07 (2023), from the players' round cells.
+"""Tie-breaks of FIDE C.07 (as applied from 1 April 2024), from the players' round cells.
 
 Names as C.07 abbreviates them, with modifiers ``-C1``/``-C2`` (cut the 1 or 2 least
-significant values, Art. 14) and ``-M1``/``-M2`` (median: also the most significant):
-``BH`` Buchholz (Art. 8.1), ``SB`` Sonneborn-Berger (9.1), ``DE`` direct encounter (6),
-``WIN`` rounds won with or without playing (7.1), ``WON`` games won over the board (7.2),
-``BPG`` games played with Black (7.3), ``BWG`` games won with Black (7.4), ``PS``
-progressive score (7.5), ``KS`` Koya (9.2), ``ARO`` average rating of opponents (10.1; ``AROC``
-= ``ARO-C1``), ``TPR`` tournament performance rating (10.2).
+significant values, Art. 14.1-14.2) and ``-M1``/``-M2`` (median: also the most significant,
+14.3-14.4): ``BH`` Buchholz (Art. 8.1), ``SB`` Sonneborn-Berger (9.1), ``DE`` direct
+encounter (6), ``WIN`` rounds won with or without playing (7.1), ``WON`` games won over the
+board (7.2), ``BPG`` games played with Black (7.3), ``BWG`` games won with Black (7.4),
+``PS`` progressive score (7.5), ``KS`` Koya (9.2), ``ARO`` average rating of opponents
+(10.1; ``AROC`` = ``ARO-C1``), ``TPR`` tournament performance rating (10.2).
 
-Unplayed rounds (forfeits, byes, absences), Art. 16: a player's own unplayed round counts,
-for Buchholz and Sonneborn-Berger, as a game against a *dummy opponent* whose score is the
-player's own; an opponent's unplayed rounds count as draws in the score used for the
-player's Buchholz (the opponent's *adjusted* score). Low cuts remove the player's own
-unplayed rounds first, the pairing-allocated bye excepted (Art. 14). With
-:attr:`Unplayed.VIRTUAL`, the rule before 2023: the *virtual opponent* starts the round with
-the player's score, takes the opposite of the player's result in it and draws every later
-round. Rating tie-breaks count only games played against rated opponents (Art. 10).
-Sonneborn-Berger, Koya and TPR weigh each game by its game points (1, ½, 0), whatever the
-tournament's scoring.
+Unplayed rounds count as Art. 16 says (``unplayed``): an opponent's score is their adjusted
+score (16.3), a player's own unplayed round a game against a dummy opponent (16.4), and a
+cut takes a voluntary unplayed round's contribution first (16.5). The least significant
+value (14.1.1) is the lowest one; for Sonneborn-Berger, the contribution of the opponent
+with the lowest score, the lowest such product on equal scores. Cuts never remove the last
+value, and a median applies only when a value is left after it. Rating tie-breaks count only
+games played against rated opponents (Art. 10). Sonneborn-Berger, Koya and TPR weigh each
+game by its game points (1, ½, 0), whatever the tournament's scoring.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 from typing import Final
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Scoring
-
-
-class Unplayed(Enum):
-    """How unplayed rounds are valued: C.07 (2023) Art. 16's dummy opponent, or the virtual
-    opponent of the rules before 2023."""
-
-    DUMMY = "dummy"
-    VIRTUAL = "virtual"
+from chessarbiter.tournament.unplayed import Unplayed as Unplayed
+from chessarbiter.tournament.unplayed import adjusted_score, is_voluntary, opponent_for
 
 
 class TiebreakError(ValueError):
@@ -106,10 +97,6 @@ def dp(p: Fraction) -> int:
     return DP_TABLE[hundredths - 50] if hundredths >= 50 else -DP_TABLE[50 - hundredths]
 
 
-def _unplayed(cell: Cell) -> bool:
-    return cell.code is not Code.NONE and not cell.code.played
-
-
 def _round_half_up(value: Fraction) -> int:
     """A rating average to the nearest whole number, halves up (ratings are positive)."""
     return int(value + Fraction(1, 2))
@@ -117,11 +104,13 @@ def _round_half_up(value: Fraction) -> int:
 
 @dataclass(frozen=True)
 class _Value:
-    """One round's contribution to a tie-break, and whether it comes from an unplayed round
-    of the player's that low cuts remove first."""
+    """One round's contribution to a tie-break, the opponent's score it comes from (what
+    makes it least significant for SB, Art. 14.1.1) and whether it is a voluntary unplayed
+    round's (cut first, Art. 16.5.1)."""
 
     value: Fraction
-    cut_first: bool = False
+    basis: Fraction
+    voluntary: bool = False
 
 
 class Tiebreaks:
@@ -129,7 +118,7 @@ class Tiebreaks:
     rounds played so far, the scoring and the players' ratings (0: unrated)."""
 
     def __init__(self, cells: Mapping[int, Sequence[Cell]], scoring: Scoring,
-                 ratings: Mapping[int, int], unplayed: Unplayed = Unplayed.DUMMY) -> None:
+                 ratings: Mapping[int, int], unplayed: Unplayed = Unplayed.FIDE_2024) -> None:
         self.cells = cells
         self.scoring = scoring
         self.ratings = ratings
@@ -137,10 +126,8 @@ class Tiebreaks:
         self.rounds = max((len(c) for c in cells.values()), default=0)
         self.scores = {p: sum((scoring.points(c.code) for c in cs), Fraction(0))
                        for p, cs in cells.items()}
-        self.adjusted = {p: sum((scoring.points(c.code) if not _unplayed(c) else scoring.draw
-                                 for c in cs), Fraction(0))
-                         for p, cs in cells.items()}
-        """Each player's score as others' Buchholz uses it: unplayed rounds as draws."""
+        self.adjusted = {p: adjusted_score(cs, scoring, unplayed) for p, cs in cells.items()}
+        """Each player's score as others' tie-breaks use it (Art. 16.3)."""
 
     def score(self, player: int) -> Fraction:
         return self.scores[player]
@@ -179,41 +166,46 @@ class Tiebreaks:
             running, values = Fraction(0), []
             for cell in cells:
                 running += self.scoring.points(cell.code)
-                values.append(_Value(running))
+                values.append(_Value(running, running))
             return values
         if code == "ARO":
-            return [_Value(Fraction(self.ratings.get(c.opponent, 0))) for c in cells
-                    if c.opponent is not None and c.code.played
-                    and self.ratings.get(c.opponent, 0) > 0]
+            rated = [Fraction(self.ratings.get(c.opponent, 0)) for c in cells
+                     if c.opponent is not None and c.code.played]
+            return [_Value(rating, rating) for rating in rated if rating > 0]
         values = []
         for round_no, cell in enumerate(cells, 1):
             if cell.code is Code.NONE:
                 continue
-            if _unplayed(cell):
-                opponent = self._dummy(player, round_no, cell)
-            else:
+            if cell.code.played:
                 assert cell.opponent is not None
                 opponent = self.adjusted[cell.opponent]
+            else:
+                opponent = opponent_for(cells, round_no, self.scoring, self.unplayed,
+                                        self.rounds)
             weight = Fraction(1) if code == "BH" else GAME_POINTS.get(cell.code, Fraction(0))
-            values.append(_Value(opponent * weight,
-                                 _unplayed(cell) and cell.code is not Code.PAIRING_BYE))
+            values.append(_Value(opponent * weight, opponent,
+                                 is_voluntary(cell.code, self.unplayed)))
         return values
-
-    def _dummy(self, player: int, round_no: int, cell: Cell) -> Fraction:
-        """The score of the opponent standing in for an unplayed round (Art. 16)."""
-        if self.unplayed is Unplayed.DUMMY:
-            return self.scores[player]
-        scoring, cells = self.scoring, self.cells[player]
-        before = sum((scoring.points(c.code) for c in cells[:round_no - 1]), Fraction(0))
-        points = GAME_POINTS.get(cell.code, Fraction(0))
-        result = scoring.loss if points == 1 else scoring.draw if points else scoring.win
-        return before + result + scoring.draw * (self.rounds - round_no)
 
     @staticmethod
     def _cut(values: list[_Value], tiebreak: Tiebreak, code: str) -> Fraction:
-        order = sorted(values, key=lambda v: (not v.cut_first, v.value))
-        kept = sorted(order[tiebreak.low:], key=lambda v: v.value)
-        kept = kept[:max(len(kept) - tiebreak.high, 0)]
+        """Art. 14's modifiers with Art. 16.5: each least significant value cut is a
+        voluntary unplayed round's lowest contribution when that is not lower (16.5.1-2)."""
+        kept = list(values)
+        if len(kept) <= 2 * tiebreak.high:
+            return Tiebreaks._total(kept, code)
+        for _ in range(min(tiebreak.low, len(kept) - 1)):
+            least = min(kept, key=lambda v: (v.basis, v.value))
+            voluntary = [v for v in kept if v.voluntary]
+            if voluntary and min(v.value for v in voluntary) >= least.value:
+                least = min(voluntary, key=lambda v: v.value)
+            kept.remove(least)
+        for _ in range(tiebreak.high):
+            kept.remove(max(kept, key=lambda v: v.value))
+        return Tiebreaks._total(kept, code)
+
+    @staticmethod
+    def _total(kept: list[_Value], code: str) -> Fraction:
         total = sum((v.value for v in kept), Fraction(0))
         if code == "ARO":
             return Fraction(_round_half_up(total / len(kept))) if kept else Fraction(0)

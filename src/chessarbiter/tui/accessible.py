@@ -25,7 +25,10 @@ def _show_prompt(prompt: str) -> None:
 
 
 def prompt_for(play: Play) -> str:
-    """The prompt: the side whose person types next, or ``game over> ``."""
+    """The prompt: the side whose person types next, ``game over> ``, or ``game stopped> ``
+    once the game's record has failed."""
+    if play.failure is not None:
+        return "game stopped> "
     side = play.human_side()
     return "game over> " if play.over or side is None else f"{side.name.lower()}> "
 
@@ -38,9 +41,10 @@ def run_accessible(
     watch: bool = True,
     show_prompt: Callable[[str], None] = _show_prompt,
 ) -> None:
-    """Play in line mode until the players quit or input ends. ``watch`` announces a fallen
-    flag while a person is thinking (a background thread looks at the clocks) and then shows
-    the prompt again with ``show_prompt`` (which writes without ending the line)."""
+    """Play in line mode until the players quit, input ends or the game stops (its record
+    failed: said once). ``watch`` announces a fallen flag while a person is thinking (a
+    background thread looks at the clocks) and then shows the prompt again with
+    ``show_prompt`` (which writes without ending the line)."""
     console = Console(play, spoken=True)
     write(f"chessarbiter, accessible mode: {console.introduction()}.")
     write("Type a move like knight f3 as Nf3, or help.")
@@ -52,10 +56,12 @@ def run_accessible(
             target=watch_flags, args=(console, write, show_prompt, stopped), daemon=True
         ).start()
     try:
-        while True:
+        while play.failure is None:
             while play.engine_to_move() is not None:
                 for line in console.engine_move():
                     write(line)
+            if play.failure is not None:
+                break
             try:
                 text = read(prompt_for(play))
             except (EOFError, KeyboardInterrupt):

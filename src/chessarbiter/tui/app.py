@@ -22,7 +22,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.present.board import board_lines
 from chessarbiter.present.clocks import format_ms
 from chessarbiter.present.moves import move_list
-from chessarbiter.session.play import Play
+from chessarbiter.session.play import Play, Thought
 from chessarbiter.tui.console import Console
 
 LOW_TIME_MS = 30_000
@@ -30,9 +30,9 @@ LOW_TIME_MS = 30_000
 
 
 KEYS: Final = (
-    "PageUp / PageDown  scroll these messages",
-    "ctrl+f             flip the board",
-    "ctrl+q             save and quit",
+    ("PageUp / PageDown", "scroll these messages"),
+    ("ctrl+f", "flip the board"),
+    ("ctrl+q", "save and quit"),
 )
 """The keys of the full screen, listed by ``help``."""
 
@@ -67,6 +67,7 @@ class GameApp(App[None]):
         self.talk.keys = list(KEYS)
         self.orientation = orientation
         self.thinking = False
+        self.leaving = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -82,6 +83,8 @@ class GameApp(App[None]):
     def on_mount(self) -> None:
         self.say([f"chessarbiter: {self.talk.introduction()}", *self.talk.start(),
                   "type help for the commands; PageUp and PageDown scroll these messages"])
+        if self.stopped():
+            return
         self.redraw()
         self.call_after_refresh(self.redraw)  # the move list now knows its height
         self.set_interval(0.1, self.tick)
@@ -106,11 +109,21 @@ class GameApp(App[None]):
         else:
             log.scroll_page_down(animate=False)
 
+    def stopped(self) -> bool:
+        """End the application if the game has stopped (its record failed)."""
+        if self.play.failure is None:
+            return False
+        if not self.leaving:
+            self.action_leave()
+        return True
+
     def tick(self) -> None:
         try:
             lines = self.talk.tick()
             if lines:
                 self.say(lines)
+                if self.stopped():
+                    return
                 self.redraw()
             else:
                 self.draw_clocks()
@@ -137,6 +150,7 @@ class GameApp(App[None]):
             widget.set_class(ms < LOW_TIME_MS, "low")
 
     def redraw(self) -> None:
+        self.talk.width = self.query_one("#log", RichLog).scrollable_content_region.width or None
         pos = self.play.live.game.position()
         self.query_one("#board", Static).update(
             "\n".join(board_lines(pos, orientation=self.orientation,
@@ -166,12 +180,16 @@ class GameApp(App[None]):
             self.run_worker(self._engine_thread, thread=True, exit_on_error=False)
 
     def _engine_thread(self) -> None:
-        lines = self.talk.engine_move()
-        self.call_from_thread(self._engine_done, lines)
+        """Think in the worker; the answer is played in the application's thread."""
+        thought = self.play.think()
+        self.call_from_thread(self._engine_done, thought)
 
-    def _engine_done(self, lines: list[str]) -> None:
+    def _engine_done(self, thought: Thought | None) -> None:
         self.thinking = False
-        self.say(lines)
+        if thought is not None:
+            self.say(self.talk.play_thought(thought))
+        if self.stopped():
+            return
         self.redraw()
         self.engine_if_due()
 
@@ -180,5 +198,6 @@ class GameApp(App[None]):
         self.redraw()
 
     def action_leave(self) -> None:
+        self.leaving = True
         self.play.close()
-        self.exit()
+        self.exit(return_code=0 if self.play.failure is None else 1)

@@ -4,6 +4,7 @@ back as lines to show or speak, rendered by :mod:`chessarbiter.present`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from chessarbiter.notation.san import legal_san
@@ -13,7 +14,8 @@ from chessarbiter.present.help import help_text
 from chessarbiter.present.spoken import spoken_file, spoken_pieces, spoken_rank
 from chessarbiter.present.wording import RULEBOOK_KEY, readable
 from chessarbiter.session.commands import ACTIONS, Command, Verb, read_command, side_named
-from chessarbiter.session.play import Play
+from chessarbiter.session.live import RecordingError
+from chessarbiter.session.play import Play, Thought
 from chessarbiter.session.results import Answer
 
 
@@ -29,13 +31,18 @@ class Reply:
 
 class Console:
     """Runs typed lines for the people at the board. ``spoken`` answers in words (the
-    accessible mode); ``keys`` are lines the interface adds to ``help`` (its shortcuts)."""
+    accessible mode); ``keys`` are the interface's shortcuts ``help`` lists (key, what it does).
+    A game whose record fails is announced stopped, once (:meth:`Play.failure` then tells
+    the interface to end)."""
 
     def __init__(self, play: Play, *, spoken: bool = False, unicode: bool = True) -> None:
         self.play = play
         self.spoken = spoken
         self.unicode = unicode
-        self.keys: list[str] = []
+        self.keys: list[tuple[str, str]] = []
+        self.width: int | None = None
+        """The width ``help`` is fitted to (``None``: one line a command, as spoken)."""
+        self._told_failure = False
 
     def lines(self, *answers: Answer | None) -> list[str]:
         """The session's answers as lines (``None``: nothing to say)."""
@@ -44,12 +51,31 @@ class Console:
 
     def handle(self, line: str) -> Reply:
         """A person's line, for the side :meth:`Play.human_side` says: a fallen flag is
-        announced first."""
+        announced first. Once the game has stopped (its record failed) the reply quits."""
         with self.play.lock:
-            flagged = self.lines(self.play.tick())
-            reply = self._run(read_command(line))
+            try:
+                if self.play.failure is not None:
+                    raise self.play.failure
+                flagged = self.lines(self.play.tick())
+                reply = self._run(read_command(line))
+            except RecordingError as exc:
+                return Reply(self._stopped(exc), quit=True)
             reply.lines[:0] = flagged
             return reply
+
+    def _stopped(self, exc: RecordingError) -> list[str]:
+        """That the game has stopped and why, the first time it is said."""
+        if self._told_failure:
+            return []
+        self._told_failure = True
+        return [f"game stopped: {exc}"]
+
+    def _recorded(self, run: Callable[[], list[str]]) -> list[str]:
+        """The lines ``run`` gives, or, when the game's record fails, that it has stopped."""
+        try:
+            return run()
+        except RecordingError as exc:
+            return self._stopped(exc)
 
     def _run(self, command: Command | None) -> Reply:
         if command is None:
@@ -89,21 +115,26 @@ class Console:
                 return Reply(["there is no board on screen to turn: try board, rank or file"])
             return Reply(flip=True)
         if name is Verb.HELP:
-            lines = help_text(without=("flip",) if self.spoken else ()).splitlines()
-            return Reply([*lines, *self.keys, RULEBOOK_KEY])
+            text = help_text(without=("flip",) if self.spoken else (), keys=self.keys,
+                             width=self.width)
+            return Reply([*text.splitlines(), RULEBOOK_KEY])
         return Reply(quit=True)  # quit
 
     def start(self) -> list[str]:
         """Start the game (or announce it resumed)."""
-        return self.lines(self.play.start())
+        return self._recorded(lambda: self.lines(self.play.start()))
 
     def tick(self) -> list[str]:
         """Look at the clocks: a fallen flag, announced."""
-        return self.lines(self.play.tick())
+        return self._recorded(lambda: self.lines(self.play.tick()))
 
     def engine_move(self) -> list[str]:
         """The engine to move plays (blocking): its move, or its failure, announced."""
-        return self.lines(*self.play.engine_move())
+        return self._recorded(lambda: self.lines(*self.play.engine_move()))
+
+    def play_thought(self, thought: Thought) -> list[str]:
+        """An engine's answer (thought in another thread) played here, announced."""
+        return self._recorded(lambda: self.lines(*self.play.play_thought(thought)))
 
     def status(self) -> str:
         """Whose move it is, a pending offer, or the result."""

@@ -88,3 +88,34 @@ def test_results_entered_in_the_browser(served: Served, browser: Browser) -> Non
     expect(table.first.locator("td").nth(4)).to_have_text("1")
     expect(standings.locator("table.crosstable")).to_contain_text("½")
     shot(standings, "tournament-standings")
+
+
+def test_no_token_in_any_url(served: Served, browser: Browser) -> None:
+    """Signed in on a tournament page, a player's link to their game is the game's plain
+    address: the API token is in no URL (address bar, history, links), and the game page
+    knows the player by the HttpOnly session cookie."""
+    names = ("erin", "frank")
+    tokens = {name: served.run(served.hub.add_account(name))[1] for name in (*names, "org2")}
+    number = api(served, "/api/tournament/new", tokens["org2"], name="Token-free",
+                 system="roundrobin", timeControl="10+5")["id"]
+    for name in names:
+        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1400)
+    board = api(served, f"/api/tournament/{number}/pair", tokens["org2"])["boards"][0]
+    white = board["white"]
+    player = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens[white])
+    own = player.locator(f'a.game[data-game="{board["game"]}"]')
+    expect(own).to_have_text(f"play game {board['game']}")
+    assert own.get_attribute("href") == f"/{board['game']}"
+    assert tokens[white] not in player.content()
+    cookies = {c["name"]: c for c in player.context.cookies()}
+    assert cookies["chessarbiter-session"]["httpOnly"]
+    assert tokens[white] not in cookies["chessarbiter-session"]["value"]
+    own.click()
+    player.wait_for_url(f"{served.base}/{board['game']}")
+    you = player.evaluate(
+        f"() => fetch('/api/game/{board['game']}').then(r => r.json()).then(g => g.you)")
+    assert you == "white"
+    seen = [player.url]
+    while player.go_back() is not None:
+        seen.append(player.url)
+    assert len(seen) >= 2 and not any(tokens[white] in url for url in seen), seen

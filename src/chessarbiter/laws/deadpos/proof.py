@@ -42,8 +42,10 @@ from __future__ import annotations
 from typing import Final
 
 from chessarbiter.core.attacks import (
+    BISHOP_RAYS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
+    ROOK_RAYS,
     bishop_attacks,
     rook_attacks,
 )
@@ -51,6 +53,8 @@ from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.api import QUICK_BUDGET, QUICK_COST, QUICK_PHASES
 from chessarbiter.laws.deadpos.bitboards import (
+    NOT_A,
+    NOT_H,
     diagonal_step,
     knight_step,
     orthogonal_step,
@@ -89,11 +93,22 @@ FEW_UNITS: Final = 6
 pawns."""
 
 
+_REACH: Final = tuple(
+    KNIGHT_ATTACKS if kind == KNIGHT
+    else BISHOP_RAYS if kind == BISHOP
+    else ROOK_RAYS if kind == ROOK
+    else tuple(b | r for b, r in zip(BISHOP_RAYS, ROOK_RAYS, strict=True)) if kind == QUEEN
+    else (0,) * 64
+    for kind in range(8)
+)
+"""``_REACH[kind][sq]``: the squares a knight, bishop, rook or queen on ``sq`` attacks on an
+empty board (0 for other kinds)."""
+
 QUIET_FOREVER: Final = -1
 """The memo's count for a position the gate turns away with no stuck pawn: negative, it stays
 turned away for ever, as long as some pawn can step (counted down all the same)."""
 
-_turned_away: tuple[int, int] = (-1, 0)
+_turned_away: tuple[int, int, bool] = (-1, 0, False)
 """The last position the gate turned away (its key) and how many quiet moves (neither a
 capture nor a pawn move) from it surely lead to positions the gate turns away too
 (negative, :data:`QUIET_FOREVER` counted down, for a position with no stuck pawn): such a
@@ -102,7 +117,8 @@ move keeps the pawns, the stuck pawns and the units, and takes at most two free 
 each colour; castling fills two squares of the first or last rank, each ahead of at most one
 pawn); with no stuck pawn, the memo also asks that a pawn can step. A fact about that
 position, not about a game, so one memo serves every game; it is read and written as one
-tuple, and left as it is when the new entry would serve no move."""
+tuple, and left as it is when the new entry would serve no move. Its third item: whether a
+side has one piece at most besides king and pawns (quiet moves keep that too)."""
 
 
 def proved_dead(pos: Position) -> str | None:
@@ -118,19 +134,22 @@ def proved_dead(pos: Position) -> str | None:
     completeness only where a pawn can step: the forced lines it leaves aside need pawns
     that cannot (the corpus has none other). A position reached by a quiet move from the
     last one turned away is turned away without a look while the memo allows
-    (:data:`_turned_away`) and a pawn can step (a quiet move may block the last one)."""
+    (:data:`_turned_away`) and a pawn can step (a quiet move may block the last one). A
+    position turned away, from the memo or not, whose side giving check has one piece at most
+    besides king and pawns, is analysed when it is in check with a single legal move
+    (:func:`_lone_check`: the capture of the checker may stalemate that side)."""
     global _turned_away
-    key, moves = _turned_away
+    key, moves, lone = _turned_away
     if moves and pos.quiet_parent() == key:
         if moves > 0:
-            _turned_away = (pos.key(), moves - 1)
-            return None
+            _turned_away = (pos.key(), moves - 1, lone)
+            return _lone_check(pos) if lone else None
         pieces = pos.pieces  # no stuck pawn: still turned away while a pawn can step
         white_units, black_units = pos.occupied_co
         occupied = white_units | black_units
         if pieces[1] & ~(occupied >> 8) or pieces[9] & ~(occupied << 8):
-            _turned_away = (pos.key(), moves - 1)
-            return None
+            _turned_away = (pos.key(), moves - 1, lone)
+            return _lone_check(pos) if lone else None
     pieces = pos.pieces
     white_units, black_units = pos.occupied_co
     occupied = white_units | black_units
@@ -149,8 +168,9 @@ def proved_dead(pos: Position) -> str | None:
             if (white_pieces or (white & ~(occupied >> 8)).bit_count() > 2) and (
                 black_pieces or (black & ~(occupied << 8)).bit_count() > 2
             ):
-                return None
+                return _lone_check(pos)
             return _proved(pos, True, walls=False)
+        lone = not (white_pieces & (white_pieces - 1) and black_pieces & (black_pieces - 1))
         if pos.ep_square < 0:
             moves = (free - stuck - 1) >> 1
             if not stuck:
@@ -158,9 +178,45 @@ def proved_dead(pos: Position) -> str | None:
             elif stuck < 4:
                 moves = max(moves, (free - 1) >> 1)
             if moves:  # else the entry would serve no move: the last one stays true
-                _turned_away = (pos.key(), moves)
-        return None
+                _turned_away = (pos.key(), moves, lone)
+        return _lone_check(pos) if lone else None
     return _proved(pos, True, walls=not open_pawns and stuck > 0)
+
+
+def _lone_check(pos: Position) -> str | None:
+    """:func:`_proved` for a position the first gate turns away, when its side to move is in
+    check with a single legal move, given by a pawn or by the other side's only piece besides
+    king and pawns (the capture of the checker may stalemate it); else ``None``."""
+    pieces = pos.pieces
+    if pos.turn:  # White gives check
+        king = pieces[8 | KING]
+        pawns = pieces[PAWN]
+        checking = pos.occupied_co[0] ^ pawns ^ pieces[KING]
+        checked = ((pawns & NOT_A) << 7 | (pawns & NOT_H) << 9) & king
+    else:
+        king = pieces[KING]
+        pawns = pieces[8 | PAWN]
+        checking = pos.occupied_co[1] ^ pawns ^ pieces[8 | KING]
+        checked = ((pawns & NOT_A) >> 9 | (pawns & NOT_H) >> 7) & king
+    if checking & (checking - 1):
+        return None
+    if checking and not checked:
+        sq = checking.bit_length() - 1
+        kind = pos.board[sq] & 7
+        checked = _REACH[kind][sq] & king and (kind == KNIGHT or _line_attacks(
+            kind, sq, pos.occupied_co[0] | pos.occupied_co[1]) & king)
+    if not checked or not _few_king_steps(pos, pos.turn, 1) or pos.count_legal_moves() > 1:
+        return None
+    return _proved(pos, True, walls=False)
+
+
+def _line_attacks(kind: int, sq: int, occupied: int) -> int:
+    """The squares a bishop, rook or queen on ``sq`` attacks."""
+    if kind == BISHOP:
+        return bishop_attacks(sq, occupied)
+    if kind == ROOK:
+        return rook_attacks(sq, occupied)
+    return bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
 
 
 def _proved(pos: Position, branch: bool, *, walls: bool = True) -> str | None:

@@ -1,8 +1,8 @@
 """The tournament pages, rendered on the server from the same JSON as the API gives: the
 list (and a form to create one), a tournament (players, registration, the director's
 actions), a round's pairings (game links, results entry) and the standings with the
-crosstable. Forms post to the API with the token the visitor gives
-(``static/tournament.js``); no chess logic runs in the browser."""
+crosstable. Forms post to the API in the browser session the visitor opens with their
+token (``static/tournament.js``); no chess logic runs in the browser."""
 
 from __future__ import annotations
 

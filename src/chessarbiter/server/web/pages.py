@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
-from chessarbiter.server.auth import cookie_name
+from chessarbiter.server.auth import cookie_name, secure
 from chessarbiter.server.meta import ID_LENGTH
 from chessarbiter.server.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
@@ -56,7 +56,9 @@ async def game(request: Request) -> Response:
     page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
     if secret:
-        page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict")
+        hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
+        page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict",
+                        secure=secure(request, hub is not None and hub.config.behind_proxy))
     return page
 
 
