@@ -70,7 +70,7 @@ def test_play(plain: Venv, cwd: Path, mode: str, how: str) -> None:
 @pytest.mark.parametrize("signum", SIGNALS)
 def test_match(plain: Venv, cwd: Path, running: list[Running], signum: int) -> None:
     match = Running([str(plain.command), "match", "--pgn", "m.pgn", "--games", "6", "--tc",
-                     "0.05+0", "--concurrency", "2"], cwd, plain.env())
+                     "0.02+0", "--concurrency", "2"], cwd, plain.env())
     running.append(match)
     pgn = cwd / "m.pgn"
     wait_until(lambda: pgn.is_file() and "[Result" in pgn.read_text(), "a first game finished")
