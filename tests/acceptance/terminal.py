@@ -27,6 +27,7 @@ class Terminal:
         self._tmux("new-session", "-d", "-s", "t", "-x", "110", "-y", "36", "-c", str(cwd),
                    shell)
         self.shell = int(self._tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+        self.socket_path = Path(self._tmux("display-message", "-p", "#{socket_path}").strip())
         self.program = command[0]
 
     def _tmux(self, *args: str) -> str:
@@ -100,3 +101,4 @@ class Terminal:
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self._env,
                        capture_output=True, timeout=30)
+        self.socket_path.unlink(missing_ok=True)
