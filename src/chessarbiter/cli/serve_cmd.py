@@ -5,15 +5,19 @@ prints its API token instead of serving."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from chessarbiter.cli.errors import CommandError
 
 MAX_PORT = 65_535
 BACKLOG = 2048
 """Connections waiting to be accepted (uvicorn's default)."""
+SCALE_MODULES: Final = ("psycopg", "redis", "httpx")
+"""The optional dependencies of the ``[scale]`` extra (PostgreSQL, the cluster's bus and its
+forwarded requests)."""
 STOP_S = 3
 """On Ctrl-C / SIGTERM, open game streams are cut after this many seconds (else the server
 would wait for every spectator to leave); every acknowledged event is already stored."""
@@ -67,6 +71,19 @@ def engines(specs: list[str]) -> dict[str, str]:
     return found
 
 
+def backend(option: str, module: str) -> None:
+    """Import ``module``, a backend needing the ``[scale]`` extra, or say in one line which
+    package is missing and how to install it."""
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if missing not in SCALE_MODULES:
+            raise
+        raise CommandError(f"{option}: needs {missing}, of the optional extra [scale]: "
+                           "pip install 'chessarbiter[scale]'") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from chessarbiter.server.accounts import AccountError, Role, insert_account
     from chessarbiter.server.config import ServerConfig
@@ -78,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port {args.port}: expected 0-{MAX_PORT}")
     if args.arbiter and args.add_account is None:
         raise CommandError("--arbiter: only with --add-account NAME")
+    if is_postgres(args.db):
+        backend("--db", "chessarbiter.server.pgdb")
+    if args.bus is not None:
+        backend("--bus", "chessarbiter.server.cluster")
     if args.add_account is not None:
         role = Role.ARBITER if args.arbiter else Role.PLAYER
         db = Database(args.db)

@@ -2,11 +2,12 @@
 server's own tables in the same database, for a cluster of server processes sharing it.
 
 The server's SQL is written for SQLite (``?`` placeholders); :class:`Connection` runs it on a
-PostgreSQL connection in autocommit (each statement its own durable transaction)."""
+PostgreSQL connection in autocommit (each statement its own durable transaction), its failures
+raised as :class:`StoreError`. This module is the PostgreSQL backend: it needs psycopg (the
+``[scale]`` extra) and is imported only for a ``postgresql://`` database."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -14,10 +15,9 @@ import psycopg
 
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import described
-from chessarbiter.store.postgres import MIGRATION_LOCK, PostgresStore
+from chessarbiter.store.pg_tournaments import PostgresTournamentStore
+from chessarbiter.store.postgres import MIGRATION_LOCK, PostgresStore, reason
 
-DATABASE_ERRORS: Final = (sqlite3.Error, psycopg.Error)
-"""What the server's database connection raises, SQLite's or PostgreSQL's."""
 UPGRADES: Final = (
     # The accounts' creation time was first made INTEGER, 32 bits here: widened in place.
     "ALTER TABLE server_accounts ALTER COLUMN created_ms TYPE BIGINT",
@@ -32,8 +32,11 @@ class Connection:
         self.db = db
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-        """Run one statement with SQLite's ``?`` placeholders."""
-        return self.db.execute(sql.replace("?", "%s"), params)
+        """Run one statement with SQLite's ``?`` placeholders; ``StoreError`` if it fails."""
+        try:
+            return self.db.execute(sql.replace("?", "%s"), params)
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL: {reason(exc)}") from None
 
     def close(self) -> None:
         self.db.close()
@@ -53,3 +56,11 @@ def open_postgres(dsn: str, schema: Sequence[str]) -> tuple[PostgresStore, Conne
         store.close()
         raise StoreError(f"{described(dsn)}: cannot open the server's tables ({exc})") from None
     return store, Connection(db)
+
+
+def shared_tournaments(store: object, conn: object) -> PostgresTournamentStore | None:
+    """The tournaments of the server's PostgreSQL database, when ``store`` and ``conn`` are
+    :func:`open_postgres`'s (``None`` for another database)."""
+    if isinstance(store, PostgresStore) and isinstance(conn, Connection):
+        return PostgresTournamentStore(conn.db, store.name)
+    return None

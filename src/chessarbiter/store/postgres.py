@@ -109,7 +109,7 @@ class PostgresStore:
             self._migrate()
         except psycopg.Error as exc:
             self._db.close()
-            raise StoreError(f"{self.name}: not a game store ({_reason(exc)})") from None
+            raise StoreError(f"{self.name}: not a game store ({reason(exc)})") from None
         except StoreError:
             self._db.close()
             raise
@@ -119,7 +119,7 @@ class PostgresStore:
             db = psycopg.connect(self.dsn, autocommit=True)
             db.execute("SET synchronous_commit = on")
         except psycopg.Error as exc:
-            raise StoreError(f"{self.name}: cannot open the store ({_reason(exc)})") from None
+            raise StoreError(f"{self.name}: cannot open the store ({reason(exc)})") from None
         return db
 
     def _migrate(self) -> None:
@@ -132,7 +132,7 @@ class PostgresStore:
         try:
             return work(self._db)
         except psycopg.Error as exc:
-            raise StoreError(f"{what}: {_reason(exc)}") from None
+            raise StoreError(f"{what}: {reason(exc)}") from None
 
     def create(self, game: Game) -> str:
         setup, start, version, solver, tags = setup_row(game)
@@ -266,6 +266,6 @@ class _Refused(Exception):
     """An append that found no game it may write (none, or fenced off)."""
 
 
-def _reason(exc: psycopg.Error) -> str:
+def reason(exc: psycopg.Error) -> str:
     """The server's message, on one line."""
     return " ".join(str(exc).split()) or type(exc).__name__

@@ -31,12 +31,10 @@ from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.pgdb import DATABASE_ERRORS, Connection
 from chessarbiter.server.requests import within_maxima
 from chessarbiter.server.table import HubGame
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.pg_tournaments import PostgresTournamentStore
-from chessarbiter.store.postgres import PostgresStore
+from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
 from chessarbiter.store.tournaments import TournamentLogs, TournamentStore
 from chessarbiter.tournament.director import pair_next
@@ -142,8 +140,10 @@ class Desk:
 
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
             shared = None
-            if isinstance(store, PostgresStore) and isinstance(conn, Connection):
-                shared = PostgresTournamentStore(conn.db, store.name)
+            if is_postgres(str(path)):  # psycopg (the [scale] extra): only for PostgreSQL
+                from chessarbiter.server.pgdb import shared_tournaments
+
+                shared = shared_tournaments(store, conn)
             if not self._ready:
                 for statement in SCHEMA:
                     conn.execute(statement)
@@ -159,7 +159,7 @@ class Desk:
             return await self.hub.db.run(call)
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
-        except (StoreError, *DATABASE_ERRORS) as exc:
+        except (StoreError, sqlite3.Error) as exc:
             raise ApiError(503, f"the tournament could not be read or stored ({exc})") \
                 from None
 
