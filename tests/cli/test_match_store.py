@@ -66,3 +66,26 @@ def test_a_store_that_fails_stops_the_match_with_one_line_and_keeps_its_games(
     games.close()
     text = pgn.read_text()
     assert text.count("[Event ") == 2 and text.startswith(to_pgn(stored))  # no game after
+
+
+def test_a_refused_match_leaves_the_pgn_as_it_was_and_a_rerun_appends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgn = tmp_path / "m.pgn"
+    earlier = '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    pgn.write_text(earlier)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a text file, not a database\n")
+    args = ["match", "--games", "1", "--tc", "0.1+0.05", "--pgn", str(pgn), "--engine",
+            "engine:1", "--engine", "engine:1", "--seed", "5"]
+    assert main([*args, "--store", str(notes)]) == 2
+    assert "--store" in capsys.readouterr().err
+    assert pgn.read_text() == earlier
+    assert notes.read_text() == "a text file, not a database\n"
+    missing = tmp_path / "never.pgn"  # nor is a PGN file created for a refused match
+    assert main([*args[:-6], "--pgn", str(missing), *args[-5:], "--store", str(notes)]) == 2
+    assert not missing.exists()
+    assert main(args) == 0
+    capsys.readouterr()
+    text = pgn.read_text()
+    assert text.startswith(earlier) and text.count("[Result ") == 2

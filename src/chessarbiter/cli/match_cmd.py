@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from chessarbiter.cli import match_tournament
 from chessarbiter.cli.args import control_and_profile
 from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.pgn_out import make_folder, open_for_games
 
 if TYPE_CHECKING:
     from chessarbiter.tournament.match import MatchConfig
@@ -113,19 +114,17 @@ def run(args: argparse.Namespace) -> int:
         names = check_engines(config)
     except EngineStartError as exc:
         raise CommandError(f"--engine: {exc}") from None
-    try:
-        args.pgn.parent.mkdir(parents=True, exist_ok=True)
-        pgn = args.pgn.open("w", encoding="utf-8")
-    except FileExistsError:
-        raise CommandError(f"--pgn: {args.pgn}: {args.pgn.parent} is not a folder") from None
-    except OSError as exc:
-        raise CommandError(f"--pgn: {args.pgn}: {exc.strerror or exc}") from None
+    make_folder(args.pgn)
     try:
         store = open_store(args.store if args.store is not None
                            else str(args.pgn.parent / "games.sqlite"))
     except StoreError as exc:
-        pgn.close()
         raise CommandError(f"--store: {exc}") from None
+    try:
+        pgn = open_for_games(args.pgn)
+    except CommandError:
+        store.close()
+        raise
     cores = os.cpu_count() or 1
     concurrency = max(1, min(args.concurrency, cores, config.games))
     first, second = names[config.first], names[config.second]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.pgn_out import make_folder, open_for_games
 
 if TYPE_CHECKING:
     from chessarbiter.tournament.engines import EngineTournament, Outcome, Played
@@ -75,19 +76,21 @@ def run_tournament(args: argparse.Namespace, specs: list[str], base: MatchConfig
         except EngineStartError as exc:
             raise CommandError(f"--engine: {exc}") from None
     event = replace(event, shown=tuple(names[spec] for spec in event.players))
-    try:
-        args.pgn.parent.mkdir(parents=True, exist_ok=True)
-        pgn = args.pgn.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"--pgn: {args.pgn}: {exc.strerror or exc}") from None
+    make_folder(args.pgn)
     where = args.store if args.store is not None else str(args.pgn.parent / "games.sqlite")
     try:
         games = open_store(where)
         store = None if is_folder(where) or event.format == "gauntlet" else TournamentStore(
             Path(where))
     except StoreError as exc:
-        pgn.close()
         raise CommandError(f"--store: {exc}") from None
+    try:
+        pgn = open_for_games(args.pgn)
+    except CommandError:
+        games.close()
+        if store is not None:
+            store.close()
+        raise
     concurrency = max(1, min(args.concurrency, os.cpu_count() or 1))
     print(f"{event.format} of {len(event.players)} engines, {control_words(event.control)}, "
           f"{event.profile.name}, {concurrency} at a time", file=sys.stderr)

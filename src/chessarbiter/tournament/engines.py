@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
-from chessarbiter.arbiter.log import from_jsonl
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.laws.endings import Result
 from chessarbiter.laws.profiles import RuleProfile
@@ -35,6 +34,7 @@ from chessarbiter.tournament.match import (
     GameReport,
     MatchConfig,
     in_workers,
+    keep,
     play_game,
 )
 from chessarbiter.tournament.openings import START, Opening
@@ -193,11 +193,7 @@ def run_engine_tournament(
         outcome.tallies[white] = _score(outcome.tallies[white], white_points)
         outcome.tallies[black] = _score(outcome.tallies[black], black_points)
         outcome.games += 1
-        if pgn is not None:
-            pgn.write(report.pgn + "\n")
-            pgn.flush()
-        if games_store is not None:
-            games_store.create(from_jsonl(report.log))
+        keep(report, pgn, games_store)
         if progress is not None:
             progress(played, outcome)
 

@@ -10,7 +10,9 @@ import concurrent.futures
 import datetime
 import os
 import signal
-from collections.abc import Callable, Generator, Sequence
+import threading
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, TypeVar
 
@@ -206,16 +208,37 @@ def run_match(
             points = report.first_points()
             tally = Tally(tally.wins + (points == 1.0), tally.losses + (points == 0.0 and
                           report.result is not Result.DRAW), tally.draws + (points == 0.5))
-            if pgn is not None:
-                pgn.write(report.pgn + "\n")
-                pgn.flush()
-            if store is not None:
-                store.create(from_jsonl(report.log))
+            keep(report, pgn, store)
             if progress is not None:
                 progress(tally, report)
     finally:  # stopped early (Ctrl-C, SIGTERM, a failure): the games under way are stopped
         reports.close()
     return tally
+
+
+def keep(report: GameReport, pgn: IO[str] | None, store: EventStore | None) -> None:
+    """Keep a finished game: its events in ``store`` first, then its PGN, with SIGINT and
+    SIGTERM held until both are written, so the PGN never holds a game the store lacks and
+    an interrupt never splits them."""
+    with _signals_held():
+        if store is not None:
+            store.create(from_jsonl(report.log))
+        if pgn is not None:
+            pgn.write(report.pgn + "\n")
+            pgn.flush()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait (in the main thread) until the block is done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 STOP_WAIT_S = 5.0
