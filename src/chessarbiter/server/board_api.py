@@ -148,10 +148,8 @@ async def get_account(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     return JSONResponse({
-        "id": account.id, "username": account.name, "perfs": {},
-        "createdAt": account.created_ms, "seenAt": account.created_ms,
-        "url": f"{base_url(request)}/@/{account.name}",
-        "playing": None, "disabled": False, "tosViolation": False,
+        **shapes.user(account), "url": f"{base_url(request)}/@/{account.name}",
+        "disabled": False, "tosViolation": False,
         "roles": ["arbiter"] if account.is_arbiter else [],
     })
 
@@ -292,10 +290,18 @@ async def accept_challenge(request: Request) -> Response:
 async def decline_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    reason = text_field(await fields(request), "reason") or "generic"
-    await hub.lobby.decline(request.path_params["challengeId"], account, reason[:40],
+    reason = decline_reason(text_field(await fields(request), "reason") or "generic")
+    await hub.lobby.decline(request.path_params["challengeId"], account, reason,
                       base_url(request))
     return JSONResponse(OK)
+
+
+def decline_reason(text: str) -> str:
+    """The reason (lichess' key, any case) a challenge is declined for; 400 if none."""
+    for key in shapes.DECLINE_REASONS:
+        if key.lower() == text.lower():
+            return key
+    raise ApiError(400, f"reason {text[:40]!r}: expected one of {list(shapes.DECLINE_REASONS)}")
 
 
 async def cancel_challenge(request: Request) -> Response:
@@ -368,7 +374,7 @@ async def challenge_ai(request: Request) -> Response:
         "status": {"id": 20, "name": "started"}, "createdAt": entry.meta.created_ms,
         "player": shapes.side_name(mine), "url": game_url(request, entry.id, secret),
         **({"secret": secret} if secret is not None else {}),
-    })
+    }, status_code=201)
 
 
 async def seek(request: Request) -> Response:
@@ -477,7 +483,8 @@ async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int],
 
 
 async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
-    """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``)."""
+    """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``; with the
+    opponent's offer pending, it agrees to the draw instead)."""
     params = scope["path_params"]
     text = params["move"]
     if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
@@ -488,7 +495,12 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     uci, offer = text.lower(), offering == "true"
     entry = await hub.get(params["gameId"])
     side = _seat(hub, scope, receive, entry)
-    decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
+    if offer and entry.game.pending_offer is side.opponent:
+        # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
+        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3)
+        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side))
+    else:
+        decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
     await send_body(send, NO_NOTES if not decisions else encode_json(
         {"ok": True, "notes": shapes.notes(decisions)}))
 

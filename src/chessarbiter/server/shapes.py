@@ -15,6 +15,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.present.controls import control_words
+from chessarbiter.server.accounts import Account
 from chessarbiter.server.meta import GameMeta, Seat
 
 NO_CLOCK_MS: Final = 2_147_483_647
@@ -104,12 +105,57 @@ def _text(control: TimeControl) -> str | None:
         return format_units(control)
 
 
+VARIANTS: Final = {
+    "standard": {"key": "standard", "name": "Standard", "short": "Std"},
+    "chess960": {"key": "chess960", "name": "Chess960", "short": "960"},
+    "fromPosition": {"key": "fromPosition", "name": "From Position", "short": "FEN"},
+}
+"""lichess' ``Variant`` objects of the variants played here."""
+PERF_ICONS: Final = {"ultraBullet": "\ue059", "bullet": "\ue032", "blitz": "\ue033",
+                     "rapid": "\ue035", "classical": "\ue034", "correspondence": "\ue036"}
+"""The glyph of each speed in lichess' icon font (``perf.icon``)."""
+DECLINE_REASONS: Final = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "This is not the right time for me, please ask again later.",
+    "tooFast": "This time control is too fast for me, please challenge again with a slower game.",
+    "tooSlow": "This time control is too slow for me, please challenge again with a faster game.",
+    "timeControl": "I'm not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "standard": "I'm not accepting variant challenges right now.",
+    "variant": "I'm not willing to play this variant right now.",
+    "noBot": "I'm not accepting challenges from bots.",
+    "onlyBot": "I'm only accepting challenges from bots.",
+}
+"""The reasons a challenge may be declined for (the ``reason`` lichess takes), with the
+sentence its ``declineReason`` says."""
+
+
 def variant(game: Game) -> dict[str, str]:
     if game.setup.chess960:
-        return {"key": "chess960", "name": "Chess960", "short": "960"}
+        return VARIANTS["chess960"]
     if game.setup.fen != STARTING_FEN:
-        return {"key": "fromPosition", "name": "From Position", "short": "FEN"}
-    return {"key": "standard", "name": "Standard", "short": "Std"}
+        return VARIANTS["fromPosition"]
+    return VARIANTS["standard"]
+
+
+def perf(control: TimeControl | None) -> dict[str, str]:
+    """lichess' ``perf`` of a challenge: the speed's icon and name."""
+    name = speed(control)
+    return {"icon": PERF_ICONS[name], "name": name[0].upper() + name[1:]}
+
+
+def challenge_user(account: Account) -> dict[str, Any]:
+    """lichess' ``ChallengeUser`` (``title`` only for a BOT: lichess omits it when none)."""
+    return {"id": account.id, "name": account.name, "rating": RATING, "provisional": True,
+            "online": True, **({"title": "BOT"} if account.is_bot else {})}
+
+
+def user(account: Account) -> dict[str, Any]:
+    """lichess' ``User`` (the BOTs online, and the base of ``/api/account``)."""
+    return {"id": account.id, "username": account.name, "perfs": {},
+            "createdAt": account.created_ms, "seenAt": account.created_ms,
+            **({"title": "BOT"} if account.is_bot else {})}
 
 
 def player(seat: Seat) -> dict[str, Any]:
