@@ -162,7 +162,8 @@ async def get_playing(request: Request) -> Response:
         playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
     else:
         playing = await hub.cluster.playing(account.id)
-    return JSONResponse({"nowPlaying": playing[:count]})
+    return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
+                         "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
 
 async def register(request: Request) -> Response:
@@ -596,11 +597,13 @@ async def export(request: Request) -> Response:
             "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
             "createdAt": meta.created_ms, "lastMoveAt": meta.created_ms,
             "status": shapes.status(game.outcome, meta.aborted),
-            "players": {shapes.side_name(s): shapes.player(meta.seat(s))
+            "players": {shapes.side_name(s): shapes.export_player(meta.seat(s))
                         for s in (Side.WHITE, Side.BLACK)},
-            "moves": " ".join(entry.moves), "pgn": pgn,
-            "clock": shapes.clock(game.setup.control),
+            "moves": " ".join(entry.moves), "pgn": pgn, "source": meta.source,
         }
+        timed = shapes.export_clock(game.setup.control)
+        if timed is not None:
+            data["clock"] = timed
         won = shapes.winner(game.outcome)
         if won is not None:
             data["winner"] = won

@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from chessarbiter.server import auth, chat, shapes
 from chessarbiter.server.accounts import AccountError, upgrade_to_bot
+from chessarbiter.server.asgi import encode_json
 from chessarbiter.server.board_api import OK, fields, hub_of
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.limits import Buckets
@@ -89,12 +90,13 @@ async def write_chat(request: Request) -> Response:
 
 
 async def read_chat(request: Request) -> Response:
-    """The game's ``player`` room, for its players."""
+    """The game's ``player`` room, for its players: one line, a JSON array (lichess'
+    media type, ``application/x-ndjson``)."""
     hub = hub_of(request)
     entry = await hub.get(request.path_params["gameId"])
     auth.player_side(request, hub, entry)
     lines = await hub.db.run(lambda store, conn: chat.select_lines(conn, entry.id, "player"))
-    return JSONResponse(lines)
+    return Response(encode_json(lines) + b"\n", media_type="application/x-ndjson")
 
 
 def routes() -> list[BaseRoute]:

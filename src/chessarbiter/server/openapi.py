@@ -60,7 +60,8 @@ def _board(prefix: str) -> list[Op]:
     game = {"gameId": ID}
     return [
         Op("post", prefix + "/{gameId}/move/{move}", "Play a move (UCI), optionally offering "
-           "a draw (or agreeing to the opponent's offer)", OK, "player", query={"offeringDraw": {"type": "boolean"}},
+           "a draw (or agreeing to the opponent's offer)", OK, "player",
+           query={"offeringDraw": {"type": "boolean"}},
            path_params={**game, "move": UCI}),
         Op("post", prefix + "/{gameId}/draw/{accept}", "Offer or accept a draw (yes), decline "
            "it (no)", OK, "player", path_params={**game, "accept": {
@@ -84,8 +85,9 @@ def _board(prefix: str) -> list[Op]:
            "(players) or the spectator room (any account)", OK, path_params=game,
            body={"room": {"type": "string", "enum": ["player", "spectator"]},
                  "text": {"type": "string", "maxLength": 140}}),
-        Op("get", prefix + "/{gameId}/chat", "The game's player room (for its players)",
-           {"type": "array", "items": OBJECT}, "player", path_params=game),
+        Op("get", prefix + "/{gameId}/chat", "The game's player room (for its players): one "
+           "line, a JSON array", {"type": "string"}, "player", media="application/x-ndjson",
+           path_params=game),
     ]
 
 

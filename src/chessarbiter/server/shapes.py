@@ -38,6 +38,14 @@ STATUS: Final = {
 A time forfeit drawn because the opponent cannot mate is ``outoftime`` without a winner."""
 
 
+STATUS_IDS: Final = {"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign": 31,
+                     "stalemate": 32, "timeout": 33, "draw": 34, "outoftime": 35,
+                     "cheat": 36, "noStart": 37, "unknownFinish": 38}
+"""lichess' number of each status name (``GameStatus``)."""
+SOURCES: Final = {"open": "friend"}
+"""lichess' ``GameSource`` of the sources it has no name for (an open challenge's game)."""
+
+
 def side_name(side: Side) -> str:
     return "white" if side is Side.WHITE else "black"
 
@@ -238,3 +246,63 @@ def game_full(game: Game, meta: GameMeta, state: dict[str, Any]) -> dict[str, An
         "profile": game.setup.profile.to_dict(),
         "source": meta.source,
     }
+
+
+def status_object(name: str) -> dict[str, Any]:
+    """lichess' ``GameStatus``: the status's number and name."""
+    return {"id": STATUS_IDS[name], "name": name}
+
+
+def game_event(game: Game, meta: GameMeta, moves: list[str],
+               clocks: tuple[int, int] | None, side: Side) -> dict[str, Any]:
+    """lichess' ``GameEventInfo`` (the ``game`` of ``gameStart`` and ``gameFinish``) for
+    ``side``'s player; :func:`now_playing` makes it an ``/api/account/playing`` entry."""
+    opponent = meta.seat(side.opponent)
+    name = speed(game.setup.control)
+    if opponent.account is not None:
+        against: dict[str, Any] = {"id": opponent.account, "username": opponent.name,
+                                   "rating": RATING}
+    else:
+        against = {"id": None, "username": opponent.name,
+                   **({"ai": opponent.level} if opponent.level is not None else {})}
+    data: dict[str, Any] = {
+        "gameId": meta.id, "fullId": meta.id + "0000", "id": meta.id,
+        "color": side_name(side), "fen": game.fen,
+        "hasMoved": any(True for _ in moves[side.value::2]),
+        "isMyTurn": game.outcome is None and not meta.aborted and game.to_move is side,
+        "lastMove": moves[-1] if moves else "",
+        "opponent": against, "perf": name, "rated": meta.rated,
+        "secondsLeft": None if clocks is None else max(clocks[side.value], 0) // 1000,
+        "source": SOURCES.get(meta.source, meta.source), "speed": name,
+        "variant": variant(game), "compat": {"bot": True, "board": True},
+        "status": status_object(status(game.outcome, meta.aborted)),
+    }
+    won = winner(game.outcome)
+    if won is not None:
+        data["winner"] = won
+    return data
+
+
+def now_playing(event: dict[str, Any]) -> dict[str, Any]:
+    """An ``/api/account/playing`` entry from a :func:`game_event` object (the status by
+    name)."""
+    return {**event, "status": event["status"]["name"]}
+
+
+def export_player(seat: Seat) -> dict[str, Any]:
+    """A side's player in lichess' game JSON (``GamePlayerUser``)."""
+    if seat.engine is not None and seat.level is not None:
+        return {"aiLevel": seat.level}
+    if seat.account is not None:
+        return {"user": {"id": seat.account, "name": seat.name}, "rating": RATING,
+                "provisional": True}
+    return {"name": seat.name or "Anonymous"}
+
+
+def export_clock(control: TimeControl | None) -> dict[str, int] | None:
+    """The game JSON's ``clock``: in seconds, with lichess' estimate ``totalTime``."""
+    first = clock(control)
+    if first is None:
+        return None
+    initial, increment = first["initial"] // 1000, first["increment"] // 1000
+    return {"initial": initial, "increment": increment, "totalTime": initial + 40 * increment}
