@@ -135,3 +135,38 @@ def test_castling_as_king_takes_rook_is_written_e1g1(tmp_path: Path) -> None:
         assert state["moves"].split()[-1] == "e1g1"
 
     run(tmp_path, scenario)
+
+
+def test_correspondence_and_odd_clock_limits_are_refused_clearly(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        alice = await s.account("alice")
+        await s.account("bob")
+        for path in ("/api/challenge/bob", "/api/challenge/open", "/api/challenge/ai",
+                     "/api/board/seek"):
+            answer = await s.post(path, alice, data={"days": "3"})
+            assert answer.status_code == 400, path
+            assert "correspondence" in answer.json()["error"]
+        for limit in ("7", "100", "10860"):
+            odd = await s.post("/api/challenge/bob", alice, data={"clock.limit": limit})
+            assert odd.status_code == 400 and "clock.limit" in odd.json()["error"]
+        for limit in ("15", "90", "120", "10800"):
+            made = await s.post("/api/challenge/bob", alice, data={"clock.limit": limit})
+            assert made.json()["timeControl"]["limit"] == int(limit)
+            await s.post(f"/api/challenge/{made.json()['id']}/cancel", alice)
+        assert s.hub.lobby.challenges == {} and s.hub.games == {}  # nothing made
+
+    run(tmp_path, scenario)
+
+
+def test_seek_answers_ndjson(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        fields = {"time": "5", "increment": "3"}
+        first = asyncio.create_task(s.post("/api/board/seek", data=fields))
+        await asyncio.sleep(0.05)
+        second = await s.post("/api/board/seek", data=fields)
+        for answer in (await first, second):
+            assert answer.headers["content-type"] == "application/x-ndjson"
+            lines = [json.loads(line) for line in answer.text.split("\n") if line]
+            assert len(lines) == 1 and set(lines[0]) >= {"gameId", "color"}
+
+    run(tmp_path, scenario)

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
@@ -46,7 +46,7 @@ from chessarbiter.server.asgi import (
     until_disconnected,
 )
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby import (
     account_seat,
@@ -107,6 +107,24 @@ async def fields(request: Request) -> dict[str, Any]:
         except UnicodeDecodeError:
             raise ApiError(400, "the form body is not UTF-8") from None
     return found
+
+
+CLOCK_LIMITS: Final = frozenset({0, 15, 30, 45, 60, 90, *range(120, 10_801, 60)})
+"""The ``clock.limit`` values (seconds) lichess accepts."""
+
+
+def game_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A game's request fields; 400 for a correspondence game (``days``), which this server
+    does not play (it would otherwise be untimed)."""
+    if data.get("days") not in (None, ""):  # berserk sends null
+        raise ApiError(400, "days: correspondence games are not played here; use clock.limit "
+                            "and clock.increment, or timeControl")
+    limit = str(data.get("clock.limit", "0")).strip()
+    if limit.isdigit() and int(limit) not in CLOCK_LIMITS:  # other text: read_request says
+        raise ApiError(400, f"clock.limit {int(limit)}: lichess' values are 0, 15, 30, 45, "
+                            "60, 90 or whole minutes up to 10800 seconds (any other: "
+                            "timeControl, e.g. 10s+0)")
+    return data
 
 
 def address(hub: Hub, scope: Scope) -> str | None:
@@ -266,7 +284,7 @@ async def create_challenge(request: Request) -> Response:
     account = auth.require_account(request, hub)
     creating(request, hub, account)
     username = request.path_params["username"]
-    game = read_request(await fields(request))
+    game = read_request(game_fields(await fields(request)))
     challenge = await hub.lobby.challenge(account, username, game, base_url(request))
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
@@ -320,7 +338,7 @@ async def open_challenge(request: Request) -> Response:
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
-    game_request = read_request(await fields(request))
+    game_request = read_request(game_fields(await fields(request)))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
     for side in (Side.WHITE, Side.BLACK):
@@ -347,7 +365,7 @@ async def challenge_ai(request: Request) -> Response:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
     data = await fields(request)
-    game_request = read_request(data)
+    game_request = read_request(game_fields(data))
     engine_name = text_field(data, "engine")
     level = int_field(data, "level", 1, 10)
     if engine_name:
@@ -388,18 +406,24 @@ async def seek(request: Request) -> Response:
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
-    game_request = read_request(await fields(request), minutes=True)
+    game_request = read_request(game_fields(await fields(request)), minutes=True)
     closed = open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        game_id, side, secret = await hub.lobby.seek(account, game_request)
+        pairing = asyncio.ensure_future(hub.lobby.seek(account, game_request))
+        try:
+            while not (await asyncio.wait({pairing}, timeout=KEEPALIVE_S))[0]:
+                yield b"\n"  # lichess' keep-alive line while the seek waits
+            game_id, side, secret = pairing.result()
+        finally:
+            pairing.cancel()  # the seeker went away: the seek is withdrawn
         found: dict[str, Any] = {"gameId": game_id, "color": shapes.side_name(side)}
         if secret is not None:
             found |= {"secret": secret, "url": game_url(request, game_id, secret)}
         yield ndjson(found)
 
-    return Held(lines(), closed, "text/plain")
+    return Held(lines(), closed)
 
 
 # -- games -----------------------------------------------------------------------------

@@ -133,7 +133,7 @@ def operations() -> list[Op]:
            body=GAME_FIELDS, path_params={"username": name}),
         Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
            {"type": "string"}, "optional", body=SEEK_FIELDS, stream=True,
-           media="text/plain"),
+           media="application/x-ndjson"),
         *_board("/api/board/game"),
         *_board("/api/bot/game"),
         Op("get", "/api/game/{gameId}", "Extension: the game now (gameFull) with its legal "
