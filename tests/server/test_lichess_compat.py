@@ -170,3 +170,26 @@ def test_seek_answers_ndjson(tmp_path: Path) -> None:
             assert len(lines) == 1 and set(lines[0]) >= {"gameId", "color"}
 
     run(tmp_path, scenario)
+
+
+def test_cors_for_the_api_with_tokens_not_cookies(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        alice = await s.account("alice")
+        site = {"Origin": "https://elsewhere.example"}
+        preflight = await s.client.options("/api/board/game/abc/move/e2e4", headers={
+            **site, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization"})
+        assert preflight.status_code == 204
+        assert preflight.headers["access-control-allow-origin"] == "*"
+        assert "authorization" in preflight.headers["access-control-allow-headers"].lower()
+        me = await s.client.get("/api/account", headers={**alice, **site})
+        assert me.status_code == 200 and me.headers["access-control-allow-origin"] == "*"
+        assert "access-control-allow-credentials" not in me.headers
+        refused = await s.client.get("/api/account", headers=site)
+        assert refused.status_code == 401  # errors too carry it, for the page to read
+        assert refused.headers["access-control-allow-origin"] == "*"
+        for same_site in ("/api/session", "/"):
+            answer = await s.client.get(same_site, headers=site)
+            assert "access-control-allow-origin" not in answer.headers, same_site
+
+    run(tmp_path, scenario)
