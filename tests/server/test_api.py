@@ -119,7 +119,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
                              data={"reason": "later"})).status_code == 200
         declined = json.loads(await next_line(alice_events) or b"")
         assert declined["type"] == "challengeDeclined"
-        assert declined["challenge"]["declineReason"] == "later"
+        assert declined["challenge"]["declineReasonKey"] == "later"  # lichess: the key
         assert (await s.post(f"/api/challenge/{first['id']}/accept", bob)).status_code == 404
         bob_events = s.hub.subscribe_user("bob")
         second = (await s.post("/api/challenge/bob", alice)).json()
@@ -379,7 +379,7 @@ def test_games_resume_after_a_restart(tmp_path: Path) -> None:
 def test_engine_replies(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         made = await s.post("/api/challenge/ai", data={"level": "1", "color": "white"})
-        assert made.status_code == 200, made.text
+        assert made.status_code == 201, made.text
         game = made.json()
         entry = await s.game(game["id"])
         stream = entry.subscribe()

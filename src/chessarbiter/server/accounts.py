@@ -35,6 +35,8 @@ class Role(Enum):
     PLAYER = "player"
     ARBITER = "arbiter"
     """Rules on every game: adds time, declares results, rules on pending claims."""
+    BOT = "bot"
+    """A player whose moves come from a program (lichess' BOT title, for the Bot API)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,10 @@ class Account:
     @property
     def is_arbiter(self) -> bool:
         return self.role is Role.ARBITER
+
+    @property
+    def is_bot(self) -> bool:
+        return self.role is Role.BOT
 
 
 class AccountError(ValueError):
@@ -91,6 +97,13 @@ class Accounts:
     def remember(self, account: Account, token_hash: str) -> None:
         self._by_hash[token_hash] = account
         self._by_id[account.id] = account
+
+    def replace(self, account: Account) -> None:
+        """The account ``account.id`` is now ``account`` (e.g. upgraded to a BOT)."""
+        self._by_id[account.id] = account
+        for digest, known in list(self._by_hash.items()):
+            if known.id == account.id:
+                self._by_hash[digest] = account
 
     def forget(self, token_hash: str) -> None:
         """Drop a token no longer in the database (its account stays known by name)."""
@@ -190,3 +203,14 @@ def insert_account(conn: sqlite3.Connection, name: str, role: Role = Role.PLAYER
     if added != 1:
         raise AccountError(f"account name {name!r} is taken")
     return account, token, digest
+
+
+def upgrade_to_bot(conn: sqlite3.Connection, account: Account) -> Account:
+    """Make a player's account a BOT account (lichess' ``/api/bot/account/upgrade``): the
+    account as it now is; :class:`AccountError` for an arbiter's account (a BOT plays only)."""
+    if account.is_bot:
+        return account
+    if account.is_arbiter:
+        raise AccountError(f"account {account.name!r} is an arbiter's: it cannot be a BOT")
+    conn.execute("UPDATE server_accounts SET role = ? WHERE id = ?", (Role.BOT.value, account.id))
+    return Account(account.id, account.name, Role.BOT, account.created_ms)

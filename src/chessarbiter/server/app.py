@@ -15,8 +15,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import arbiter_api, board_api, tournaments, web
+from chessarbiter.server import arbiter_api, board_api, bot_api, tournaments, web
 from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.cors import Cors
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.hub import Hub
@@ -82,13 +83,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     routes: list[BaseRoute] = [
         *board_api.routes(),
+        *bot_api.routes(),
         *arbiter_api.routes(),
         Route("/api/openapi.json", openapi, methods=["GET"]),
         *tournaments.routes(the_hub),
         *page_routes(the_hub),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[
-        Middleware(SecurityHeaders), Middleware(BodyLimit)],
+        Middleware(SecurityHeaders), Middleware(Cors), Middleware(BodyLimit)],
                     exception_handlers={
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
         StoreError: database_error, Exception: server_error})

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
@@ -46,7 +46,7 @@ from chessarbiter.server.asgi import (
     until_disconnected,
 )
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby import (
     account_seat,
@@ -109,6 +109,24 @@ async def fields(request: Request) -> dict[str, Any]:
     return found
 
 
+CLOCK_LIMITS: Final = frozenset({0, 15, 30, 45, 60, 90, *range(120, 10_801, 60)})
+"""The ``clock.limit`` values (seconds) lichess accepts."""
+
+
+def game_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A game's request fields; 400 for a correspondence game (``days``), which this server
+    does not play (it would otherwise be untimed)."""
+    if data.get("days") not in (None, ""):  # berserk sends null
+        raise ApiError(400, "days: correspondence games are not played here; use clock.limit "
+                            "and clock.increment, or timeControl")
+    limit = str(data.get("clock.limit", "0")).strip()
+    if limit.isdigit() and int(limit) not in CLOCK_LIMITS:  # other text: read_request says
+        raise ApiError(400, f"clock.limit {int(limit)}: lichess' values are 0, 15, 30, 45, "
+                            "60, 90 or whole minutes up to 10800 seconds (any other: "
+                            "timeControl, e.g. 10s+0)")
+    return data
+
+
 def address(hub: Hub, scope: Scope) -> str | None:
     """The request's address for the per-address limits (:func:`limits.client_address`)."""
     return client_address(scope, hub.config.behind_proxy)
@@ -148,10 +166,8 @@ async def get_account(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     return JSONResponse({
-        "id": account.id, "username": account.name, "perfs": {},
-        "createdAt": account.created_ms, "seenAt": account.created_ms,
-        "url": f"{base_url(request)}/@/{account.name}",
-        "playing": None, "disabled": False, "tosViolation": False,
+        **shapes.user(account), "url": f"{base_url(request)}/@/{account.name}",
+        "disabled": False, "tosViolation": False,
         "roles": ["arbiter"] if account.is_arbiter else [],
     })
 
@@ -164,7 +180,8 @@ async def get_playing(request: Request) -> Response:
         playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
     else:
         playing = await hub.cluster.playing(account.id)
-    return JSONResponse({"nowPlaying": playing[:count]})
+    return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
+                         "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
 
 async def register(request: Request) -> Response:
@@ -267,7 +284,7 @@ async def create_challenge(request: Request) -> Response:
     account = auth.require_account(request, hub)
     creating(request, hub, account)
     username = request.path_params["username"]
-    game = read_request(await fields(request))
+    game = read_request(game_fields(await fields(request)))
     challenge = await hub.lobby.challenge(account, username, game, base_url(request))
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
@@ -292,10 +309,18 @@ async def accept_challenge(request: Request) -> Response:
 async def decline_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    reason = text_field(await fields(request), "reason") or "generic"
-    await hub.lobby.decline(request.path_params["challengeId"], account, reason[:40],
+    reason = decline_reason(text_field(await fields(request), "reason") or "generic")
+    await hub.lobby.decline(request.path_params["challengeId"], account, reason,
                       base_url(request))
     return JSONResponse(OK)
+
+
+def decline_reason(text: str) -> str:
+    """The reason (lichess' key, any case) a challenge is declined for; 400 if none."""
+    for key in shapes.DECLINE_REASONS:
+        if key.lower() == text.lower():
+            return key
+    raise ApiError(400, f"reason {text[:40]!r}: expected one of {list(shapes.DECLINE_REASONS)}")
 
 
 async def cancel_challenge(request: Request) -> Response:
@@ -313,7 +338,7 @@ async def open_challenge(request: Request) -> Response:
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
-    game_request = read_request(await fields(request))
+    game_request = read_request(game_fields(await fields(request)))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
     for side in (Side.WHITE, Side.BLACK):
@@ -340,7 +365,7 @@ async def challenge_ai(request: Request) -> Response:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
     data = await fields(request)
-    game_request = read_request(data)
+    game_request = read_request(game_fields(data))
     engine_name = text_field(data, "engine")
     level = int_field(data, "level", 1, 10)
     if engine_name:
@@ -368,7 +393,7 @@ async def challenge_ai(request: Request) -> Response:
         "status": {"id": 20, "name": "started"}, "createdAt": entry.meta.created_ms,
         "player": shapes.side_name(mine), "url": game_url(request, entry.id, secret),
         **({"secret": secret} if secret is not None else {}),
-    })
+    }, status_code=201)
 
 
 async def seek(request: Request) -> Response:
@@ -381,18 +406,24 @@ async def seek(request: Request) -> Response:
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
-    game_request = read_request(await fields(request), minutes=True)
+    game_request = read_request(game_fields(await fields(request)), minutes=True)
     closed = open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        game_id, side, secret = await hub.lobby.seek(account, game_request)
+        pairing = asyncio.ensure_future(hub.lobby.seek(account, game_request))
+        try:
+            while not (await asyncio.wait({pairing}, timeout=KEEPALIVE_S))[0]:
+                yield b"\n"  # lichess' keep-alive line while the seek waits
+            game_id, side, secret = pairing.result()
+        finally:
+            pairing.cancel()  # the seeker went away: the seek is withdrawn
         found: dict[str, Any] = {"gameId": game_id, "color": shapes.side_name(side)}
         if secret is not None:
             found |= {"secret": secret, "url": game_url(request, game_id, secret)}
         yield ndjson(found)
 
-    return Held(lines(), closed, "text/plain")
+    return Held(lines(), closed)
 
 
 # -- games -----------------------------------------------------------------------------
@@ -477,7 +508,8 @@ async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int],
 
 
 async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
-    """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``)."""
+    """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``; with the
+    opponent's offer pending, it agrees to the draw instead)."""
     params = scope["path_params"]
     text = params["move"]
     if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
@@ -488,7 +520,12 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     uci, offer = text.lower(), offering == "true"
     entry = await hub.get(params["gameId"])
     side = _seat(hub, scope, receive, entry)
-    decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
+    if offer and entry.game.pending_offer is side.opponent:
+        # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
+        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3)
+        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side))
+    else:
+        decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
     await send_body(send, NO_NOTES if not decisions else encode_json(
         {"ok": True, "notes": shapes.notes(decisions)}))
 
@@ -584,11 +621,13 @@ async def export(request: Request) -> Response:
             "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
             "createdAt": meta.created_ms, "lastMoveAt": meta.created_ms,
             "status": shapes.status(game.outcome, meta.aborted),
-            "players": {shapes.side_name(s): shapes.player(meta.seat(s))
+            "players": {shapes.side_name(s): shapes.export_player(meta.seat(s))
                         for s in (Side.WHITE, Side.BLACK)},
-            "moves": " ".join(entry.moves), "pgn": pgn,
-            "clock": shapes.clock(game.setup.control),
+            "moves": " ".join(entry.moves), "pgn": pgn, "source": meta.source,
         }
+        timed = shapes.export_clock(game.setup.control)
+        if timed is not None:
+            data["clock"] = timed
         won = shapes.winner(game.outcome)
         if won is not None:
             data["winner"] = won

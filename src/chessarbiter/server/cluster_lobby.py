@@ -74,13 +74,15 @@ def account_from_json(data: dict[str, Any]) -> Account:
 def challenge_to_text(challenge: Challenge) -> str:
     return json.dumps({"id": challenge.id, "challenger": account_to_json(challenge.challenger),
                        "dest": account_to_json(challenge.dest),
-                       "request": challenge.request.to_json()})
+                       "request": challenge.request.to_json(),
+                       "finalColor": challenge.final_color.value})
 
 
 def challenge_from_text(text: str) -> Challenge:
     data = json.loads(text)
     return Challenge(data["id"], account_from_json(data["challenger"]),
-                     account_from_json(data["dest"]), GameRequest.from_json(data["request"]))
+                     account_from_json(data["dest"]), GameRequest.from_json(data["request"]),
+                     final_color=Side(data["finalColor"]))
 
 
 class ClusterLobby(Lobby):

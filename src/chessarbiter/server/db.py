@@ -33,7 +33,7 @@ SCHEMA: Final = (
         id TEXT PRIMARY KEY,  -- the name in lower case
         name TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,  -- sha256 of the API token, hex
-        role TEXT NOT NULL,  -- player | arbiter
+        role TEXT NOT NULL,  -- player | arbiter | bot
         created_ms BIGINT NOT NULL  -- wall ms (BIGINT: PostgreSQL's INTEGER is 32 bits)
     )""",
     """CREATE TABLE IF NOT EXISTS server_games (
@@ -46,6 +46,13 @@ SCHEMA: Final = (
         token_hash TEXT PRIMARY KEY,  -- sha256 of the session cookie's secret, hex
         account TEXT NOT NULL,  -- server_accounts.id
         created_ms BIGINT NOT NULL  -- wall ms
+    )""",
+    """CREATE TABLE IF NOT EXISTS server_chat (
+        game TEXT NOT NULL,  -- server_games.id
+        room TEXT NOT NULL,  -- player | spectator
+        author TEXT NOT NULL,  -- the writer's account name
+        text TEXT NOT NULL,
+        at_ms BIGINT NOT NULL  -- wall ms
     )""",
 )
 """The server's tables beside the store's (``CREATE ... IF NOT EXISTS``: the store's schema

@@ -671,36 +671,9 @@ class Hub:
 
     def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
         """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
-        ``side``'s player."""
-        game = entry.game
-        meta = entry.meta
-        opponent = meta.seat(side.opponent)
-        clocks = entry.live.clocks()
-        data: dict[str, Any] = {
-            "gameId": meta.id,
-            "fullId": meta.id + "0000",
-            "id": meta.id,
-            "color": shapes.side_name(side),
-            "fen": game.fen,
-            "hasMoved": any(True for m in entry.moves[side.value::2]),
-            "isMyTurn": not entry.over and game.to_move is side,
-            "lastMove": entry.moves[-1] if entry.moves else "",
-            "opponent": {"id": opponent.account, "username": opponent.name,
-                         "rating": shapes.RATING if opponent.account else None,
-                         **({"ai": opponent.level} if opponent.level is not None else {})},
-            "perf": shapes.speed(game.setup.control),
-            "rated": meta.rated,
-            "secondsLeft": None if clocks is None else max(clocks[side.value], 0) // 1000,
-            "source": meta.source,
-            "speed": shapes.speed(game.setup.control),
-            "variant": {"key": shapes.variant(game)["key"], "name": shapes.variant(game)["name"]},
-            "compat": {"bot": False, "board": True},
-            "status": {"name": shapes.status(game.outcome, meta.aborted)},
-        }
-        won = shapes.winner(game.outcome)
-        if won is not None:
-            data["winner"] = won
-        return data
+        ``side``'s player (:func:`shapes.game_event`)."""
+        return shapes.game_event(entry.game, entry.meta, entry.moves, entry.live.clocks(),
+                                 side)
 
     def _notify_start(self, entry: HubGame, side: Side) -> None:
         self.notify(entry.meta.seat(side).account,

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 class Challenge:
     """A direct challenge from ``challenger`` to ``dest``; ``status``: ``created``,
     ``accepted``, ``declined`` or ``canceled``; ``created_ms``: when it was made (the
-    server's time source)."""
+    server's time source); ``final_color``: the challenger's colour, drawn when the
+    challenge is made if it asks for ``random`` (lichess' ``finalColor``)."""
 
     id: str
     challenger: Account
@@ -37,6 +38,7 @@ class Challenge:
     status: str = "created"
     decline_reason: str = ""
     created_ms: int = 0
+    final_color: Side = Side.WHITE
 
 
 @dataclass
@@ -50,23 +52,22 @@ class Seek:
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-def user_json(account: Account) -> dict[str, Any]:
-    return {"id": account.id, "name": account.name, "title": None, "rating": shapes.RATING,
-            "provisional": True, "online": True}
-
-
 def challenge_json(challenge: Challenge, base_url: str) -> dict[str, Any]:
-    """A challenge as lichess writes it, with ``profile`` and ``timeControl`` (the full
-    clock) as extensions."""
+    """A challenge as lichess writes it (``ChallengeJson``, ``ChallengeDeclinedJson``), with
+    ``profile`` and ``control`` (the full clock) as extensions."""
     request = challenge.request
+    declined = {"declineReason": shapes.DECLINE_REASONS[challenge.decline_reason],
+                "declineReasonKey": challenge.decline_reason.lower()
+                } if challenge.decline_reason else {}
     return {
         "id": challenge.id,
         "url": f"{base_url}/{challenge.id}",
         "status": challenge.status,
-        "challenger": user_json(challenge.challenger),
-        "destUser": user_json(challenge.dest),
+        "challenger": shapes.challenge_user(challenge.challenger),
+        "destUser": shapes.challenge_user(challenge.dest),
         **request_json(request),
-        **({"declineReason": challenge.decline_reason} if challenge.decline_reason else {}),
+        "finalColor": shapes.side_name(challenge.final_color),
+        **declined,
     }
 
 
@@ -83,13 +84,12 @@ def request_json(request: GameRequest) -> dict[str, Any]:
     key = "chess960" if request.chess960 else (
         "standard" if request.fen == STARTING_FEN else "fromPosition")
     return {
-        "variant": {"key": key, "name": {"chess960": "Chess960", "standard": "Standard",
-                                         "fromPosition": "From Position"}[key]},
+        "variant": shapes.VARIANTS[key],
         "rated": request.rated,
         "speed": shapes.speed(control),
         "timeControl": time_control,
         "color": request.color,
-        "perf": {"name": shapes.speed(control).capitalize()},
+        "perf": shapes.perf(control),
         "initialFen": request.fen,
         "profile": request.profile.name,
         "control": shapes.time_control(control),
@@ -156,7 +156,8 @@ class Lobby:
         if dest.id == challenger.id:
             raise ApiError(400, "you cannot challenge yourself")
         challenge = Challenge(new_id(), challenger, dest, request,
-                              created_ms=self.hub.config.now_ms())
+                              created_ms=self.hub.config.now_ms(),
+                              final_color=colours(request.color)[0])
         await self.keep(challenge)
         data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
         self.hub.notify(dest.id, data)
@@ -200,8 +201,8 @@ class Lobby:
                                 "accept it")
         await self.take(challenge)
         request = challenge.request
-        mine, theirs = colours(request.color)
-        seats = {mine: account_seat(challenge.challenger), theirs: account_seat(account)}
+        mine = challenge.final_color
+        seats = {mine: account_seat(challenge.challenger), mine.opponent: account_seat(account)}
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
         try:
             return await self.hub.create_game(

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from chessarbiter.server.accounts import NAME
 from chessarbiter.server.arbiter_api import DECISIONS
+from chessarbiter.server.shapes import DECLINE_REASONS
 
 ID: Final = {"type": "string", "pattern": "^[A-Za-z0-9]{1,32}$"}
 UCI: Final = {"type": "string", "pattern": "^[a-h][1-8][a-h][1-8][qrbnQRBN]?$"}
@@ -51,13 +52,16 @@ class Op:
     stream: bool = False
     media: str = "application/json"
     path_params: dict[str, Any] = field(default_factory=dict)
+    status: str = "200"
+    """The success status (lichess answers some creations 201)."""
 
 
 def _board(prefix: str) -> list[Op]:
     game = {"gameId": ID}
     return [
         Op("post", prefix + "/{gameId}/move/{move}", "Play a move (UCI), optionally offering "
-           "a draw", OK, "player", query={"offeringDraw": {"type": "boolean"}},
+           "a draw (or agreeing to the opponent's offer)", OK, "player",
+           query={"offeringDraw": {"type": "boolean"}},
            path_params={**game, "move": UCI}),
         Op("post", prefix + "/{gameId}/draw/{accept}", "Offer or accept a draw (yes), decline "
            "it (no)", OK, "player", path_params={**game, "accept": {
@@ -76,6 +80,13 @@ def _board(prefix: str) -> list[Op]:
                "threefold", "fifty", "fifty-moves", "sudden-death", "flag"]}}),
         Op("get", prefix + "/stream/{gameId}", "The game: gameFull, then gameState lines",
            {"type": "string"}, "none", stream=True, media="application/x-ndjson",
+           path_params=game),
+        Op("post", prefix + "/{gameId}/chat", "Write in the game's chat: the player room "
+           "(players) or the spectator room (any account)", OK, path_params=game,
+           body={"room": {"type": "string", "enum": ["player", "spectator"]},
+                 "text": {"type": "string", "maxLength": 140}}),
+        Op("get", prefix + "/{gameId}/chat", "The game's player room (for its players): one "
+           "line, a JSON array", {"type": "string"}, "player", media="application/x-ndjson",
            path_params=game),
     ]
 
@@ -96,6 +107,11 @@ def operations() -> list[Op]:
            "Authorization header): an HttpOnly session cookie the pages act by"),
         Op("delete", "/api/session", "Sign the browser out (its session cookie cleared)", OK,
            auth="none"),
+        Op("post", "/api/token/test", "Each token of the body (comma-separated): its account "
+           "and scopes, or null", auth="none", media="application/json"),
+        Op("post", "/api/bot/account/upgrade", "Make the account a BOT account", OK),
+        Op("get", "/api/bot/online", "The BOT accounts online (NDJSON)", {"type": "string"},
+           auth="none", media="application/x-ndjson"),
         Op("get", "/api/stream/event", "The account's events: gameStart, gameFinish, "
            "challenge, challengeCanceled, challengeDeclined", {"type": "string"},
            stream=True, media="application/x-ndjson"),
@@ -105,18 +121,19 @@ def operations() -> list[Op]:
         Op("post", "/api/challenge/ai", "A game against an engine (level 1-10, or a "
            "configured engine by name)", auth="optional",
            body={**GAME_FIELDS, "level": {"type": "integer", "minimum": 1, "maximum": 10},
-                 "engine": {"type": "string"}}),
+                 "engine": {"type": "string"}}, status="201"),
         Op("post", "/api/challenge/{challengeId}/accept", "Accept a challenge", OK,
            path_params=challenge),
         Op("post", "/api/challenge/{challengeId}/decline", "Decline a challenge", OK,
-           body={"reason": {"type": "string"}}, path_params=challenge),
+           body={"reason": {"type": "string", "enum": list(DECLINE_REASONS)}},
+           path_params=challenge),
         Op("post", "/api/challenge/{challengeId}/cancel", "Cancel one's challenge", OK,
            path_params=challenge),
         Op("post", "/api/challenge/{username}", "Challenge an account",
            body=GAME_FIELDS, path_params={"username": name}),
         Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
            {"type": "string"}, "optional", body=SEEK_FIELDS, stream=True,
-           media="text/plain"),
+           media="application/x-ndjson"),
         *_board("/api/board/game"),
         *_board("/api/bot/game"),
         Op("get", "/api/game/{gameId}", "Extension: the game now (gameFull) with its legal "
@@ -152,7 +169,7 @@ def _operation(op: Op) -> dict[str, Any]:
               "429": "Too many creations or streams: retry after Retry-After seconds",
               "503": "Not stored (the database failed): retry"}
     responses: dict[str, Any] = {
-        "200": {"description": "OK", "content": {op.media: {"schema": op.ok}}},
+        op.status: {"description": "OK", "content": {op.media: {"schema": op.ok}}},
         **{code: {"description": text, "content": {"application/json": {"schema": ERROR}}}
            for code, text in errors.items()},
     }

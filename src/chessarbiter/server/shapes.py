@@ -15,6 +15,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.present.controls import control_words
+from chessarbiter.server.accounts import Account
 from chessarbiter.server.meta import GameMeta, Seat
 
 NO_CLOCK_MS: Final = 2_147_483_647
@@ -35,6 +36,14 @@ STATUS: Final = {
 }
 """lichess' status names for the endings it has; the other endings are draws (``draw``).
 A time forfeit drawn because the opponent cannot mate is ``outoftime`` without a winner."""
+
+
+STATUS_IDS: Final = {"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign": 31,
+                     "stalemate": 32, "timeout": 33, "draw": 34, "outoftime": 35,
+                     "cheat": 36, "noStart": 37, "unknownFinish": 38}
+"""lichess' number of each status name (``GameStatus``)."""
+SOURCES: Final = {"open": "friend"}
+"""lichess' ``GameSource`` of the sources it has no name for (an open challenge's game)."""
 
 
 def side_name(side: Side) -> str:
@@ -104,12 +113,57 @@ def _text(control: TimeControl) -> str | None:
         return format_units(control)
 
 
+VARIANTS: Final = {
+    "standard": {"key": "standard", "name": "Standard", "short": "Std"},
+    "chess960": {"key": "chess960", "name": "Chess960", "short": "960"},
+    "fromPosition": {"key": "fromPosition", "name": "From Position", "short": "FEN"},
+}
+"""lichess' ``Variant`` objects of the variants played here."""
+PERF_ICONS: Final = {"ultraBullet": "\ue059", "bullet": "\ue032", "blitz": "\ue033",
+                     "rapid": "\ue035", "classical": "\ue034", "correspondence": "\ue036"}
+"""The glyph of each speed in lichess' icon font (``perf.icon``)."""
+DECLINE_REASONS: Final = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "This is not the right time for me, please ask again later.",
+    "tooFast": "This time control is too fast for me, please challenge again with a slower game.",
+    "tooSlow": "This time control is too slow for me, please challenge again with a faster game.",
+    "timeControl": "I'm not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "standard": "I'm not accepting variant challenges right now.",
+    "variant": "I'm not willing to play this variant right now.",
+    "noBot": "I'm not accepting challenges from bots.",
+    "onlyBot": "I'm only accepting challenges from bots.",
+}
+"""The reasons a challenge may be declined for (the ``reason`` lichess takes), with the
+sentence its ``declineReason`` says."""
+
+
 def variant(game: Game) -> dict[str, str]:
     if game.setup.chess960:
-        return {"key": "chess960", "name": "Chess960", "short": "960"}
+        return VARIANTS["chess960"]
     if game.setup.fen != STARTING_FEN:
-        return {"key": "fromPosition", "name": "From Position", "short": "FEN"}
-    return {"key": "standard", "name": "Standard", "short": "Std"}
+        return VARIANTS["fromPosition"]
+    return VARIANTS["standard"]
+
+
+def perf(control: TimeControl | None) -> dict[str, str]:
+    """lichess' ``perf`` of a challenge: the speed's icon and name."""
+    name = speed(control)
+    return {"icon": PERF_ICONS[name], "name": name[0].upper() + name[1:]}
+
+
+def challenge_user(account: Account) -> dict[str, Any]:
+    """lichess' ``ChallengeUser`` (``title`` only for a BOT: lichess omits it when none)."""
+    return {"id": account.id, "name": account.name, "rating": RATING, "provisional": True,
+            "online": True, **({"title": "BOT"} if account.is_bot else {})}
+
+
+def user(account: Account) -> dict[str, Any]:
+    """lichess' ``User`` (the BOTs online, and the base of ``/api/account``)."""
+    return {"id": account.id, "username": account.name, "perfs": {},
+            "createdAt": account.created_ms, "seenAt": account.created_ms,
+            **({"title": "BOT"} if account.is_bot else {})}
 
 
 def player(seat: Seat) -> dict[str, Any]:
@@ -192,3 +246,63 @@ def game_full(game: Game, meta: GameMeta, state: dict[str, Any]) -> dict[str, An
         "profile": game.setup.profile.to_dict(),
         "source": meta.source,
     }
+
+
+def status_object(name: str) -> dict[str, Any]:
+    """lichess' ``GameStatus``: the status's number and name."""
+    return {"id": STATUS_IDS[name], "name": name}
+
+
+def game_event(game: Game, meta: GameMeta, moves: list[str],
+               clocks: tuple[int, int] | None, side: Side) -> dict[str, Any]:
+    """lichess' ``GameEventInfo`` (the ``game`` of ``gameStart`` and ``gameFinish``) for
+    ``side``'s player; :func:`now_playing` makes it an ``/api/account/playing`` entry."""
+    opponent = meta.seat(side.opponent)
+    name = speed(game.setup.control)
+    if opponent.account is not None:
+        against: dict[str, Any] = {"id": opponent.account, "username": opponent.name,
+                                   "rating": RATING}
+    else:
+        against = {"id": None, "username": opponent.name,
+                   **({"ai": opponent.level} if opponent.level is not None else {})}
+    data: dict[str, Any] = {
+        "gameId": meta.id, "fullId": meta.id + "0000", "id": meta.id,
+        "color": side_name(side), "fen": game.fen,
+        "hasMoved": any(True for _ in moves[side.value::2]),
+        "isMyTurn": game.outcome is None and not meta.aborted and game.to_move is side,
+        "lastMove": moves[-1] if moves else "",
+        "opponent": against, "perf": name, "rated": meta.rated,
+        "secondsLeft": None if clocks is None else max(clocks[side.value], 0) // 1000,
+        "source": SOURCES.get(meta.source, meta.source), "speed": name,
+        "variant": variant(game), "compat": {"bot": True, "board": True},
+        "status": status_object(status(game.outcome, meta.aborted)),
+    }
+    won = winner(game.outcome)
+    if won is not None:
+        data["winner"] = won
+    return data
+
+
+def now_playing(event: dict[str, Any]) -> dict[str, Any]:
+    """An ``/api/account/playing`` entry from a :func:`game_event` object (the status by
+    name)."""
+    return {**event, "status": event["status"]["name"]}
+
+
+def export_player(seat: Seat) -> dict[str, Any]:
+    """A side's player in lichess' game JSON (``GamePlayerUser``)."""
+    if seat.engine is not None and seat.level is not None:
+        return {"aiLevel": seat.level}
+    if seat.account is not None:
+        return {"user": {"id": seat.account, "name": seat.name}, "rating": RATING,
+                "provisional": True}
+    return {"name": seat.name or "Anonymous"}
+
+
+def export_clock(control: TimeControl | None) -> dict[str, int] | None:
+    """The game JSON's ``clock``: in seconds, with lichess' estimate ``totalTime``."""
+    first = clock(control)
+    if first is None:
+        return None
+    initial, increment = first["initial"] // 1000, first["increment"] // 1000
+    return {"initial": initial, "increment": increment, "totalTime": initial + 40 * increment}

@@ -130,8 +130,8 @@ class HubGame:
     def applied(self, event: Event, decisions: tuple[Decision, ...]) -> bytes:
         """Bring the moves and the update line up to date after ``event``; the line."""
         self.version += 1
-        if type(event) is Moved:
-            self.moves.append(event.uci)
+        if type(event) is Moved:  # as the board has it (castling e1h1 is e1g1 in standard)
+            self.moves.append(self._uci(self.game.records[-1].move))
         else:  # an arbiter's event may take moves back (7.5.1) or start a new game (7.2)
             self.moves = [self._uci(r.move) for r in self.game.records]
         self.last_decisions = decisions
