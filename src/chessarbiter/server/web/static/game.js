@@ -33,6 +33,11 @@ const board = new Chessboard($("board"), {
     style: {borderType: "none", showCoordinates: true, animationDuration: 150},
     extensions: [{class: Markers, props: {autoMarkers: MARKER_TYPE.frame}}, {class: PromotionDialog, props: {language: "en"}}],
 })
+// cm-chessboard's SVG is an unnamed image holding the promotion dialog's buttons: a named
+// group instead (the position is read in words by the accessible mode).
+const boardSvg = $("board").querySelector("svg")
+boardSvg.setAttribute("role", "group")
+boardSvg.setAttribute("aria-label", "Chessboard")
 
 function turnOf(moves) {
     const plies = moves ? moves.split(" ").filter(Boolean).length : 0
@@ -397,6 +402,7 @@ async function start() {
     }
     document.body.dataset.side = me || "spectator"
     $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
+    $("heading").textContent = `Game ${gameId}: ${me ? `you play ${me}` : "spectating"}`
     if (me === "black") await board.setOrientation(COLOR.black)
     setInterval(drawClocks, 100)
     await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
