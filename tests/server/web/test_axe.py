@@ -127,7 +127,8 @@ def test_the_arbiter_console(served: Served, browser: Browser, axe: str) -> None
     clean(console, axe, "the console, signed out")
     console.fill("#token", served.arbiter_token("axe-arbiter"))
     console.click("#login button[type=submit]")
-    expect(console.locator("#games tbody tr").first).to_have_attribute("data-game", re.compile(r".+"))
+    expect(console.locator("#games tbody tr").first).to_have_attribute(
+        "data-game", re.compile(r".+"))
     clean(console, axe, "the console with games")
 
 

@@ -48,9 +48,47 @@ function ask(question, fallback = "") {
     return answer === null ? null : answer.trim()
 }
 
+// A game whose clocks stand still while it goes on (stopped by an arbiter or after the
+// server's interruption, Art. 6.12): it waits for the arbiter's decision. Before both
+// players have moved, an online game's clocks have not started yet.
+function halted(game) {
+    if (!game.clocks || game.clockRunning !== false || game.status !== "started" || game.pendingRuling) return false
+    return game.moves >= 2 || game.notes.some(note => /stops the clocks/.test(note))
+}
+
+// "m:ss" or minutes ("5", "4.5") as ms; null when it is neither.
+function readTime(text) {
+    const match = text.match(/^(\d+):([0-5]\d)$/)
+    if (match) return (Number(match[1]) * 60 + Number(match[2])) * 1000
+    return /^\d+(\.\d+)?$/.test(text) ? Math.round(Number(text) * 60000) : null
+}
+
+function clockActions(game) {
+    const box = document.createDocumentFragment()
+    const id = game.id
+    box.append(button("Start the clocks", async () => {
+        await server.startClocks(token, id)
+        return `Started the clocks in game ${id}.`
+    }))
+    box.append(button("Set the clocks…", async () => {
+        const times = []
+        for (const [side, ms] of [["white", game.clocks[0]], ["black", game.clocks[1]]]) {
+            const answer = ask(`${side}'s time (m:ss or minutes):`, formatMs(ms).replace(/\..*/, ""))
+            if (answer === null) return null
+            const time = readTime(answer)
+            if (time === null) throw new Error(`${side}'s time: '${answer}' is not m:ss nor minutes`)
+            times.push(time)
+        }
+        await server.setClocks(token, id, times[0], times[1])
+        return `Set the clocks in game ${id}: white ${formatMs(times[0])}, black ${formatMs(times[1])}.`
+    }))
+    return box
+}
+
 function actions(game) {
     const box = document.createDocumentFragment()
     const id = game.id
+    if (halted(game)) box.append(clockActions(game))
     for (const side of ["white", "black"]) {
         box.append(button(`+2 min ${side}`, async () => {
             await server.addTime(token, id, side, 120, "added by the arbiter")
@@ -106,6 +144,7 @@ function playerName(player) {
 
 function pendingText(game) {
     const parts = []
+    if (halted(game)) parts.push("clocks stopped: start them, set them or declare a result (Art. 6.12)")
     if (game.pendingRuling) parts.push(`flag to rule on: ${game.pendingRuling}`)
     if (game.suddenDeathClaim) parts.push(`sudden-death draw claim by ${game.suddenDeathClaim}`)
     if (game.pendingOffer) parts.push(`draw offer by ${game.pendingOffer}`)
@@ -130,9 +169,11 @@ async function load() {
         td.className = "empty"
         body.append(row)
     }
+    games.sort((a, b) => Number(halted(b)) - Number(halted(a)))  // waiting for a decision first
     for (const game of games) {
         const row = document.createElement("tr")
         row.dataset.game = game.id
+        if (halted(game)) row.className = "halted"
         const link = document.createElement("a")
         link.href = `/${game.id}`
         link.textContent = game.id

@@ -26,6 +26,7 @@ let me = null            // "white", "black" or null (spectator)
 let announced = -1       // plies announced so far (-1: none yet, the history is not read out)
 let clockBase = null     // {white, black, at, running}
 let pending = null       // a move sent and not yet in a gameState
+let haltNoted = false    // the arbiter's note said the clocks were stopped (Art. 6.12)
 
 const board = new Chessboard($("board"), {
     position: FEN.start,
@@ -158,8 +159,18 @@ function legalFrom(square) {
     return view ? view.legal.filter(uci => uci.startsWith(square)) : []
 }
 
+function plyCount() {
+    return (state?.moves || "").split(" ").filter(Boolean).length
+}
+
+function halted() {
+    return !!state && !!full && server.clocksHalted(full, state, plyCount(), haltNoted)
+}
+
+const HALTED = "The clocks are stopped after an interruption (Art. 6.12): waiting for the arbiter to start them."
+
 function myTurn() {
-    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending
+    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted()
 }
 
 function updateInput() {
@@ -231,6 +242,7 @@ function onLine(line) {
 function statusText() {
     if (!state) return "Connecting…"
     if (OVER(state.status)) return "Game over."
+    if (halted()) return HALTED
     const turn = turnOf(state.moves)
     if (!me) return `${SIDE_NAME[turn]} to move.`
     return turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
@@ -238,7 +250,11 @@ function statusText() {
 
 function onState(next, fresh = false) {
     const before = state
+    const wasHalted = halted()
     state = next
+    if (server.clockStopped(state)) haltNoted ||= server.notesStopClocks(state)
+    else haltNoted = false
+    if (halted() && !wasHalted) announce(HALTED)
     setClocks()
     drawClocks()
     $("status").textContent = statusText()
@@ -247,6 +263,7 @@ function onState(next, fresh = false) {
     drawNotes(fresh)
     if (OVER(state.status)) showResult(before)
     refreshView()
+    updateInput()
     updateButtons()
 }
 
@@ -385,6 +402,7 @@ $("typed").onsubmit = event => {
         return
     }
     act("move", async () => {
+        if (halted()) throw new Error("the clocks are stopped: waiting for the arbiter")
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
         const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
         $("san").value = ""
