@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 from typing import Any, Final
 
-import pytest
 from playwright.sync_api import Page
 
 AXE_VERSION: Final = "4.10.3"
@@ -21,20 +20,21 @@ releases)."""
 BLOCKING: Final = frozenset({"critical", "serious"})
 
 
-def install_axe(folder: Path) -> str:
-    """``axe.min.js`` of the pinned release, installed with npm into ``folder``."""
+def install_axe(folder: Path) -> tuple[str | None, str]:
+    """``axe.min.js`` of the pinned release, installed with npm into ``folder``; else None and
+    why not."""
     npm = shutil.which("npm")
     if npm is None:
-        pytest.skip("npm is not installed: axe-core cannot be fetched")
+        return None, "npm is not installed: axe-core cannot be fetched"
     done = subprocess.run(
         [npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(folder),
          f"axe-core@{AXE_VERSION}"],
         capture_output=True, text=True, timeout=300, check=False)
     script = folder / "node_modules" / "axe-core" / "axe.min.js"
     if done.returncode != 0 or not script.is_file():
-        pytest.skip(f"npm could not install axe-core@{AXE_VERSION}: "
-                    f"{(done.stderr or done.stdout).strip()[-300:]}")
-    return script.read_text(encoding="utf-8")
+        return None, (f"npm could not install axe-core@{AXE_VERSION}: "
+                      f"{(done.stderr or done.stdout).strip()[-300:]}")
+    return script.read_text(encoding="utf-8"), ""
 
 
 def audit(page: Page, source: str) -> list[dict[str, Any]]:

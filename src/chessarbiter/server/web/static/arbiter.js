@@ -5,6 +5,7 @@ import {formatMs} from "./api.js"
 import * as server from "./arbiter-api.js"
 
 const $ = id => document.getElementById(id)
+const LABELS = [...document.querySelectorAll("#games thead th")].map(th => th.textContent)
 let token = sessionStorage.getItem("chessarbiter:arbiter") || ""
 $("token").value = token
 
@@ -189,6 +190,7 @@ async function load() {
         buttons.className = "row-actions"
         buttons.append(actions(game))
         cell(row, buttons)
+        row.querySelectorAll("td").forEach((td, i) => { td.dataset.label = LABELS[i] })  // phones
         body.append(row)
     }
 }
