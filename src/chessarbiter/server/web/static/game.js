@@ -6,6 +6,7 @@ import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/marker
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
 import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
 import * as server from "./server.js"
+import {copyLink, inviteKey} from "./copy.js"
 
 const cfg = config()
 const gameId = cfg.gameId
@@ -50,8 +51,11 @@ function chess960() {
     return full?.variant?.key === "chess960"
 }
 
-function error(text) {
+let networkError = false  // the error shown is a failed connection (cleared on reconnecting)
+
+function error(text, network = false) {
     $("error").textContent = text
+    networkError = network && !!text
 }
 
 function announce(text) {
@@ -220,7 +224,7 @@ async function sendMove(uci) {
         $("with-offer").checked = false
     } catch (e) {
         pending = null
-        error(e.message)
+        error(e.message, !(e instanceof ApiError))
         if (view) await board.setPosition(view.fen)
         updateInput()
     }
@@ -245,8 +249,27 @@ function statusText() {
     if (halted()) return HALTED
     const turn = turnOf(state.moves)
     if (!me) return `${SIDE_NAME[turn]} to move.`
-    return turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
+    const waiting = opponentAbsent() ? " Your opponent has not moved yet." : ""
+    return (turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`) + waiting
 }
+
+// Whether the opponent has not made a move yet (the page cannot see whether they opened it).
+function opponentAbsent() {
+    if (!me || !state || OVER(state.status)) return false
+    const first = turnOf("")
+    return plyCount() < (first === me ? 2 : 1)
+}
+
+// The friend's link (kept by the home page that made the game) while the opponent has not
+// moved: the board is where the player waits.
+function drawInvite() {
+    const link = localStorage.getItem(inviteKey(gameId))
+    $("invite").hidden = !link || !opponentAbsent()
+    if (link && $("invite-link").value !== link) $("invite-link").value = link
+    if (link && !opponentAbsent()) localStorage.removeItem(inviteKey(gameId))
+}
+
+$("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
 
 function onState(next, fresh = false) {
     const before = state
@@ -261,6 +284,7 @@ function onState(next, fresh = false) {
     document.body.dataset.status = state.status
     drawOffer(before)
     drawNotes(fresh)
+    drawInvite()
     if (OVER(state.status)) showResult(before)
     refreshView()
     updateInput()
@@ -305,7 +329,9 @@ function showResult(before) {
 function updateButtons() {
     const over = !state || OVER(state.status)
     for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
+    $("abort").disabled ||= plyCount() >= 2  // once both players have moved, resign instead
     $("actions").hidden = !me || over
+    $("after").hidden = !over
 }
 
 // -- actions --
@@ -315,7 +341,7 @@ async function act(label, call) {
     try {
         await call()
     } catch (e) {
-        error(e instanceof ApiError ? `${label}: ${e.message}` : e.message)
+        error(e instanceof ApiError ? `${label}: ${e.message}` : e.message, e instanceof TypeError)
     }
 }
 
@@ -323,7 +349,7 @@ $("offer-draw").onclick = () => act("offer", () => server.draw(gameId, token, tr
 $("accept").onclick = () => act("accept", () => server.draw(gameId, token, true))
 $("decline").onclick = () => act("decline", () => server.draw(gameId, token, false))
 $("resign").onclick = () => act("resign", () => confirm("Resign this game?") && server.resign(gameId, token))
-$("abort").onclick = () => act("abort", () => server.abort(gameId, token))
+$("abort").onclick = () => act("abort", () => confirm("Abort this game? It will not count.") && server.abort(gameId, token))
 $("claim").onclick = () => { $("claim-form").hidden = false }
 $("claim-cancel").onclick = () => { $("claim-form").hidden = true }
 $("claim-form").onsubmit = event => {
@@ -424,7 +450,10 @@ async function start() {
     if (me === "black") await board.setOrientation(COLOR.black)
     setInterval(drawClocks, 100)
     await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
-        text => { if (text) $("status").textContent = text })
+        text => {
+            if (text) $("status").textContent = text
+            else if (networkError) error("")  // connected again: the failed request is history
+        })
 }
 
 start()
