@@ -27,6 +27,8 @@ let me = null            // "white", "black" or null (spectator)
 let announced = -1       // plies announced so far (-1: none yet, the history is not read out)
 let clockBase = null     // {white, black, at, running}
 let pending = null       // a move sent and not yet in a gameState
+let afterMoves = []      // announcements that wait for the moves of their state (notes, result)
+let lowSeen = null       // the player's own running clock at the last look (ms)
 let haltNoted = false    // the arbiter's note said the clocks were stopped (Art. 6.12)
 
 const board = new Chessboard($("board"), {
@@ -102,6 +104,21 @@ function drawClocks() {
     }
 }
 
+const LOW_TIME_MS = [60000, 30000, 10000]
+
+// "1 minute left", "30 seconds left", "10 seconds left" as the player's own clock runs past
+// each mark (not for the time a turn begins with).
+function warnLowTime() {
+    if (!me || !clockBase || clockBase.running !== me) {
+        lowSeen = null
+        return
+    }
+    const ms = clockNow(me)
+    const passed = LOW_TIME_MS.filter(mark => lowSeen !== null && lowSeen > mark && ms <= mark && ms > 0)
+    if (passed.length) announce(`${msWords(passed[passed.length - 1])} left on your clock.`)
+    lowSeen = ms
+}
+
 function playerName(side) {
     const player = full?.[side] || {}
     return player.name || player.id || (player.aiLevel ? `engine level ${player.aiLevel}` : "anonymous")
@@ -111,13 +128,13 @@ function playerName(side) {
 
 async function refreshView() {
     const moves = state.moves || ""
-    if (moves === viewMoves) return
+    if (moves === viewMoves) return flushAfterMoves()
     let next
     try {
         next = await gameView(full.initialFen, moves, chess960())
     } catch (e) {
         error(e.message)
-        return
+        return flushAfterMoves()
     }
     if ((state.moves || "") !== moves) return  // a newer state is on its way
     view = next
@@ -133,8 +150,20 @@ async function refreshView() {
         announced = plies
     }
     for (; announced < plies; announced++) announce(view.spoken[announced])
+    flushAfterMoves()
     document.body.dataset.plies = String(plies)
     updateInput()
+}
+
+// What a state says beyond its moves (the arbiter's notes, the result) is announced after
+// them: the mating move, then the result.
+function announceAfterMoves(text) {
+    afterMoves.push(text)
+}
+
+function flushAfterMoves() {
+    if (state && (state.moves || "") !== viewMoves) return  // its moves are not read yet
+    for (const text of afterMoves.splice(0)) announce(text)
 }
 
 function drawMoves() {
@@ -312,6 +341,7 @@ function drawNotes(fresh) {
         const item = document.createElement("li")
         item.textContent = note
         list.append(item)
+        if (!fresh && !OVER(state.status)) announceAfterMoves(`Arbiter: ${note}`)  // else the result says it
     }
 }
 
@@ -322,7 +352,7 @@ function showResult(before) {
     box.hidden = false
     box.textContent = text
     document.body.dataset.result = state.winner || (["draw", "stalemate", "outoftime"].includes(state.status) ? "draw" : state.status)
-    if (fresh && (!before || !OVER(before.status))) announce(text)
+    if (fresh && (!before || !OVER(before.status))) announceAfterMoves(text)
     board.disableMoveInput()
 }
 
@@ -387,6 +417,7 @@ function setAccessible(on) {
 }
 
 setAccessible(params.get("accessible") === "1" || !!localStorage.getItem("chessarbiter:accessible"))
+if ($("a11y").checked) $("san").focus()
 $("a11y").onchange = event => {
     setAccessible(event.target.checked)
     if (event.target.checked) $("san").focus()
@@ -418,20 +449,61 @@ for (const button of document.querySelectorAll("[data-read]")) {
     button.onclick = () => say(reading(button.dataset.read))
 }
 
+// The players' actions typed in the move field, done by their buttons (so as the buttons
+// would: asking first to resign), when the button is there to press.
+const COMMANDS = {
+    "accept": "accept", "accept draw": "accept", "decline": "decline", "decline draw": "decline",
+    "offer": "offer-draw", "offer draw": "offer-draw", "draw": "offer-draw",
+    "resign": "resign", "abort": "abort",
+}
+const CLAIMS = {"": "threefold", threefold: "threefold", repetition: "threefold", fifty: "fifty", "50": "fifty"}
+
+function available(id) {
+    const button = $(id)
+    return !!me && !button.disabled && !button.closest("[hidden]")
+}
+
+// A claim typed: "claim", "claim fifty", "claim Ng8" or "claim threefold Ng8" (on the
+// intended move, Art. 9.2.1.1).
+function typedClaim(words) {
+    const kind = words[1] !== undefined && words[1].toLowerCase() in CLAIMS ? CLAIMS[words[1].toLowerCase()] : "threefold"
+    const intended = words[1] !== undefined && !(words[1].toLowerCase() in CLAIMS) ? words[1] : words[2]
+    act("claim", async () => {
+        if (!available("claim")) throw new Error("a claim is not possible now")
+        const uci = intended ? (await readTypedMove(full.initialFen, state.moves, intended, chess960())).uci : ""
+        await server.claim(gameId, token, kind, uci)
+    })
+}
+
+// Whether the text was a command (done, or refused with the reason).
+function command(text) {
+    const words = text.trim().split(/\s+/)
+    if (words[0].toLowerCase() === "claim") {
+        typedClaim(words)
+        return true
+    }
+    const id = COMMANDS[words.join(" ").toLowerCase()]
+    if (!id) return false
+    if (!available(id)) error(id === "accept" || id === "decline" ? "there is no draw offer to answer" : `${words.join(" ")}: not possible now`)
+    else $(id).click()
+    return true
+}
+
 $("typed").onsubmit = event => {
     event.preventDefault()
     const text = $("san").value
+    $("san").value = ""  // refused or done, the field is ready for the next
     const read = reading(text)
     if (read !== null) {
         say(read)
-        $("san").value = ""
         return
     }
+    error("")
+    if (command(text)) return
     act("move", async () => {
         if (halted()) throw new Error("the clocks are stopped: waiting for the arbiter")
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
         const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
-        $("san").value = ""
         await sendMove(uci)
     })
 }
@@ -448,7 +520,7 @@ async function start() {
     $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
     $("heading").textContent = `Game ${gameId}: ${me ? `you play ${me}` : "spectating"}`
     if (me === "black") await board.setOrientation(COLOR.black)
-    setInterval(drawClocks, 100)
+    setInterval(() => { drawClocks(); warnLowTime() }, 100)
     await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
         text => {
             if (text) $("status").textContent = text
