@@ -154,3 +154,42 @@ def test_addresses_that_lead_nowhere(served: Served, browser: Browser) -> None:
     icon = httpx.get(served.base + "/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
     assert page.locator('link[rel="icon"]').get_attribute("href") == "/static/favicon.svg"
+
+
+def test_the_console_asks_nothing_unsigned_refreshes_while_focused_and_ticks(
+    served: Served, browser: Browser
+) -> None:
+    console = fresh(browser)
+    asked: list[str] = []
+    console.on("request", lambda request: asked.append(request.url)
+               if "/api/arbiter/" in request.url else None)
+    console.goto(served.base + "/arbiter")
+    console.wait_for_timeout(300)
+    assert asked == []
+    expect(console.locator("#error")).to_be_empty()
+    # FIDE blitz: White's clock runs from the start (Art. 6.5).
+    running = served.open_challenge(timeControl="5+3", profile="fide-2023-blitz")
+    console.fill("#token", served.arbiter_token("console-arbiter"))
+    console.click("#login button[type=submit]")
+    row = console.locator(f'#games tr[data-game="{running["id"]}"]')
+    warn = row.get_by_role("button", name="Warn black")
+    warn.focus()
+    clocks = row.locator("td").nth(4)
+    shown = clocks.inner_text()
+    expect(clocks).not_to_have_text(shown)  # ticking between refreshes
+    later = served.open_challenge(timeControl="5+3")
+    expect(console.locator(f'#games tr[data-game="{later["id"]}"]')).to_have_count(1)
+    expect(warn).to_be_focused()  # refreshed, the focus kept
+
+
+def test_an_empty_time_control_is_refused(served: Served, browser: Browser) -> None:
+    home = fresh(browser)
+    home.goto(served.base + "/")
+    home.fill("#control", "")
+    home.click("#go")
+    expect(home.locator("#error")).to_have_text(
+        "time control: write one (e.g. 5+3), or - for a game without clocks")
+    expect(home.locator("#control")).to_be_focused()
+    home.fill("#control", "100000+0")
+    home.click("#go")
+    expect(home.locator("#error")).to_contain_text("a period's time is at most")

@@ -152,6 +152,36 @@ function pendingText(game) {
     return parts.join("; ") || "none"
 }
 
+// The clocks as they run between refreshes: each row's readings and when they were read.
+const ticking = new Map()  // game id -> {cell, clocks, running, at}
+
+function clocksText(clocks) {
+    return clocks ? `white ${formatMs(clocks[0])}, black ${formatMs(clocks[1])}` : "no clock"
+}
+
+function tick() {
+    for (const {cell, clocks, running, at} of ticking.values()) {
+        if (running === null) continue
+        const now = [...clocks]
+        now[running] = Math.max(0, now[running] - (performance.now() - at))
+        cell.textContent = clocksText(now)
+    }
+}
+
+// The focused control (its game and label), to focus again once the rows are rebuilt.
+function focused() {
+    const active = document.activeElement
+    const row = active?.closest?.("tr[data-game]")
+    return row && active.tagName === "BUTTON" ? {game: row.dataset.game, label: active.textContent} : null
+}
+
+function refocus(where) {
+    if (!where) return
+    const row = $("games").querySelector(`tr[data-game="${CSS.escape(where.game)}"]`)
+    const again = [...(row?.querySelectorAll("button") || [])].find(b => b.textContent === where.label)
+    again?.focus()
+}
+
 async function load() {
     const body = $("games").querySelector("tbody")
     let games
@@ -162,7 +192,9 @@ async function load() {
         return
     }
     $("error").textContent = ""
+    const where = focused()
     body.innerHTML = ""
+    ticking.clear()
     if (!games.length) {
         const row = document.createElement("tr")
         const td = cell(row, "No live games.")
@@ -182,7 +214,11 @@ async function load() {
         cell(row, playerName(game.white))
         cell(row, playerName(game.black))
         cell(row, `${game.moves} (${game.toMove} to move)`)
-        cell(row, game.clocks ? `white ${formatMs(game.clocks[0])}, black ${formatMs(game.clocks[1])}` : "no clock")
+        const clocks = cell(row, clocksText(game.clocks))
+        if (game.clocks) {
+            const running = game.clockRunning && game.status === "started" ? (game.toMove === "white" ? 0 : 1) : null
+            ticking.set(game.id, {cell: clocks, clocks: game.clocks, running, at: performance.now()})
+        }
         const [warnedWhite, warnedBlack] = game.warnings
         cell(row, `${game.status}${warnedWhite || warnedBlack ? `; warnings: white ${warnedWhite}, black ${warnedBlack}` : ""}`)
         cell(row, pendingText(game))
@@ -193,7 +229,9 @@ async function load() {
         row.querySelectorAll("td").forEach((td, i) => { td.dataset.label = LABELS[i] })  // phones
         body.append(row)
     }
+    refocus(where)
 }
 
-load()
-setInterval(() => { if (!document.querySelector(":focus")) load() }, 5000)
+if (token) load()  // nothing to ask before a token is given
+setInterval(() => { if (token) load() }, 5000)
+setInterval(tick, 1000)

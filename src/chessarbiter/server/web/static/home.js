@@ -31,6 +31,11 @@ form.onsubmit = async event => {
     $("error").textContent = $("done").textContent = ""
     $("links").hidden = $("seeking").hidden = true
     const choice = fields()
+    if (!choice.control) {  // never an untimed game without saying so
+        $("error").textContent = "time control: write one (e.g. 5+3), or - for a game without clocks"
+        $("control").focus()
+        return
+    }
     $("go").disabled = true
     try {
         if (choice.opponent === "friend") {

@@ -3,7 +3,7 @@
 import {post, readNdjson, ApiError} from "./api.js"
 
 function common(choice) {
-    return {timeControl: choice.control || "-", profile: choice.profile, color: choice.color}
+    return {timeControl: choice.control, profile: choice.profile, color: choice.color}
 }
 
 export async function friend(choice) {
