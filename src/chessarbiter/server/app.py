@@ -43,6 +43,8 @@ async def api_error(request: Request, exc: Exception) -> Response:
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 404 and web.wants_page(request):  # a mistyped address
+        return web.missing("No such page", f"There is no page at {request.url.path}.")
     return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
                         headers=exc.headers)
 

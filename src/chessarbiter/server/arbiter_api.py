@@ -49,6 +49,7 @@ def summary(entry: HubGame) -> dict[str, Any]:
         "moves": len(entry.moves),
         "toMove": shapes.side_name(game.to_move),
         "clocks": entry.live.clocks(),
+        "clockRunning": state.clock_running,
         "status": shapes.status(game.outcome, entry.meta.aborted),
         "termination": shapes.termination(game.outcome),
         "pendingRuling": game.pending_ruling,

@@ -30,14 +30,17 @@ def free_port() -> int:
 
 
 class Served:
-    """The server running: its ``base`` URL and its ``hub`` (used on the server's loop)."""
+    """The server running: its ``base`` URL and its ``hub`` (used on the server's loop).
+    ``port``: a given one (a server restarted where the pages look for it)."""
 
-    def __init__(self, db: Path) -> None:
-        config = ServerConfig(port=free_port(), db=db)
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        config = ServerConfig(port=port or free_port(), db=db)
+        self.port = config.port
         self.hub = Hub(config)
         self.base = f"http://127.0.0.1:{config.port}"
         self._server = uvicorn.Server(uvicorn.Config(
-            create_app(hub=self.hub), host="127.0.0.1", port=config.port, log_level="warning"))
+            create_app(hub=self.hub), host="127.0.0.1", port=config.port, log_level="warning",
+            timeout_graceful_shutdown=1))  # open streams do not hold a stop
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
     def __enter__(self) -> Served:

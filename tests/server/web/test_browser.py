@@ -92,6 +92,7 @@ def test_a_spectator_cannot_move_a_player_aborts_then_one_resigns(
     click_move(spectator, "e2e4")
     spectator.wait_for_timeout(300)
     expect(spectator.locator("body")).to_have_attribute("data-plies", "0")
+    white.on("dialog", lambda dialog: dialog.accept())  # "Abort this game?"
     white.click("#abort")
     for board in (white, spectator):
         expect(board.locator("#result")).to_have_text("Game aborted", timeout=WAIT_MS)

@@ -51,10 +51,13 @@ def test_the_game_page_keeps_the_secret_in_the_games_cookie() -> None:
 
 
 def test_only_game_ids_get_a_game_page() -> None:
-    for path in ("/favicon.ico", "/%3Cscript%3E", "/AbCd12345", "/AbCd123%C3%A9"):
+    for path in ("/%3Cscript%3E", "/AbCd12345", "/AbCd123%C3%A9"):
         answer = client.get(path)
         assert answer.status_code == 404, path
         assert "<script>" not in answer.text
+        assert "<h1>No such page</h1>" in answer.text  # an HTML page for people
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
 
 
 def test_view_and_typed_moves() -> None:

@@ -10,13 +10,14 @@ from string import Template
 from typing import Final
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.auth import cookie_name, secure
+from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import ID_LENGTH
 from chessarbiter.server.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
@@ -26,7 +27,7 @@ STATIC: Final = HERE / "static"
 TEMPLATES: Final = HERE / "templates"
 
 
-def _page(name: str, title: str, **config: object) -> HTMLResponse:
+def _page(name: str, title: str, status: int = 200, **config: object) -> HTMLResponse:
     """A template with its title and the page's configuration as JSON (escaped for HTML)."""
     text = Template((TEMPLATES / f"{name}.html").read_text(encoding="utf-8"))
     body = text.substitute(
@@ -38,7 +39,21 @@ def _page(name: str, title: str, **config: object) -> HTMLResponse:
             for name in sorted(PROFILES)
         ),
     )
-    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def missing(heading: str, text: str) -> HTMLResponse:
+    """The HTML 404 page: what is not there, and the way home."""
+    body = Template((TEMPLATES / "missing.html").read_text(encoding="utf-8")).substitute(
+        title=html.escape(f"chessarbiter: {heading.lower()}"), heading=html.escape(heading),
+        text=html.escape(text))
+    return HTMLResponse(body, status_code=404, headers={"Cache-Control": "no-store"})
+
+
+def wants_page(request: Request) -> bool:
+    """Whether a 404 should be the HTML page: a browser's navigation, not an API call."""
+    return (request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/")
+            and "text/html" in request.headers.get("accept", ""))
 
 
 async def home(request: Request) -> Response:
@@ -51,12 +66,17 @@ async def game(request: Request) -> Response:
     game's cookie for the page's later visits) and spectators."""
     game_id = request.path_params["game_id"]
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
-        return JSONResponse({"error": "no such page: a game id is 8 letters or digits"},
-                            status_code=404)
+        return missing("No such page", f"There is no page at /{game_id}.")
+    hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
+    if hub is not None:
+        try:
+            await hub.get(game_id)
+        except ApiError:
+            return missing("No such game", f"There is no game {game_id} on this server: "
+                           "check the link.")
     page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
     if secret:
-        hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
         page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict",
                         secure=secure(request, hub is not None and hub.config.behind_proxy))
     return page
@@ -99,12 +119,18 @@ async def move_text(request: Request) -> Response:
         return _bad(exc)
 
 
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico``, asked for by browsers whatever the page says: the SVG icon."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 def routes() -> list[BaseRoute]:
     """The pages, the view routes and the static files, for the app's route list (after its
     own: the game page answers any one-segment path)."""
     return [
         Route("/", home),
         Route("/arbiter", arbiter),
+        Route("/favicon.ico", favicon),
         Route("/web/view", game_view),
         Route("/web/move", move_text),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

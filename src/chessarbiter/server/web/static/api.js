@@ -9,16 +9,21 @@ export function authHeaders(token) {
     return token ? {Authorization: `Bearer ${token}`} : {}
 }
 
-// The error text of a refused request: the server's "error" field, or the HTTP status.
+// A position in FEN inside a message: for programs, not people (the move is named anyway).
+const FEN_IN_TEXT = / in [pnbrqkPNBRQK1-8]+(?:\/[pnbrqkPNBRQK1-8]+){7} [wb] \S+ \S+ \d+ \d+/g
+
+// The error text of a refused request, for people: the server's "error" field without any
+// FEN, or the HTTP status when the server gave no reason.
 async function refusal(res) {
     let text = ""
     try {
         const body = await res.json()
         text = typeof body.error === "string" ? body.error : JSON.stringify(body.error ?? body)
     } catch (e) {
-        text = res.statusText
+        text = ""
     }
-    return `${text || "request refused"} (HTTP ${res.status})`
+    text = text.replace(FEN_IN_TEXT, "")
+    return text || `request refused (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`
 }
 
 export class ApiError extends Error {}

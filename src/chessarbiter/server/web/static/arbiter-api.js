@@ -7,6 +7,10 @@ const decide = (token, id, decision, fields) =>
 
 export const liveGames = token => getJson("/api/arbiter/games", token).then(reply => reply.games)
 export const addTime = (token, id, color, seconds, reason) => decide(token, id, "add-time", {color, seconds, reason})
+// Restart the clocks after a stop or an interruption (Art. 6.12).
+export const startClocks = (token, id) => decide(token, id, "start-clocks", {})
+// Set both clocks (ms) on the best evidence (Art. 6.10, 6.13).
+export const setClocks = (token, id, wtime, btime) => decide(token, id, "set-clocks", {wtime, btime})
 export const declare = (token, id, result, reason) => decide(token, id, "result", {result, reason})
 export const warn = (token, id, color, reason) => decide(token, id, "warn", {color, reason})
 export const forfeit = (token, id, color, reason) => decide(token, id, "forfeit", {color, reason})

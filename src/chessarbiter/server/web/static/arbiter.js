@@ -5,6 +5,7 @@ import {formatMs} from "./api.js"
 import * as server from "./arbiter-api.js"
 
 const $ = id => document.getElementById(id)
+const LABELS = [...document.querySelectorAll("#games thead th")].map(th => th.textContent)
 let token = sessionStorage.getItem("chessarbiter:arbiter") || ""
 $("token").value = token
 
@@ -48,9 +49,47 @@ function ask(question, fallback = "") {
     return answer === null ? null : answer.trim()
 }
 
+// A game whose clocks stand still while it goes on (stopped by an arbiter or after the
+// server's interruption, Art. 6.12): it waits for the arbiter's decision. Before both
+// players have moved, an online game's clocks have not started yet.
+function halted(game) {
+    if (!game.clocks || game.clockRunning !== false || game.status !== "started" || game.pendingRuling) return false
+    return game.moves >= 2 || game.notes.some(note => /stops the clocks/.test(note))
+}
+
+// "m:ss" or minutes ("5", "4.5") as ms; null when it is neither.
+function readTime(text) {
+    const match = text.match(/^(\d+):([0-5]\d)$/)
+    if (match) return (Number(match[1]) * 60 + Number(match[2])) * 1000
+    return /^\d+(\.\d+)?$/.test(text) ? Math.round(Number(text) * 60000) : null
+}
+
+function clockActions(game) {
+    const box = document.createDocumentFragment()
+    const id = game.id
+    box.append(button("Start the clocks", async () => {
+        await server.startClocks(token, id)
+        return `Started the clocks in game ${id}.`
+    }))
+    box.append(button("Set the clocks…", async () => {
+        const times = []
+        for (const [side, ms] of [["white", game.clocks[0]], ["black", game.clocks[1]]]) {
+            const answer = ask(`${side}'s time (m:ss or minutes):`, formatMs(ms).replace(/\..*/, ""))
+            if (answer === null) return null
+            const time = readTime(answer)
+            if (time === null) throw new Error(`${side}'s time: '${answer}' is not m:ss nor minutes`)
+            times.push(time)
+        }
+        await server.setClocks(token, id, times[0], times[1])
+        return `Set the clocks in game ${id}: white ${formatMs(times[0])}, black ${formatMs(times[1])}.`
+    }))
+    return box
+}
+
 function actions(game) {
     const box = document.createDocumentFragment()
     const id = game.id
+    if (halted(game)) box.append(clockActions(game))
     for (const side of ["white", "black"]) {
         box.append(button(`+2 min ${side}`, async () => {
             await server.addTime(token, id, side, 120, "added by the arbiter")
@@ -106,10 +145,41 @@ function playerName(player) {
 
 function pendingText(game) {
     const parts = []
+    if (halted(game)) parts.push("clocks stopped: start them, set them or declare a result (Art. 6.12)")
     if (game.pendingRuling) parts.push(`flag to rule on: ${game.pendingRuling}`)
     if (game.suddenDeathClaim) parts.push(`sudden-death draw claim by ${game.suddenDeathClaim}`)
     if (game.pendingOffer) parts.push(`draw offer by ${game.pendingOffer}`)
     return parts.join("; ") || "none"
+}
+
+// The clocks as they run between refreshes: each row's readings and when they were read.
+const ticking = new Map()  // game id -> {cell, clocks, running, at}
+
+function clocksText(clocks) {
+    return clocks ? `white ${formatMs(clocks[0])}, black ${formatMs(clocks[1])}` : "no clock"
+}
+
+function tick() {
+    for (const {cell, clocks, running, at} of ticking.values()) {
+        if (running === null) continue
+        const now = [...clocks]
+        now[running] = Math.max(0, now[running] - (performance.now() - at))
+        cell.textContent = clocksText(now)
+    }
+}
+
+// The focused control (its game and label), to focus again once the rows are rebuilt.
+function focused() {
+    const active = document.activeElement
+    const row = active?.closest?.("tr[data-game]")
+    return row && active.tagName === "BUTTON" ? {game: row.dataset.game, label: active.textContent} : null
+}
+
+function refocus(where) {
+    if (!where) return
+    const row = $("games").querySelector(`tr[data-game="${CSS.escape(where.game)}"]`)
+    const again = [...(row?.querySelectorAll("button") || [])].find(b => b.textContent === where.label)
+    again?.focus()
 }
 
 async function load() {
@@ -122,7 +192,9 @@ async function load() {
         return
     }
     $("error").textContent = ""
+    const where = focused()
     body.innerHTML = ""
+    ticking.clear()
     if (!games.length) {
         const row = document.createElement("tr")
         const td = cell(row, "No live games.")
@@ -130,9 +202,11 @@ async function load() {
         td.className = "empty"
         body.append(row)
     }
+    games.sort((a, b) => Number(halted(b)) - Number(halted(a)))  // waiting for a decision first
     for (const game of games) {
         const row = document.createElement("tr")
         row.dataset.game = game.id
+        if (halted(game)) row.className = "halted"
         const link = document.createElement("a")
         link.href = `/${game.id}`
         link.textContent = game.id
@@ -140,7 +214,11 @@ async function load() {
         cell(row, playerName(game.white))
         cell(row, playerName(game.black))
         cell(row, `${game.moves} (${game.toMove} to move)`)
-        cell(row, game.clocks ? `white ${formatMs(game.clocks[0])}, black ${formatMs(game.clocks[1])}` : "no clock")
+        const clocks = cell(row, clocksText(game.clocks))
+        if (game.clocks) {
+            const running = game.clockRunning && game.status === "started" ? (game.toMove === "white" ? 0 : 1) : null
+            ticking.set(game.id, {cell: clocks, clocks: game.clocks, running, at: performance.now()})
+        }
         const [warnedWhite, warnedBlack] = game.warnings
         cell(row, `${game.status}${warnedWhite || warnedBlack ? `; warnings: white ${warnedWhite}, black ${warnedBlack}` : ""}`)
         cell(row, pendingText(game))
@@ -148,9 +226,12 @@ async function load() {
         buttons.className = "row-actions"
         buttons.append(actions(game))
         cell(row, buttons)
+        row.querySelectorAll("td").forEach((td, i) => { td.dataset.label = LABELS[i] })  // phones
         body.append(row)
     }
+    refocus(where)
 }
 
-load()
-setInterval(() => { if (!document.querySelector(":focus")) load() }, 5000)
+if (token) load()  // nothing to ask before a token is given
+setInterval(() => { if (token) load() }, 5000)
+setInterval(tick, 1000)

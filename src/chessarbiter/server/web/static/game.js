@@ -6,6 +6,7 @@ import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/marker
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
 import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
 import * as server from "./server.js"
+import {copyLink, inviteKey} from "./copy.js"
 
 const cfg = config()
 const gameId = cfg.gameId
@@ -26,6 +27,9 @@ let me = null            // "white", "black" or null (spectator)
 let announced = -1       // plies announced so far (-1: none yet, the history is not read out)
 let clockBase = null     // {white, black, at, running}
 let pending = null       // a move sent and not yet in a gameState
+let afterMoves = []      // announcements that wait for the moves of their state (notes, result)
+let lowSeen = null       // the player's own running clock at the last look (ms)
+let haltNoted = false    // the arbiter's note said the clocks were stopped (Art. 6.12)
 
 const board = new Chessboard($("board"), {
     position: FEN.start,
@@ -33,6 +37,11 @@ const board = new Chessboard($("board"), {
     style: {borderType: "none", showCoordinates: true, animationDuration: 150},
     extensions: [{class: Markers, props: {autoMarkers: MARKER_TYPE.frame}}, {class: PromotionDialog, props: {language: "en"}}],
 })
+// cm-chessboard's SVG is an unnamed image holding the promotion dialog's buttons: a named
+// group instead (the position is read in words by the accessible mode).
+const boardSvg = $("board").querySelector("svg")
+boardSvg.setAttribute("role", "group")
+boardSvg.setAttribute("aria-label", "Chessboard")
 
 function turnOf(moves) {
     const plies = moves ? moves.split(" ").filter(Boolean).length : 0
@@ -44,8 +53,11 @@ function chess960() {
     return full?.variant?.key === "chess960"
 }
 
-function error(text) {
+let networkError = false  // the error shown is a failed connection (cleared on reconnecting)
+
+function error(text, network = false) {
     $("error").textContent = text
+    networkError = network && !!text
 }
 
 function announce(text) {
@@ -92,6 +104,21 @@ function drawClocks() {
     }
 }
 
+const LOW_TIME_MS = [60000, 30000, 10000]
+
+// "1 minute left", "30 seconds left", "10 seconds left" as the player's own clock runs past
+// each mark (not for the time a turn begins with).
+function warnLowTime() {
+    if (!me || !clockBase || clockBase.running !== me) {
+        lowSeen = null
+        return
+    }
+    const ms = clockNow(me)
+    const passed = LOW_TIME_MS.filter(mark => lowSeen !== null && lowSeen > mark && ms <= mark && ms > 0)
+    if (passed.length) announce(`${msWords(passed[passed.length - 1])} left on your clock.`)
+    lowSeen = ms
+}
+
 function playerName(side) {
     const player = full?.[side] || {}
     return player.name || player.id || (player.aiLevel ? `engine level ${player.aiLevel}` : "anonymous")
@@ -101,13 +128,13 @@ function playerName(side) {
 
 async function refreshView() {
     const moves = state.moves || ""
-    if (moves === viewMoves) return
+    if (moves === viewMoves) return flushAfterMoves()
     let next
     try {
         next = await gameView(full.initialFen, moves, chess960())
     } catch (e) {
         error(e.message)
-        return
+        return flushAfterMoves()
     }
     if ((state.moves || "") !== moves) return  // a newer state is on its way
     view = next
@@ -123,8 +150,20 @@ async function refreshView() {
         announced = plies
     }
     for (; announced < plies; announced++) announce(view.spoken[announced])
+    flushAfterMoves()
     document.body.dataset.plies = String(plies)
     updateInput()
+}
+
+// What a state says beyond its moves (the arbiter's notes, the result) is announced after
+// them: the mating move, then the result.
+function announceAfterMoves(text) {
+    afterMoves.push(text)
+}
+
+function flushAfterMoves() {
+    if (state && (state.moves || "") !== viewMoves) return  // its moves are not read yet
+    for (const text of afterMoves.splice(0)) announce(text)
 }
 
 function drawMoves() {
@@ -153,8 +192,18 @@ function legalFrom(square) {
     return view ? view.legal.filter(uci => uci.startsWith(square)) : []
 }
 
+function plyCount() {
+    return (state?.moves || "").split(" ").filter(Boolean).length
+}
+
+function halted() {
+    return !!state && !!full && server.clocksHalted(full, state, plyCount(), haltNoted)
+}
+
+const HALTED = "The clocks are stopped after an interruption (Art. 6.12): waiting for the arbiter to start them."
+
 function myTurn() {
-    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending
+    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted()
 }
 
 function updateInput() {
@@ -204,7 +253,7 @@ async function sendMove(uci) {
         $("with-offer").checked = false
     } catch (e) {
         pending = null
-        error(e.message)
+        error(e.message, !(e instanceof ApiError))
         if (view) await board.setPosition(view.fen)
         updateInput()
     }
@@ -226,22 +275,48 @@ function onLine(line) {
 function statusText() {
     if (!state) return "Connecting…"
     if (OVER(state.status)) return "Game over."
+    if (halted()) return HALTED
     const turn = turnOf(state.moves)
     if (!me) return `${SIDE_NAME[turn]} to move.`
-    return turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
+    const waiting = opponentAbsent() ? " Your opponent has not moved yet." : ""
+    return (turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`) + waiting
 }
+
+// Whether the opponent has not made a move yet (the page cannot see whether they opened it).
+function opponentAbsent() {
+    if (!me || !state || OVER(state.status)) return false
+    const first = turnOf("")
+    return plyCount() < (first === me ? 2 : 1)
+}
+
+// The friend's link (kept by the home page that made the game) while the opponent has not
+// moved: the board is where the player waits.
+function drawInvite() {
+    const link = localStorage.getItem(inviteKey(gameId))
+    $("invite").hidden = !link || !opponentAbsent()
+    if (link && $("invite-link").value !== link) $("invite-link").value = link
+    if (link && !opponentAbsent()) localStorage.removeItem(inviteKey(gameId))
+}
+
+$("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
 
 function onState(next, fresh = false) {
     const before = state
+    const wasHalted = halted()
     state = next
+    if (server.clockStopped(state)) haltNoted ||= server.notesStopClocks(state)
+    else haltNoted = false
+    if (halted() && !wasHalted) announce(HALTED)
     setClocks()
     drawClocks()
     $("status").textContent = statusText()
     document.body.dataset.status = state.status
     drawOffer(before)
     drawNotes(fresh)
+    drawInvite()
     if (OVER(state.status)) showResult(before)
     refreshView()
+    updateInput()
     updateButtons()
 }
 
@@ -266,6 +341,7 @@ function drawNotes(fresh) {
         const item = document.createElement("li")
         item.textContent = note
         list.append(item)
+        if (!fresh && !OVER(state.status)) announceAfterMoves(`Arbiter: ${note}`)  // else the result says it
     }
 }
 
@@ -276,14 +352,16 @@ function showResult(before) {
     box.hidden = false
     box.textContent = text
     document.body.dataset.result = state.winner || (["draw", "stalemate", "outoftime"].includes(state.status) ? "draw" : state.status)
-    if (fresh && (!before || !OVER(before.status))) announce(text)
+    if (fresh && (!before || !OVER(before.status))) announceAfterMoves(text)
     board.disableMoveInput()
 }
 
 function updateButtons() {
     const over = !state || OVER(state.status)
     for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
+    $("abort").disabled ||= plyCount() >= 2  // once both players have moved, resign instead
     $("actions").hidden = !me || over
+    $("after").hidden = !over
 }
 
 // -- actions --
@@ -293,7 +371,7 @@ async function act(label, call) {
     try {
         await call()
     } catch (e) {
-        error(e instanceof ApiError ? `${label}: ${e.message}` : e.message)
+        error(e instanceof ApiError ? `${label}: ${e.message}` : e.message, e instanceof TypeError)
     }
 }
 
@@ -301,7 +379,7 @@ $("offer-draw").onclick = () => act("offer", () => server.draw(gameId, token, tr
 $("accept").onclick = () => act("accept", () => server.draw(gameId, token, true))
 $("decline").onclick = () => act("decline", () => server.draw(gameId, token, false))
 $("resign").onclick = () => act("resign", () => confirm("Resign this game?") && server.resign(gameId, token))
-$("abort").onclick = () => act("abort", () => server.abort(gameId, token))
+$("abort").onclick = () => act("abort", () => confirm("Abort this game? It will not count.") && server.abort(gameId, token))
 $("claim").onclick = () => { $("claim-form").hidden = false }
 $("claim-cancel").onclick = () => { $("claim-form").hidden = true }
 $("claim-form").onsubmit = event => {
@@ -339,6 +417,7 @@ function setAccessible(on) {
 }
 
 setAccessible(params.get("accessible") === "1" || !!localStorage.getItem("chessarbiter:accessible"))
+if ($("a11y").checked) $("san").focus()
 $("a11y").onchange = event => {
     setAccessible(event.target.checked)
     if (event.target.checked) $("san").focus()
@@ -370,19 +449,61 @@ for (const button of document.querySelectorAll("[data-read]")) {
     button.onclick = () => say(reading(button.dataset.read))
 }
 
+// The players' actions typed in the move field, done by their buttons (so as the buttons
+// would: asking first to resign), when the button is there to press.
+const COMMANDS = {
+    "accept": "accept", "accept draw": "accept", "decline": "decline", "decline draw": "decline",
+    "offer": "offer-draw", "offer draw": "offer-draw", "draw": "offer-draw",
+    "resign": "resign", "abort": "abort",
+}
+const CLAIMS = {"": "threefold", threefold: "threefold", repetition: "threefold", fifty: "fifty", "50": "fifty"}
+
+function available(id) {
+    const button = $(id)
+    return !!me && !button.disabled && !button.closest("[hidden]")
+}
+
+// A claim typed: "claim", "claim fifty", "claim Ng8" or "claim threefold Ng8" (on the
+// intended move, Art. 9.2.1.1).
+function typedClaim(words) {
+    const kind = words[1] !== undefined && words[1].toLowerCase() in CLAIMS ? CLAIMS[words[1].toLowerCase()] : "threefold"
+    const intended = words[1] !== undefined && !(words[1].toLowerCase() in CLAIMS) ? words[1] : words[2]
+    act("claim", async () => {
+        if (!available("claim")) throw new Error("a claim is not possible now")
+        const uci = intended ? (await readTypedMove(full.initialFen, state.moves, intended, chess960())).uci : ""
+        await server.claim(gameId, token, kind, uci)
+    })
+}
+
+// Whether the text was a command (done, or refused with the reason).
+function command(text) {
+    const words = text.trim().split(/\s+/)
+    if (words[0].toLowerCase() === "claim") {
+        typedClaim(words)
+        return true
+    }
+    const id = COMMANDS[words.join(" ").toLowerCase()]
+    if (!id) return false
+    if (!available(id)) error(id === "accept" || id === "decline" ? "there is no draw offer to answer" : `${words.join(" ")}: not possible now`)
+    else $(id).click()
+    return true
+}
+
 $("typed").onsubmit = event => {
     event.preventDefault()
     const text = $("san").value
+    $("san").value = ""  // refused or done, the field is ready for the next
     const read = reading(text)
     if (read !== null) {
         say(read)
-        $("san").value = ""
         return
     }
+    error("")
+    if (command(text)) return
     act("move", async () => {
+        if (halted()) throw new Error("the clocks are stopped: waiting for the arbiter")
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
         const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
-        $("san").value = ""
         await sendMove(uci)
     })
 }
@@ -397,10 +518,14 @@ async function start() {
     }
     document.body.dataset.side = me || "spectator"
     $("role").textContent = me ? `You play ${me}` : "Spectating (read only)"
+    $("heading").textContent = `Game ${gameId}: ${me ? `you play ${me}` : "spectating"}`
     if (me === "black") await board.setOrientation(COLOR.black)
-    setInterval(drawClocks, 100)
+    setInterval(() => { drawClocks(); warnLowTime() }, 100)
     await follow(server.streamPath(gameId), token, onLine, () => !!state && OVER(state.status),
-        text => { if (text) $("status").textContent = text })
+        text => {
+            if (text) $("status").textContent = text
+            else if (networkError) error("")  // connected again: the failed request is history
+        })
 }
 
 start()

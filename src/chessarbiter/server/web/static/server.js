@@ -32,6 +32,21 @@ export function clockStopped(state) {
     return state.clockRunning === false
 }
 
+// Whether the clocks stand still in a game that goes on, stopped by the arbiter or after an
+// interruption (Art. 6.12, the server's outage rule), until the arbiter starts them again:
+// stopped once both players have moved (before that an online game's clocks have not
+// started), or at any ply once the arbiter's note said so (`noted`).
+export function clocksHalted(full, state, plies, noted) {
+    if (!full.clock || !clockStopped(state) || state.pendingRuling) return false
+    if (!["created", "started"].includes(state.status)) return false
+    return plies >= 2 || noted
+}
+
+// Whether one of the notes says the clocks were stopped (Art. 6.12).
+export function notesStopClocks(state) {
+    return (state.notes || []).some(note => /stops the clocks/.test(note.text))
+}
+
 // Whether the game has a clock (lichess' clock field; the extension timeControl).
 export function hasClock(full) {
     return !!full.clock

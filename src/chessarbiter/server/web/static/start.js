@@ -3,7 +3,7 @@
 import {post, readNdjson, ApiError} from "./api.js"
 
 function common(choice) {
-    return {timeControl: choice.control || "-", profile: choice.profile, color: choice.color}
+    return {timeControl: choice.control, profile: choice.profile, color: choice.color}
 }
 
 export async function friend(choice) {
@@ -19,9 +19,10 @@ export async function engine(choice) {
     return reply.url
 }
 
-export async function seek(choice) {
+// An open seek, withdrawn when `signal` aborts (its stream closed).
+export async function seek(choice, signal) {
     const res = await fetch("/api/board/seek", {
-        method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(common(choice)),
+        method: "POST", signal, headers: {"Content-Type": "application/json"}, body: JSON.stringify(common(choice)),
     })
     if (!res.ok) {
         let text = `HTTP ${res.status}`

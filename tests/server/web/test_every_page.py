@@ -1,0 +1,219 @@
+"""Every page and state people reach (home, a friend's game waiting, a game in progress, the
+promotion dialog, a draw offer, a game over, a spectator, the accessible mode, the arbiter's
+console, the tournament pages), seen as a person sees them:
+
+- axe-core (npm, pinned in :mod:`tests.server.web.axe`): no critical or serious violation;
+  the moderate ones that remain are the ones docs/server-web.md lists with the reason;
+- on a phone (390x844): no horizontal scroll (the document no wider than the screen); in the
+  accessible mode the move field above the fold;
+- a screenshot at 1280x800 and at 390x844 of each, in ``$CHESSARBITER_SCREENSHOTS`` or else a
+  folder under pytest's temporary directory (not kept in git)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import httpx
+import pytest
+from playwright import sync_api
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.server.web.axe import BLOCKING, audit, install_axe
+from tests.server.web.browser import CHROMIUM
+from tests.server.web.served import Served
+
+ALLOWED_MODERATE: Final[frozenset[str]] = frozenset()
+"""Moderate rules docs/server-web.md explains (none at present)."""
+DESKTOP: Final[ViewportSize] = {"width": 1280, "height": 800}
+PHONE: Final[ViewportSize] = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM is not None
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def axe_found(tmp_path_factory: pytest.TempPathFactory) -> tuple[str | None, str]:
+    return install_axe(tmp_path_factory.mktemp("axe"))
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    named = os.environ.get("CHESSARBITER_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Seer:
+    """Looks at a page in its state: the audit, the phone's width, the screenshots."""
+
+    def __init__(self, axe: str | None, shots: Path) -> None:
+        self.axe = axe
+        self.shots = shots
+
+    def __call__(self, page: Page, state: str) -> None:
+        name = re.sub(r"[^a-z0-9]+", "-", state.lower()).strip("-")
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(150)  # the board redraws for the new width
+        page.screenshot(path=str(self.shots / f"{name}-390x844.png"), full_page=True)
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"{state}: {width[0]} px wide on a {width[1]} px phone"
+        if page.locator("#san").is_visible():
+            box = page.locator("#san").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], state
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(self.shots / f"{name}-1280x800.png"), full_page=True)
+        if self.axe is None:
+            return
+        found = audit(page, self.axe)
+        blocking = [v for v in found if v["impact"] in BLOCKING]
+        assert blocking == [], f"{state}: {blocking}"
+        moderate = [v for v in found if v["id"] not in ALLOWED_MODERATE]
+        assert moderate == [], f"{state}: {moderate}"
+
+
+@pytest.fixture(scope="module")
+def see(axe_found: tuple[str | None, str], shots: Path) -> Seer:
+    return Seer(axe_found[0], shots)
+
+
+def test_axe_core_is_there(axe_found: tuple[str | None, str]) -> None:
+    """The audits below run only with axe-core: say so when npm could not install it."""
+    if axe_found[0] is None:
+        pytest.skip(axe_found[1])
+    assert "axe" in axe_found[0][:2000]
+
+
+def opened(browser: Browser, url: str) -> Page:
+    """A page in a context of its own whose CSP lets the audit's script in."""
+    page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+    page.goto(url)
+    return page
+
+
+def board(browser: Browser, url: str) -> Page:
+    page = opened(browser, url)
+    expect(page.locator("body")).to_have_attribute("data-status", "started")
+    return page
+
+
+def plies(page: Page, count: int) -> None:
+    expect(page.locator("body")).to_have_attribute("data-plies", str(count))
+
+
+def click_move(page: Page, uci: str) -> None:
+    page.click(f'#board rect[data-square="{uci[:2]}"]')
+    page.click(f'#board rect[data-square="{uci[2:4]}"]')
+
+
+def test_home_and_a_friends_game_waiting(served: Served, browser: Browser, see: Seer) -> None:
+    home = opened(browser, served.base + "/")
+    see(home, "home")
+    home.fill("#control", "5+3")
+    home.click("#go")
+    expect(home.locator("#links")).to_be_visible()
+    see(home, "home, the links shown")
+    home.click("#link-mine")
+    expect(home.locator("body")).to_have_attribute("data-status", "started")
+    see(home, "a game waiting for the friend")
+
+
+def test_a_game_in_progress_offer_over_spectator_accessible(
+    served: Served, browser: Browser, see: Seer
+) -> None:
+    links = served.open_challenge(timeControl="5+3")
+    white, black = board(browser, links["urlWhite"]), board(browser, links["urlBlack"])
+    spectator = board(browser, links["url"])
+    click_move(white, "e2e4")
+    plies(black, 1)
+    see(black, "in progress")
+    black.click("#offer-draw")
+    expect(white.locator("#offer-text")).to_have_text("Black offers a draw.")
+    see(white, "a draw offer")
+    white.click("#decline")
+    plies(spectator, 1)
+    see(spectator, "spectator")
+    accessible = board(browser, links["urlBlack"] + "&accessible=1")
+    accessible.fill("#san", "e5")
+    accessible.press("#san", "Enter")
+    plies(accessible, 2)
+    expect(accessible.locator("#announce")).to_contain_text("black: pawn e5")
+    see(accessible, "accessible mode")
+    white.on("dialog", lambda dialog: dialog.accept())
+    white.click("#resign")
+    expect(white.locator("#result")).to_contain_text("0-1 Black wins")
+    see(white, "game over")
+
+
+def test_the_promotion_dialog(served: Served, browser: Browser, see: Seer) -> None:
+    links = served.open_challenge(timeControl="5+3", fen="7k/P6p/8/8/8/8/8/K7 w - - 0 112")
+    white = board(browser, links["urlWhite"])
+    plies(white, 0)
+    click_move(white, "a7a8")
+    expect(white.get_by_role("button", name="Knight")).to_be_visible()
+    see(white, "the promotion dialog")
+    white.get_by_role("button", name="Knight").click()
+    plies(white, 1)
+    expect(white.locator("#moves li")).to_have_text("a8=N")
+    marker = white.evaluate("""() => {
+        const list = document.getElementById("moves")
+        return [list.start, parseFloat(getComputedStyle(list).paddingLeft),
+                parseFloat(getComputedStyle(list).fontSize)]
+    }""")
+    assert marker[0] == 112 and marker[1] >= 4.5 * 0.6 * marker[2]  # "112. " fits
+    see(white, "move 112")
+
+
+def test_the_arbiter_console(served: Served, browser: Browser, see: Seer) -> None:
+    served.open_challenge(timeControl="5+3")
+    console = opened(browser, served.base + "/arbiter")
+    see(console, "the console, signed out")
+    console.fill("#token", served.arbiter_token("axe-arbiter"))
+    console.click("#login button[type=submit]")
+    expect(console.locator("#games tbody tr").first).to_have_attribute(
+        "data-game", re.compile(r".+"))
+    see(console, "the console with games")
+
+
+def api(served: Served, path: str, token: str, **fields: object) -> Any:
+    reply = httpx.post(served.base + path, json=fields, timeout=10,
+                       headers={"Authorization": f"Bearer {token}"})
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def test_the_tournament_pages(served: Served, browser: Browser, see: Seer) -> None:
+    names = ("ann", "ben", "cat", "dan")
+    tokens = {name: served.run(served.hub.add_account(name))[1] for name in (*names, "td")}
+    number = api(served, "/api/tournament/new", tokens["td"], name="Audit open",
+                 system="swiss", rounds=3, timeControl="10+5")["id"]
+    for name in names:
+        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1500)
+    api(served, f"/api/tournament/{number}/pair", tokens["td"])
+    for path in ("/tournaments", f"/tournament/{number}", f"/tournament/{number}/round/1",
+                 f"/tournament/{number}/standings"):
+        page = opened(browser, served.base + path)
+        expect(page.locator("main")).to_be_visible()
+        see(page, path)
+    director = opened(browser, f"{served.base}/tournament/{number}/round/1")
+    director.fill("#token", tokens["td"])
+    director.click("#login button[type=submit]")
+    expect(director.locator("#who")).to_contain_text("signed in as")
+    see(director, "the round, the director signed in")
