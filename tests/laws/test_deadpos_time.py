@@ -67,3 +67,27 @@ def test_the_caged_kings_are_proved_for_both_sides_within_a_small_budget() -> No
         verdict = can_checkmate(pos, side, "full")
         assert verdict.unwinnable, verdict
         assert verdict.nodes < 70_000
+
+
+def test_a_verdict_cut_short_reports_the_nodes_searched() -> None:
+    # The clock is read when the deadline is set and every EVERY nodes or proof steps after:
+    # the third reading after it ends the analysis, less than 3 * EVERY nodes in.
+    verdict = can_checkmate(parse_fen(HARD), WHITE, "full", seconds=3, clock=FakeClock())
+    assert verdict.reason == "time"
+    assert 2 * EVERY < verdict.nodes < 3 * EVERY
+
+
+FOUND_LATE = "7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1"
+"""White mates (the best-first search finds it after about 11,000 nodes)."""
+
+
+@pytest.mark.parametrize("budget", [None, 600_000, 10**9])
+def test_a_larger_budget_never_loses_a_verdict_to_the_deadline(budget: int | None) -> None:
+    # The default budget decides it within 45 readings of the clock; a larger budget does
+    # the same work first, so it decides it within them too (when its shares were taken
+    # from the whole budget, the first search alone outlasted the deadline).
+    pos = parse_fen(FOUND_LATE)
+    default = can_checkmate(pos, WHITE, "full")
+    verdict = can_checkmate(pos, WHITE, "full", budget, seconds=45, clock=FakeClock())
+    assert verdict.winnable and verdict == default
+

@@ -23,10 +23,13 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    :mod:`.promote` (when it has none) and the exhaustive exploration of every reachable
    position (:mod:`.closure`), which both finds helpmates and proves, and has the most.
 
-A time bound (``seconds``) turns a search still running past it into UNDETERMINED
-(:mod:`.deadline`). Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED,
-read "possibly winnable") and is meant for every move of a game; full mode is for flags,
-resignations and adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
+A time bound (``seconds``) turns a search still running past it into UNDETERMINED, with the
+nodes searched until then (:mod:`.deadline`). A budget beyond :data:`FULL_BUDGET` runs the
+schedule again in rounds of twice as many nodes, after the default one: more budget never
+takes work from the searches a smaller one ran. Quick mode never answers WINNABLE (only
+UNWINNABLE or UNDETERMINED, read "possibly winnable") and is meant for every move of a game;
+full mode is for flags, resignations and adjudication. Neither mode ever returns a wrong
+WINNABLE or UNWINNABLE.
 
 The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
 legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
@@ -101,13 +104,13 @@ SCHEDULE: Final = (
     ("best-first search", 4),
     (EXPLORED, 1),
 )
-"""The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th
-of the budget (less when fewer nodes are left): the guided and staged searches start afresh
-with it, the best-first search and the exploration go on up to it in all (the best-first
-search only when the winner has a piece, the staged search only when it has none). The last
-exploration gets what is left. The exploration decides most hard corpus positions alone,
-so it has half the budget before the helpmate searches get their largest shares; the
-short turns first decide most of the others at a small cost."""
+"""The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th of
+the round's nodes (:func:`_rounds`; less when fewer nodes are left): the guided and staged
+searches start afresh with it, the best-first search and the exploration go on up to it in
+all (the best-first search only when the winner has a piece, the staged search only when it
+has none). The last exploration of a round gets what is left of it. The exploration decides
+most hard corpus positions alone, so it has half the budget before the helpmate searches get
+their largest shares; the short turns first decide most of the others at a small cost."""
 
 
 class IllegalPositionError(ChessError):
@@ -140,7 +143,7 @@ def can_checkmate(
     try:
         return _analyse(pos, winner, mode, budget, deadline)
     except TimeUp:
-        return Verdict(Winnability.UNDETERMINED, winner, reason="time")
+        return Verdict(Winnability.UNDETERMINED, winner, nodes=deadline.nodes, reason="time")
 
 
 def _analyse(
@@ -163,14 +166,15 @@ def _analyse(
         return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility")
     nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
     early = 0
+    unit = min(nodes, FULL_BUDGET)  # the probe's and the phases' shares do not grow beyond
     if not quick and nodes >= PROBE_MIN:
-        line, early = guided_helpmate(work, winner, nodes // EARLY_SHARE, deadline)
+        line, early = guided_helpmate(work, winner, unit // EARLY_SHARE, deadline)
         if line:
             found_line = tuple(forced) + line
             return Verdict(Winnability.WINNABLE, winner, found_line, early, "guided search")
     cap = QUICK_PHASES
     if not quick:
-        cap = min(MAX_PHASES, max(1, nodes // PHASE_SHARE))
+        cap = min(MAX_PHASES, max(1, unit // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures")
@@ -204,34 +208,49 @@ def _full(
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
     others = 0  # the nodes of every search but the exploration
-    for stage, share in SCHEDULE:
-        left = nodes - others - (len(exploration.seen) - 1)
-        if stage == EXPLORED:
-            cap = min(nodes // share, nodes - others)
-            outcome = exploration.run(work, cap, deadline)
-            if outcome is not Winnability.UNDETERMINED:
-                line = forced + exploration.found if exploration.found else ()
+    for rounds in _rounds(nodes):
+        for stage, share in SCHEDULE:
+            left = min(rounds, nodes) - others - (len(exploration.seen) - 1)
+            if stage == EXPLORED:
+                cap = min(rounds // share, rounds - others, nodes - others)
+                outcome = exploration.run(work, cap, deadline)
+                if outcome is not Winnability.UNDETERMINED:
+                    line = forced + exploration.found if exploration.found else ()
+                    used = others + len(exploration.seen) - 1
+                    return Verdict(outcome, winner, line, used, EXPLORED)
+                continue
+            if left <= 0:
+                continue
+            if stage == "best-first search":
+                if not has_piece:
+                    continue
+                before = bestfirst.nodes
+                line = bestfirst.run(min(rounds // share, before + left), deadline)
+                used = bestfirst.nodes - before
+            elif stage == "staged search":
+                if has_piece:
+                    continue
+                line, used = staged_helpmate(work, winner, min(rounds // share, left), deadline)
+            else:
+                line, used = guided_helpmate(work, winner, min(rounds // share, left), deadline)
+            others += used
+            if line:
                 used = others + len(exploration.seen) - 1
-                return Verdict(outcome, winner, line, used, EXPLORED)
-            continue
-        if stage == "best-first search":
-            if not has_piece:
-                continue
-            before = bestfirst.nodes
-            line = bestfirst.run(min(nodes // share, before + left), deadline)
-            used = bestfirst.nodes - before
-        elif stage == "staged search":
-            if has_piece:
-                continue
-            line, used = staged_helpmate(work, winner, min(nodes // share, left), deadline)
-        else:
-            line, used = guided_helpmate(work, winner, min(nodes // share, left), deadline)
-        others += used
-        if line:
-            used = others + len(exploration.seen) - 1
-            return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
+                return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
     used = others + len(exploration.seen) - 1
     return Verdict(Winnability.UNDETERMINED, winner, nodes=used, reason="budget spent")
+
+
+def _rounds(nodes: int) -> list[int]:
+    """The node counts the rounds of :data:`SCHEDULE` are shared from, for a budget of
+    ``nodes``: the budget alone up to :data:`FULL_BUDGET`; beyond it :data:`FULL_BUDGET`,
+    then twice as many each round until the budget is reached. The rounds do not depend on
+    the budget, which only cuts them short: a larger budget does all the work of a smaller
+    one first, in the same order, so it never loses a verdict to a time bound."""
+    out = [min(nodes, FULL_BUDGET)]
+    while out[-1] < nodes:
+        out.append(2 * out[-1])
+    return out
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Winnability:
