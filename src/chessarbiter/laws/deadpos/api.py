@@ -17,7 +17,9 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the cheap proofs after each
    legal move and its forced replies (:mod:`.plies`), then the searches of
-   :data:`SCHEDULE` in turn, each with a growing share of the budget: the guided helpmate
+   :data:`SCHEDULE` in turn, each with a growing share of the budget: the progress search
+   (:mod:`.progress`, which finds long helpmates that drive the loser's king to a corner
+   while the winner's units come, and proves when it runs out of lines), the guided helpmate
    search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
    helpmate search (:mod:`.bestfirst`, when the winner has a piece), the staged search of
    :mod:`.promote` (when it has none) and the exhaustive exploration of every reachable
@@ -67,6 +69,7 @@ from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.plies import every_move_proved
+from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.promote import staged_helpmate
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -92,13 +95,16 @@ PROBE_MIN: Final = 10_000
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures."""
 EARLY_SHARE: Final = 400
 EXPLORED: Final = "every reachable position"
+PROGRESS: Final = "progress search"
 SCHEDULE: Final = (
+    (PROGRESS, 32),
     ("guided search", 32),
     ("best-first search", 32),
     (EXPLORED, 16),
     ("staged search", 16),
     ("best-first search", 8),
     (EXPLORED, 2),
+    (PROGRESS, 8),
     ("staged search", 4),
     ("guided search", 4),
     ("best-first search", 4),
@@ -106,11 +112,14 @@ SCHEDULE: Final = (
 )
 """The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th of
 the round's nodes (:func:`_rounds`; less when fewer nodes are left): the guided and staged
-searches start afresh with it, the best-first search and the exploration go on up to it in
-all (the best-first search only when the winner has a piece, the staged search only when it
-has none). The last exploration of a round gets what is left of it. The exploration decides
-most hard corpus positions alone, so it has half the budget before the helpmate searches get
-their largest shares; the short turns first decide most of the others at a small cost."""
+searches start afresh with it, the progress search, the best-first search and the
+exploration go on up to it in all (the best-first search only when the winner has a piece,
+the staged search only when it has none). The last exploration of a round gets what is left
+of it. The exploration decides most hard corpus positions alone, so it has half the budget
+before the helpmate searches get their largest shares; the short turns first decide most of
+the others at a small cost. The progress search comes first (CHA's kind of search, it
+decides many positions in a few thousand nodes) and again after the exploration's half,
+before the largest turns."""
 
 
 class IllegalPositionError(ChessError):
@@ -207,6 +216,7 @@ def _full(
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
+    progress = Progress(work, winner)
     others = 0  # the nodes of every search but the exploration
     for rounds in _rounds(nodes):
         for stage, share in SCHEDULE:
@@ -220,6 +230,14 @@ def _full(
                     return Verdict(outcome, winner, line, used, EXPLORED)
                 continue
             if left <= 0:
+                continue
+            if stage == PROGRESS:
+                outcome, used = progress.run(min(rounds // share, progress.nodes + left), deadline)
+                others += used
+                if outcome is not Winnability.UNDETERMINED:
+                    line = forced + tuple(progress.line) if progress.line else ()
+                    used = others + len(exploration.seen) - 1
+                    return Verdict(outcome, winner, line, used, PROGRESS)
                 continue
             if stage == "best-first search":
                 if not has_piece:
