@@ -118,8 +118,9 @@ the staged search only when it has none). The last exploration of a round gets w
 of it. The exploration decides most hard corpus positions alone, so it has half the budget
 before the helpmate searches get their largest shares; the short turns first decide most of
 the others at a small cost. The progress search comes first (CHA's kind of search, it
-decides many positions in a few thousand nodes) and again after the exploration's half,
-before the largest turns."""
+decides many positions in a few thousand nodes) and again after the exploration's half; its
+nodes come on top of the budget (up to an eighth more), so that it takes nothing from the
+other searches, and it runs only while they have nodes left."""
 
 
 class IllegalPositionError(ChessError):
@@ -138,9 +139,10 @@ def can_checkmate(
     """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
-    ``time.monotonic``) the analysis stops and the verdict is UNDETERMINED with reason
-    ``"time"``; without ``seconds`` only the budget bounds it. ``pos`` is not changed.
+    :data:`QUICK_BUDGET` in quick mode; the progress search may use an eighth more). Past
+    ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
+    is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
+    ``pos`` is not changed.
     Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
     :class:`IllegalPositionError` for a position with the side not to move in check or a
     pawn on the first or last rank.
@@ -217,7 +219,7 @@ def _full(
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
     progress = Progress(work, winner)
-    others = 0  # the nodes of every search but the exploration
+    others = 0  # the nodes of every search but the exploration and the progress search
     for rounds in _rounds(nodes):
         for stage, share in SCHEDULE:
             left = min(rounds, nodes) - others - (len(exploration.seen) - 1)
@@ -226,17 +228,16 @@ def _full(
                 outcome = exploration.run(work, cap, deadline)
                 if outcome is not Winnability.UNDETERMINED:
                     line = forced + exploration.found if exploration.found else ()
-                    used = others + len(exploration.seen) - 1
+                    used = others + len(exploration.seen) - 1 + progress.nodes
                     return Verdict(outcome, winner, line, used, EXPLORED)
                 continue
             if left <= 0:
                 continue
             if stage == PROGRESS:
-                outcome, used = progress.run(min(rounds // share, progress.nodes + left), deadline)
-                others += used
+                outcome, _ = progress.run(rounds // share, deadline)
                 if outcome is not Winnability.UNDETERMINED:
                     line = forced + tuple(progress.line) if progress.line else ()
-                    used = others + len(exploration.seen) - 1
+                    used = others + len(exploration.seen) - 1 + progress.nodes
                     return Verdict(outcome, winner, line, used, PROGRESS)
                 continue
             if stage == "best-first search":
@@ -253,9 +254,9 @@ def _full(
                 line, used = guided_helpmate(work, winner, min(rounds // share, left), deadline)
             others += used
             if line:
-                used = others + len(exploration.seen) - 1
+                used = others + len(exploration.seen) - 1 + progress.nodes
                 return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
-    used = others + len(exploration.seen) - 1
+    used = others + len(exploration.seen) - 1 + progress.nodes
     return Verdict(Winnability.UNDETERMINED, winner, nodes=used, reason="budget spent")
 
 
