@@ -104,7 +104,7 @@ SCHEDULE: Final = (
     ("staged search", 16),
     ("best-first search", 8),
     (EXPLORED, 2),
-    (PROGRESS, 8),
+    (PROGRESS, 4),
     ("staged search", 4),
     ("guided search", 4),
     ("best-first search", 4),
@@ -119,7 +119,7 @@ of it. The exploration decides most hard corpus positions alone, so it has half 
 before the helpmate searches get their largest shares; the short turns first decide most of
 the others at a small cost. The progress search comes first (CHA's kind of search, it
 decides many positions in a few thousand nodes) and again after the exploration's half; its
-nodes come on top of the budget (up to an eighth more), so that it takes nothing from the
+nodes come on top of the budget (up to a quarter more), so that it takes nothing from the
 other searches, and it runs only while they have nodes left."""
 
 
@@ -139,7 +139,7 @@ def can_checkmate(
     """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode; the progress search may use an eighth more). Past
+    :data:`QUICK_BUDGET` in quick mode; the progress search may use a quarter more). Past
     ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
     is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
     ``pos`` is not changed.
