@@ -1,15 +1,16 @@
 """Full-mode verdicts on the whole unwinnability corpus, in parallel (issue 6).
 
 Run: ``.venv/bin/python bench/deadpos_verdicts.py [--jobs N] [--budget NODES] [--every N]
-[--files chasolver d3chess] [--undetermined FILE] [--seconds S [--cpu]]``.
+[--files chasolver d3chess] [--undetermined FILE] [--rows FILE] [--seconds S [--cpu]]``.
 For every position of each file and both sides: full mode's verdict against the label
 (first character ``-`` = white cannot mate, second for black), every helpmate replayed to
 checkmate. Prints, per file and side, the correct, undetermined (split by label) and wrong
 verdicts, and the median and 99th percentile time per verdict. Budgets count nodes, so the
 verdicts do not depend on ``--jobs`` (unless ``--seconds`` bounds each verdict's time, as a
 ruling does; ``--cpu`` measures and bounds CPU time, which a loaded machine inflates
-less); a position both files hold is analysed once. Exits 1 on any wrong verdict or bad
-helpmate.
+less); a position both files hold is analysed once. ``--rows FILE`` analyses only the
+verdicts a file written by ``--undetermined`` lists (a before/after check of the hard
+ones). Exits 1 on any wrong verdict or bad helpmate.
 """
 
 from __future__ import annotations
@@ -123,8 +124,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
     parser.add_argument("--cpu", action="store_true", help="CPU time, not the wall clock")
     parser.add_argument("--undetermined", type=Path, help="write undetermined cases (JSON lines)")
+    parser.add_argument("--rows", type=Path, help="only the cases this --undetermined file lists")
     args = parser.parse_args()
     todo = [c for name in args.files for c in cases(name, args.every, args.budget)]
+    if args.rows:
+        listed = [json.loads(line) for line in args.rows.read_text().splitlines() if line]
+        wanted = {(r["file"], r["i"], r["side"]) for r in listed}
+        todo = [c for c in todo if (c[0], c[1], c[4]) in wanted]
     unique = {_same(c): c for c in reversed(todo)}
     start = time.perf_counter()
     with Pool(args.jobs) as pool:

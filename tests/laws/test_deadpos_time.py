@@ -61,9 +61,34 @@ def test_the_caged_kings_are_proved_for_both_sides_within_a_small_budget() -> No
     # Both kings are caged; White has only pawn moves and runs out of them before Black can
     # promote and mate, and White needs Black's promotion first. The exploration of every
     # reachable position proves it for both sides (about 49,000 positions, after a smaller
-    # probe), which rulings on a flag (Art. 6.9) need within their time bound.
+    # probe and the progress search's first turn), which rulings on a flag (Art. 6.9) need
+    # within their time bound.
     pos = parse_fen("8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1")
     for side in Side:
         verdict = can_checkmate(pos, side, "full")
         assert verdict.unwinnable, verdict
-        assert verdict.nodes < 70_000
+        assert verdict.nodes < 76_000
+
+
+def test_a_verdict_cut_short_reports_the_nodes_searched() -> None:
+    # The clock is read when the deadline is set and every EVERY nodes or proof steps after:
+    # the third reading after it ends the analysis, less than 3 * EVERY nodes in.
+    verdict = can_checkmate(parse_fen(HARD), WHITE, "full", seconds=3, clock=FakeClock())
+    assert verdict.reason == "time"
+    assert 2 * EVERY < verdict.nodes < 3 * EVERY
+
+
+FOUND_LATE = "7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1"
+"""White mates (the best-first search finds it after about 17,000 nodes)."""
+
+
+@pytest.mark.parametrize("budget", [None, 600_000, 10**9])
+def test_a_larger_budget_never_loses_a_verdict_to_the_deadline(budget: int | None) -> None:
+    # The default budget decides it within 100 readings of the clock; a larger budget does
+    # the same work first, so it decides it within them too (when its shares were taken
+    # from the whole budget, the first search alone outlasted the deadline).
+    pos = parse_fen(FOUND_LATE)
+    default = can_checkmate(pos, WHITE, "full")
+    verdict = can_checkmate(pos, WHITE, "full", budget, seconds=100, clock=FakeClock())
+    assert verdict.winnable and verdict == default
+

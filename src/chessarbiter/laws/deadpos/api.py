@@ -17,16 +17,21 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
    a node budget: the static analysis after each legal move, the cheap proofs after each
    legal move and its forced replies (:mod:`.plies`), then the searches of
-   :data:`SCHEDULE` in turn, each with a growing share of the budget: the guided helpmate
+   :data:`SCHEDULE` in turn, each with a growing share of the budget: the progress search
+   (:mod:`.progress`, which finds long helpmates that drive the loser's king to a corner
+   while the winner's units come, and proves when it runs out of lines), the guided helpmate
    search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
    helpmate search (:mod:`.bestfirst`, when the winner has a piece), the staged search of
    :mod:`.promote` (when it has none) and the exhaustive exploration of every reachable
    position (:mod:`.closure`), which both finds helpmates and proves, and has the most.
 
-A time bound (``seconds``) turns a search still running past it into UNDETERMINED
-(:mod:`.deadline`). Quick mode never answers WINNABLE (only UNWINNABLE or UNDETERMINED,
-read "possibly winnable") and is meant for every move of a game; full mode is for flags,
-resignations and adjudication. Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
+A time bound (``seconds``) turns a search still running past it into UNDETERMINED, with the
+nodes searched until then (:mod:`.deadline`). A budget beyond :data:`FULL_BUDGET` runs the
+schedule again in rounds of twice as many nodes, after the default one: more budget never
+takes work from the searches a smaller one ran. Quick mode never answers WINNABLE (only
+UNWINNABLE or UNDETERMINED, read "possibly winnable") and is meant for every move of a game;
+full mode is for flags, resignations and adjudication. Neither mode ever returns a wrong
+WINNABLE or UNWINNABLE.
 
 The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
 legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
@@ -64,6 +69,7 @@ from chessarbiter.laws.deadpos.guided import guided_helpmate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.plies import every_move_proved
+from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.promote import staged_helpmate
 from chessarbiter.laws.deadpos.search import find_helpmate
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -89,25 +95,32 @@ PROBE_MIN: Final = 10_000
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures."""
 EARLY_SHARE: Final = 400
 EXPLORED: Final = "every reachable position"
+PROGRESS: Final = "progress search"
 SCHEDULE: Final = (
+    (PROGRESS, 32),
     ("guided search", 32),
     ("best-first search", 32),
     (EXPLORED, 16),
     ("staged search", 16),
     ("best-first search", 8),
     (EXPLORED, 2),
+    (PROGRESS, 4),
     ("staged search", 4),
     ("guided search", 4),
     ("best-first search", 4),
     (EXPLORED, 1),
 )
-"""The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th
-of the budget (less when fewer nodes are left): the guided and staged searches start afresh
-with it, the best-first search and the exploration go on up to it in all (the best-first
-search only when the winner has a piece, the staged search only when it has none). The last
-exploration gets what is left. The exploration decides most hard corpus positions alone,
-so it has half the budget before the helpmate searches get their largest shares; the
-short turns first decide most of the others at a small cost."""
+"""The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th of
+the round's nodes (:func:`_rounds`; less when fewer nodes are left): the guided and staged
+searches start afresh with it, the progress search, the best-first search and the
+exploration go on up to it in all (the best-first search only when the winner has a piece,
+the staged search only when it has none). The last exploration of a round gets what is left
+of it. The exploration decides most hard corpus positions alone, so it has half the budget
+before the helpmate searches get their largest shares; the short turns first decide most of
+the others at a small cost. The progress search comes first (CHA's kind of search, it
+decides many positions in a few thousand nodes) and again after the exploration's half; its
+nodes come on top of the budget (up to a quarter more), so that it takes nothing from the
+other searches, and it runs only while they have nodes left."""
 
 
 class IllegalPositionError(ChessError):
@@ -126,9 +139,10 @@ def can_checkmate(
     """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode). Past ``seconds`` on ``clock`` (default
-    ``time.monotonic``) the analysis stops and the verdict is UNDETERMINED with reason
-    ``"time"``; without ``seconds`` only the budget bounds it. ``pos`` is not changed.
+    :data:`QUICK_BUDGET` in quick mode; the progress search may use a quarter more). Past
+    ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
+    is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
+    ``pos`` is not changed.
     Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
     :class:`IllegalPositionError` for a position with the side not to move in check or a
     pawn on the first or last rank.
@@ -140,7 +154,7 @@ def can_checkmate(
     try:
         return _analyse(pos, winner, mode, budget, deadline)
     except TimeUp:
-        return Verdict(Winnability.UNDETERMINED, winner, reason="time")
+        return Verdict(Winnability.UNDETERMINED, winner, nodes=deadline.nodes, reason="time")
 
 
 def _analyse(
@@ -163,14 +177,15 @@ def _analyse(
         return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility")
     nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
     early = 0
+    unit = min(nodes, FULL_BUDGET)  # the probe's and the phases' shares do not grow beyond
     if not quick and nodes >= PROBE_MIN:
-        line, early = guided_helpmate(work, winner, nodes // EARLY_SHARE, deadline)
+        line, early = guided_helpmate(work, winner, unit // EARLY_SHARE, deadline)
         if line:
             found_line = tuple(forced) + line
             return Verdict(Winnability.WINNABLE, winner, found_line, early, "guided search")
     cap = QUICK_PHASES
     if not quick:
-        cap = min(MAX_PHASES, max(1, nodes // PHASE_SHARE))
+        cap = min(MAX_PHASES, max(1, unit // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures")
@@ -203,35 +218,58 @@ def _full(
     has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
     exploration = Exploration(work, winner)
     bestfirst = BestFirst(work, winner)
-    others = 0  # the nodes of every search but the exploration
-    for stage, share in SCHEDULE:
-        left = nodes - others - (len(exploration.seen) - 1)
-        if stage == EXPLORED:
-            cap = min(nodes // share, nodes - others)
-            outcome = exploration.run(work, cap, deadline)
-            if outcome is not Winnability.UNDETERMINED:
-                line = forced + exploration.found if exploration.found else ()
-                used = others + len(exploration.seen) - 1
-                return Verdict(outcome, winner, line, used, EXPLORED)
-            continue
-        if stage == "best-first search":
-            if not has_piece:
+    progress = Progress(work, winner)
+    others = 0  # the nodes of every search but the exploration and the progress search
+    for rounds in _rounds(nodes):
+        for stage, share in SCHEDULE:
+            left = min(rounds, nodes) - others - (len(exploration.seen) - 1)
+            if stage == EXPLORED:
+                cap = min(rounds // share, rounds - others, nodes - others)
+                outcome = exploration.run(work, cap, deadline)
+                if outcome is not Winnability.UNDETERMINED:
+                    line = forced + exploration.found if exploration.found else ()
+                    used = others + len(exploration.seen) - 1 + progress.nodes
+                    return Verdict(outcome, winner, line, used, EXPLORED)
                 continue
-            before = bestfirst.nodes
-            line = bestfirst.run(min(nodes // share, before + left), deadline)
-            used = bestfirst.nodes - before
-        elif stage == "staged search":
-            if has_piece:
+            if left <= 0:
                 continue
-            line, used = staged_helpmate(work, winner, min(nodes // share, left), deadline)
-        else:
-            line, used = guided_helpmate(work, winner, min(nodes // share, left), deadline)
-        others += used
-        if line:
-            used = others + len(exploration.seen) - 1
-            return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
-    used = others + len(exploration.seen) - 1
+            if stage == PROGRESS:
+                outcome, _ = progress.run(rounds // share, deadline)
+                if outcome is not Winnability.UNDETERMINED:
+                    line = forced + tuple(progress.line) if progress.line else ()
+                    used = others + len(exploration.seen) - 1 + progress.nodes
+                    return Verdict(outcome, winner, line, used, PROGRESS)
+                continue
+            if stage == "best-first search":
+                if not has_piece:
+                    continue
+                before = bestfirst.nodes
+                line = bestfirst.run(min(rounds // share, before + left), deadline)
+                used = bestfirst.nodes - before
+            elif stage == "staged search":
+                if has_piece:
+                    continue
+                line, used = staged_helpmate(work, winner, min(rounds // share, left), deadline)
+            else:
+                line, used = guided_helpmate(work, winner, min(rounds // share, left), deadline)
+            others += used
+            if line:
+                used = others + len(exploration.seen) - 1 + progress.nodes
+                return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
+    used = others + len(exploration.seen) - 1 + progress.nodes
     return Verdict(Winnability.UNDETERMINED, winner, nodes=used, reason="budget spent")
+
+
+def _rounds(nodes: int) -> list[int]:
+    """The node counts the rounds of :data:`SCHEDULE` are shared from, for a budget of
+    ``nodes``: the budget alone up to :data:`FULL_BUDGET`; beyond it :data:`FULL_BUDGET`,
+    then twice as many each round until the budget is reached. The rounds do not depend on
+    the budget, which only cuts them short: a larger budget does all the work of a smaller
+    one first, in the same order, so it never loses a verdict to a time bound."""
+    out = [min(nodes, FULL_BUDGET)]
+    while out[-1] < nodes:
+        out.append(2 * out[-1])
+    return out
 
 
 def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = None) -> Winnability:

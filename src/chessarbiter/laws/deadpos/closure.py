@@ -28,7 +28,7 @@ from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import PAWN, SIDES
-from chessarbiter.laws.deadpos.deadline import EVERY, NEVER, Deadline
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.successors import MOVE, STRUCTURAL, children
@@ -138,8 +138,7 @@ class Exploration:
                     self.pending = entry
                     return Winnability.UNDETERMINED
             seen.add(key)
-            if not len(seen) % EVERY:
-                deadline.check()
+            deadline.tick()
             static = False
             if structural:
                 if self.skip:

@@ -20,15 +20,25 @@ class Deadline:
     """Raises :class:`TimeUp` from :meth:`tick` once ``seconds`` have passed on ``clock``
     (``time.monotonic`` by default) since it was made; ``seconds=None`` never does."""
 
-    __slots__ = ("_at", "_clock", "_left")
+    __slots__ = ("_at", "_clock", "_left", "nodes")
 
     def __init__(self, seconds: float | None = None, clock: Callable[[], float] | None = None):
         self._clock = clock or time.monotonic
         self._at = None if seconds is None else self._clock() + seconds
         self._left = EVERY
+        self.nodes = 0
+        """The positions the helpmate searches have visited under this deadline (each
+        :meth:`tick`): what a verdict cut short by the deadline reports."""
 
     def tick(self) -> None:
-        """Counts a node; reads the clock every :data:`EVERY` nodes."""
+        """Counts a node of a helpmate search; reads the clock every :data:`EVERY` calls
+        of :meth:`tick` or :meth:`pace`."""
+        self.nodes += 1
+        self.pace()
+
+    def pace(self) -> None:
+        """Counts a step of a proof (a phase, a move tried); reads the clock every
+        :data:`EVERY` calls of :meth:`tick` or :meth:`pace`."""
         self._left -= 1
         if self._left <= 0:
             self._left = EVERY

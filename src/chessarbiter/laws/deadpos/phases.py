@@ -155,7 +155,7 @@ def _explore(
             tested.add(entry)
             if len(tested) == count:
                 continue
-            deadline.tick()
+            deadline.pace()
             if (
                 entry.kind == PAWN
                 and entry.origin & START_RANKS[entry.mover]

@@ -26,7 +26,7 @@ def every_move_proved(pos: Position, winner: int, cap: int, deadline: Deadline =
     left = cap
     for move in pos.legal_moves():
         work = Position.from_snapshot(pos.snapshot())
-        deadline.tick()
+        deadline.pace()
         work.push(move)
         _, looped = play_forced_moves(work)
         if looped:

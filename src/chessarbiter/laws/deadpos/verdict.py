@@ -9,7 +9,7 @@ from typing import Final
 from chessarbiter.core.moves import Move
 from chessarbiter.core.squares import Side
 
-SOLVER_VERSION: Final = "4"
+SOLVER_VERSION: Final = "5"
 """Changes whenever the analysis may prove more or less: a game log names it, since a verdict
 recorded in a log is read back, not recomputed."""
 

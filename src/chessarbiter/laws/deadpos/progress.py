@@ -1,0 +1,228 @@
+"""Progress search: a depth-first helpmate search that both finds and proves, after the
+search Ambrona describes (FUN 2022).
+
+Iterative deepening where only moves that make no progress count against the depth. A move
+that brings the plan nearer is free: the loser's king (or knight) stepping towards the
+mating corner or next to it, the winner's king towards the square two ranks from the corner
+and its knights towards the corner, the winner's captures and its pawns' advance past the
+middle of the board; and when the winner's pieces cannot mate without a loser's piece as
+blocker, the loser's pawns' moves (not promotions to a queen or rook). A move right after a
+free one is free too. The loser's captures (and, when it must promote first, its other
+moves) cost three. The mating corner is on the loser's first rank, of the winner's bishops'
+colour (dark when it has none).
+
+A transposition table keeps, for each position, the most depth left it was searched with; a
+position met again with no more depth left is not searched again. An iteration may visit
+:data:`ITERATION_NODES` positions per unit of depth; past them, or when a line reaches the
+depth limit or :data:`MAX_PLIES`, the iteration is *cut*. An iteration that ends without a
+cut, and pruned no position by what an earlier iteration (whose lines may have been cut
+below it) left in the table, expanded every position reachable from the root, none of them
+the winner's checkmate: the winner cannot mate. When only such pruning stands in the way,
+the iteration runs again on an empty table.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chessarbiter.core.moves import CASTLE_FLAG, Move
+from chessarbiter.core.position import Position, Undo
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
+from chessarbiter.laws.deadpos.guide import DISTANCE
+from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES, cannot_mate_by_material
+from chessarbiter.laws.deadpos.verdict import Winnability
+
+ITERATION_NODES: Final = 10_000
+"""Positions one iteration may visit before the next, deeper one starts."""
+PUNISHED: Final = 3
+"""The depth a move away from the plan costs."""
+MAX_DEPTH: Final = 1_000
+MAX_PLIES: Final = 400
+"""The longest line searched; a longer one is cut."""
+
+
+def _knight_distances() -> tuple[tuple[int, ...], ...]:
+    """Knight moves between every two squares (breadth-first on the empty board)."""
+    steps = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+    out = []
+    for start in range(64):
+        far = [-1] * 64
+        far[start] = 0
+        todo = [start]
+        for sq in todo:
+            for df, dr in steps:
+                f, r = (sq & 7) + df, (sq >> 3) + dr
+                if 0 <= f < 8 and 0 <= r < 8 and far[r * 8 + f] < 0:
+                    far[r * 8 + f] = far[sq] + 1
+                    todo.append(r * 8 + f)
+        out.append(tuple(far))
+    return tuple(out)
+
+
+KNIGHT_DISTANCE: Final = _knight_distances()
+
+
+class _Spent(Exception):
+    """The node budget ran out."""
+
+
+class Progress:
+    """The search of one position and winner; :meth:`run` goes on with a larger budget
+    where the last call stopped (the iteration it was in starts again)."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.loser = winner ^ 1
+        bishops = pos.pieces[winner << 3 | BISHOP]
+        light = bool(bishops & LIGHT_SQUARES) and not bishops & DARK_SQUARES
+        corner = 56 if light else 63  # a8 or h8: the loser's first rank is the 8th
+        if winner:  # mirrored: h1 or a1
+            corner ^= 63
+        step = -8 if corner >= 56 else 8  # from the corner towards the board's middle
+        self.loser_king = corner
+        self.loser_knight = corner + (-1 if corner & 7 else 1)
+        self.winner_king = corner + 2 * step
+        self.nodes = 0
+        self.budget = 0
+        self.depth = 2
+        self.table: dict[int, tuple[int, int]] = {}  # key: (depth left, iteration run)
+        self.serial = 0  # the iteration run (a run restarted after the budget counts anew)
+        self.stale = False  # whether the run pruned by an earlier run's entry
+        self.line: list[Move] = []
+        self.undos: list[Undo] = []
+        self.cut = False
+        self.deadline = NEVER
+        self.outcome = Winnability.UNDETERMINED
+
+    def run(self, budget: int, deadline: Deadline = NEVER) -> tuple[Winnability, int]:
+        """Search until ``budget`` nodes in all: WINNABLE (the helpmate in :attr:`line`),
+        UNWINNABLE (proved), or UNDETERMINED; and the nodes this call used. ``pos`` is
+        restored afterwards (not when ``deadline`` raises)."""
+        before = self.nodes
+        if self.outcome is not Winnability.UNDETERMINED:
+            return self.outcome, 0
+        self.budget, self.deadline = budget, deadline
+        try:
+            while self.depth <= MAX_DEPTH:
+                self.cut = self.stale = False
+                self.serial += 1
+                stop = self.nodes + ITERATION_NODES * self.depth
+                if self._search(0, False, stop):
+                    self.line.reverse()
+                    self.outcome = Winnability.WINNABLE
+                    return self.outcome, self.nodes - before
+                if not self.cut:
+                    if not self.stale:
+                        self.outcome = Winnability.UNWINNABLE
+                        return self.outcome, self.nodes - before
+                    self.table.clear()
+                    continue
+                self.depth += 1
+        except _Spent:
+            while self.undos:
+                self.pos.unmake(self.undos.pop())
+        return Winnability.UNDETERMINED, self.nodes - before
+
+    def _search(self, depth: int, rewarded: bool, stop: int) -> bool:
+        """Whether a helpmate lies within the iteration's depth from here (``depth`` used);
+        the line, last move first, is in :attr:`line`."""
+        pos = self.pos
+        winner = self.winner
+        if cannot_mate_by_material(pos.pieces, winner):
+            return False
+        moves = pos.legal_moves()
+        if not moves:
+            return pos.turn != winner and pos.is_check()
+        left = self.depth - depth
+        if left <= 0 or self.nodes >= stop or len(self.undos) >= MAX_PLIES:
+            self.cut = True
+            return False
+        key = pos.key()
+        known = self.table.get(key)
+        if known is not None and known[0] >= left:
+            if known[1] != self.serial:
+                self.stale = True
+            return False
+        self.table[key] = (left, self.serial)
+        costs = self._costs(moves)
+        undos = self.undos
+        for move, cost in zip(moves, costs, strict=True):
+            if self.nodes >= self.budget:
+                raise _Spent
+            self.nodes += 1
+            self.deadline.tick()
+            undos.append(pos.make(move))
+            step = 0 if cost == 1 and rewarded else cost
+            found = self._search(min(self.depth, depth + step), cost == 0, stop)
+            pos.unmake(undos.pop())
+            if found:
+                self.line.append(move)
+                return True
+        return False
+
+    def _costs(self, moves: list[Move]) -> list[int]:
+        """Each move's depth: 0 for progress, :data:`PUNISHED` against the plan, else 1."""
+        pos = self.pos
+        board = pos.board
+        pieces = pos.pieces
+        winner = self.winner
+        out = []
+        if pos.turn == winner:
+            king_to = DISTANCE[self.winner_king]
+            knight_to = KNIGHT_DISTANCE[self.loser_king]
+            for move in moves:
+                fr = move & 63
+                to = (move >> 6) & 63
+                kind = board[fr] & 7
+                if kind == PAWN:  # a capture, or an advance to the 6th rank or beyond
+                    progress = (to & 7) != (fr & 7) or (to >> 3 > 4 if winner == 0 else to >> 3 < 3)
+                elif board[to] and not move & CASTLE_FLAG:
+                    progress = True
+                elif kind == KING:
+                    progress = king_to[to] < king_to[fr]
+                else:
+                    progress = kind == KNIGHT and knight_to[to] < knight_to[fr]
+                out.append(0 if progress else 1)
+            return out
+        promote = self._loser_must_promote(pieces)
+        king_to = DISTANCE[self.loser_king]
+        knight_to = KNIGHT_DISTANCE[self.loser_knight]
+        for move in moves:
+            fr = move & 63
+            to = (move >> 6) & 63
+            kind = board[fr] & 7
+            cost = 1
+            if promote:
+                promoted = (move >> 12) & 7
+                heavy = promoted in (QUEEN, ROOK)
+                cost = 0 if kind == PAWN and not heavy else PUNISHED
+            if (kind == KING and king_to[to] < king_to[fr]) or (
+                kind == KNIGHT and knight_to[to] < knight_to[fr]
+            ):
+                cost = 0
+            elif (board[to] and not move & CASTLE_FLAG) or (kind == PAWN and (to & 7) != (fr & 7)):
+                cost = PUNISHED
+            out.append(cost)
+        return out
+
+    def _loser_must_promote(self, pieces: list[int]) -> bool:
+        """Whether the winner's pieces cannot mate without a blocker the loser has yet to
+        promote: a lone knight against no minor piece or rook, or bishops of one colour
+        against no bishop of the other colour and no knight."""
+        winner = self.winner << 3
+        loser = self.loser << 3
+        own = [pieces[winner | kind] for kind in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)]
+        if own[0] or own[3] or own[4]:
+            return False
+        if own[1] and not own[2]:
+            return own[1] & (own[1] - 1) == 0 and not (
+                pieces[loser | KNIGHT] | pieces[loser | BISHOP] | pieces[loser | ROOK]
+            )
+        if own[1] or not own[2]:
+            return False
+        colour = DARK_SQUARES if own[2] & DARK_SQUARES else LIGHT_SQUARES
+        other = ~colour & (DARK_SQUARES | LIGHT_SQUARES)
+        both = pieces[BISHOP] | pieces[8 | BISHOP]
+        return not both & other and not pieces[loser | KNIGHT]
