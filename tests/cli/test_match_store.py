@@ -73,7 +73,8 @@ def test_a_refused_match_leaves_the_pgn_as_it_was_and_a_rerun_appends(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pgn = tmp_path / "m.pgn"
-    earlier = '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    earlier = ('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n'
+               "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n")
     pgn.write_text(earlier)
     notes = tmp_path / "notes.txt"
     notes.write_text("a text file, not a database\n")
