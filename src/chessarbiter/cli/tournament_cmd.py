@@ -20,18 +20,23 @@ the SQLite game database (``--db``, default ``games/games.sqlite``):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.tournament_check import add_arguments
 
 if TYPE_CHECKING:
     from chessarbiter.store.tournaments import TournamentStore
     from chessarbiter.tournament.log import Tournament
 
 DEFAULT_DB = "games/games.sqlite"
+CLOSED_PIPE = 141
+"""The exit code when standard output is closed early: 128 + SIGPIPE, as a shell reports a
+program that a closed pipe stopped."""
 RESULT_ALIASES = {"½-½": "1/2-1/2", "=": "1/2-1/2", "0.5-0.5": "1/2-1/2", "1:0": "1-0",
                   "0:1": "0-1", "+:-": "+-", "-:+": "-+"}
 
@@ -99,17 +104,28 @@ def register(subparsers: Any) -> None:
     export.add_argument("--pgn", type=Path, help="PGN file for a round's games")
     export.add_argument("--round", type=int, help="the round for --pgn (default: the last)")
     action("list", "list the tournaments")
-    check = action("check", "re-pair every round of a TRF file and report discrepancies")
-    check.add_argument("argv", nargs=argparse.REMAINDER, help="FILE.trf and check's options")
+    add_arguments(action("check", "re-pair every round of a TRF file and report "
+                                  "discrepancies"))
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the action; a bad argument or a refused event is one line, exit code 2."""
-    if args.action == "check":
-        from chessarbiter.cli.tournament_check import run_check
-
-        code: int = run_check(args.argv)
+    """Run the action; a bad argument or a refused event is one line, exit code 2; a
+    closed standard output ends it quietly with :data:`CLOSED_PIPE`."""
+    try:
+        code = _run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
+    except BrokenPipeError:  # the reader went away (``check ... | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.action == "check":
+        from chessarbiter.cli.tournament_check import check
+
+        return check(args.file, args.rules, args.quiet)
     from chessarbiter.store import StoreError
     from chessarbiter.store.tournaments import TournamentStore
 
