@@ -51,16 +51,28 @@ def recorded(trf: Trf, round_no: int) -> tuple[Pairing, set[int]]:
 
 
 def initial_side(trf: Trf) -> Side:
-    """The initial colour: the file's ``XXC``/``152``, else read from round 1 (E.5: the
-    higher ranked player of a round-1 pair has the initial colour when odd-numbered)."""
+    """The initial colour: the file's ``XXC``/``152``, else read from the first round with a
+    colour (C.04.3 E.5 / 5.2.5: the players who took part in the pairing so far, counted in
+    start-number order, alternate the initial colour from the first on; the first of them
+    with a colour in that round gives it, reversed when counted at an even place). A player
+    not paired in round 1, with a requested bye, is not counted: when number 1 misses round 1,
+    number 2's colour is the initial colour, as bbpPairings reads it."""
     side = trf.initial_side
     if side is not None:
         return side
-    pairing, _ = recorded(trf, 1) if rounds_of(trf) else (Pairing(()), set())
-    for white, black in pairing.boards:
-        high = min(white, black)
-        own = Side.WHITE if high == white else Side.BLACK
-        return own if high % 2 else own.opponent
+    first = min((r for p in trf.players for r, c in enumerate(p.cells) if c.side is not None),
+                default=None)
+    if first is None:
+        return Side.WHITE
+    place = 0
+    for player in sorted(trf.players, key=lambda p: p.entrant.start):
+        cells = player.cells[:first + 1]
+        if not any(c.opponent is not None or c.code is Code.PAIRING_BYE for c in cells):
+            continue
+        own = cells[first].side if first < len(cells) else None
+        if own is not None:
+            return own if place % 2 == 0 else own.opponent
+        place += 1
     return Side.WHITE
 
 
