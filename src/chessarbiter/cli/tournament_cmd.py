@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chessarbiter.cli.args import OneLineParser
 from chessarbiter.cli.errors import CommandError
 from chessarbiter.cli.tournament_check import add_arguments
 
@@ -37,15 +38,39 @@ DEFAULT_DB = "games/games.sqlite"
 CLOSED_PIPE = 141
 """The exit code when standard output is closed early: 128 + SIGPIPE, as a shell reports a
 program that a closed pipe stopped."""
-RESULT_ALIASES = {"½-½": "1/2-1/2", "=": "1/2-1/2", "0.5-0.5": "1/2-1/2", "1:0": "1-0",
-                  "0:1": "0-1", "+:-": "+-", "-:+": "-+"}
+RESULT_ALIASES = {"½-½": "1/2-1/2", "=": "1/2-1/2", "½": "1/2-1/2", "1/2": "1/2-1/2",
+                  "0.5-0.5": "1/2-1/2", "1:0": "1-0", "0:1": "0-1", "+:-": "+-", "-:+": "-+",
+                  "-:-": "--"}
+DASHED = ("-+", "--", "-:+", "-:-")
+"""Results that start with a dash, which argparse would take for options."""
+RESULT_WORD = "result:"
+"""How :class:`_ActionParser` hands a dashed result to argparse (as a positional)."""
+
+
+class _ActionParser(OneLineParser):
+    """The parser of one ``tournament`` action; ``result`` takes results that start with a
+    dash (``-+``, ``--``) as the director types them: the last such word is the result,
+    and a ``--`` just before it (the end-of-options marker) is dropped."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if args is not None and self.prog.endswith(" result"):
+            words = list(args)
+            dashed = [i for i, word in enumerate(words) if word in DASHED]
+            if dashed:
+                last = dashed[-1]
+                words[last] = RESULT_WORD + words[last]
+                if last > 0 and words[last - 1] == "--":
+                    del words[last - 1]
+                args = words
+        return super().parse_known_args(args, namespace)
 
 
 def register(subparsers: Any) -> None:
     """Add the ``tournament`` subcommand and its actions."""
     parser = subparsers.add_parser("tournament", help="run a tournament: pairings, results, "
                                    "standings, TRF")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION",
+                                    parser_class=_ActionParser)
 
     def action(name: str, text: str) -> argparse.ArgumentParser:
         sub: argparse.ArgumentParser = actions.add_parser(name, help=text)
@@ -93,7 +118,8 @@ def register(subparsers: Any) -> None:
     result = action("result", "enter or correct a result")
     result.add_argument("round", type=int)
     result.add_argument("board", type=int)
-    result.add_argument("result", help="1-0, 0-1, 1/2-1/2, +- (White wins by forfeit), -+, --")
+    result.add_argument("result", help="1-0, 0-1, = (also ½, 1/2, 1/2-1/2), +- (White wins "
+                                       "by forfeit), -+ (Black does), -- (both forfeit)")
     shown = action("pairings", "print a round's pairings")
     shown.add_argument("round", type=int, nargs="?")
     action("standings", "the standings with tie-breaks")
@@ -269,10 +295,19 @@ def _result(store: TournamentStore, args: argparse.Namespace) -> int:
         raise CommandError(f"board {args.board}: round {args.round} has boards "
                            f"1-{len(boards)}")
     white, black = boards[args.board - 1]
-    text = RESULT_ALIASES.get(args.result, args.result)
+    typed = args.result.removeprefix(RESULT_WORD)
+    text = RESULT_ALIASES.get(typed, typed)
     tournament.apply(ResultEntered(args.round, white, text))
     print(f"round {args.round} board {args.board}: {state.players[white].name} {text} "
           f"{state.players[black].name}")
+    stale: dict[str, list[int]] = {}
+    for later, used in state.paired_with(args.round, white).items():
+        if used is not None and used != text:
+            stale.setdefault(used, []).append(later)
+    for used, rounds in stale.items():
+        many = len(rounds) > 1
+        print(f"note: round{'s' if many else ''} {', '.join(map(str, rounds))} "
+              f"{'were' if many else 'was'} paired with this game at {used}")
     return 0
 
 
