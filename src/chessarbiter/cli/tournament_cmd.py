@@ -5,8 +5,10 @@ the SQLite game database (``--db``, default ``games/games.sqlite``):
     add NAME       register a player (--rating, --title, ...); a late entry once paired
     withdraw P     not paired from the next round on (P: start number or name)
     bye P          a requested bye in the next round (--round, --points half|zero|full)
-    pair           pair the next round (Berger tables / FIDE Dutch system) and print it
-    result R B RES the result of board B of round R (1-0, 0-1, 1/2-1/2, +-, -+, --)
+    pair [FILE]    pair the next round (Berger tables / FIDE Dutch system) and print it;
+                   with a TRF FILE, that file's next round (-o OUT: written into the file)
+    import FILE    a TRF file's Swiss tournament into the database, to continue it
+    result R B RES the result of board B of round R (1-0, 0-1, =, ½, +-, -+, --)
     pairings [R]   print a round (default the last)
     standings      the ranking with the tie-breaks
     crosstable     the results grid (round robin) or wall chart (Swiss)
@@ -114,7 +116,18 @@ def register(subparsers: Any) -> None:
     bye.add_argument("player", help="start number or name")
     bye.add_argument("--round", type=int, help="default: the next round")
     bye.add_argument("--points", choices=("half", "zero", "full"), default="half")
-    action("pair", "pair the next round")
+    pair = action("pair", "pair the next round (of the database's tournament, or of a TRF "
+                          "file)")
+    pair.add_argument("file", nargs="?", help="a TRF file: pair its next round instead")
+    pair.add_argument("-o", "--output", type=Path,
+                      help="with FILE: write the file with the round in it (results blank)")
+    pair.add_argument("--rules", choices=("2025", "2017"), default="2025",
+                      help="with FILE: the Dutch rules' edition")
+    imported = action("import", "import a TRF file's Swiss tournament, to continue it")
+    imported.add_argument("file", help="the TRF file (TRF-16 or TRF-2026)")
+    imported.add_argument("--name", help="the tournament's name (default: the file's 012)")
+    imported.add_argument("--tiebreaks", default="BH-C1,BH,SB",
+                          help="comma-separated, most significant first")
     result = action("result", "enter or correct a result")
     result.add_argument("round", type=int)
     result.add_argument("board", type=int)
@@ -152,6 +165,15 @@ def _run(args: argparse.Namespace) -> int:
         from chessarbiter.cli.tournament_check import check
 
         return check(args.file, args.rules, args.quiet)
+    try:
+        if args.action == "pair" and args.file is not None:
+            return _pair_file(args)
+        return _run_store(args)
+    except _Reported:
+        return 2
+
+
+def _run_store(args: argparse.Namespace) -> int:
     from chessarbiter.store import StoreError
     from chessarbiter.store.tournaments import TournamentStore
 
@@ -256,6 +278,64 @@ def _bye(store: TournamentStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_trf(path: str) -> Any:
+    from chessarbiter.cli.tournament_check import read_trf
+
+    trf = read_trf(path, "chessarbiter tournament")
+    if trf is None:
+        raise _Reported
+    return trf
+
+
+class _Reported(Exception):
+    """The error line is printed already: exit code 2."""
+
+
+def _pair_file(args: argparse.Namespace) -> int:
+    from chessarbiter.cli.tournament_text import pairings
+    from chessarbiter.tournament.records import Code
+    from chessarbiter.tournament.swiss import PairingError
+    from chessarbiter.tournament.swiss.replay import first_unpaired_round, pair_next, with_round
+    from chessarbiter.tournament.trf import dump
+
+    trf = _read_trf(args.file)
+    try:
+        pairing = pair_next(trf, rules=args.rules)
+    except (PairingError, ValueError) as exc:
+        raise CommandError(f"{args.file}: {exc}") from None
+    round_no = first_unpaired_round(trf)
+    entrants = {p.entrant.start: p.entrant for p in trf.players}
+    boards = [(entrants[w], entrants[b], "") for w, b in pairing.boards]
+    paired = {p for board in pairing.boards for p in board} | {pairing.bye}
+    written = with_round(trf, pairing)
+    others = [(entrants[p.entrant.start], p.cells[round_no - 1].code) for p in written.players
+              if p.entrant.start not in paired and p.cells[round_no - 1].code is not Code.NONE]
+    bye = None if pairing.bye is None else entrants[pairing.bye]
+    if args.output is not None:  # first: a reader leaving early does not lose the file
+        _write(args.output, "--output", dump(written), "")
+    print(pairings(round_no, boards, bye, others))
+    return 0
+
+
+def _import(store: TournamentStore, args: argparse.Namespace) -> int:
+    from chessarbiter.tournament.director import import_events
+    from chessarbiter.tournament.events import Created
+    from chessarbiter.tournament.log import Tournament, replay
+
+    trf = _read_trf(args.file)
+    tiebreaks = tuple(t.strip() for t in args.tiebreaks.split(",") if t.strip())
+    events = import_events(trf, name=args.name, tiebreaks=tiebreaks)
+    state = replay(events)  # the whole log checked before anything is written
+    created = events[0]
+    assert isinstance(created, Created)
+    tournament = Tournament.create(store, created.settings)
+    for event in events[1:]:
+        tournament.apply(event)
+    print(f"{tournament.tournament_id}: {state.settings.name}, {len(state.players)} players, "
+          f"{state.paired} of {state.total_rounds} rounds paired")
+    return 0
+
+
 def _pair(store: TournamentStore, args: argparse.Namespace) -> int:
     from chessarbiter.tournament.director import pair_next
 
@@ -353,14 +433,19 @@ def _export(store: TournamentStore, args: argparse.Namespace) -> int:
         round_no = state.paired if args.round is None else args.round
         writes.append((args.pgn, "--pgn", round_pgn(state, round_no), None))
     for path, option, text, newline in writes:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("w", encoding="utf-8", newline=newline) as out:
-                out.write(text)
-        except OSError as exc:
-            raise CommandError(f"{option}: {path}: {exc.strerror or exc}") from None
-        print(f"wrote {path}", file=sys.stderr)
+        _write(path, option, text, newline)
     return 0
+
+
+def _write(path: Path, option: str, text: str, newline: str | None) -> None:
+    """Write a file the command was asked for; one line naming the option if it fails."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8", newline=newline) as out:
+            out.write(text)
+    except OSError as exc:
+        raise CommandError(f"{option}: {path}: {exc.strerror or exc}") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _list(store: TournamentStore, args: argparse.Namespace) -> int:
@@ -371,4 +456,4 @@ def _list(store: TournamentStore, args: argparse.Namespace) -> int:
 
 _ACTIONS = {"create": _create, "add": _add, "withdraw": _withdraw, "bye": _bye, "pair": _pair,
             "result": _result, "pairings": _pairings, "standings": _standings,
-            "crosstable": _crosstable, "export": _export, "list": _list}
+            "crosstable": _crosstable, "export": _export, "list": _list, "import": _import}

@@ -108,16 +108,21 @@ class TournamentState:
                 and self.rounds[-1].complete)
 
     def order(self) -> list[int]:
-        """Registration numbers in start-number order."""
+        """Registration numbers in start-number order: start numbers kept from an imported
+        file first, then the others (late entries of an imported tournament) by C.04.2."""
         if self.round_robin:
             return sorted(self.players)
+        kept = sorted((p.start, n) for n, p in self.players.items() if p.start is not None)
+        if kept:
+            rest = [n for n, p in self.players.items() if p.start is None]
+            return [n for _, n in kept] + sorted(rest, key=self._seed)
+        return sorted(self.players, key=self._seed)
 
-        def key(number: int) -> tuple[int, int, str, int]:
-            player = self.players[number]
-            title = TITLES.index(player.title) if player.title in TITLES else len(TITLES)
-            return -player.rating, title, player.name.casefold(), number
+    def _seed(self, number: int) -> tuple[int, int, str, int]:
+        player = self.players[number]
+        title = TITLES.index(player.title) if player.title in TITLES else len(TITLES)
+        return -player.rating, title, player.name.casefold(), number
 
-        return sorted(self.players, key=key)
 
     def start_numbers(self) -> dict[int, int]:
         """Start number by registration number."""
@@ -228,6 +233,9 @@ class TournamentState:
             raise TournamentError(f"rating {event.rating}: expected 0-{MAX_RATING}")
         if any(p.name.casefold() == event.name.casefold() for p in self.players.values()):
             raise TournamentError(f"name {event.name!r}: already registered")
+        if event.start is not None and (event.start < 1 or any(
+                p.start == event.start for p in self.players.values())):
+            raise TournamentError(f"start number {event.start}: taken or not positive")
         if self.rounds:
             if self.round_robin:
                 raise TournamentError(f"{event.name}: a round robin takes no late entries")

@@ -382,6 +382,19 @@ def build(name: str, players: Iterable[PlayerRecord], *, total_rounds: int | Non
     return Trf(tuple(records))
 
 
+def bye_record(code: Code, round_no: int, starts: Iterable[int]) -> Record:
+    """A TRF-2026 ``240`` record in its fixed columns (the code in column 5, the round in
+    columns 7-9, each player in four columns from column 11, one apart), as bbpPairings
+    reads it: ``240 H   3    6   12``."""
+    return Record("240", f" {code.value} {round_no:3d}" + "".join(f" {s:4d}" for s in starts))
+
+
+def acceleration_record(start: int, points: Iterable[Fraction]) -> Record:
+    """An ``XXA`` record (JaVaFo's extension to TRF-16): the player in columns 5-8, then
+    the virtual points of each round in four columns, one apart."""
+    return Record("XXA", f" {start:4d}" + "".join(f" {format_points(p):>4}" for p in points))
+
+
 def format_scoring(scoring: Scoring) -> str:
     """The text of a ``162`` record (after the tag): win and draw points, as bbpPairings
     writes them (``  W 3.0    D 1.0``)."""
