@@ -114,5 +114,8 @@ def test_every_corpus_file_is_a_valid_tournament() -> None:
 
 
 def test_bbp_scoring_records_are_read() -> None:
-    trf = parse("012 T\rBBW  3.0\rBBD  1.0\r")
+    trf = parse("012 T\rBBW  3.0\rBBD  1.0\r### 240 H   2    1\r")
     assert trf.scoring == Scoring(win=Fraction(3), draw=Fraction(1))
+    assert trf.byes == {}  # a record bbpPairings commented out is not read
+    with pytest.raises(TrfError, match="line 1, column 1: not a TRF record"):
+        parse("#EXTM3U\r")

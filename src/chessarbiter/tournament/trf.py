@@ -198,7 +198,10 @@ def parse(text: str) -> Trf:
 
 
 def _is_tag(line: str) -> bool:
-    return len(line) >= 3 and line[:3].isascii() and line[:3].isalnum() and line[3:4] in ("", " ")
+    """A record's opening: three letters or digits and a space (or the line's end), or
+    ``###``, which bbpPairings writes before the records it comments out."""
+    tag = line[:3]
+    return (tag == "###" or (tag.isascii() and tag.isalnum())) and line[3:4] in ("", " ")
 
 
 def _field(line: str, first: int, last: int) -> str:
