@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
-
-from chessarbiter.cli.args import OneLineParser
 
 if TYPE_CHECKING:
     from chessarbiter.tournament.trf import Trf
@@ -27,12 +24,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="the Dutch rules: 2025 (in force from 2026, default) or 2017")
     parser.add_argument("--quiet", action="store_true", help="print discrepancies only")
     return parser
-
-
-def run_check(argv: Sequence[str]) -> int:
-    """The ``check`` action on its own arguments (without ``tournament check``)."""
-    args = add_arguments(OneLineParser(prog=PROG)).parse_args(list(argv))
-    return check(args.file, args.rules, args.quiet)
 
 
 def read_trf(path: str, prog: str) -> Trf | None:
