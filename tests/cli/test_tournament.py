@@ -40,7 +40,7 @@ def test_round_robin_session(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "Ann" in standings[1] and "Cid" in standings[2]  # tied on every tie-break:
     assert standings[1].split()[0] == "1" and standings[2].split()[0] == "3"  # one place
     grid = cli(capsys, db, "crosstable").splitlines()
-    assert "X" in grid[1] and grid[1].split()[-1] == "1"
+    assert "X" in grid[1] and grid[1].split()[-1] == "1.0"
     cli(capsys, db, "export", "--trf", str(tmp_path / "t.trf"), "--pgn",
         str(tmp_path / "r1.pgn"))
     raw = (tmp_path / "t.trf").read_bytes().decode()
@@ -120,7 +120,7 @@ def test_swiss_session_rechecked(tmp_path: Path, capsys: pytest.CaptureFixture[s
         for board, result in enumerate(entered, 1):
             cli(capsys, db, "result", str(round_no), str(board), result)
     chart = cli(capsys, db, "crosstable").splitlines()
-    assert len(chart) == 9 and chart[-1].split()[2:] == ["P7", "5b0", "Z", "Z", "Z", "0"]
+    assert len(chart) == 9 and chart[-1].split()[2:] == ["P7", "5b0", "Z", "Z", "Z", "0.0"]
     trf = tmp_path / "open.trf"
     cli(capsys, db, "export", "--trf", str(trf))
     assert main(["tournament", "check", str(trf)]) == 0
@@ -144,3 +144,39 @@ def test_baku_acceleration_exported_and_rechecked(tmp_path: Path,
     assert "FIDE_DUTCH_2025_BAKU" in trf.read_text()
     assert main(["tournament", "check", str(trf)]) == 0
     assert "0 with discrepancies" in capsys.readouterr().out
+
+
+def test_wide_fields_and_one_number_format() -> None:
+    """1,200 players: place and start number stay apart; points and tie-breaks are all
+    decimals, as many places as the column needs (no ``27½`` beside ``13.75``)."""
+    from fractions import Fraction
+
+    from chessarbiter.cli.tournament_text import column, standings_table
+    from chessarbiter.tournament.records import Entrant
+    from chessarbiter.tournament.standings import Standing
+
+    rows = [Standing(n, Entrant(n, f"Player {n}", 2000), Fraction(9 - n % 9, 2),
+                     (Fraction(55, 2), Fraction(55, 4))) for n in range(1, 1201)]
+    lines = standings_table(rows, ["BH", "SB"]).splitlines()
+    assert lines[-1].split()[:4] == ["1200", "1200", "Player", "1200"]
+    assert lines[1].split()[-3:] == ["4.0", "27.5", "13.75"]
+    assert column([Fraction(3), Fraction(5, 2)]) == ["3.0", "2.5"]
+
+
+def test_results_as_a_director_types_them(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``-+`` and ``--`` without ``--`` before them, ``½``, ``1/2``; players by a name's
+    beginning, refused when two names begin so."""
+    db = tmp_path / "t.sqlite"
+    cli(capsys, db, "create", "Open", "--rounds", "2")
+    for name, rating in (("Greta One", 2000), ("Gregor Two", 1900), ("Ann", 1800),
+                         ("Bo", 1700)):
+        cli(capsys, db, "add", name, "--rating", str(rating))
+    assert "more than one player (Gregor Two, Greta One)" in refused(capsys, db, "bye", "gre")
+    assert "Greta One: withdrawn" in cli(capsys, db, "withdraw", "greta")
+    cli(capsys, db, "pair")
+    assert "-+" in cli(capsys, db, "result", "1", "1", "-+")
+    assert main(["tournament", "result", "--db", str(db), "1", "1", "--", "--"]) == 0
+    assert " -- " in capsys.readouterr().out
+    for typed in ("½", "1/2", "="):
+        assert "1/2-1/2" in cli(capsys, db, "result", "1", "1", typed)

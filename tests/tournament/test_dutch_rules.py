@@ -119,3 +119,25 @@ def test_virtual_points_form_the_brackets() -> None:
     assert pairing.boards == ((3, 4), (1, 2))
     states = build_states({p: [] for p in range(1, 5)}, 1, Scoring(), {3: one})
     assert states[3].score == 1 and states[3].points == 0
+
+
+def test_initial_colour_when_number_1_misses_round_1() -> None:
+    """Player 1 has a half-point bye in round 1: player 2, the first paired, had the initial
+    colour (white) and player 3, the second, black; the whole of round 1 is then as the
+    rules give it (reading the initial colour from player 2 being even would reverse it)."""
+    from chessarbiter.tournament.swiss.replay import initial_side, replay
+    from chessarbiter.tournament.trf import parse, validate
+
+    head = "001 {:4d}      Player {:<26} {:4d}                            {:>4}"
+    rows = [(1, 2400, "0.5", "0000 - H"), (2, 2300, "1.0", "   4 w 1"),
+            (3, 2200, "0.0", "   5 b 0"), (4, 2100, "0.0", "   2 b 0"),
+            (5, 2000, "1.0", "   3 w 1")]
+    text = "012 Small\rXXR 3\r" + "".join(
+        head.format(n, str(n), rating, points).ljust(91) + cell + "\r"
+        for n, rating, points, cell in rows)
+    trf = parse(text)
+    validate(trf)
+    assert trf.players[1].cells[0].opponent == 4
+    assert initial_side(trf) is Side.WHITE
+    result = replay(trf, 1)
+    assert result.computed.boards == ((2, 4), (5, 3)) and result.matches

@@ -230,13 +230,17 @@ def test_exports(tmp_path: Path) -> None:
 
 
 def test_trf2026_export_keeps_requested_byes(tmp_path: Path) -> None:
-    """Byes asked for rounds not yet paired go to 240 records, read back by round."""
+    """A bye asked for the next round is that round's cell (as bbpPairings reads a
+    pre-set bye); byes for later rounds go to 240 records in bbpPairings's fixed columns."""
     t = tournament(tmp_path / "t.sqlite", Settings("Open", System.SWISS, rounds=5), 4)
     t.apply(ByeRequested(2, 1, Code.HALF_BYE))
     t.apply(ByeRequested(3, 4, Code.ZERO_BYE))
     starts = t.state.start_numbers()
-    trf = parse(trf_text(t.state, trf2026=True))
-    assert trf.byes == {1: {starts[2]: Code.HALF_BYE}, 4: {starts[3]: Code.ZERO_BYE}}
+    text = trf_text(t.state, trf2026=True)
+    trf = parse(text)
+    assert trf.byes == {4: {starts[3]: Code.ZERO_BYE}}
+    assert f"\r240 Z   4 {starts[3]:4d}\r" in text
+    assert trf.players[starts[2] - 1].cells == (Cell(None, None, Code.HALF_BYE),)
     assert trf.total_rounds == 5
 
 

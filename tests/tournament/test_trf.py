@@ -9,7 +9,7 @@ import pytest
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Entrant, Scoring
-from chessarbiter.tournament.trf import PlayerRecord, TrfError, build, dump, parse
+from chessarbiter.tournament.trf import PlayerRecord, TrfError, build, dump, parse, validate
 from tests.corpus import corpus_path
 
 
@@ -104,3 +104,18 @@ def test_errors_name_line_and_column(line: str, column: int, word: str) -> None:
         parse("012 T\r" + line + "\r")
     assert info.value.line == 2 and info.value.column == column
     assert word in str(info.value) and isinstance(info.value, ValueError)
+
+
+def test_every_corpus_file_is_a_valid_tournament() -> None:
+    """``validate``: cells agree with each other and with the points columns (3/1/0 scoring
+    read from ``162``)."""
+    for path in _corpus_files():
+        validate(parse(path.read_bytes().decode("latin-1")))
+
+
+def test_bbp_scoring_records_are_read() -> None:
+    trf = parse("012 T\rBBW  3.0\rBBD  1.0\r### 240 H   2    1\r")
+    assert trf.scoring == Scoring(win=Fraction(3), draw=Fraction(1))
+    assert trf.byes == {}  # a record bbpPairings commented out is not read
+    with pytest.raises(TrfError, match="line 1, column 1: not a TRF record"):
+        parse("#EXTM3U\r")

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
-from chessarbiter.cli.args import OneLineParser
+if TYPE_CHECKING:
+    from chessarbiter.tournament.trf import Trf
 
 PROG = "chessarbiter tournament check"
 
 
-def _parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The ``check`` action's arguments (shown by ``tournament check --help``)."""
     parser.add_argument("file", help="the tournament file (TRF-16 or TRF-2026)")
     parser.add_argument("--rules", choices=("2025", "2017"), default="2025",
                         help="the Dutch rules: 2025 (in force from 2026, default) or 2017")
@@ -25,32 +26,32 @@ def _parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def register(subparsers: Any) -> None:
-    """Add ``tournament`` with its ``check`` action (the tournament command's other actions
-    live in ``tournament_cmd``, which dispatches ``check`` to :func:`run_check`)."""
-    parser = subparsers.add_parser("tournament", help="tournaments: check a TRF file's pairings")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    _parser(actions.add_parser("check", help="re-pair every round and report discrepancies"))
-    parser.set_defaults(func=lambda args: check(args.file, args.rules, args.quiet))
+def read_trf(path: str, prog: str) -> Trf | None:
+    """The file at ``path`` read and validated (``trf.validate``: a tournament whose cells
+    agree with each other and with the points columns), or ``None`` after one stderr line
+    naming the file, the line, the column and the reason."""
+    from chessarbiter.tournament.trf import parse, validate
 
-
-def run_check(argv: Sequence[str]) -> int:
-    """The ``check`` action on its own arguments (without ``tournament check``)."""
-    args = _parser(OneLineParser(prog=PROG)).parse_args(list(argv))
-    return check(args.file, args.rules, args.quiet)
+    try:
+        with open(path, encoding="latin-1", newline="") as handle:
+            trf = parse(handle.read())
+        validate(trf)
+    except OSError as exc:
+        print(f"{prog}: error: {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+    except ValueError as exc:
+        print(f"{prog}: error: {path}: {exc}", file=sys.stderr)
+        return None
+    return trf
 
 
 def check(path: str, rules: str, quiet: bool = False) -> int:
     """Check every round of the file at ``path``; print a line a round and a summary."""
     from chessarbiter.tournament.swiss import PairingError
     from chessarbiter.tournament.swiss.replay import replay, rounds_of
-    from chessarbiter.tournament.trf import parse
 
-    try:
-        with open(path, encoding="latin-1", newline="") as handle:
-            trf = parse(handle.read())
-    except (OSError, ValueError) as exc:
-        print(f"{PROG}: error: {path}: {exc}", file=sys.stderr)
+    trf = read_trf(path, PROG)
+    if trf is None:
         return 2
     bad = 0
     total = rounds_of(trf)

@@ -5,8 +5,10 @@ the SQLite game database (``--db``, default ``games/games.sqlite``):
     add NAME       register a player (--rating, --title, ...); a late entry once paired
     withdraw P     not paired from the next round on (P: start number or name)
     bye P          a requested bye in the next round (--round, --points half|zero|full)
-    pair           pair the next round (Berger tables / FIDE Dutch system) and print it
-    result R B RES the result of board B of round R (1-0, 0-1, 1/2-1/2, +-, -+, --)
+    pair [FILE]    pair the next round (Berger tables / FIDE Dutch system) and print it;
+                   with a TRF FILE, that file's next round (-o OUT: written into the file)
+    import FILE    a TRF file's Swiss tournament into the database, to continue it
+    result R B RES the result of board B of round R (1-0, 0-1, =, ½, +-, -+, --)
     pairings [R]   print a round (default the last)
     standings      the ranking with the tie-breaks
     crosstable     the results grid (round robin) or wall chart (Swiss)
@@ -20,27 +22,57 @@ the SQLite game database (``--db``, default ``games/games.sqlite``):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chessarbiter.cli.args import OneLineParser
 from chessarbiter.cli.errors import CommandError
+from chessarbiter.cli.tournament_check import add_arguments
 
 if TYPE_CHECKING:
     from chessarbiter.store.tournaments import TournamentStore
     from chessarbiter.tournament.log import Tournament
 
 DEFAULT_DB = "games/games.sqlite"
-RESULT_ALIASES = {"½-½": "1/2-1/2", "=": "1/2-1/2", "0.5-0.5": "1/2-1/2", "1:0": "1-0",
-                  "0:1": "0-1", "+:-": "+-", "-:+": "-+"}
+CLOSED_PIPE = 141
+"""The exit code when standard output is closed early: 128 + SIGPIPE, as a shell reports a
+program that a closed pipe stopped."""
+RESULT_ALIASES = {"½-½": "1/2-1/2", "=": "1/2-1/2", "½": "1/2-1/2", "1/2": "1/2-1/2",
+                  "0.5-0.5": "1/2-1/2", "1:0": "1-0", "0:1": "0-1", "+:-": "+-", "-:+": "-+",
+                  "-:-": "--"}
+DASHED = ("-+", "--", "-:+", "-:-")
+"""Results that start with a dash, which argparse would take for options."""
+RESULT_WORD = "result:"
+"""How :class:`_ActionParser` hands a dashed result to argparse (as a positional)."""
+
+
+class _ActionParser(OneLineParser):
+    """The parser of one ``tournament`` action; ``result`` takes results that start with a
+    dash (``-+``, ``--``) as the director types them: the last such word is the result,
+    and a ``--`` just before it (the end-of-options marker) is dropped."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if args is not None and self.prog.endswith(" result"):
+            words = list(args)
+            dashed = [i for i, word in enumerate(words) if word in DASHED]
+            if dashed:
+                last = dashed[-1]
+                words[last] = RESULT_WORD + words[last]
+                if last > 0 and words[last - 1] == "--":
+                    del words[last - 1]
+                args = words
+        return super().parse_known_args(args, namespace)
 
 
 def register(subparsers: Any) -> None:
     """Add the ``tournament`` subcommand and its actions."""
     parser = subparsers.add_parser("tournament", help="run a tournament: pairings, results, "
                                    "standings, TRF")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION",
+                                    parser_class=_ActionParser)
 
     def action(name: str, text: str) -> argparse.ArgumentParser:
         sub: argparse.ArgumentParser = actions.add_parser(name, help=text)
@@ -84,11 +116,23 @@ def register(subparsers: Any) -> None:
     bye.add_argument("player", help="start number or name")
     bye.add_argument("--round", type=int, help="default: the next round")
     bye.add_argument("--points", choices=("half", "zero", "full"), default="half")
-    action("pair", "pair the next round")
+    pair = action("pair", "pair the next round (of the database's tournament, or of a TRF "
+                          "file)")
+    pair.add_argument("file", nargs="?", help="a TRF file: pair its next round instead")
+    pair.add_argument("-o", "--output", type=Path,
+                      help="with FILE: write the file with the round in it (results blank)")
+    pair.add_argument("--rules", choices=("2025", "2017"), default="2025",
+                      help="with FILE: the Dutch rules' edition")
+    imported = action("import", "import a TRF file's Swiss tournament, to continue it")
+    imported.add_argument("file", help="the TRF file (TRF-16 or TRF-2026)")
+    imported.add_argument("--name", help="the tournament's name (default: the file's 012)")
+    imported.add_argument("--tiebreaks", default="BH-C1,BH,SB",
+                          help="comma-separated, most significant first")
     result = action("result", "enter or correct a result")
     result.add_argument("round", type=int)
     result.add_argument("board", type=int)
-    result.add_argument("result", help="1-0, 0-1, 1/2-1/2, +- (White wins by forfeit), -+, --")
+    result.add_argument("result", help="1-0, 0-1, = (also ½, 1/2, 1/2-1/2), +- (White wins "
+                                       "by forfeit), -+ (Black does), -- (both forfeit)")
     shown = action("pairings", "print a round's pairings")
     shown.add_argument("round", type=int, nargs="?")
     action("standings", "the standings with tie-breaks")
@@ -99,17 +143,37 @@ def register(subparsers: Any) -> None:
     export.add_argument("--pgn", type=Path, help="PGN file for a round's games")
     export.add_argument("--round", type=int, help="the round for --pgn (default: the last)")
     action("list", "list the tournaments")
-    check = action("check", "re-pair every round of a TRF file and report discrepancies")
-    check.add_argument("argv", nargs=argparse.REMAINDER, help="FILE.trf and check's options")
+    add_arguments(action("check", "re-pair every round of a TRF file and report "
+                                  "discrepancies"))
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the action; a bad argument or a refused event is one line, exit code 2."""
-    if args.action == "check":
-        from chessarbiter.cli.tournament_check import run_check
-
-        code: int = run_check(args.argv)
+    """Run the action; a bad argument or a refused event is one line, exit code 2; a
+    closed standard output ends it quietly with :data:`CLOSED_PIPE`."""
+    try:
+        code = _run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code
+    except BrokenPipeError:  # the reader went away (``check ... | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.action == "check":
+        from chessarbiter.cli.tournament_check import check
+
+        return check(args.file, args.rules, args.quiet)
+    try:
+        if args.action == "pair" and args.file is not None:
+            return _pair_file(args)
+        return _run_store(args)
+    except _Reported:
+        return 2
+
+
+def _run_store(args: argparse.Namespace) -> int:
     from chessarbiter.store import StoreError
     from chessarbiter.store.tournaments import TournamentStore
 
@@ -214,6 +278,64 @@ def _bye(store: TournamentStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_trf(path: str) -> Any:
+    from chessarbiter.cli.tournament_check import read_trf
+
+    trf = read_trf(path, "chessarbiter tournament")
+    if trf is None:
+        raise _Reported
+    return trf
+
+
+class _Reported(Exception):
+    """The error line is printed already: exit code 2."""
+
+
+def _pair_file(args: argparse.Namespace) -> int:
+    from chessarbiter.cli.tournament_text import pairings
+    from chessarbiter.tournament.records import Code
+    from chessarbiter.tournament.swiss import PairingError
+    from chessarbiter.tournament.swiss.replay import first_unpaired_round, pair_next, with_round
+    from chessarbiter.tournament.trf import dump
+
+    trf = _read_trf(args.file)
+    try:
+        pairing = pair_next(trf, rules=args.rules)
+    except (PairingError, ValueError) as exc:
+        raise CommandError(f"{args.file}: {exc}") from None
+    round_no = first_unpaired_round(trf)
+    entrants = {p.entrant.start: p.entrant for p in trf.players}
+    boards = [(entrants[w], entrants[b], "") for w, b in pairing.boards]
+    paired = {p for board in pairing.boards for p in board} | {pairing.bye}
+    written = with_round(trf, pairing)
+    others = [(entrants[p.entrant.start], p.cells[round_no - 1].code) for p in written.players
+              if p.entrant.start not in paired and p.cells[round_no - 1].code is not Code.NONE]
+    bye = None if pairing.bye is None else entrants[pairing.bye]
+    if args.output is not None:  # first: a reader leaving early does not lose the file
+        _write(args.output, "--output", dump(written), "")
+    print(pairings(round_no, boards, bye, others))
+    return 0
+
+
+def _import(store: TournamentStore, args: argparse.Namespace) -> int:
+    from chessarbiter.tournament.director import import_events
+    from chessarbiter.tournament.events import Created
+    from chessarbiter.tournament.log import Tournament, replay
+
+    trf = _read_trf(args.file)
+    tiebreaks = tuple(t.strip() for t in args.tiebreaks.split(",") if t.strip())
+    events = import_events(trf, name=args.name, tiebreaks=tiebreaks)
+    state = replay(events)  # the whole log checked before anything is written
+    created = events[0]
+    assert isinstance(created, Created)
+    tournament = Tournament.create(store, created.settings)
+    for event in events[1:]:
+        tournament.apply(event)
+    print(f"{tournament.tournament_id}: {state.settings.name}, {len(state.players)} players, "
+          f"{state.paired} of {state.total_rounds} rounds paired")
+    return 0
+
+
 def _pair(store: TournamentStore, args: argparse.Namespace) -> int:
     from chessarbiter.tournament.director import pair_next
 
@@ -253,10 +375,19 @@ def _result(store: TournamentStore, args: argparse.Namespace) -> int:
         raise CommandError(f"board {args.board}: round {args.round} has boards "
                            f"1-{len(boards)}")
     white, black = boards[args.board - 1]
-    text = RESULT_ALIASES.get(args.result, args.result)
+    typed = args.result.removeprefix(RESULT_WORD)
+    text = RESULT_ALIASES.get(typed, typed)
     tournament.apply(ResultEntered(args.round, white, text))
     print(f"round {args.round} board {args.board}: {state.players[white].name} {text} "
           f"{state.players[black].name}")
+    stale: dict[str, list[int]] = {}
+    for later, used in state.paired_with(args.round, white).items():
+        if used is not None and used != text:
+            stale.setdefault(used, []).append(later)
+    for used, rounds in stale.items():
+        many = len(rounds) > 1
+        print(f"note: round{'s' if many else ''} {', '.join(map(str, rounds))} "
+              f"{'were' if many else 'was'} paired with this game at {used}")
     return 0
 
 
@@ -302,14 +433,19 @@ def _export(store: TournamentStore, args: argparse.Namespace) -> int:
         round_no = state.paired if args.round is None else args.round
         writes.append((args.pgn, "--pgn", round_pgn(state, round_no), None))
     for path, option, text, newline in writes:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("w", encoding="utf-8", newline=newline) as out:
-                out.write(text)
-        except OSError as exc:
-            raise CommandError(f"{option}: {path}: {exc.strerror or exc}") from None
-        print(f"wrote {path}", file=sys.stderr)
+        _write(path, option, text, newline)
     return 0
+
+
+def _write(path: Path, option: str, text: str, newline: str | None) -> None:
+    """Write a file the command was asked for; one line naming the option if it fails."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8", newline=newline) as out:
+            out.write(text)
+    except OSError as exc:
+        raise CommandError(f"{option}: {path}: {exc.strerror or exc}") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _list(store: TournamentStore, args: argparse.Namespace) -> int:
@@ -320,4 +456,4 @@ def _list(store: TournamentStore, args: argparse.Namespace) -> int:
 
 _ACTIONS = {"create": _create, "add": _add, "withdraw": _withdraw, "bye": _bye, "pair": _pair,
             "result": _result, "pairings": _pairings, "standings": _standings,
-            "crosstable": _crosstable, "export": _export, "list": _list}
+            "crosstable": _crosstable, "export": _export, "list": _list, "import": _import}

@@ -22,6 +22,22 @@ def points(value: Fraction) -> str:
     return f"{float(value):g}"
 
 
+def column(values: Sequence[Fraction]) -> list[str]:
+    """Numbers of one column in one format: decimals, as many places as the column needs,
+    at least one (``27.5``/``26.0``, ``13.75``/``12.50``), so points and every tie-break
+    read alike."""
+    places = 1
+    for value in values:
+        while places < 4 and (value * 10 ** places).denominator != 1:
+            places += 1
+    return [f"{float(value):.{places}f}" for value in values]
+
+
+def _width(numbers: Sequence[int], least: int = 2) -> int:
+    """The width of a column of whole numbers (start numbers, places: 1,000 and more)."""
+    return max([least, *(len(str(n)) for n in numbers)])
+
+
 def _name(entrant: Entrant) -> str:
     return f"{entrant.title} {entrant.name}".strip()
 
@@ -31,32 +47,43 @@ def pairings(round_no: int, boards: Sequence[tuple[Entrant, Entrant, str]],
     """Round ``round_no``: one line a board (with the result once entered), then the bye and
     the players not paired (requested byes, absences)."""
     width = max((len(_name(e)) for game in boards for e in game[:2]), default=10)
+    everyone = [e for game in boards for e in game[:2]] + [e for e, _ in others]
+    everyone += [] if bye is None else [bye]
+    nw = _width([e.start for e in everyone], 3)
+    bw = _width([len(boards)], 3)
     lines = [f"Round {round_no}"]
     for board, (white, black, result) in enumerate(boards, 1):
-        lines.append(f"{board:3d}. {white.start:3d} {_name(white):<{width}}  "
-                     f"{result or '-':^7}  {black.start:3d} {_name(black)}")
+        lines.append(f"{board:{bw}d}. {white.start:{nw}d} {_name(white):<{width}}  "
+                     f"{result or '-':^7}  {black.start:{nw}d} {_name(black)}")
+    pad = " " * (bw + 2)
     if bye is not None:
-        lines.append(f"     {bye.start:3d} {_name(bye)}: pairing-allocated bye")
+        lines.append(f"{pad}{bye.start:{nw}d} {_name(bye)}: pairing-allocated bye")
     for entrant, code in others:
         what = {Code.HALF_BYE: "half-point bye", Code.FULL_BYE: "full-point bye",
                 Code.ZERO_BYE: "not paired"}.get(code, "not paired")
-        lines.append(f"     {entrant.start:3d} {_name(entrant)}: {what}")
+        lines.append(f"{pad}{entrant.start:{nw}d} {_name(entrant)}: {what}")
     return "\n".join(lines)
 
 
 def standings_table(rows: Sequence[Standing], tiebreaks: Sequence[str]) -> str:
     """Place, start number, name, rating, points and each tie-break."""
     width = max((len(_name(r.entrant)) for r in rows), default=4)
-    head = (f"{'Pl':>3} {'No':>3}  {'Name':<{width}} {'Rtg':>4} {'Pts':>5}"
-            + "".join(f" {name:>7}" for name in tiebreaks))
+    pw = _width([r.place for r in rows], 3)
+    nw = _width([r.entrant.start for r in rows], 3)
+    columns = [column([r.points for r in rows])] + [
+        column([r.values[k] for r in rows]) for k in range(len(tiebreaks))]
+    widths = [max([len(h), *(len(v) for v in c)])
+              for h, c in zip(["Pts", *tiebreaks], columns, strict=True)]
+    head = (f"{'Pl':>{pw}} {'No':>{nw}}  {'Name':<{width}} {'Rtg':>4}"
+            + "".join(f" {h:>{w}}" for h, w in zip(["Pts", *tiebreaks], widths, strict=True)))
     lines = [head]
     previous = 0
-    for row in rows:
+    for index, row in enumerate(rows):
         place = "" if row.place == previous else str(row.place)
         previous = row.place
-        lines.append(f"{place:>3} {row.entrant.start:>3}  {_name(row.entrant):<{width}} "
-                     f"{row.entrant.rating or '':>4} {points(row.points):>5}"
-                     + "".join(f" {points(v):>7}" for v in row.values))
+        lines.append(f"{place:>{pw}} {row.entrant.start:>{nw}}  {_name(row.entrant):<{width}} "
+                     f"{row.entrant.rating or '':>4}"
+                     + "".join(f" {c[index]:>{w}}" for c, w in zip(columns, widths, strict=True)))
     return "\n".join(lines)
 
 
@@ -80,6 +107,7 @@ def grid(rows: Sequence[Standing], cells: Mapping[int, Sequence[Cell]]) -> str:
                for other in order), default=1) or 1
     head = f"{'':>3} {'':<{width}} " + " ".join(f"{n:>{per}}" for n in range(1, len(order) + 1))
     lines = [head + "   Pts"]
+    totals = column([r.points for r in rows])
     for index, row in enumerate(rows, 1):
         marks = []
         for other in order:
@@ -89,7 +117,7 @@ def grid(rows: Sequence[Standing], cells: Mapping[int, Sequence[Cell]]) -> str:
             met = "".join(_mark(c) for c in cells[row.entrant.start] if c.opponent == other)
             marks.append(f"{met:<{per}}")
         lines.append(f"{index:>3} {_name(row.entrant):<{width}} " + " ".join(marks)
-                     + f" {points(row.points):>5}")
+                     + f" {totals[index - 1]:>5}")
     return "\n".join(lines)
 
 
@@ -98,10 +126,14 @@ def wall_chart(rows: Sequence[Standing], cells: Mapping[int, Sequence[Cell]]) ->
     (``12w1``, ``5b½``, ``U`` for the pairing-allocated bye, ``H``/``F``/``Z`` byes)."""
     width = max((len(_name(r.entrant)) for r in rows), default=4)
     rounds = max((len(cs) for cs in cells.values()), default=0)
-    head = (f"{'Pl':>3} {'No':>3}  {'Name':<{width}} "
-            + " ".join(f"{'R' + str(r):>6}" for r in range(1, rounds + 1)) + "   Pts")
+    pw = _width([r.place for r in rows], 3)
+    nw = _width([r.entrant.start for r in rows], 3)
+    ew = nw + 3
+    head = (f"{'Pl':>{pw}} {'No':>{nw}}  {'Name':<{width}} "
+            + " ".join(f"{'R' + str(r):>{ew}}" for r in range(1, rounds + 1)) + "   Pts")
     lines = [head]
-    for row in rows:
+    totals = column([r.points for r in rows])
+    for row, total in zip(rows, totals, strict=True):
         entries = []
         for cell in cells[row.entrant.start]:
             if cell.opponent is None:
@@ -109,6 +141,7 @@ def wall_chart(rows: Sequence[Standing], cells: Mapping[int, Sequence[Cell]]) ->
             else:
                 colour = "w" if cell.side is Side.WHITE else "b"
                 entries.append(f"{cell.opponent}{colour}{_mark(cell)}")
-        lines.append(f"{row.place:>3} {row.entrant.start:>3}  {_name(row.entrant):<{width}} "
-                     + " ".join(f"{e:>6}" for e in entries) + f" {points(row.points):>5}")
+        lines.append(f"{row.place:>{pw}} {row.entrant.start:>{nw}}  "
+                     f"{_name(row.entrant):<{width}} "
+                     + " ".join(f"{e:>{ew}}" for e in entries) + f" {total:>5}")
     return "\n".join(lines)

@@ -6,20 +6,36 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from chessarbiter.clock import Side
 from chessarbiter.tournament.events import (
+    REQUESTABLE,
     RESULTS,
+    ByeRequested,
+    Created,
     Event,
     Paired,
+    Registered,
     ResultEntered,
+    Settings,
     System,
     TournamentError,
 )
 from chessarbiter.tournament.log import TournamentState, requested
-from chessarbiter.tournament.records import Code
+from chessarbiter.tournament.records import Cell, Code
 from chessarbiter.tournament.roundrobin import schedule
 from chessarbiter.tournament.standings import Standing, standings
+from chessarbiter.tournament.swiss import baku_points
 from chessarbiter.tournament.tiebreaks import parse_tiebreak
-from chessarbiter.tournament.trf import PlayerRecord, Record, Trf, build, dump
+from chessarbiter.tournament.trf import (
+    PlayerRecord,
+    Record,
+    Trf,
+    acceleration_record,
+    build,
+    bye_record,
+    dump,
+    validate,
+)
 
 FORFEITS = {(True, False): "-+", (False, True): "+-", (True, True): "--"}
 """The result entered for a round robin game of a withdrawn player (by White withdrawn,
@@ -72,13 +88,28 @@ def ranking(state: TournamentState) -> list[Standing]:
 
 
 def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
-    """The tournament as a TRF file: every paired round (results entered so far), points and
-    places over the complete rounds, and the records pairing needs (with TRF-2026, the byes
-    requested for later rounds)."""
-    cells = state.cells()
+    """The tournament as a TRF file bbpPairings and JaVaFo read: the rounds whose results are
+    all in (a round still being played is left out, so no cell lacks its result and every
+    points column adds up), places over them, and everything the next pairing needs: the
+    next round's requested byes and absences (withdrawn, not yet joined) as that round's
+    cells, the initial colour, the rounds, the scoring, the system (with ``_BAKU``) and,
+    in TRF-16, the Baku virtual points as ``XXA`` records; TRF-2026 adds ``240`` records
+    for the byes requested for later rounds."""
+    cells = state.cells(complete_only=True)
+    done = max((len(c) for c in cells.values()), default=0)
+    upcoming = done + 1 if done < state.total_rounds else None
+    starts = state.start_numbers()
+    number = {start: n for n, start in starts.items()}
     places = {row.entrant.start: row for row in ranking(state)}
-    players = [PlayerRecord(e, places[e.start].points, places[e.start].place,
-                            tuple(cells[e.start])) for e in state.entrants()]
+    players = []
+    for e in state.entrants():
+        own = list(cells[e.start])
+        if upcoming is not None and not state.round_robin:
+            code = _absence(state, number[e.start], upcoming)
+            if code is not None:
+                own.append(Cell(None, None, code))
+        players.append(PlayerRecord(e, places[e.start].points, places[e.start].place,
+                                    tuple(own)))
     settings = state.settings
     baku = "_BAKU" if settings.acceleration == "baku" else ""
     system = {System.SWISS: f"FIDE_DUTCH_{settings.rules}{baku}",
@@ -87,13 +118,27 @@ def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
     trf = build(settings.name, players, total_rounds=state.total_rounds,
                 initial_side=settings.initial_side, system=system, scoring=settings.scoring,
                 trf2026=trf2026)
-    if trf2026:  # the byes requested for rounds not yet paired (240 records)
-        starts = state.start_numbers()
-        byes = [Record("240", f" {code.value} {round_no} {starts[number]}")
-                for (round_no, number), code in sorted(state.byes.items())
-                if round_no > state.paired]
-        trf = Trf(trf.records + tuple(byes))
-    return dump(trf)
+    extra: list[Record] = []
+    if baku and not trf2026:
+        virtual = baku_points(sorted(number), state.total_rounds, settings.scoring)
+        extra += [acceleration_record(start, points) for start, points in virtual.items()]
+    if trf2026:
+        later: dict[tuple[int, Code], list[int]] = {}
+        for (round_no, player), code in sorted(state.byes.items()):
+            if upcoming is not None and round_no > upcoming:
+                later.setdefault((round_no, code), []).append(starts[player])
+        extra += [bye_record(code, round_no, sorted(found))
+                  for (round_no, code), found in sorted(later.items(),
+                                                        key=lambda kv: (kv[0][0], kv[0][1].value))]
+    return dump(Trf(trf.records + tuple(extra)))
+
+
+def _absence(state: TournamentState, player: int, round_no: int) -> Code | None:
+    """The cell of a player not to be paired in ``round_no``: the bye asked for, or ``Z``
+    (withdrawn, not yet joined); ``None`` for a player to pair."""
+    if (round_no, player) in state.byes:
+        return state.byes[(round_no, player)]
+    return None if state.active(player, round_no) else Code.ZERO_BYE
 
 
 def round_pgn(state: TournamentState, round_no: int, date: str = "????.??.??") -> str:
@@ -134,3 +179,82 @@ def _pgn_result(entered: str | None) -> tuple[str, bool]:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_RESULT_OF = {codes: text for text, codes in RESULTS.items()}
+
+
+def import_events(trf: Trf, *, name: str | None = None,
+                  tiebreaks: tuple[str, ...] = ("BH-C1", "BH", "SB")) -> list[Event]:
+    """The log of a Swiss (Dutch) tournament read from a TRF file, to continue, correct and
+    rank it here: its settings (rounds, scoring, initial colour, Baku acceleration, the
+    Dutch rules' edition), the players with the file's start numbers, and for each paired
+    round the requested byes, the pairing (boards ordered as C.04.2 orders them: the
+    higher score, the sum of scores, the higher ranked player) and the results entered;
+    then the byes already entered for the next rounds. ``TournamentError`` names what the
+    log cannot hold (``TrfError`` what the file cannot be)."""
+    from chessarbiter.tournament.swiss.replay import first_unpaired_round, initial_side
+
+    validate(trf)
+    system = trf.system.upper()
+    if system and not system.startswith("FIDE_DUTCH"):
+        raise TournamentError(f"import: system {trf.system!r}: only the FIDE Dutch system "
+                              "is imported")
+    baku = system.endswith("_BAKU")
+    if trf.acceleration and not baku:
+        raise TournamentError("import: XXA acceleration other than Baku is not supported")
+    starts = sorted(p.entrant.start for p in trf.players)
+    if starts != list(range(1, len(starts) + 1)):
+        raise TournamentError("import: start numbers must run from 1 without a gap")
+    paired = first_unpaired_round(trf) - 1
+    longest = max(len(p.cells) for p in trf.players)
+    total = max(trf.total_rounds or longest, longest, 1)
+    named = trf.first("012")
+    title = name or (named.text.strip() if named is not None else "") or "Imported"
+    settings = Settings(title, System.SWISS, total, trf.scoring, tiebreaks, initial_side(trf),
+                        "baku" if baku else None, "2017" if "2017" in system else "2025")
+    events: list[Event] = [Created(settings)]
+    players = sorted(trf.players, key=lambda p: p.entrant.start)
+    events += [Registered(e.name, e.rating, e.title, e.federation, e.fide_id, e.birth, e.sex,
+                          start=e.start) for e in (p.entrant for p in players)]
+    scores = {p.entrant.start: Fraction(0) for p in players}
+    for round_no in range(1, total + 1):
+        cells = {p.entrant.start: p.cells[round_no - 1] if round_no <= len(p.cells)
+                 else Cell(None, None, Code.NONE) for p in players}
+        events += [ByeRequested(start, round_no, cell.code) for start, cell in cells.items()
+                   if cell.opponent is None and cell.code in REQUESTABLE]
+        events += [ByeRequested(start, round_no, code)
+                   for start, code in sorted(trf.byes.get(round_no, {}).items())
+                   if cells[start].code is Code.NONE]
+        if round_no > paired:
+            continue
+        events += _imported_round(round_no, cells, scores)
+        for start, cell in cells.items():
+            scores[start] += settings.scoring.points(cell.code)
+    return events
+
+
+def _imported_round(round_no: int, cells: dict[int, Cell], scores: dict[int, Fraction]
+                    ) -> list[Event]:
+    """One paired round of an imported file: :class:`Paired` and its results."""
+    boards = []
+    for start, cell in cells.items():
+        if cell.opponent is None or (start > cell.opponent and cell.side is None):
+            continue
+        if cell.side is Side.BLACK:
+            continue
+        boards.append((start, cell.opponent))
+    boards.sort(key=lambda wb: (-max(scores[wb[0]], scores[wb[1]]),
+                                -(scores[wb[0]] + scores[wb[1]]), min(wb)))
+    bye = next((s for s, c in cells.items() if c.code is Code.PAIRING_BYE), None)
+    events: list[Event] = [Paired(round_no, tuple(boards), bye)]
+    for white, black in boards:
+        codes = (cells[white].code, cells[black].code)
+        if codes == (Code.NONE, Code.NONE):
+            continue
+        if codes not in _RESULT_OF:
+            raise TournamentError(f"import: round {round_no}: result {codes[0].value!r} "
+                                  f"against {codes[1].value!r} (players {white}, {black}) "
+                                  "cannot be entered here (unrated games: W, D, L)")
+        events.append(ResultEntered(round_no, white, _RESULT_OF[codes]))
+    return events

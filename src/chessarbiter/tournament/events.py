@@ -91,6 +91,9 @@ class Registered(Event):
     fide_id: str = ""
     birth: str = ""
     sex: str = ""
+    start: int | None = None
+    """A start number the player keeps (a tournament imported from a TRF file); ``None``:
+    derived from rating, title and name (C.04.2)."""
 
 
 @dataclass(frozen=True)

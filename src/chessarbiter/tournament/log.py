@@ -54,6 +54,8 @@ class RoundState:
     boards: tuple[tuple[int, int], ...]
     bye: int | None
     results: dict[int, str] = field(default_factory=dict)
+    entered: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    """Each game's results as entered, in order, with the number of rounds paired then."""
 
     @property
     def complete(self) -> bool:
@@ -106,16 +108,21 @@ class TournamentState:
                 and self.rounds[-1].complete)
 
     def order(self) -> list[int]:
-        """Registration numbers in start-number order."""
+        """Registration numbers in start-number order: start numbers kept from an imported
+        file first, then the others (late entries of an imported tournament) by C.04.2."""
         if self.round_robin:
             return sorted(self.players)
+        kept = sorted((p.start, n) for n, p in self.players.items() if p.start is not None)
+        if kept:
+            rest = [n for n, p in self.players.items() if p.start is None]
+            return [n for _, n in kept] + sorted(rest, key=self._seed)
+        return sorted(self.players, key=self._seed)
 
-        def key(number: int) -> tuple[int, int, str, int]:
-            player = self.players[number]
-            title = TITLES.index(player.title) if player.title in TITLES else len(TITLES)
-            return -player.rating, title, player.name.casefold(), number
+    def _seed(self, number: int) -> tuple[int, int, str, int]:
+        player = self.players[number]
+        title = TITLES.index(player.title) if player.title in TITLES else len(TITLES)
+        return -player.rating, title, player.name.casefold(), number
 
-        return sorted(self.players, key=key)
 
     def start_numbers(self) -> dict[int, int]:
         """Start number by registration number."""
@@ -164,7 +171,8 @@ class TournamentState:
         return table
 
     def find(self, name_or_start: str) -> int:
-        """The registration number of the player with this start number or name."""
+        """The registration number of the player with this start number, name, or the one
+        name it begins (case aside): ``Greta`` for ``Greta Example``."""
         text = name_or_start.strip()
         if text.isascii() and text.isdigit():
             order = self.order()
@@ -173,11 +181,25 @@ class TournamentState:
                 raise TournamentError(f"player {text}: no such start number "
                                       f"(1-{len(order)})")
             return order[start - 1]
-        matches = [n for n, p in self.players.items() if p.name.casefold() == text.casefold()]
+        wanted = text.casefold()
+        matches = [n for n, p in self.players.items() if p.name.casefold() == wanted]
+        if not matches:
+            matches = [n for n, p in self.players.items()
+                       if p.name.casefold().startswith(wanted)]
         if len(matches) != 1:
-            raise TournamentError(f"player {text!r}: " + ("no such player" if not matches
-                                                          else "more than one player"))
+            names = ", ".join(sorted(self.players[n].name for n in matches))
+            raise TournamentError(f"player {text!r}: " + (
+                "no such player" if not matches else f"more than one player ({names})"))
         return matches[0]
+
+    def paired_with(self, round_no: int, white: int) -> dict[int, str | None]:
+        """For each round paired after ``round_no``: the result of White ``white``'s game
+        of round ``round_no`` as it stood when that round was paired (``None``: not yet
+        entered) — what a correction of the game changes after the fact."""
+        history = self.rounds[round_no - 1].entered.get(white, [])
+        return {later: next((result for result, paired in reversed(history)
+                             if paired < later), None)
+                for later in range(round_no + 1, self.paired + 1)}
 
     # -- events ------------------------------------------------------------------------------
 
@@ -211,6 +233,9 @@ class TournamentState:
             raise TournamentError(f"rating {event.rating}: expected 0-{MAX_RATING}")
         if any(p.name.casefold() == event.name.casefold() for p in self.players.values()):
             raise TournamentError(f"name {event.name!r}: already registered")
+        if event.start is not None and (event.start < 1 or any(
+                p.start == event.start for p in self.players.values())):
+            raise TournamentError(f"start number {event.start}: taken or not positive")
         if self.rounds:
             if self.round_robin:
                 raise TournamentError(f"{event.name}: a round robin takes no late entries")
@@ -280,6 +305,7 @@ class TournamentState:
             raise TournamentError(f"result {event.result!r}: expected one of "
                                   + ", ".join(RESULTS))
         game_round.results[event.white] = event.result
+        game_round.entered.setdefault(event.white, []).append((event.result, self.paired))
 
 
 def replay(events: Iterable[Event]) -> TournamentState:

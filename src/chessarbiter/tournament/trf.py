@@ -107,7 +107,7 @@ class Trf:
         (``W=1 D=0.5`` ...); the FIDE default otherwise."""
         record = self.first("162", "XXS")
         if record is None:
-            return Scoring()
+            return self._bb_scoring()
         tokens = record.text.replace("=", " ").split()
         if len(tokens) % 2:
             raise TrfError(self._line_of(record), 5, "scoring needs code and value pairs")
@@ -147,6 +147,19 @@ class Trf:
                     raise TrfError(self._line_of(record), 5, "bad 240 record") from None
         return found
 
+    def _bb_scoring(self) -> Scoring:
+        """bbpPairings's scoring records (``BBW 3.0``, ``BBD``, ``BBL``, ``BBZ``, ``BBF``,
+        ``BBU``: win, draw, loss, zero-point bye, forfeit loss, pairing-allocated bye)."""
+        values: dict[str, Fraction] = {}
+        for record in self.records:
+            if isinstance(record, Record) and record.tag in _BB_KEYS:
+                try:
+                    values[_BB_KEYS[record.tag]] = Fraction(record.text.strip())
+                except ValueError:
+                    raise TrfError(self._line_of(record), 5, f"bad points "
+                                                             f"{record.text.strip()!r}") from None
+        return Scoring(**values)
+
     def _line_of(self, record: PlayerRecord | Record) -> int:
         return self.records.index(record) + 1
 
@@ -156,6 +169,10 @@ _SCORING_KEYS = {"W": "win", "D": "draw", "L": "loss", "+": "forfeit_win",
                  "Z": "zero_bye", "WW": "win", "BW": "win", "WD": "draw", "BD": "draw",
                  "WL": "loss", "BL": "loss", "FW": "forfeit_win", "FL": "forfeit_loss",
                  "FPB": "full_bye", "HPB": "half_bye", "PAB": "pairing_bye", "ZPB": "zero_bye"}
+
+
+_BB_KEYS = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye",
+            "BBF": "forfeit_loss", "BBU": "pairing_bye"}
 
 
 def _scoring(values: Mapping[str, Fraction]) -> Scoring:
@@ -173,8 +190,18 @@ def parse(text: str) -> Trf:
         if line[:3] == "001":
             records.append(_player(line, number))
         else:
+            if line.strip() and not _is_tag(line):
+                raise TrfError(number, 1, f"not a TRF record ({line[:12]!r}): a record "
+                                          "opens with a three-character tag and a space")
             records.append(Record(line[:3], line[3:]))
     return Trf(tuple(records))
+
+
+def _is_tag(line: str) -> bool:
+    """A record's opening: three letters or digits and a space (or the line's end), or
+    ``###``, which bbpPairings writes before the records it comments out."""
+    tag = line[:3]
+    return (tag == "###" or (tag.isascii() and tag.isalnum())) and line[3:4] in ("", " ")
 
 
 def _field(line: str, first: int, last: int) -> str:
@@ -230,6 +257,74 @@ def _cell(text: str, number: int, column: int) -> Cell:
     if (opponent == 0) != (side is None) and opponent_text:
         raise TrfError(number, column + 5, "a game needs an opponent and a colour")
     return Cell(opponent or None, side, _CODES[code_text])
+
+
+_COMPLEMENT = {Code.WIN: {Code.LOSS}, Code.LOSS: {Code.WIN}, Code.DRAW: {Code.DRAW},
+               Code.WIN_UNRATED: {Code.LOSS_UNRATED}, Code.LOSS_UNRATED: {Code.WIN_UNRATED},
+               Code.DRAW_UNRATED: {Code.DRAW_UNRATED},
+               Code.FORFEIT_WIN: {Code.FORFEIT_LOSS},
+               Code.FORFEIT_LOSS: {Code.FORFEIT_WIN, Code.FORFEIT_LOSS},
+               Code.NONE: {Code.NONE}}
+"""The codes the opponent's cell may hold for each code of a game's cell (``-`` against
+``-``: both forfeited; blank against blank: not yet played)."""
+
+
+def validate(trf: Trf) -> None:
+    """Raise ``TrfError`` unless the file is a tournament: at least one player, start
+    numbers used once, every game's two cells naming each other with opposite colours and
+    matching results, and each points column the sum of the player's results in the paired
+    rounds (with the file's scoring; as JaVaFo and bbpPairings allow, acceleration points,
+    ``XXA``, and the byes already entered for the next round may be included)."""
+    lines = {id(r): n for n, r in enumerate(trf.records, 1)}
+    if not trf.players:
+        raise TrfError(len(trf.records) or 1, 1, "no player record (001): not a tournament "
+                                                 "file")
+    by_start: dict[int, PlayerRecord] = {}
+    for player in trf.players:
+        start = player.entrant.start
+        if start in by_start:
+            raise TrfError(lines[id(player)], 5, f"starting rank {start} is used twice")
+        by_start[start] = player
+    scoring = trf.scoring
+    virtual = trf.acceleration
+    paired = max((r + 1 for p in trf.players for r, c in enumerate(p.cells)
+                  if c.opponent is not None or c.code is Code.PAIRING_BYE), default=0)
+    for player in trf.players:
+        line = lines[id(player)]
+        for index, cell in enumerate(player.cells):
+            if cell.opponent is not None:
+                _check_game(player, index, cell, by_start, line)
+        total = sum((scoring.points(cell.code) for cell in player.cells[:paired]),
+                    Fraction(0))
+        ahead = sum((scoring.points(cell.code) for cell in player.cells[paired:]),
+                    Fraction(0))
+        allowed = {total + extra + later for later in (Fraction(0), ahead)
+                   for extra in (Fraction(0), *virtual.get(player.entrant.start, ()))}
+        if player.points not in allowed:
+            raise TrfError(line, 81, f"points {format_points(player.points)} of player "
+                                     f"{player.entrant.start}: the results add up to "
+                                     f"{format_points(total)}")
+
+
+def _check_game(player: PlayerRecord, index: int, cell: Cell,
+                by_start: Mapping[int, PlayerRecord], line: int) -> None:
+    """One game's cell against the opponent's cell of the same round."""
+    column = FIRST_CELL + CELL_STRIDE * index
+    start = player.entrant.start
+    where = f"round {index + 1}: player {start}"
+    opponent = by_start.get(cell.opponent or 0)
+    if opponent is None or cell.opponent == start:
+        raise TrfError(line, column, f"{where}'s opponent {cell.opponent} is not a player")
+    theirs = opponent.cells[index] if index < len(opponent.cells) else _EMPTY
+    if theirs.opponent != start:
+        raise TrfError(line, column, f"{where} meets {cell.opponent}, whose cell names "
+                                     f"{theirs.opponent or 'no opponent'}")
+    if cell.side is not None and theirs.side is cell.side:
+        raise TrfError(line, column + 5, f"{where} and {cell.opponent} both have the same "
+                                         "colour")
+    if theirs.code not in _COMPLEMENT.get(cell.code, set()):
+        raise TrfError(line, column + 7, f"{where} has {cell.code.value!r} against "
+                                         f"{cell.opponent}, who has {theirs.code.value!r}")
 
 
 def format_points(points: Fraction) -> str:
@@ -288,6 +383,19 @@ def build(name: str, players: Iterable[PlayerRecord], *, total_rounds: int | Non
         records.append(Record("162", format_scoring(scoring)))
     records.extend(players)
     return Trf(tuple(records))
+
+
+def bye_record(code: Code, round_no: int, starts: Iterable[int]) -> Record:
+    """A TRF-2026 ``240`` record in its fixed columns (the code in column 5, the round in
+    columns 7-9, each player in four columns from column 11, one apart), as bbpPairings
+    reads it: ``240 H   3    6   12``."""
+    return Record("240", f" {code.value} {round_no:3d}" + "".join(f" {s:4d}" for s in starts))
+
+
+def acceleration_record(start: int, points: Iterable[Fraction]) -> Record:
+    """An ``XXA`` record (JaVaFo's extension to TRF-16): the player in columns 5-8, then
+    the virtual points of each round in four columns, one apart."""
+    return Record("XXA", f" {start:4d}" + "".join(f" {format_points(p):>4}" for p in points))
 
 
 def format_scoring(scoring: Scoring) -> str:

@@ -8,8 +8,11 @@ Per bracket (resident players plus the moved-down players, MDPs):
 - the fields, most important first: completion (C4, only when the bracket's floaters would
   leave the rest unpairable, and in the last bracket, where a bye vertex takes the PAB), the
   number of pairs (C6), the PSD (C7), the next bracket's pairs and PSD (C8), the PAB
-  assignee's unplayed games (C9), topscorers' colours (C10-C11), colour preferences
-  (C12-C13), repeated floats (C14-C17, C19, C21), then the order in which the rules generate
+  assignee's unplayed games (C9, only in the bracket whose one unpaired player is the PAB
+  assignee), topscorers' colours (C10-C11), colour preferences (C12-C13), repeated floats
+  (C14-C17) and their score differences (C18-C21: a repeated downfloater paired in a higher
+  bracket floats less far, so the pairs keeping the higher scored ones count more; an
+  upfloater's opponent's score), then the order in which the rules generate
   candidates (D.1-D.3): the MDP-pairing first, the remainder's exchanges and transpositions
   after it, so that among equally good pairings the first generated one wins (B.8).
 """
@@ -132,6 +135,10 @@ class _Solver:
         while True:
             plan = _Plan(self, mdps, residents, nxt, lower if full else [], full, last)
             pairs, bye = plan.solve()
+            if plan.bye and self.rnd.rules != "2017" and not plan.single_downfloater(pairs):
+                plan = _Plan(self, mdps, residents, nxt, lower if full else [], full, last,
+                             c9=False)
+                pairs, bye = plan.solve()
             paired = {p for pair in pairs for p in pair}
             floaters = [p for p in mdps + residents if p not in paired and p != bye]
             if full or self.completes(floaters, lower):
@@ -196,8 +203,12 @@ class _Plan:
     below it, and a bye vertex when the round is odd and the graph reaches the bottom."""
 
     def __init__(self, solver: _Solver, mdps: list[int], residents: list[int],
-                 nxt: list[int], lower: list[int], full: bool, last: bool) -> None:
+                 nxt: list[int], lower: list[int], full: bool, last: bool,
+                 c9: bool = True) -> None:
         self.solver = solver
+        self.c9 = c9 and solver.rnd.rules != "2017"
+        self.bye_mate: int | None = None
+        """The bracket player the last matching gave the bye vertex, if any."""
         states = solver.states
         self.mdps = mdps
         self.residents = residents
@@ -229,6 +240,10 @@ class _Plan:
             nfl = [x - nbase for x in sc[:size + nn]]
             npsd = lex_costs(nfl + [x - nbase - unit for x in sc[:size]] + [0], size + nn + 1)
         low_score = {x: k for k, x in enumerate(sorted(set(sc), reverse=True))}
+        kept = lex_costs(sc[:size], size + 1)
+        """C18/C20: the weight of a repeated downfloater paired in the bracket, by score:
+        every such player kept from floating on lowers the score difference of the float
+        (an MDP paired here floats less far), the higher scores first."""
         compatible = self.solver.compatible
         edges: list[tuple[int, int, list[int]]] = []
         full = 1 if self.full else 0
@@ -249,6 +264,9 @@ class _Plan:
                     if nn:
                         f[_C8N] = npsd[nfl[i]] + npsd[nfl[j]]
                     self._quality(a, b, a_mdp, psd[abs(sc[i] - sc[j])], top, f)
+                    for field, k in ((_C18, 0), (_C20, 1)):
+                        f[field] = (kept[sc[i]] * (states[a].floats[k] is Float.DOWN)
+                                    + kept[sc[j]] * (states[b].floats[k] is Float.DOWN))
                 elif j < size + nn:  # a pair of the next bracket (C8)
                     f[_C8] = 1
                     f[_C8N] = npsd[nfl[i]] + npsd[nfl[j]] - npsd[abs(sc[i] - sc[j])]
@@ -262,6 +280,7 @@ class _Plan:
                     f[_C4] = 1
                     if self.solver.rnd.rules != "2017":
                         f[_C5] = low_score[sc[i]]
+                    if self.c9 and i < size:
                         f[_C9] = _MAX_UNPLAYED - min(states[p].unplayed, _MAX_UNPLAYED)
                     edges.append((i, n, f))
         return edges
@@ -297,6 +316,15 @@ class _Plan:
             upfloated = sb.floats[k] is Float.UP
             f[count_field] = 0 if upfloated else 1
             f[sd_field] = top - (sd_cost if upfloated else 0)
+
+    def single_downfloater(self, pairs: list[tuple[int, int]]) -> bool:
+        """Whether the PAB assignee is the bracket's only player not paired in it: the
+        case C9 is written for (C.04.3 2025 C9, as bbpPairings reads it). C9 compares the
+        candidates for the bye within the bracket that gives it; a bracket that also
+        floats another player down, or whose bye goes to a player below it, has no say in
+        who gets it, so C9 is left out of its weights (it would otherwise pick the
+        downfloaters by the unplayed games of a bye assignee further down)."""
+        return self.bye_mate is not None and 2 * len(pairs) + 1 == self.size
 
     def solve(self) -> tuple[list[tuple[int, int]], int | None]:
         if not self.mdps:
@@ -341,11 +369,13 @@ class _Plan:
         mate = max_weight_matching_sparse(n + (1 if self.bye else 0), edges, seed)
         pairs = []
         bye = None
+        self.bye_mate = None
         for i in range(size):
             m = mate[i]
             if verts[i] in taken:
                 continue
             if m == n:
+                self.bye_mate = verts[i]
                 bye = verts[i] if self.last else None
             elif i < m < size:
                 pairs.append((verts[i], verts[m]))
@@ -406,9 +436,9 @@ class _Plan:
         return resident_order
 
 
-(_C4, _C5, _C6, _C7, _C8, _C8N, _C9, _C10, _C11, _C12, _C13, _C14, _C15, _C16, _C17, _C19,
- _C21) = range(17)
-_COUNT = 17
+(_C4, _C5, _C6, _C7, _C8, _C8N, _C9, _C10, _C11, _C12, _C13, _C14, _C15, _C16, _C17, _C18,
+ _C19, _C20, _C21) = range(19)
+_COUNT = 19
 """The criteria fields, most significant first (C8N: the next bracket's PSD)."""
 _FULL_LIMIT = 40
 _NEAR = 6

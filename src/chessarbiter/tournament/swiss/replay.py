@@ -4,12 +4,13 @@ as FIDE's endorsement rules ask of every pairing program)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from chessarbiter.clock import Side
-from chessarbiter.tournament.records import Code, Pairing
+from chessarbiter.tournament.records import Cell, Code, Pairing
 from chessarbiter.tournament.swiss import pair_round
-from chessarbiter.tournament.trf import Trf
+from chessarbiter.tournament.trf import PlayerRecord, Record, Trf
 
 
 @dataclass(frozen=True)
@@ -51,16 +52,28 @@ def recorded(trf: Trf, round_no: int) -> tuple[Pairing, set[int]]:
 
 
 def initial_side(trf: Trf) -> Side:
-    """The initial colour: the file's ``XXC``/``152``, else read from round 1 (E.5: the
-    higher ranked player of a round-1 pair has the initial colour when odd-numbered)."""
+    """The initial colour: the file's ``XXC``/``152``, else read from the first round with a
+    colour (C.04.3 E.5 / 5.2.5: the players who took part in the pairing so far, counted in
+    start-number order, alternate the initial colour from the first on; the first of them
+    with a colour in that round gives it, reversed when counted at an even place). A player
+    not paired in round 1, with a requested bye, is not counted: when number 1 misses round 1,
+    number 2's colour is the initial colour, as bbpPairings reads it."""
     side = trf.initial_side
     if side is not None:
         return side
-    pairing, _ = recorded(trf, 1) if rounds_of(trf) else (Pairing(()), set())
-    for white, black in pairing.boards:
-        high = min(white, black)
-        own = Side.WHITE if high == white else Side.BLACK
-        return own if high % 2 else own.opponent
+    first = min((r for p in trf.players for r, c in enumerate(p.cells) if c.side is not None),
+                default=None)
+    if first is None:
+        return Side.WHITE
+    place = 0
+    for player in sorted(trf.players, key=lambda p: p.entrant.start):
+        cells = player.cells[:first + 1]
+        if not any(c.opponent is not None or c.code is Code.PAIRING_BYE for c in cells):
+            continue
+        own = cells[first].side if first < len(cells) else None
+        if own is not None:
+            return own if place % 2 == 0 else own.opponent
+        place += 1
     return Side.WHITE
 
 
@@ -93,6 +106,14 @@ def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025") -> Pairing:
     """Pair the file's next round; byes already entered for it (cells or ``240``) are
     kept as requested."""
     round_no = first_unpaired_round(trf)
+    unfinished = [p.entrant.start for p in trf.players if round_no > 1
+                  and len(p.cells) >= round_no - 1 and p.cells[round_no - 2].opponent
+                  is not None and p.cells[round_no - 2].code is Code.NONE]
+    if unfinished:
+        raise ValueError(f"round {round_no - 1}: results missing (player "
+                         f"{unfinished[0]} and others): enter them before pairing")
+    if round_no > (trf.total_rounds or round_no):
+        raise ValueError(f"all {trf.total_rounds} rounds are paired")
     requested = {start: code for start, code in trf.byes.get(round_no, {}).items()}
     for p in trf.players:
         if round_no <= len(p.cells) and p.cells[round_no - 1].code is not Code.NONE:
@@ -113,3 +134,40 @@ def format_pairs(pairing: Pairing) -> str:
     if pairing.bye is not None:
         lines.append(f"{pairing.bye} 0")
     return "".join(line + "\n" for line in [str(len(lines)), *lines])
+
+
+def with_round(trf: Trf, pairing: Pairing) -> Trf:
+    """The file with ``pairing`` written in as its next round: each game's two cells with
+    the result left blank (to be entered), the pairing-allocated bye (``U``, its point in the
+    points column), the byes entered for the round kept, ``Z`` for anyone else; that round's
+    ``240`` records, now cells, dropped."""
+    round_no = first_unpaired_round(trf)
+    cells: dict[int, Cell] = {}
+    for white, black in pairing.boards:
+        cells[white] = Cell(black, Side.WHITE, Code.NONE)
+        cells[black] = Cell(white, Side.BLACK, Code.NONE)
+    if pairing.bye is not None:
+        cells[pairing.bye] = Cell(None, None, Code.PAIRING_BYE)
+    requested = trf.byes.get(round_no, {})
+    scoring = trf.scoring
+    records: list[PlayerRecord | Record] = []
+    for record in trf.records:
+        if isinstance(record, Record):
+            words = record.text.split()
+            if record.tag != "240" or len(words) < 2 or int(words[1]) != round_no:
+                records.append(record)
+            continue
+        start = record.entrant.start
+        own = list(record.cells[:round_no - 1])
+        own += [Cell(None, None, Code.NONE)] * (round_no - 1 - len(own))
+        kept = record.cells[round_no - 1] if round_no <= len(record.cells) else None
+        if start in cells:
+            cell = cells[start]
+        elif kept is not None and kept.code is not Code.NONE:
+            cell = kept
+        else:
+            cell = Cell(None, None, requested.get(start, Code.ZERO_BYE))
+        own += [cell, *record.cells[round_no:]]
+        points = sum((scoring.points(c.code) for c in own), Fraction(0))
+        records.append(PlayerRecord(record.entrant, points, record.rank, tuple(own)))
+    return Trf(tuple(records))

@@ -1,0 +1,109 @@
+"""bbpPairings v6.0.0 (``../shared/tools/bbpPairings``) as a test oracle: built once per
+session into a temporary folder, then used to generate random tournaments (``-g``), pair a
+round (``-p``) and check a file (``-c``). Test-only, like python-chess: never imported by
+``src``.
+
+Set ``CHESSARBITER_BBPPAIRINGS`` to a built ``bbpPairings.exe`` to skip the build (about a
+minute)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from chessarbiter.clock import Side
+from chessarbiter.tournament.records import Code, Pairing
+from chessarbiter.tournament.swiss.replay import initial_side
+from chessarbiter.tournament.trf import PlayerRecord, Record, Trf, dump
+from tests.corpus import CORPUS
+
+SOURCE = CORPUS.parent / "tools" / "bbpPairings"
+
+
+def build(scratch: Path) -> Path:
+    """The bbpPairings executable: ``CHESSARBITER_BBPPAIRINGS``, or built from the shared
+    source into ``scratch``; skips the test (saying why) where it cannot be built."""
+    given = os.environ.get("CHESSARBITER_BBPPAIRINGS")
+    if given:
+        return Path(given)
+    if not SOURCE.is_dir():
+        pytest.skip(f"bbpPairings source not found at {SOURCE}")
+    if shutil.which("make") is None or shutil.which("g++") is None:
+        pytest.skip("bbpPairings needs make and a C++20 compiler (g++), not found here")
+    folder = scratch / "bbpPairings"
+    binary = folder / "bbpPairings.exe"
+    if binary.exists():  # built by another worker of this run
+        return binary
+    shutil.copytree(SOURCE, folder, dirs_exist_ok=True)
+    done = subprocess.run(["make", "-C", str(folder), f"-j{os.cpu_count() or 1}"],
+                          capture_output=True, text=True, check=False)
+    if done.returncode or not binary.exists():
+        pytest.skip(f"bbpPairings did not build here: {done.stderr.strip()[-300:]}")
+    return binary
+
+
+@dataclass(frozen=True)
+class Bbp:
+    """The built program and a folder for its files."""
+
+    binary: Path
+    folder: Path
+
+    def generate(self, seed: int, players: int, rounds: int, *, system: str = "dutch",
+                 extra: str = "") -> Path | None:
+        """A random tournament (``-g``) with forfeits, half-point byes and retirements as
+        the generator makes them; ``None`` when it finds no legal pairing for a round."""
+        config = self.folder / f"g{seed}.cfg"
+        config.write_text(f"PlayersNumber={players}\nRoundsNumber={rounds}\nDrawPercentage=30\n"
+                          "ForfeitRate=15\nRetiredRate=40\nHalfPointByeRate=20\n"
+                          f"HighestRating=2700\nLowestRating=1200\n{extra}")
+        out = self.folder / f"g{seed}.trf"
+        done = subprocess.run([str(self.binary), f"--{system}", "-g", str(config), "-o",
+                               str(out), "-s", str(seed)], capture_output=True, check=False)
+        return out if done.returncode == 0 else None
+
+    def pair(self, text: str, *, system: str = "dutch") -> Pairing:
+        """bbpPairings's pairing (``-p``) of the next round of a TRF text, in board order."""
+        path = self.folder / "next.trf"
+        path.write_bytes(text.encode("latin-1"))
+        out = self.folder / "next.pairs"
+        done = subprocess.run([str(self.binary), f"--{system}", str(path), "-p", str(out)],
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        numbers = [int(word) for word in out.read_text().split()[1:]]
+        boards = tuple(zip(numbers[::2], numbers[1::2], strict=True))
+        bye = next((w for w, b in boards if b == 0), None)
+        return Pairing(tuple((w, b) for w, b in boards if b), bye)
+
+    def check(self, path: Path, *, system: str = "dutch") -> subprocess.CompletedProcess[str]:
+        """bbpPairings's checker (``-c``) on a file."""
+        return subprocess.run([str(self.binary), f"--{system}", str(path), "-c"],
+                              capture_output=True, text=True, check=False)
+
+
+def before_round(trf: Trf, round_no: int, total: int) -> str:
+    """The file as it was before ``round_no`` was paired: the earlier rounds, the byes
+    already entered for that round, points over the earlier rounds, ``XXR`` and ``XXC``."""
+    scoring = trf.scoring
+    records: list[PlayerRecord | Record] = []
+    for record in trf.records:
+        if isinstance(record, PlayerRecord):
+            cells = list(record.cells[:round_no - 1])
+            if len(record.cells) >= round_no:
+                cell = record.cells[round_no - 1]
+                if cell.opponent is None and cell.code not in (Code.PAIRING_BYE, Code.NONE):
+                    cells.append(cell)
+            points = sum((scoring.points(c.code) for c in record.cells[:round_no - 1]),
+                         Fraction(0))
+            records.append(PlayerRecord(record.entrant, points, 0, tuple(cells)))
+        elif record.tag not in ("XXR", "XXC", "142", "152"):
+            records.append(record)
+    colour = "white1" if initial_side(trf) is Side.WHITE else "black1"
+    records[1:1] = [Record("XXR", f" {total}"), Record("XXC", f" {colour}")]
+    return dump(Trf(tuple(records)))
