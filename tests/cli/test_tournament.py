@@ -180,3 +180,21 @@ def test_results_as_a_director_types_them(tmp_path: Path,
     assert " -- " in capsys.readouterr().out
     for typed in ("½", "1/2", "="):
         assert "1/2-1/2" in cli(capsys, db, "result", "1", "1", typed)
+
+
+@pytest.mark.parametrize(("given", "stored"), [(None, "2024"), ("2023", "2023"),
+                                               ("virtual", "virtual"), ("dummy", "2024")])
+def test_each_reading_of_unplayed_rounds_can_be_chosen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str | None, stored: str
+) -> None:
+    from chessarbiter.store.tournaments import TournamentStore
+
+    db = tmp_path / "t.sqlite"
+    cli(capsys, db, "create", "Open", "--rounds", "3",
+        *(("--unplayed", given) if given else ()))
+    store = TournamentStore(db)
+    try:
+        [created, *_] = store.events(1)
+    finally:
+        store.close()
+    assert created.data["unplayed"] == stored

@@ -99,9 +99,11 @@ def register(subparsers: Any) -> None:
     create.add_argument("--acceleration", choices=("baku",), help="Baku acceleration")
     create.add_argument("--rules", choices=("2025", "2017"), default="2025",
                         help="FIDE Dutch rules' edition")
-    create.add_argument("--unplayed", choices=("dummy", "virtual"), default="dummy",
-                        help="unplayed rounds in tie-breaks: C.07 2023's dummy opponent or "
-                             "the earlier virtual opponent")
+    create.add_argument("--unplayed", choices=("2024", "2023", "virtual", "dummy"),
+                        default="2024",
+                        help="unplayed rounds in tie-breaks: FIDE C.07 Art. 16 as applied "
+                             "from 1 April 2024 (default; 'dummy' is its former name), the "
+                             "2023 text, or the earlier virtual opponent")
     add = action("add", "register a player")
     add.add_argument("name")
     add.add_argument("--rating", type=int, default=0)
