@@ -197,4 +197,4 @@ def test_each_reading_of_unplayed_rounds_can_be_chosen(
         [created, *_] = store.events(1)
     finally:
         store.close()
-    assert created.data["unplayed"] == stored
+    assert created.data["settings"]["unplayed"] == stored
