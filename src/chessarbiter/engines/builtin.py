@@ -62,6 +62,15 @@ def _tighter(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
 
 
+def _less(limits: Limits, spent_ms: int) -> Limits:
+    """``limits`` with ``spent_ms`` taken off its times (at least 1 ms left)."""
+    if spent_ms <= 0:
+        return limits
+    soft = None if limits.soft_ms is None else max(limits.soft_ms - spent_ms, 1)
+    hard = None if limits.hard_ms is None else max(limits.hard_ms - spent_ms, 1)
+    return Limits(limits.depth, limits.nodes, soft, hard)
+
+
 class BuiltinEngine:
     """Our engine as a player. ``seed`` makes the weak levels' randomness repeatable;
     ``now`` is the time source (milliseconds)."""
@@ -116,6 +125,7 @@ class BuiltinEngine:
         the level's depth and node caps do not apply (the caller's own limits, or ``stop``,
         end the search; an analysis asks for that), its noise still does.
         """
+        started = self.searcher.now()
         level = LEVELS[self._level]
         limits = limits or Limits()
         if limits == Limits() and budget is None and stop is None:
@@ -128,6 +138,7 @@ class BuiltinEngine:
             hard_ms=_tighter(limits.hard_ms, hard),
         )
         keys = earlier_keys(pos) if history is None else history
+        limits = _less(limits, self.searcher.now() - started)  # the budget runs from the call
         if not level.noise_cp:
             return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info,
                                         multipv=multipv)

@@ -41,7 +41,8 @@ INFINITY: Final = MATE + 1
 ASPIRATION: Final = 50
 FUTILITY_MARGIN: Final = 120
 DELTA_MARGIN: Final = 200
-CHECK_EVERY: Final = 512
+CHECK_EVERY: Final = 64
+"""Nodes between two looks at the clock and the stop signal."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,15 @@
 """Time management: how long to think about one move under any clock mode.
 
 The budget has a target (start no new iteration after it) and a hard maximum (abort the
-search). Delay and Bronstein bonuses are free time: thinking within them costs nothing.
-Hourglass time used is handed to the opponent, so it is spent sparingly.
+search). ``Move Overhead`` is kept back every move for what the clock sees but the search
+does not (communication, process scheduling). Delay and Bronstein bonuses are free time:
+thinking within them costs nothing. Hourglass time used is handed to the opponent, so it is
+spent sparingly.
+
+Below :data:`EMERGENCY_MS` of its own time the engine plays in an emergency mode: it
+spends at most a quarter of an increment, less the closer its clock is to zero (so the clock
+grows back by the rest), a smaller share of what is left, and never more than a quarter of
+it on one move, so that a move slowed down by a loaded machine still leaves time.
 """
 
 from __future__ import annotations
@@ -15,11 +22,16 @@ from chessarbiter.clock.controls import BonusMode, TimeControl
 DEFAULT_MOVES_LEFT: Final = 30
 """Moves assumed still to play in a rest-of-game period."""
 HOURGLASS_MOVES_LEFT: Final = 45
-MOVE_OVERHEAD_MS: Final = 30
+MOVE_OVERHEAD_MS: Final = 50
 """Kept back each move for communication and process scheduling."""
 MIN_THINK_MS: Final = 5
 HARD_FACTOR: Final = 3
 """The hard maximum is this many targets (but at most half the time left)."""
+EMERGENCY_MS: Final = 1_000
+"""Below this much time of its own (a delay aside) the engine is in its emergency mode."""
+RESERVE_MS: Final = 250
+"""Own time wanted after any move, for a move slowed down beyond the overhead; with less,
+part of a delay is kept back instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,22 +53,33 @@ def budget(
 
     ``moves_to_go``: moves left in the current period including this one (``None``: the
     period is for the rest of the game). ``bonus_ms`` is the period's per-move bonus under
-    ``mode``.
+    ``mode``; ``overhead_ms`` the time lost each move outside the search.
     """
-    if remaining_ms < 0 or bonus_ms < 0 or (moves_to_go is not None and moves_to_go <= 0):
+    if (remaining_ms < 0 or bonus_ms < 0 or overhead_ms < 0
+            or (moves_to_go is not None and moves_to_go <= 0)):
         raise ValueError(
-            f"remaining {remaining_ms} ms, bonus {bonus_ms} ms, moves to go {moves_to_go}: "
-            "expected non-negative times and a positive move count"
+            f"remaining {remaining_ms} ms, bonus {bonus_ms} ms, overhead {overhead_ms} ms, "
+            f"moves to go {moves_to_go}: expected non-negative times and a positive move count"
         )
-    free = bonus_ms if mode in (BonusMode.DELAY, BonusMode.BRONSTEIN) else 0
+    delay = bonus_ms if mode in (BonusMode.DELAY, BonusMode.BRONSTEIN) else 0
     gain = bonus_ms if mode is BonusMode.INCREMENT else 0
     default_left = HOURGLASS_MOVES_LEFT if mode is BonusMode.HOURGLASS else DEFAULT_MOVES_LEFT
     moves_left = min(moves_to_go, default_left) if moves_to_go is not None else default_left
-    usable = max(remaining_ms - overhead_ms, 0)
-    target = usable // moves_left + gain * 3 // 4 + free
-    # Never more than half the clock on one move (a quarter in hourglass), bonus time aside.
-    ceiling = (usable // 4 if mode is BonusMode.HOURGLASS else usable // 2) + free
-    maximum = max(min(target * HARD_FACTOR, ceiling), MIN_THINK_MS)
+    # Thinking past `pool` loses on time; the overhead is taken from the delay first.
+    pool = max(remaining_ms + delay - overhead_ms, 0)
+    free = min(delay, pool)
+    own = pool - free
+    free -= min(free // 4, max(RESERVE_MS - own, 0))
+    if own < EMERGENCY_MS:
+        target = own // (2 * moves_left) + gain * own // (4 * EMERGENCY_MS) + free
+        ceiling = own // 4 + free
+        factor = 2
+    else:
+        target = own // moves_left + gain * 3 // 4 + free
+        # Never more than half the clock on one move (a quarter in hourglass), delay aside.
+        ceiling = (own // 4 if mode is BonusMode.HOURGLASS else own // 2) + free
+        factor = HARD_FACTOR
+    maximum = max(min(target * factor, ceiling), MIN_THINK_MS)
     return Budget(max(min(target, maximum), MIN_THINK_MS), maximum)
 
 
