@@ -15,11 +15,13 @@ from chessarbiter.engines.timeman import (
     EMERGENCY_MS,
     MIN_THINK_MS,
     MOVE_OVERHEAD_MS,
+    OVERHEAD_SAMPLES,
     Budget,
+    Timekeeper,
     budget,
     budget_for,
 )
-from tests.engines.helpers import NodeTime
+from tests.engines.helpers import NodeTime, TickingTime
 
 
 def test_sudden_death_spreads_the_clock_over_the_moves_to_come() -> None:
@@ -33,7 +35,8 @@ def test_less_time_gives_a_smaller_budget() -> None:
 
 
 def test_an_increment_is_mostly_spent() -> None:
-    plain, with_inc = budget(60_000), budget(60_000, BonusMode.INCREMENT, 2_000)
+    plain = budget(60_000, overhead_ms=0)
+    with_inc = budget(60_000, BonusMode.INCREMENT, 2_000, overhead_ms=0)
     assert with_inc.target - plain.target == 1_500
 
 
@@ -105,8 +108,10 @@ def test_outside_an_emergency_most_of_the_increment_is_spent() -> None:
     assert budget(EMERGENCY_MS + MOVE_OVERHEAD_MS, BonusMode.INCREMENT, 100).target >= 100
 
 
-def test_move_overhead_is_kept_back() -> None:
-    assert budget(10_000, overhead_ms=1_000).target < budget(10_000, overhead_ms=0).target
+def test_move_overhead_is_kept_back_for_every_move_to_come() -> None:
+    assert budget(10_000, overhead_ms=100).target == (10_000 - 100 - 29 * 100) // 30
+    assert budget(10_000, BonusMode.INCREMENT, 100, overhead_ms=100).target == (
+        (10_000 - 100) // 30 + 75)
     assert budget(100, overhead_ms=100) == Budget(MIN_THINK_MS, MIN_THINK_MS)
 
 
@@ -133,12 +138,14 @@ def test_a_slowed_player_never_flags_at_ten_seconds_and_a_tenth() -> None:
 class _Game:
     """The built-in engine playing itself on a real clock driven by a slow machine's time:
     ``ms_per_node`` for each node searched and ``latency_ms`` more per move outside the
-    search (every fifth move three times as much)."""
+    search (two moves in ten three times as much). Each side's budget comes from a
+    :class:`Timekeeper`, the way the players use it."""
 
     def __init__(self, control: TimeControl, ms_per_node: float, latency_ms: int) -> None:
         self.time = NodeTime(ms_per_node)
         self.engine = BuiltinEngine(now=self.time, tt_entries=1 << 14)
         self.time.attach(self.engine.searcher)
+        self.keepers = [Timekeeper(now=self.time) for _ in range(2)]
         self.clock = Clock(control, now=self.time)
         self.control = control
         self.latency_ms = latency_ms
@@ -150,11 +157,13 @@ class _Game:
         lowest = self.clock.remaining(Side.WHITE)
         for ply in range(plies):
             side = Side(pos.turn)
-            think = budget_for(self.control, ply // 2, self.clock.remaining(side))
+            remaining = self.clock.remaining(side)
+            think = self.keepers[pos.turn].budget_for(self.control, ply // 2, remaining)
             move = self.engine.choose(pos, budget=think).move
             if move is None:
                 break
             self.time()  # the nodes searched since the search last read the time
+            self.keepers[pos.turn].moved()
             self.time.wait(self.latency_ms * (3 if ply % 10 < 2 else 1))
             assert not self.clock.flags, f"flag at ply {ply}"
             self.clock.complete_move(side)
@@ -164,19 +173,19 @@ class _Game:
 
 
 @pytest.mark.parametrize(
-    ("control", "plies", "ms_per_node"),
-    [("0.1667+0.1", 160, 1.0), ("G/0;d1", 60, 3.0), ("0.1+0", 100, 1.0),
-     ("10/0.1, 0.1+0.05", 100, 1.0)],
+    ("control", "plies", "ms_per_node", "latency_ms"),
+    [("0.1667+0.1", 160, 1.0, 40), ("0.1667+0.1", 160, 1.0, 60), ("G/0;d1", 60, 3.0, 40),
+     ("0.1+0", 100, 1.0, 40), ("10/0.1, 0.1+0.05", 100, 1.0, 40)],
 )
 def test_the_engine_never_flags_on_a_slow_machine(
-    control: str, plies: int, ms_per_node: float
+    control: str, plies: int, ms_per_node: float, latency_ms: int
 ) -> None:
-    """Seconds-long controls at 1,000 nodes/s or less with 40 ms lost every move (120 ms on
-    some): no flag falls, whether under an increment, a delay with no time of its own,
-    sudden death or moves to go."""
+    """Seconds-long controls at 1,000 nodes/s or less with 40 or 60 ms lost every move
+    (three times as much on some): no flag falls, whether under an increment, a delay with
+    no time of its own, sudden death or moves to go."""
     tc = parse_us(control) if control.startswith("G/") else parse_control(control)
     assert tc is not None
-    lowest = _Game(tc, ms_per_node, latency_ms=40).play(plies)
+    lowest = _Game(tc, ms_per_node, latency_ms).play(plies)
     assert lowest >= 0 if tc.periods[0].mode is BonusMode.DELAY else lowest > 0
 
 
@@ -187,3 +196,31 @@ def test_the_hard_maximum_is_kept_to_within_a_few_nodes() -> None:
     searcher.search(Position(), Limits(soft_ms=10_000, hard_ms=300))
     time()
     assert 300 <= time.ms <= 300 + CHECK_EVERY * 2.0
+
+
+def test_a_timekeeper_learns_the_time_lost_outside_the_search() -> None:
+    time = TickingTime(step=0)
+    keeper = Timekeeper(floor_ms=50, now=time)
+    assert keeper.budget(10_000, BonusMode.INCREMENT, 100, move_number=0) == budget(
+        10_000, BonusMode.INCREMENT, 100, None, 50)
+    time.ms += 200  # thinks 200 ms; the clock shows 300 ms less than that explains
+    keeper.moved()
+    think = keeper.budget(10_000 - 200 + 100 - 300, BonusMode.INCREMENT, 100, move_number=1)
+    assert keeper.overhead_ms == 300
+    assert think == budget(9_600, BonusMode.INCREMENT, 100, None, 300)
+
+
+def test_a_timekeeper_forgets_old_losses_and_skips_unrelated_moves() -> None:
+    time = TickingTime(step=0)
+    keeper = Timekeeper(floor_ms=50, now=time)
+    keeper.budget(10_000, move_number=0)
+    keeper.moved()
+    keeper.budget(9_000, move_number=1)  # 1,000 ms lost
+    assert keeper.overhead_ms == 1_000
+    keeper.moved()
+    keeper.budget(5_000, move_number=5)  # not the next move: nothing learnt
+    assert keeper.overhead_ms == 1_000
+    for move in range(6, 6 + OVERHEAD_SAMPLES):
+        keeper.moved()
+        keeper.budget(5_000 - 10 * (move - 5), move_number=move)  # 10 ms lost each
+    assert keeper.overhead_ms == 50

@@ -41,7 +41,7 @@ INFINITY: Final = MATE + 1
 ASPIRATION: Final = 50
 FUTILITY_MARGIN: Final = 120
 DELTA_MARGIN: Final = 200
-CHECK_EVERY: Final = 64
+CHECK_EVERY: Final = 16
 """Nodes between two looks at the clock and the stop signal."""
 
 

@@ -6,17 +6,22 @@ does not (communication, process scheduling). Delay and Bronstein bonuses are fr
 thinking within them costs nothing. Hourglass time used is handed to the opponent, so it is
 spent sparingly.
 
-Below :data:`EMERGENCY_MS` of its own time the engine plays in an emergency mode: it
-spends at most a quarter of an increment, less the closer its clock is to zero (so the clock
-grows back by the rest), a smaller share of what is left, and never more than a quarter of
-it on one move, so that a move slowed down by a loaded machine still leaves time.
+Below :data:`EMERGENCY_MS` of its own time (more when the overhead is large) the engine
+plays in an emergency mode: it spends at most a quarter of an increment, less the closer
+its clock is to zero (so the clock grows back by the rest), a smaller share of what is
+left, and never more than a quarter of it on one move, so that a move slowed down by a
+loaded machine still leaves time. Every move to come is counted to lose the overhead again.
+A :class:`Timekeeper` learns a player's real overhead from its clock over a game.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.clock.controls import BonusMode, TimeControl
 
 DEFAULT_MOVES_LEFT: Final = 30
@@ -28,7 +33,8 @@ MIN_THINK_MS: Final = 5
 HARD_FACTOR: Final = 3
 """The hard maximum is this many targets (but at most half the time left)."""
 EMERGENCY_MS: Final = 1_000
-"""Below this much time of its own (a delay aside) the engine is in its emergency mode."""
+"""Below this much time of its own (a delay aside), or eight overheads if more, the engine
+is in its emergency mode."""
 RESERVE_MS: Final = 250
 """Own time wanted after any move, for a move slowed down beyond the overhead; with less,
 part of a delay is kept back instead."""
@@ -70,12 +76,14 @@ def budget(
     free = min(delay, pool)
     own = pool - free
     free -= min(free // 4, max(RESERVE_MS - own, 0))
-    if own < EMERGENCY_MS:
-        target = own // (2 * moves_left) + gain * own // (4 * EMERGENCY_MS) + free
+    # Each move to come loses the overhead again, less what its increment gives back.
+    share = max(own - (moves_left - 1) * max(overhead_ms - gain, 0), 0) // moves_left
+    if own < max(EMERGENCY_MS, 8 * overhead_ms):
+        target = share // 2 + gain * own // (4 * EMERGENCY_MS) + free
         ceiling = own // 4 + free
         factor = 2
     else:
-        target = own // moves_left + gain * 3 // 4 + free
+        target = share + gain * 3 // 4 + free
         # Never more than half the clock on one move (a quarter in hourglass), delay aside.
         ceiling = (own // 4 if mode is BonusMode.HOURGLASS else own // 2) + free
         factor = HARD_FACTOR
@@ -91,7 +99,75 @@ def budget_for(
 ) -> Budget:
     """The think time for a player's next move, after ``moves_made`` of his own, under a
     time control: the current period gives the bonus and the moves left in it."""
+    mode, bonus_ms, moves_to_go = period_terms(control, moves_made)
+    return budget(remaining_ms, mode, bonus_ms, moves_to_go, overhead_ms)
+
+
+def period_terms(control: TimeControl, moves_made: int) -> tuple[BonusMode, int, int | None]:
+    """The bonus mode and time of the period a player's next move is in, after
+    ``moves_made`` of his own, and the moves left in it (``None``: the rest of the game)."""
     index, made_in_period = control.period_index(moves_made)
     period = control.periods[index]
     moves_to_go = None if period.moves is None else period.moves - made_in_period
-    return budget(remaining_ms, period.mode, period.bonus_ms, moves_to_go, overhead_ms)
+    return period.mode, period.bonus_ms, moves_to_go
+
+
+OVERHEAD_SAMPLES: Final = 8
+"""The moves over which a :class:`Timekeeper` remembers the time lost outside its search."""
+
+
+class Timekeeper:
+    """One player's time management over a game: each move's budget, with the overhead
+    learned from the clock. The time lost outside the search on a move (sending it, the
+    arbiter's work, a busy machine not running the engine) is what the clock shows at the
+    next move short of what it showed before, less the think time, plus the increment;
+    the overhead used is the largest of the last few moves' (at least ``floor_ms``).
+    ``now`` is the time source (milliseconds)."""
+
+    def __init__(self, floor_ms: int = MOVE_OVERHEAD_MS,
+                 now: Callable[[], int] = monotonic_ms) -> None:
+        self.floor_ms = floor_ms
+        self.now = now
+        self._lost: deque[int] = deque(maxlen=OVERHEAD_SAMPLES)
+        self._expected: int | None = None
+        self._move = -1
+        self._started = 0
+        self._remaining = 0
+        self._gain: int | None = None
+
+    @property
+    def overhead_ms(self) -> int:
+        """The overhead the next budget keeps back."""
+        return max(self.floor_ms, max(self._lost, default=0))
+
+    def budget(
+        self,
+        remaining_ms: int,
+        mode: BonusMode = BonusMode.NONE,
+        bonus_ms: int = 0,
+        moves_to_go: int | None = None,
+        *,
+        move_number: int,
+    ) -> Budget:
+        """The budget for the player's move ``move_number`` (its moves counted from any
+        origin: consecutive numbers tell consecutive moves), thinking from now on."""
+        if self._expected is not None and move_number == self._move + 1:
+            self._lost.append(max(self._expected - remaining_ms, 0))
+        self._expected = None
+        self._move, self._started, self._remaining = move_number, self.now(), remaining_ms
+        self._gain = (bonus_ms if mode is BonusMode.INCREMENT
+                      else 0 if mode is BonusMode.NONE else None)
+        return budget(remaining_ms, mode, bonus_ms, moves_to_go, self.overhead_ms)
+
+    def budget_for(self, control: TimeControl, moves_made: int, remaining_ms: int) -> Budget:
+        """:meth:`budget` for the player's next move, after ``moves_made`` of his own,
+        under a time control (see :func:`budget_for`)."""
+        mode, bonus_ms, moves_to_go = period_terms(control, moves_made)
+        return self.budget(remaining_ms, mode, bonus_ms, moves_to_go, move_number=moves_made)
+
+    def moved(self) -> None:
+        """The move is chosen: what the clock should show at the next move if nothing
+        were lost (known under an increment or none; delays are not learned from)."""
+        if self._gain is not None:
+            self._expected = self._remaining - (self.now() - self._started) + self._gain
+            self._gain = None
