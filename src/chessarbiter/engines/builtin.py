@@ -18,7 +18,7 @@ from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.engines.search import Limits, Searcher, SearchInfo, SearchResult
 from chessarbiter.engines.timeman import Budget
-from chessarbiter.engines.tt import MATE_BOUND, TranspositionTable
+from chessarbiter.engines.tt import MATE, MATE_BOUND, TranspositionTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,15 @@ def _less(limits: Limits, spent_ms: int) -> Limits:
     soft = None if limits.soft_ms is None else max(limits.soft_ms - spent_ms, 1)
     hard = None if limits.hard_ms is None else max(limits.hard_ms - spent_ms, 1)
     return Limits(limits.depth, limits.nodes, soft, hard)
+
+
+def _no_move(pos: Position, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+    """The answer without a legal move: mated (a mate in 0) or stalemated (a draw), told to
+    ``on_info`` as a depth-0 line so that a GUI shows the score."""
+    score = -MATE if pos.is_check() else 0
+    if on_info is not None:
+        on_info(SearchInfo(0, score, 0, 0, ()))
+    return SearchResult(None, score, 0, 0)
 
 
 class BuiltinEngine:
@@ -137,6 +146,8 @@ class BuiltinEngine:
             soft_ms=_tighter(limits.soft_ms, soft),
             hard_ms=_tighter(limits.hard_ms, hard),
         )
+        if not pos.legal_moves():
+            return _no_move(pos, on_info)
         keys = earlier_keys(pos) if history is None else history
         limits = _less(limits, self.searcher.now() - started)  # the budget runs from the call
         if not level.noise_cp:
@@ -144,8 +155,6 @@ class BuiltinEngine:
                                         multipv=multipv)
         scored = self.searcher.root_scores(pos, limits, margin=2 * level.noise_cp, history=keys,
                                            stop=stop, on_info=on_info, multipv=multipv)
-        if not scored:
-            return SearchResult(None, 0, 0, self.searcher.nodes)
         move, score = max(scored, key=lambda ms: self._noisy(ms[1], level.noise_cp))
         return SearchResult(move, score, limits.depth or 1, self.searcher.nodes, (move,))
 

@@ -121,7 +121,8 @@ class Searcher:
         self._node_limit = 0
         self._stop: threading.Event | None = None
         self._root_best: Move | None = None
-        self._root_move = Move(0)
+        self._root_order: list[Move] = []
+        self._root_floor: list[int] = []
 
     def new_game(self) -> None:
         """Forget what earlier games taught (table, history, killers)."""
@@ -148,7 +149,9 @@ class Searcher:
         moves = movegen.legal_moves(pos)
         self._prepare(pos, limits, history, stop)
         if not moves:
-            return SearchResult(None, 0, 0, 0)
+            return SearchResult(None, -MATE if movegen.checkers(pos) else 0, 0, 0)
+        self._root_order = order_moves(self._pos, moves, 0, (0, 0), self._history)
+        self._root_floor = []
         best: SearchResult = SearchResult(moves[0], 0, 0, 0)
         score = 0
         lines = min(max(multipv, 1), len(moves))
@@ -173,7 +176,7 @@ class Searcher:
                 for rank, (line_score, line) in enumerate(found, 1):
                     on_info(SearchInfo(depth, line_score, self.nodes, self.elapsed_ms(), line,
                                        rank))
-            if self._done(limits, score, len(moves)):
+            if self._done(limits, depth, score, len(moves)):
                 break
         return SearchResult(best.move, best.score, best.depth, self.nodes, best.pv)
 
@@ -250,12 +253,13 @@ class Searcher:
         before, so one begun after half the target would end far past it."""
         return limits.soft_ms is not None and 2 * self.elapsed_ms() >= limits.soft_ms
 
-    def _done(self, limits: Limits, score: int, n_moves: int) -> bool:
+    def _done(self, limits: Limits, depth: int, score: int, n_moves: int) -> bool:
+        """Whether to stop iterating: out of time, a single legal move on the clock, or a
+        mate proven (found with two plies to spare: the best line's score a mate for one
+        side, every other move searched to the depth)."""
         if self._soft_expired(limits) or (n_moves == 1 and limits.soft_ms is not None):
             return True
-        return abs(score) > MATE_BOUND and limits.depth is None and limits.nodes is None and (
-            limits.soft_ms is not None
-        )
+        return abs(score) > MATE_BOUND and depth >= MATE - abs(score) + 2
 
     def _check_limits(self) -> None:
         if self.nodes >= self._node_limit:
@@ -276,27 +280,56 @@ class Searcher:
 
     def _lines(self, depth: int, count: int) -> list[tuple[int, tuple[Move, ...]]]:
         """The ``count`` best lines at ``depth``, each from a different first move, best
-        first: every root search but the first leaves out the moves already found."""
-        found: list[tuple[int, tuple[Move, ...]]] = []
-        excluded: set[Move] = set()
-        for _ in range(count):
-            score = self._root(depth, -INFINITY, INFINITY, excluded)
-            line = self._pv(depth, self._root_move)
-            found.append((score, line))
-            excluded.add(self._root_move)
-        return found
+        first, in one pass over the root moves (two when the window fails): a move is
+        searched in full only if a null window says it beats the weakest line found so far,
+        or, until ``count`` are found, an aspiration floor below the previous iteration's
+        weakest line. The root moves are then ordered by this iteration's scores."""
+        floor = -INFINITY
+        if depth >= 4 and len(self._root_floor) == count:
+            floor = self._root_floor[-1] - ASPIRATION
+        top = self._lines_above(depth, count, floor)
+        if len(top) < count and floor > -INFINITY:
+            top = self._lines_above(depth, count, -INFINITY)
+        self._root_floor = [score for score, _ in top]
+        self.tt.put(self._pos.key(), depth, top[0][0], EXACT, top[0][1])
+        return [(score, self._pv(depth, m)) for score, m in top]
 
-    def _root(self, depth: int, alpha: int, beta: int,
-              excluded: set[Move] | frozenset[Move] = frozenset()) -> int:
-        """The root's score in the window; moves in ``excluded`` are not searched, and a
-        search leaving some out is neither stored in the table nor the root's best move."""
+    def _lines_above(self, depth: int, count: int, floor: int) -> list[tuple[int, Move]]:
+        """The best ``count`` root moves scoring above ``floor`` (maybe fewer), with exact
+        scores, best first."""
+        pos = self._pos
+        self._keys.append(pos.key())
+        top: list[tuple[int, Move]] = []
+        scores: dict[Move, int] = {}
+        for m in self._root_order:
+            bound = top[-1][0] if len(top) == count else floor
+            pos.push(m)
+            gives_check = movegen.checkers(pos) != 0
+            if bound == -INFINITY:
+                score = -self._node(depth - 1, -INFINITY, INFINITY, 1, gives_check)
+            else:
+                score = -self._node(depth - 1, -bound - 1, -bound, 1, gives_check)
+                if score > bound:
+                    score = -self._node(depth - 1, -INFINITY, -bound, 1, gives_check)
+            pos.pop()
+            scores[m] = score
+            if score > bound:
+                top.append((score, m))
+                top.sort(key=lambda line: -line[0])
+                del top[count:]
+                if top[0][1] == m:
+                    self._root_best = m
+        self._keys.pop()
+        self._root_order.sort(key=lambda m: -scores[m])
+        return top
+
+    def _root(self, depth: int, alpha: int, beta: int) -> int:
+        """The root's score in the window."""
         pos = self._pos
         key = pos.key()
         entry = self.tt.get(key)
         tt_move = entry[3] if entry is not None else 0
         moves = order_moves(pos, movegen.legal_moves(pos), tt_move, (0, 0), self._history)
-        if excluded:
-            moves = [m for m in moves if m not in excluded]
         self._keys.append(key)
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
@@ -314,16 +347,12 @@ class Searcher:
                 best_score, best_move = score, m
                 if score > alpha:
                     alpha = score
-                    if not excluded:
-                        self._root_best = m
+                    self._root_best = m
                     if score >= beta:
                         break
         self._keys.pop()
-        self._root_move = best_move
-        if not excluded:
-            bound = LOWER if best_score >= beta else (
-                EXACT if best_score > original_alpha else UPPER)
-            self.tt.put(key, depth, best_score, bound, best_move)
+        bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
+        self.tt.put(key, depth, best_score, bound, best_move)
         return best_score
 
     def _is_draw(self, pos: Position, key: int) -> bool:
@@ -347,6 +376,11 @@ class Searcher:
         key = pos.key()
         if self._is_draw(pos, key):
             return 0
+        # Mate-distance pruning: no line from here mates sooner than a mate already found.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
         if in_check:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
