@@ -88,14 +88,15 @@ def test_being_mated_is_proven_too() -> None:
 
 
 @pytest.mark.parametrize("fen", MULTIPV_POSITIONS)
-def test_three_lines_cost_less_than_twice_one(fen: str) -> None:
-    """MultiPV 3 costs at most twice the nodes of one line at the same depth (1.4 to 3.2
-    times before the one-pass search, 1.2 to 1.6 times after; 6.5 times, from 8.5, in the
-    sharp "kiwipete" position, where the third line is a pawn behind the first)."""
+def test_three_lines_cost_at_most_two_and_a_half_times_one(fen: str) -> None:
+    """MultiPV 3 costs at most 2.5 times the nodes of one line at the same depth (1.4 to 3.2
+    times before the one-pass search, 1.4 to 2.0 times now that one line is searched with
+    null moves; 5.4 times, from 8.5, in the sharp "kiwipete" position, where the third line
+    is a pawn behind the first)."""
     pos = parse_fen(fen)
     one = Searcher().search(pos, Limits(depth=4)).nodes
     three = Searcher().search(pos, Limits(depth=4), multipv=3).nodes
-    assert three <= 2 * one
+    assert 2 * three <= 5 * one
 
 
 @pytest.mark.parametrize("fen", MULTIPV_POSITIONS)

@@ -1,13 +1,15 @@
-"""Alpha-beta search: iterative deepening over a principal variation search (negamax) with a
-transposition table, quiescence search, check extension, late move reductions, futility
-pruning, and draw detection (repetition along the game and the search path, the 50-move
-rule, insufficient material).
+"""Alpha-beta search: iterative deepening with aspiration windows over a principal variation
+search (negamax) with a transposition table, quiescence search, check extension, null-move
+pruning, late move reductions, futility pruning, mate-distance pruning, killer and history
+move ordering, and draw detection (repetition along the game and the search path, the
+50-move rule, insufficient material). A proven mate ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,8 +43,27 @@ INFINITY: Final = MATE + 1
 ASPIRATION: Final = 50
 FUTILITY_MARGIN: Final = 120
 DELTA_MARGIN: Final = 200
+MAX_ASPIRATION: Final = 800
+"""Beyond this half-width an aspiration window opens fully on its failing side."""
+HISTORY_MAX: Final = 1 << 14
 CHECK_EVERY: Final = 16
 """Nodes between two looks at the clock and the stop signal."""
+
+
+LMR: Final = tuple(
+    tuple(0 if d < 3 or i < 3 else max(1, int(0.75 + math.log(d) * math.log(i) / 2.25))
+          for i in range(64))
+    for d in range(64)
+)
+"""Late-move reductions by depth and move number: deeper and later moves are reduced more
+(one ply less at PV nodes)."""
+
+
+def _has_pieces(pos: Position) -> bool:
+    """Whether the side to move has a piece besides its king and pawns."""
+    p = pos.pieces
+    base = pos.turn << 3
+    return bool(p[base | 2] | p[base | 3] | p[base | 4] | p[base | 5])
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,13 +291,21 @@ class Searcher:
             raise _Abort
 
     def _aspiration(self, depth: int, previous: int) -> int:
+        """The root's score, searched first in a window around the previous iteration's,
+        widened on the failing side (doubling) until the score falls inside."""
         if depth < 4 or abs(previous) > MATE_BOUND:
             return self._root(depth, -INFINITY, INFINITY)
-        alpha, beta = previous - ASPIRATION, previous + ASPIRATION
-        score = self._root(depth, alpha, beta)
-        if alpha < score < beta:
-            return score
-        return self._root(depth, -INFINITY, INFINITY)
+        delta = ASPIRATION
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            score = self._root(depth, alpha, beta)
+            if alpha < score < beta:
+                return score
+            delta *= 2
+            if score <= alpha:
+                alpha = -INFINITY if delta > MAX_ASPIRATION else max(score - delta, -INFINITY)
+            else:
+                beta = INFINITY if delta > MAX_ASPIRATION else min(score + delta, INFINITY)
 
     def _lines(self, depth: int, count: int) -> list[tuple[int, tuple[Move, ...]]]:
         """The ``count`` best lines at ``depth``, each from a different first move, best
@@ -368,7 +397,10 @@ class Searcher:
             i -= 2
         return False
 
-    def _node(self, depth: int, alpha: int, beta: int, ply: int, in_check: bool) -> int:
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, in_check: bool,
+              null_ok: bool = True) -> int:
+        """Principal variation search of a node below the root (``null_ok``: a null move may
+        be tried, i.e. the move before was not one)."""
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0 or self.nodes >= self._node_limit:
             self._check_limits()
@@ -400,18 +432,21 @@ class Searcher:
         moves = movegen.legal_moves(pos)
         if not moves:
             return -MATE + ply if in_check else 0
-        static = 0
         futile = False
-        if not in_check and not pv_node and abs(beta) < MATE_BOUND and depth <= 3:
+        if not in_check and not pv_node and abs(beta) < MATE_BOUND:
             static = evaluate(pos)
-            if static - FUTILITY_MARGIN * depth >= beta:
-                return static
-            futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
+            if depth <= 3:
+                if static - FUTILITY_MARGIN * depth >= beta:
+                    return static
+                futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
+            if (null_ok and depth >= 4 and static >= beta and _has_pieces(pos)
+                    and self._null_move(key, depth, beta, ply)):
+                return beta
         self._keys.append(key)
         killers = self._killers[ply]
-        history = self._history
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
+        tried: list[int] = []
         for i, m in enumerate(self._ordered(pos, moves, tt_move, killers)):
             quiet = not is_tactical(pos, m)
             pos.push(m)
@@ -425,10 +460,10 @@ class Searcher:
                 reduction = 0
                 if (depth >= 3 and i >= 3 and quiet and not in_check and not gives_check
                         and m != killers[0] and m != killers[1]):
-                    reduction = 2 if i >= 8 and depth >= 5 else 1
+                    reduction = LMR[min(depth, 63)][min(i, 63)] - pv_node
                 score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
                                     gives_check)
-                if score > alpha and reduction:
+                if score > alpha and reduction > 0:
                     score = -self._node(depth - 1, -alpha - 1, -alpha, ply + 1, gives_check)
                 if alpha < score < beta:
                     score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
@@ -439,15 +474,48 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            if killers[0] != m:
-                                killers[1] = killers[0]
-                                killers[0] = m
-                            history[pos.board[m & 63] << 6 | (m >> 6) & 63] += depth * depth
+                            self._reward(pos.board, m, tried, depth, killers)
                         break
+            if quiet:
+                tried.append(m)
         self._keys.pop()
         bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
         self.tt.put(key, depth, to_tt(best_score, ply), bound, best_move)
         return best_score
+
+    def _null_move(self, key: int, depth: int, beta: int, ply: int) -> bool:
+        """Null-move pruning: whether the side to move, even passing its move, keeps a score
+        of ``beta`` or more in a search reduced by 2 or 3 plies (then a real move would too;
+        not tried in check nor without pieces, where passing may be the only loss:
+        zugzwang). The repetition look-back stops at the pass."""
+        pos = self._pos
+        reduction = 3 if depth >= 6 else 2
+        halfmoves = pos.halfmove_clock
+        undo = pos.make_null()
+        pos.halfmove_clock = 0
+        self._keys.append(key)
+        try:
+            score = -self._node(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False, False)
+        finally:
+            self._keys.pop()
+            pos.halfmove_clock = halfmoves
+            pos.unmake_null(undo)
+        return score >= beta
+
+    def _reward(self, board: list[int], move: int, tried: list[int], depth: int,
+                killers: list[int]) -> None:
+        """A quiet move made a cut-off: it becomes a killer and gains history; the quiet
+        moves tried before it lose as much. History stays within +-HISTORY_MAX."""
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        history = self._history
+        bonus = min(depth * depth, HISTORY_MAX)
+        index = board[move & 63] << 6 | (move >> 6) & 63
+        history[index] += bonus - history[index] * bonus // HISTORY_MAX
+        for other in tried:
+            index = board[other & 63] << 6 | (other >> 6) & 63
+            history[index] -= bonus + history[index] * bonus // HISTORY_MAX
 
     def _ordered(
         self, pos: Position, moves: list[Move], tt_move: int, killers: list[int]
