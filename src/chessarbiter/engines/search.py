@@ -141,7 +141,8 @@ class Searcher:
         self._hard: int | None = None
         self._node_limit = 0
         self._stop: threading.Event | None = None
-        self._root_best: Move | None = None
+        self._root_best = 0
+        """The best root move of the running iteration so far (0: none yet)."""
         self._root_order: list[Move] = []
         self._root_floor: list[int] = []
 
@@ -178,7 +179,7 @@ class Searcher:
         lines = min(max(multipv, 1), len(moves))
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
         for depth in range(1, max_depth + 1):
-            self._root_best = None
+            self._root_best = 0
             try:
                 if lines == 1:
                     score = self._aspiration(depth, score)
@@ -187,9 +188,9 @@ class Searcher:
                     found = self._lines(depth, lines)
                     score = found[0][0]
             except _Abort:
-                if self._root_best is not None:
-                    best = SearchResult(self._root_best, best.score, best.depth, self.nodes,
-                                        best.pv)
+                if self._root_best:
+                    best = SearchResult(Move(self._root_best), best.score, best.depth,
+                                        self.nodes, best.pv)
                 break
             pv = found[0][1]
             best = SearchResult(pv[0] if pv else moves[0], score, depth, self.nodes, pv)
