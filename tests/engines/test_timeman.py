@@ -224,3 +224,13 @@ def test_a_timekeeper_forgets_old_losses_and_skips_unrelated_moves() -> None:
         keeper.moved()
         keeper.budget(5_000 - 10 * (move - 5), move_number=move)  # 10 ms lost each
     assert keeper.overhead_ms == 50
+
+
+def test_a_timekeeper_counts_a_think_beyond_the_maximum_as_lost() -> None:
+    time = TickingTime(step=0)
+    keeper = Timekeeper(floor_ms=50, now=time)
+    think = keeper.budget(5_000, BonusMode.INCREMENT, 100, move_number=0)
+    time.ms += think.maximum + 700  # a starved search
+    keeper.moved()
+    keeper.budget(5_000 - think.maximum - 700 + 100, BonusMode.INCREMENT, 100, move_number=1)
+    assert keeper.overhead_ms == 700

@@ -118,11 +118,12 @@ OVERHEAD_SAMPLES: Final = 8
 
 class Timekeeper:
     """One player's time management over a game: each move's budget, with the overhead
-    learned from the clock. The time lost outside the search on a move (sending it, the
-    arbiter's work, a busy machine not running the engine) is what the clock shows at the
-    next move short of what it showed before, less the think time, plus the increment;
-    the overhead used is the largest of the last few moves' (at least ``floor_ms``).
-    ``now`` is the time source (milliseconds)."""
+    learned from the clock. The time lost on a move is what the clock shows at the next
+    move short of what it showed before, less the think time, plus the increment (sending
+    the move, the arbiter's work, a busy machine not running the engine), and the think
+    time beyond the budget's maximum (a search the machine starved of time); the overhead
+    used is the largest of the last few moves' losses (at least ``floor_ms``). ``now`` is
+    the time source (milliseconds)."""
 
     def __init__(self, floor_ms: int = MOVE_OVERHEAD_MS,
                  now: Callable[[], int] = monotonic_ms) -> None:
@@ -134,6 +135,8 @@ class Timekeeper:
         self._started = 0
         self._remaining = 0
         self._gain: int | None = None
+        self._maximum: int | None = None
+        self._overshot = 0
 
     @property
     def overhead_ms(self) -> int:
@@ -151,13 +154,17 @@ class Timekeeper:
     ) -> Budget:
         """The budget for the player's move ``move_number`` (its moves counted from any
         origin: consecutive numbers tell consecutive moves), thinking from now on."""
-        if self._expected is not None and move_number == self._move + 1:
-            self._lost.append(max(self._expected - remaining_ms, 0))
-        self._expected = None
+        if move_number == self._move + 1:
+            outside = 0 if self._expected is None else max(self._expected - remaining_ms, 0)
+            if outside or self._overshot:
+                self._lost.append(outside + self._overshot)
+        self._expected, self._overshot = None, 0
         self._move, self._started, self._remaining = move_number, self.now(), remaining_ms
         self._gain = (bonus_ms if mode is BonusMode.INCREMENT
                       else 0 if mode is BonusMode.NONE else None)
-        return budget(remaining_ms, mode, bonus_ms, moves_to_go, self.overhead_ms)
+        given = budget(remaining_ms, mode, bonus_ms, moves_to_go, self.overhead_ms)
+        self._maximum = given.maximum
+        return given
 
     def budget_for(self, control: TimeControl, moves_made: int, remaining_ms: int) -> Budget:
         """:meth:`budget` for the player's next move, after ``moves_made`` of his own,
@@ -168,6 +175,10 @@ class Timekeeper:
     def moved(self) -> None:
         """The move is chosen: what the clock should show at the next move if nothing
         were lost (known under an increment or none; delays are not learned from)."""
+        if self._maximum is None:
+            return
+        think = self.now() - self._started
+        self._overshot = max(think - self._maximum, 0)
+        self._maximum = None
         if self._gain is not None:
-            self._expected = self._remaining - (self.now() - self._started) + self._gain
-            self._gain = None
+            self._expected = self._remaining - think + self._gain
