@@ -1,9 +1,11 @@
-"""Build hook: the rules' hot modules (the core and the dead-position analysis) are compiled
-with mypyc from the same source; set ``CHESSARBITER_PURE=1`` for a pure-Python install.
+"""Build hook: the hot modules (the core, the dead-position analysis, the engine's search
+and evaluation) are compiled with mypyc from the same source; set ``CHESSARBITER_PURE=1``
+for a pure-Python install.
 
 Everything else (metadata, dependencies) is in ``pyproject.toml``. The public entry points
-that validate their arguments (FEN parsing, ``can_checkmate``, the arbiter) stay interpreted,
-so bad input raises the documented errors whichever way the package was installed.
+that validate their arguments (FEN parsing, ``can_checkmate``, the arbiter, the engine's
+levels and time budgets) stay interpreted, so bad input raises the documented errors
+whichever way the package was installed.
 """
 
 import hashlib
@@ -24,6 +26,7 @@ COMPILED = (
         for path in sorted(SRC.glob("laws/deadpos/*.py"))
         if path.name not in ("__init__.py", "api.py", "verdict.py")
     ),
+    *(f"engines/{name}.py" for name in ("tables", "tt", "evaluation", "ordering", "search")),
 )
 """The modules compiled, relative to ``src/chessarbiter``."""
 

@@ -1,7 +1,8 @@
 """The built-in engine's speed and strength (issue: engines).
 
-Speed: ``.venv/bin/python bench/bench_engine.py nps [--depth 5]`` searches a few positions
-to a fixed depth and prints nodes per second.
+Speed: ``.venv/bin/python bench/bench_engine.py nps [--seconds 3]`` searches a few positions
+for the same time with the built-in engine and with Debian's Stockfish (one thread, 16 MB
+hash) and prints both engines' nodes per second and the ratio.
 
 Strength: ``.venv/bin/python bench/bench_engine.py match --opponent OPP --games N
 [--level L] [--tc 10+0.1]`` plays a small match against ``random``, ``sf-elo:1350``
@@ -17,6 +18,7 @@ import argparse
 import math
 import random
 import shutil
+import subprocess
 import time
 from typing import Protocol
 
@@ -179,26 +181,86 @@ def match(args: argparse.Namespace) -> None:
           f"Elo difference {elo(score, args.games)}")
 
 
+def stockfish_nps(path: str, fen: str, seconds: float) -> tuple[int, int]:
+    """Stockfish's nodes and nodes/s on ``fen`` in ``seconds`` (one thread, 16 MB hash)."""
+    proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def say(line: str, until: str) -> list[str]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        lines = []
+        for answer in proc.stdout:
+            lines.append(answer.strip())
+            if answer.startswith(until):
+                return lines
+        raise SystemExit(f"{path} ended before {until!r}")
+
+    say("uci", "uciok")
+    say("setoption name Threads value 1\nsetoption name Hash value 16\nisready", "readyok")
+    proc.stdin.write(f"position fen {fen}\n")
+    lines = say(f"go movetime {int(seconds * 1000)}", "bestmove")
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    proc.wait(10)
+    nodes = speed = 0
+    for line in lines:
+        words = line.split()
+        if "nps" in words and "nodes" in words:
+            nodes = int(words[words.index("nodes") + 1])
+            speed = int(words[words.index("nps") + 1])
+    return nodes, speed
+
+
 def nps(args: argparse.Namespace) -> None:
-    total_nodes = 0
-    total_s = 0.0
+    """Nodes/s of the built-in engine and of Stockfish on the same positions, for the same
+    time each, and the ratio."""
+    path = args.stockfish or shutil.which("stockfish") or shutil.which(
+        "stockfish", path="/usr/games")
+    ours_nodes = theirs_nodes = 0
+    ours_s = theirs_s = 0.0
+    print(f"{'position':<66} {'ours n/s':>9} {'stockfish n/s':>14} {'ratio':>7}")
     for fen in POSITIONS:
         searcher = Searcher()
         started = time.perf_counter()
-        result = searcher.search(parse_fen(fen), Limits(depth=args.depth))
+        result = searcher.search(parse_fen(fen), Limits(soft_ms=2_000_000,
+                                                        hard_ms=int(args.seconds * 1000)))
         elapsed = time.perf_counter() - started
-        total_nodes += result.nodes
-        total_s += elapsed
-        print(f"{result.nodes:>8} nodes {elapsed:6.2f} s {result.nodes / elapsed:>8.0f} nps  "
-              f"depth {result.depth} score {result.score}  {fen}")
-    print(f"total: {total_nodes} nodes in {total_s:.2f} s, {total_nodes / total_s:.0f} nodes/s")
+        ours_nodes += result.nodes
+        ours_s += elapsed
+        ours = result.nodes / elapsed
+        line = f"{fen:<66} {ours:>9,.0f}"
+        if path is not None:
+            nodes, speed = stockfish_nps(path, fen, args.seconds)
+            theirs_nodes += nodes
+            theirs_s += nodes / speed if speed else 0.0
+            line += f" {speed:>14,} {ours / speed if speed else 0:>7.3f}"
+        print(line)
+    ours_total = ours_nodes / ours_s
+    print(f"built-in engine: {ours_nodes:,} nodes in {ours_s:.1f} s, {ours_total:,.0f} nodes/s "
+          f"({'compiled' if not searcher_module_is_source() else 'pure Python'})")
+    if path is None:
+        print("stockfish not found (Debian: apt-get install stockfish): no comparison")
+        return
+    theirs_total = theirs_nodes / theirs_s if theirs_s else 0.0
+    print(f"stockfish ({path}, 1 thread): {theirs_nodes:,} nodes, {theirs_total:,.0f} nodes/s")
+    print(f"ratio: {ours_total / theirs_total:.3f}x")
+
+
+def searcher_module_is_source() -> bool:
+    """Whether the engine's search runs from its Python source (not a compiled module)."""
+    from chessarbiter.engines import search
+
+    return str(search.__file__).endswith(".py")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    speed = sub.add_parser("nps", help="nodes per second at a fixed depth")
-    speed.add_argument("--depth", type=int, default=5)
+    speed = sub.add_parser("nps", help="nodes per second beside Stockfish's")
+    speed.add_argument("--seconds", type=float, default=3.0, help="per position (default 3)")
+    speed.add_argument("--stockfish", help="path of the stockfish binary")
     speed.set_defaults(func=nps)
     games = sub.add_parser("match", help="a small match against an opponent")
     games.add_argument("--opponent", default="random",

@@ -11,7 +11,7 @@ pure="${CHESSARBITER_PURE:-0}"
 sources() {
     # what the install depends on: the build files and the sources setup.py compiles
     (cd "$root" && cat pyproject.toml setup.py src/chessarbiter/core/*.py \
-        src/chessarbiter/laws/deadpos/*.py) | sha1sum | cut -c1-12
+        src/chessarbiter/laws/deadpos/*.py src/chessarbiter/engines/*.py) | sha1sum | cut -c1-12
 }
 stamp="$venv/.installed-$pure-$(sources)"
 if [ ! -x "$venv/bin/python" ]; then

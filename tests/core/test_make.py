@@ -47,3 +47,13 @@ def test_make_is_push_without_history(fen: str) -> None:
         while pos.move_stack:
             pos.pop()
     assert pos.fen() == fen and made > 1000
+
+
+def test_a_null_move_hands_the_move_over_and_is_taken_back() -> None:
+    pos = parse_fen("r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R w KQkq d6 0 1")
+    before = (pos.fen(), pos.key())
+    undo = pos.make_null()
+    passed = parse_fen("r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R b KQkq - 0 1")
+    assert pos.key() == passed.key() and pos.legal_moves() == passed.legal_moves()
+    pos.unmake_null(undo)
+    assert (pos.fen(), pos.key()) == before

@@ -1,5 +1,5 @@
-"""Shared helpers of the engine tests: a ticking time source, random positions, games
-against a random mover."""
+"""Shared helpers of the engine tests: ticking and node-driven time sources, random
+positions, games against a random mover."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.evaluation import insufficient_material
-from chessarbiter.engines.search import Limits
+from chessarbiter.engines.search import Limits, Searcher
 
 
 class TickingTime:
@@ -64,3 +64,30 @@ def random_mover_game(engine: BuiltinEngine, engine_white: bool, depth: int, see
             move = rng.choice(moves)
         pos.push(move)
     return "draw"
+
+
+class NodeTime:
+    """A time source (ms) for a slow machine: time passes only as a searcher works,
+    ``ms_per_node`` for each node it searches (``attach`` names the searcher)."""
+
+    def __init__(self, ms_per_node: float) -> None:
+        self.ms_per_node = ms_per_node
+        self.ms = 0.0
+        self.extra = 0
+        self._counted = 0
+        self._searcher: Searcher | None = None
+
+    def attach(self, searcher: Searcher) -> None:
+        self._searcher = searcher
+
+    def wait(self, ms: int) -> None:
+        """Time passing outside the search (communication, a busy machine)."""
+        self.ms += ms
+
+    def __call__(self) -> int:
+        nodes = self._searcher.nodes if self._searcher is not None else 0
+        if nodes < self._counted:  # a new search began counting afresh
+            self._counted = 0
+        self.ms += (nodes - self._counted) * self.ms_per_node
+        self._counted = nodes
+        return int(self.ms)

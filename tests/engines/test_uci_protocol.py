@@ -8,7 +8,7 @@ from chessarbiter.clock import BonusMode
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.engines.search import SearchInfo
-from chessarbiter.engines.timeman import Budget, budget
+from chessarbiter.engines.timeman import Budget, Timekeeper, budget
 from chessarbiter.engines.tt import MATE
 from chessarbiter.engines.uci_protocol import (
     Go,
@@ -70,9 +70,10 @@ def test_scores_read_back_from_info_lines_are_ascii_numbers_or_none() -> None:
 
 
 def test_think_budget_from_go() -> None:
-    assert think_budget(Go(movetime=500), 0, 30) == Budget(470, 470)
-    assert think_budget(Go(depth=3), 0, 30) is None
-    assert think_budget(Go(wtime=60_000, btime=1_000, winc=2_000), 0, 30) == budget(
+    keeper = Timekeeper(30)
+    assert think_budget(Go(movetime=500), 0, keeper, 0) == Budget(470, 470)
+    assert think_budget(Go(depth=3), 0, keeper, 0) is None
+    assert think_budget(Go(wtime=60_000, btime=1_000, winc=2_000), 0, keeper, 0) == budget(
         60_000, BonusMode.INCREMENT, 2_000, None, 30)
-    assert think_budget(Go(wtime=60_000, btime=10_000, movestogo=5), 1, 30) == budget(
+    assert think_budget(Go(wtime=60_000, btime=10_000, movestogo=5), 1, keeper, 1) == budget(
         10_000, BonusMode.NONE, 0, 5, 30)

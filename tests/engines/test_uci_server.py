@@ -181,3 +181,27 @@ def test_a_failing_search_still_answers(
     talk.say("position startpos", "go depth 2")
     Position().parse_uci(talk.bestmove())
     assert any("search failed" in line and "bug" in line for line in talk.out)
+
+
+@pytest.mark.parametrize(("fen", "score"), [
+    ("3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "score mate 0"),  # mated
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "score cp 0"),  # stalemated
+])
+def test_no_legal_move_is_scored_before_bestmove_0000(fen: str, score: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "chessarbiter.cli.main", "uci"],
+        input=f"uci\nposition fen {fen}\ngo depth 5\n", capture_output=True, text=True,
+        timeout=60,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "bestmove 0000"
+    scored = [line for line in lines if line.startswith("info depth")]
+    assert len(scored) == 1 and scored[0].startswith("info depth 0 ")
+    assert f" {score} " in scored[0]
+
+
+def test_a_mate_in_one_at_depth_eight_is_answered_once_proven(talk: Conversation) -> None:
+    talk.say("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go depth 8")
+    assert talk.bestmove() == "d1d8"
+    depths = [int(line.split()[2]) for line in talk.out if line.startswith("info depth")]
+    assert max(depths) <= 3

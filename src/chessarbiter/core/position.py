@@ -351,6 +351,24 @@ class Position:
         self._key = key
         return move, captured, before, ep, undo_key
 
+    def make_null(self) -> Undo:
+        """Hand the move to the opponent without moving (a search's null move, never a move
+        of a game; not in check): the en passant square is cleared. Returns what
+        :meth:`unmake_null` needs to take it back."""
+        undo = (0, 0, self.castling_rights, self.ep_square, self._key)
+        self._key ^= TURN_KEY
+        self.ep_square = NO_SQUARE
+        self._turn ^= 1
+        self.turn = SIDES[self._turn]
+        return undo
+
+    def unmake_null(self, undo: Undo) -> None:
+        """Take back a null move made by :meth:`make_null`."""
+        self.ep_square = undo[3]
+        self._key = undo[4]
+        self._turn ^= 1
+        self.turn = SIDES[self._turn]
+
     def unmake(self, undo: Undo) -> None:
         """Take back a move made by :meth:`make`."""
         move, captured, rights, ep, key = undo

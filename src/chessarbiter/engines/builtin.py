@@ -18,7 +18,7 @@ from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.engines.search import Limits, Searcher, SearchInfo, SearchResult
 from chessarbiter.engines.timeman import Budget
-from chessarbiter.engines.tt import MATE_BOUND, TranspositionTable
+from chessarbiter.engines.tt import MATE, MATE_BOUND, TranspositionTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,24 @@ def earlier_keys(pos: Position) -> list[int]:
 
 def _tighter(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
+
+
+def _less(limits: Limits, spent_ms: int) -> Limits:
+    """``limits`` with ``spent_ms`` taken off its times (at least 1 ms left)."""
+    if spent_ms <= 0:
+        return limits
+    soft = None if limits.soft_ms is None else max(limits.soft_ms - spent_ms, 1)
+    hard = None if limits.hard_ms is None else max(limits.hard_ms - spent_ms, 1)
+    return Limits(limits.depth, limits.nodes, soft, hard)
+
+
+def _no_move(pos: Position, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+    """The answer without a legal move: mated (a mate in 0) or stalemated (a draw), told to
+    ``on_info`` as a depth-0 line so that a GUI shows the score."""
+    score = -MATE if pos.is_check() else 0
+    if on_info is not None:
+        on_info(SearchInfo(0, score, 0, 0, ()))
+    return SearchResult(None, score, 0, 0)
 
 
 class BuiltinEngine:
@@ -116,6 +134,7 @@ class BuiltinEngine:
         the level's depth and node caps do not apply (the caller's own limits, or ``stop``,
         end the search; an analysis asks for that), its noise still does.
         """
+        started = self.searcher.now()
         level = LEVELS[self._level]
         limits = limits or Limits()
         if limits == Limits() and budget is None and stop is None:
@@ -127,14 +146,15 @@ class BuiltinEngine:
             soft_ms=_tighter(limits.soft_ms, soft),
             hard_ms=_tighter(limits.hard_ms, hard),
         )
+        if not pos.legal_moves():
+            return _no_move(pos, on_info)
         keys = earlier_keys(pos) if history is None else history
+        limits = _less(limits, self.searcher.now() - started)  # the budget runs from the call
         if not level.noise_cp:
             return self.searcher.search(pos, limits, history=keys, stop=stop, on_info=on_info,
                                         multipv=multipv)
         scored = self.searcher.root_scores(pos, limits, margin=2 * level.noise_cp, history=keys,
                                            stop=stop, on_info=on_info, multipv=multipv)
-        if not scored:
-            return SearchResult(None, 0, 0, self.searcher.nodes)
         move, score = max(scored, key=lambda ms: self._noisy(ms[1], level.noise_cp))
         return SearchResult(move, score, limits.depth or 1, self.searcher.nodes, (move,))
 

@@ -1,13 +1,15 @@
-"""Alpha-beta search: iterative deepening over a principal variation search (negamax) with a
-transposition table, quiescence search, check extension, late move reductions, futility
-pruning, and draw detection (repetition along the game and the search path, the 50-move
-rule, insufficient material).
+"""Alpha-beta search: iterative deepening with aspiration windows over a principal variation
+search (negamax) with a transposition table, quiescence search, check extension, null-move
+pruning, late move reductions, futility pruning, mate-distance pruning, killer and history
+move ordering, and draw detection (repetition along the game and the search path, the
+50-move rule, insufficient material). A proven mate ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +43,27 @@ INFINITY: Final = MATE + 1
 ASPIRATION: Final = 50
 FUTILITY_MARGIN: Final = 120
 DELTA_MARGIN: Final = 200
-CHECK_EVERY: Final = 512
+MAX_ASPIRATION: Final = 800
+"""Beyond this half-width an aspiration window opens fully on its failing side."""
+HISTORY_MAX: Final = 1 << 14
+CHECK_EVERY: Final = 16
+"""Nodes between two looks at the clock and the stop signal."""
+
+
+LMR: Final = tuple(
+    tuple(0 if d < 3 or i < 3 else max(1, int(0.75 + math.log(d) * math.log(i) / 2.25))
+          for i in range(64))
+    for d in range(64)
+)
+"""Late-move reductions by depth and move number: deeper and later moves are reduced more
+(one ply less at PV nodes)."""
+
+
+def _has_pieces(pos: Position) -> bool:
+    """Whether the side to move has a piece besides its king and pawns."""
+    p = pos.pieces
+    base = pos.turn << 3
+    return bool(p[base | 2] | p[base | 3] | p[base | 4] | p[base | 5])
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +141,10 @@ class Searcher:
         self._hard: int | None = None
         self._node_limit = 0
         self._stop: threading.Event | None = None
-        self._root_best: Move | None = None
-        self._root_move = Move(0)
+        self._root_best = 0
+        """The best root move of the running iteration so far (0: none yet)."""
+        self._root_order: list[Move] = []
+        self._root_floor: list[int] = []
 
     def new_game(self) -> None:
         """Forget what earlier games taught (table, history, killers)."""
@@ -147,13 +171,15 @@ class Searcher:
         moves = movegen.legal_moves(pos)
         self._prepare(pos, limits, history, stop)
         if not moves:
-            return SearchResult(None, 0, 0, 0)
+            return SearchResult(None, -MATE if movegen.checkers(pos) else 0, 0, 0)
+        self._root_order = order_moves(self._pos, moves, 0, (0, 0), self._history)
+        self._root_floor = []
         best: SearchResult = SearchResult(moves[0], 0, 0, 0)
         score = 0
         lines = min(max(multipv, 1), len(moves))
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
         for depth in range(1, max_depth + 1):
-            self._root_best = None
+            self._root_best = 0
             try:
                 if lines == 1:
                     score = self._aspiration(depth, score)
@@ -162,9 +188,9 @@ class Searcher:
                     found = self._lines(depth, lines)
                     score = found[0][0]
             except _Abort:
-                if self._root_best is not None:
-                    best = SearchResult(self._root_best, best.score, best.depth, self.nodes,
-                                        best.pv)
+                if self._root_best:
+                    best = SearchResult(Move(self._root_best), best.score, best.depth,
+                                        self.nodes, best.pv)
                 break
             pv = found[0][1]
             best = SearchResult(pv[0] if pv else moves[0], score, depth, self.nodes, pv)
@@ -172,7 +198,7 @@ class Searcher:
                 for rank, (line_score, line) in enumerate(found, 1):
                     on_info(SearchInfo(depth, line_score, self.nodes, self.elapsed_ms(), line,
                                        rank))
-            if self._done(limits, score, len(moves)):
+            if self._done(limits, depth, score, len(moves)):
                 break
         return SearchResult(best.move, best.score, best.depth, self.nodes, best.pv)
 
@@ -249,12 +275,13 @@ class Searcher:
         before, so one begun after half the target would end far past it."""
         return limits.soft_ms is not None and 2 * self.elapsed_ms() >= limits.soft_ms
 
-    def _done(self, limits: Limits, score: int, n_moves: int) -> bool:
+    def _done(self, limits: Limits, depth: int, score: int, n_moves: int) -> bool:
+        """Whether to stop iterating: out of time, a single legal move on the clock, or a
+        mate proven (found with two plies to spare: the best line's score a mate for one
+        side, every other move searched to the depth)."""
         if self._soft_expired(limits) or (n_moves == 1 and limits.soft_ms is not None):
             return True
-        return abs(score) > MATE_BOUND and limits.depth is None and limits.nodes is None and (
-            limits.soft_ms is not None
-        )
+        return abs(score) > MATE_BOUND and depth >= MATE - abs(score) + 2
 
     def _check_limits(self) -> None:
         if self.nodes >= self._node_limit:
@@ -265,37 +292,74 @@ class Searcher:
             raise _Abort
 
     def _aspiration(self, depth: int, previous: int) -> int:
+        """The root's score, searched first in a window around the previous iteration's,
+        widened on the failing side (doubling) until the score falls inside."""
         if depth < 4 or abs(previous) > MATE_BOUND:
             return self._root(depth, -INFINITY, INFINITY)
-        alpha, beta = previous - ASPIRATION, previous + ASPIRATION
-        score = self._root(depth, alpha, beta)
-        if alpha < score < beta:
-            return score
-        return self._root(depth, -INFINITY, INFINITY)
+        delta = ASPIRATION
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            score = self._root(depth, alpha, beta)
+            if alpha < score < beta:
+                return score
+            delta *= 2
+            if score <= alpha:
+                alpha = -INFINITY if delta > MAX_ASPIRATION else max(score - delta, -INFINITY)
+            else:
+                beta = INFINITY if delta > MAX_ASPIRATION else min(score + delta, INFINITY)
 
     def _lines(self, depth: int, count: int) -> list[tuple[int, tuple[Move, ...]]]:
         """The ``count`` best lines at ``depth``, each from a different first move, best
-        first: every root search but the first leaves out the moves already found."""
-        found: list[tuple[int, tuple[Move, ...]]] = []
-        excluded: set[Move] = set()
-        for _ in range(count):
-            score = self._root(depth, -INFINITY, INFINITY, excluded)
-            line = self._pv(depth, self._root_move)
-            found.append((score, line))
-            excluded.add(self._root_move)
-        return found
+        first, in one pass over the root moves (two when the window fails): a move is
+        searched in full only if a null window says it beats the weakest line found so far,
+        or, until ``count`` are found, an aspiration floor below the previous iteration's
+        weakest line. The root moves are then ordered by this iteration's scores."""
+        floor = -INFINITY
+        if depth >= 4 and len(self._root_floor) == count:
+            floor = self._root_floor[-1] - ASPIRATION
+        top = self._lines_above(depth, count, floor)
+        if len(top) < count and floor > -INFINITY:
+            top = self._lines_above(depth, count, -INFINITY)
+        self._root_floor = [score for score, _ in top]
+        self.tt.put(self._pos.key(), depth, top[0][0], EXACT, top[0][1])
+        return [(score, self._pv(depth, m)) for score, m in top]
 
-    def _root(self, depth: int, alpha: int, beta: int,
-              excluded: set[Move] | frozenset[Move] = frozenset()) -> int:
-        """The root's score in the window; moves in ``excluded`` are not searched, and a
-        search leaving some out is neither stored in the table nor the root's best move."""
+    def _lines_above(self, depth: int, count: int, floor: int) -> list[tuple[int, Move]]:
+        """The best ``count`` root moves scoring above ``floor`` (maybe fewer), with exact
+        scores, best first."""
+        pos = self._pos
+        self._keys.append(pos.key())
+        top: list[tuple[int, Move]] = []
+        scores: dict[Move, int] = {}
+        for m in self._root_order:
+            bound = top[-1][0] if len(top) == count else floor
+            pos.push(m)
+            gives_check = movegen.checkers(pos) != 0
+            if bound == -INFINITY:
+                score = -self._node(depth - 1, -INFINITY, INFINITY, 1, gives_check)
+            else:
+                score = -self._node(depth - 1, -bound - 1, -bound, 1, gives_check)
+                if score > bound:
+                    score = -self._node(depth - 1, -INFINITY, -bound, 1, gives_check)
+            pos.pop()
+            scores[m] = score
+            if score > bound:
+                top.append((score, m))
+                top.sort(key=lambda line: -line[0])
+                del top[count:]
+                if top[0][1] == m:
+                    self._root_best = m
+        self._keys.pop()
+        self._root_order.sort(key=lambda m: -scores[m])
+        return top
+
+    def _root(self, depth: int, alpha: int, beta: int) -> int:
+        """The root's score in the window."""
         pos = self._pos
         key = pos.key()
         entry = self.tt.get(key)
         tt_move = entry[3] if entry is not None else 0
         moves = order_moves(pos, movegen.legal_moves(pos), tt_move, (0, 0), self._history)
-        if excluded:
-            moves = [m for m in moves if m not in excluded]
         self._keys.append(key)
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
@@ -313,16 +377,12 @@ class Searcher:
                 best_score, best_move = score, m
                 if score > alpha:
                     alpha = score
-                    if not excluded:
-                        self._root_best = m
+                    self._root_best = m
                     if score >= beta:
                         break
         self._keys.pop()
-        self._root_move = best_move
-        if not excluded:
-            bound = LOWER if best_score >= beta else (
-                EXACT if best_score > original_alpha else UPPER)
-            self.tt.put(key, depth, best_score, bound, best_move)
+        bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
+        self.tt.put(key, depth, best_score, bound, best_move)
         return best_score
 
     def _is_draw(self, pos: Position, key: int) -> bool:
@@ -338,7 +398,10 @@ class Searcher:
             i -= 2
         return False
 
-    def _node(self, depth: int, alpha: int, beta: int, ply: int, in_check: bool) -> int:
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, in_check: bool,
+              null_ok: bool = True) -> int:
+        """Principal variation search of a node below the root (``null_ok``: a null move may
+        be tried, i.e. the move before was not one)."""
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0 or self.nodes >= self._node_limit:
             self._check_limits()
@@ -346,6 +409,11 @@ class Searcher:
         key = pos.key()
         if self._is_draw(pos, key):
             return 0
+        # Mate-distance pruning: no line from here mates sooner than a mate already found.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
         if in_check:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
@@ -365,18 +433,21 @@ class Searcher:
         moves = movegen.legal_moves(pos)
         if not moves:
             return -MATE + ply if in_check else 0
-        static = 0
         futile = False
-        if not in_check and not pv_node and abs(beta) < MATE_BOUND and depth <= 3:
+        if not in_check and not pv_node and abs(beta) < MATE_BOUND:
             static = evaluate(pos)
-            if static - FUTILITY_MARGIN * depth >= beta:
-                return static
-            futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
+            if depth <= 3:
+                if static - FUTILITY_MARGIN * depth >= beta:
+                    return static
+                futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
+            if (null_ok and depth >= 4 and static >= beta and _has_pieces(pos)
+                    and self._null_move(key, depth, beta, ply)):
+                return beta
         self._keys.append(key)
         killers = self._killers[ply]
-        history = self._history
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
+        tried: list[int] = []
         for i, m in enumerate(self._ordered(pos, moves, tt_move, killers)):
             quiet = not is_tactical(pos, m)
             pos.push(m)
@@ -390,10 +461,10 @@ class Searcher:
                 reduction = 0
                 if (depth >= 3 and i >= 3 and quiet and not in_check and not gives_check
                         and m != killers[0] and m != killers[1]):
-                    reduction = 2 if i >= 8 and depth >= 5 else 1
+                    reduction = LMR[min(depth, 63)][min(i, 63)] - pv_node
                 score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
                                     gives_check)
-                if score > alpha and reduction:
+                if score > alpha and reduction > 0:
                     score = -self._node(depth - 1, -alpha - 1, -alpha, ply + 1, gives_check)
                 if alpha < score < beta:
                     score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
@@ -404,15 +475,48 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            if killers[0] != m:
-                                killers[1] = killers[0]
-                                killers[0] = m
-                            history[pos.board[m & 63] << 6 | (m >> 6) & 63] += depth * depth
+                            self._reward(pos.board, m, tried, depth, killers)
                         break
+            if quiet:
+                tried.append(m)
         self._keys.pop()
         bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
         self.tt.put(key, depth, to_tt(best_score, ply), bound, best_move)
         return best_score
+
+    def _null_move(self, key: int, depth: int, beta: int, ply: int) -> bool:
+        """Null-move pruning: whether the side to move, even passing its move, keeps a score
+        of ``beta`` or more in a search reduced by 2 or 3 plies (then a real move would too;
+        not tried in check nor without pieces, where passing may be the only loss:
+        zugzwang). The repetition look-back stops at the pass."""
+        pos = self._pos
+        reduction = 3 if depth >= 6 else 2
+        halfmoves = pos.halfmove_clock
+        undo = pos.make_null()
+        pos.halfmove_clock = 0
+        self._keys.append(key)
+        try:
+            score = -self._node(depth - 1 - reduction, -beta, -beta + 1, ply + 1, False, False)
+        finally:
+            self._keys.pop()
+            pos.halfmove_clock = halfmoves
+            pos.unmake_null(undo)
+        return score >= beta
+
+    def _reward(self, board: list[int], move: int, tried: list[int], depth: int,
+                killers: list[int]) -> None:
+        """A quiet move made a cut-off: it becomes a killer and gains history; the quiet
+        moves tried before it lose as much. History stays within +-HISTORY_MAX."""
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        history = self._history
+        bonus = min(depth * depth, HISTORY_MAX)
+        index = board[move & 63] << 6 | (move >> 6) & 63
+        history[index] += bonus - history[index] * bonus // HISTORY_MAX
+        for other in tried:
+            index = board[other & 63] << 6 | (other >> 6) & 63
+            history[index] -= bonus + history[index] * bonus // HISTORY_MAX
 
     def _ordered(
         self, pos: Position, moves: list[Move], tt_move: int, killers: list[int]

@@ -22,7 +22,7 @@ from chessarbiter.core.moves import Move, uci
 from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import MAX_LEVEL, MIN_LEVEL, BuiltinEngine
 from chessarbiter.engines.search import Limits, SearchInfo
-from chessarbiter.engines.timeman import MOVE_OVERHEAD_MS, Budget, budget
+from chessarbiter.engines.timeman import MOVE_OVERHEAD_MS, Budget, Timekeeper
 from chessarbiter.engines.tt import entries_for_megabytes
 from chessarbiter.engines.uci_protocol import (
     Go,
@@ -46,17 +46,19 @@ _SPIN_OPTIONS = {
 _CHECK_OPTIONS = ("uci_chess960", "ponder")
 
 
-def think_budget(go: Go, turn: int, overhead_ms: int) -> Budget | None:
-    """The time budget a ``go`` command allows (``None``: no time limit)."""
+def think_budget(go: Go, turn: int, keeper: Timekeeper, move_number: int) -> Budget | None:
+    """The time budget a ``go`` command allows (``None``: no time limit): ``movetime``
+    less the Move Overhead, or the clock's budget from the game's ``keeper`` for the
+    engine's move ``move_number``."""
     if go.movetime is not None:
-        spend = max(go.movetime - overhead_ms, 1)
+        spend = max(go.movetime - keeper.floor_ms, 1)
         return Budget(spend, spend)
     remaining = go.wtime if turn == 0 else go.btime
     if remaining is None:
         return None
     inc = go.winc if turn == 0 else go.binc
     mode = BonusMode.INCREMENT if inc > 0 else BonusMode.NONE
-    return budget(remaining, mode, inc, go.movestogo, overhead_ms)
+    return keeper.budget(remaining, mode, inc, go.movestogo, move_number=move_number)
 
 
 class UciServer:
@@ -71,7 +73,7 @@ class UciServer:
         self._now = now
         self.engine = BuiltinEngine(now=now, tt_entries=entries_for_megabytes(DEFAULT_HASH_MB))
         self.chess960 = False
-        self.overhead_ms = MOVE_OVERHEAD_MS
+        self.keeper = Timekeeper(MOVE_OVERHEAD_MS, now)
         self.multipv = 1
         self.position = Position()
         self.history: list[int] = []
@@ -152,6 +154,7 @@ class UciServer:
     def _ucinewgame(self, args: list[str]) -> None:
         self._refuse_while_searching("ucinewgame")
         self.engine.new_game()
+        self.keeper = Timekeeper(self.keeper.floor_ms, self._now)
         self.position, self.history = Position(), []
 
     def _position(self, args: list[str]) -> None:
@@ -187,7 +190,7 @@ class UciServer:
             self.engine.searcher.tt.max_entries = entries_for_megabytes(number)
             self.engine.searcher.tt.clear()
         else:
-            self.overhead_ms = number
+            self.keeper.floor_ms = number
 
     def _go(self, args: list[str]) -> None:
         self._refuse_while_searching("go")
@@ -227,7 +230,8 @@ class UciServer:
     def _start(self, go: Go, pos: Position, history: list[int]) -> None:
         """Search in a thread as ``go`` asks (pondering: with no time limit)."""
         limits = Limits(depth=2 * go.mate if go.mate is not None else go.depth, nodes=go.nodes)
-        time_budget = None if go.ponder else think_budget(go, pos.turn, self.overhead_ms)
+        time_budget = None if go.ponder else think_budget(go, pos.turn, self.keeper,
+                                                          len(history) // 2)
         # An analysis (depth, nodes, mate, infinite) goes as far as asked at any level;
         # a game's clock or move time keeps the level's caps.
         analysis = go.infinite or (go.movetime is None and go.wtime is None and go.btime is None
@@ -271,6 +275,8 @@ class UciServer:
             self._stop.wait()
         if self._ponder_hit:
             return  # `ponderhit` goes on with a normal search
+        if time_budget is not None:
+            self.keeper.moved()
         answer = "0000" if move is None else uci(move, self.chess960)
         if move is not None and len(pv) >= 2 and pv[0] == move:
             answer += f" ponder {uci(pv[1], self.chess960)}"

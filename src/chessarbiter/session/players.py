@@ -16,7 +16,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
-from chessarbiter.engines.timeman import budget_for
+from chessarbiter.engines.timeman import Timekeeper
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
 from chessarbiter.engines.uci_options import playing_name
 from chessarbiter.engines.uci_protocol import mate_score, read_score
@@ -57,6 +57,7 @@ class BuiltinPlayer:
         self.engine = BuiltinEngine(level, seed=seed)
         self.name = f"chessarbiter level {level}"
         self.score_cp: int | None = None
+        self.clock = Timekeeper()
 
     def think(
         self,
@@ -68,8 +69,9 @@ class BuiltinPlayer:
         budget = None
         if control is not None and clocks is not None:
             remaining = max(clocks[pos.turn], 0)
-            budget = budget_for(control, moves_made(pos), remaining)
+            budget = self.clock.budget_for(control, moves_made(pos), remaining)
         result = self.engine.choose(pos, budget=budget, stop=stop)
+        self.clock.moved()
         mate = mate_in(result.score)
         self.score_cp = result.score if mate is None else mate_score(mate)
         if result.move is None:
