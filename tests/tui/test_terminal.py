@@ -28,8 +28,9 @@ class Terminal:
     def __init__(self, command: list[str], cwd: Path, size: tuple[int, int] = (110, 36)) -> None:
         self.name = f"ca-{uuid.uuid4().hex[:8]}"
         shell = subprocess.list2cmdline(command) + '; echo "[exited $?]"; sleep 60'
-        env = [f"-e{name}={os.environ[name]}" for name in ("PYTHONPATH", "PATH")
-               if name in os.environ]
+        # the session's environment is tmux's server's, which may be older than this run:
+        # PYTHONPATH and PATH always set from the test's own (empty when it has none)
+        env = [f"-e{name}={os.environ.get(name, '')}" for name in ("PYTHONPATH", "PATH")]
         subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(size[0]),
                         "-y", str(size[1]), *env, "-c", str(cwd), shell], check=True)
 
