@@ -185,7 +185,7 @@ def test_decline_and_cancel_through_other_processes(three: Cluster) -> None:
                                              headers=auth(bob_token), data={"reason": "later"})
                 assert declined.status_code == 200, declined.text
                 line = await alice_events.until(typed("challengeDeclined", "challenge", first))
-                assert line["challenge"]["declineReason"] == "later"
+                assert line["challenge"]["declineReasonKey"] == "later"
                 assert line["challenge"]["challenger"]["id"] == alice
                 late = await client.post(f"{c}/api/challenge/{first}/accept",
                                          headers=auth(bob_token))

@@ -243,6 +243,14 @@ class Hub:
             self._notify_start(entry, side)
         return entry
 
+    async def exists(self, game_id: str) -> bool:
+        """Whether there is a game ``game_id``, whichever process of a cluster owns it."""
+        if game_id in self.games:
+            return True
+        row = await self.db.run(lambda store, conn: conn.execute(
+            "SELECT 1 FROM server_games WHERE id = ?", (game_id,)).fetchone())
+        return row is not None
+
     async def get(self, game_id: str) -> HubGame:
         """The game ``game_id`` (loaded from the store if it is not in memory);
         ``ApiError`` 404 if there is none."""

@@ -17,7 +17,6 @@ from starlette.staticfiles import StaticFiles
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.auth import cookie_name, secure
-from chessarbiter.server.errors import ApiError
 from chessarbiter.server.meta import ID_LENGTH
 from chessarbiter.server.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
@@ -68,12 +67,9 @@ async def game(request: Request) -> Response:
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
         return missing("No such page", f"There is no page at /{game_id}.")
     hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
-    if hub is not None:
-        try:
-            await hub.get(game_id)
-        except ApiError:
-            return missing("No such game", f"There is no game {game_id} on this server: "
-                           "check the link.")
+    if hub is not None and not await hub.exists(game_id):
+        return missing("No such game", f"There is no game {game_id} on this server: "
+                       "check the link.")
     page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
     if secret:
