@@ -7,29 +7,12 @@ announces moves in words and reads the board; screenshots of the pages are kept 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright import sync_api
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, CHROMIUM, VIEWPORT, WAIT_MS
+from tests.server.web.browser import ARTIFACTS, VIEWPORT, WAIT_MS
 from tests.server.web.served import Served
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def page(browser: Browser, url: str, status: str = "started") -> Page:

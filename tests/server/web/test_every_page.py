@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
 import httpx
 import pytest
-from playwright import sync_api
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.server.web.axe import BLOCKING, audit, install_axe
-from tests.server.web.browser import CHROMIUM
 from tests.server.web.served import Served
 
 ALLOWED_MODERATE: Final[frozenset[str]] = frozenset()
@@ -32,19 +29,6 @@ DESKTOP: Final[ViewportSize] = {"width": 1280, "height": 800}
 PHONE: Final[ViewportSize] = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM is not None
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

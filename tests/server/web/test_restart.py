@@ -6,27 +6,16 @@ on the same database and port; the open pages reconnect by themselves."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright import sync_api
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import CHROMIUM, VIEWPORT
+from tests.server.web.browser import VIEWPORT
 from tests.server.web.served import Served
 
 HALTED = ("The clocks are stopped after an interruption (Art. 6.12): waiting for the "
           "arbiter to start them.")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM is not None
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def board(browser: Browser, url: str) -> Page:

@@ -5,32 +5,17 @@ points; screenshots in ``test-artifacts/``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
-from playwright import sync_api
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, CHROMIUM, VIEWPORT
+from tests.server.web.browser import ARTIFACTS, VIEWPORT
 from tests.server.web.served import Served
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with Served(tmp_path_factory.mktemp("server") / "games.sqlite") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def api(served: Served, path: str, token: str, **fields: object) -> Any:
