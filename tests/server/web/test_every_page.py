@@ -135,6 +135,7 @@ def test_a_game_in_progress_offer_over_spectator_accessible(
     plies(spectator, 1)
     see(spectator, "spectator")
     accessible = board(browser, links["urlBlack"] + "&accessible=1")
+    plies(accessible, 1)  # the page has read the game (a move before that is not announced)
     accessible.fill("#san", "e5")
     accessible.press("#san", "Enter")
     plies(accessible, 2)
