@@ -39,12 +39,7 @@ def running() -> Iterator[list[Running]]:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "the Ctrl-C key"])
-@pytest.mark.parametrize("mode", [
-    "full-screen",
-    # long until mended: a signal that comes while the engine's reply is being made can leave
-    # that reply in the saved PGN but not in the store (seen once in two runs)
-    pytest.param("--accessible", marks=pytest.mark.long),
-])
+@pytest.mark.parametrize("mode", ["full-screen", "--accessible"])
 def test_play(plain: Venv, cwd: Path, mode: str, how: str) -> None:
     accessible = mode == "--accessible"
     command = [str(plain.command), "play", *(["--accessible"] if accessible else [])]

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from venv import EnvBuilder
 
 import pytest
 
@@ -50,12 +51,12 @@ def install(root: Path) -> BotInstall:
     if not versioning.exists():
         versioning.write_text(VERSIONING)
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    EnvBuilder(with_pip=False).create(venv)  # filled by the test run's pip (no ensurepip)
     python = venv / "bin" / "python"
     requirements = folder / "requirements.txt"
     wanted = ["-r", str(requirements)] if requirements.exists() else list(IMPORTED)
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", *wanted],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                           *wanted], capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         pytest.skip("lichess-bot's packages could not be installed from PyPI: "
                     + done.stderr.strip().splitlines()[-1][:200])

@@ -6,7 +6,8 @@ records a fallen flag as soon as it looks (Art. 6.8), before the next player's e
 
 A game is kept as it is recorded: when its recorder cannot keep an accepted event (a store
 or journal that fails), the event is taken back, the game stops there and every later action
-raises the same :class:`RecordingError`; what was recorded before stays as it was.
+raises the same :class:`RecordingError`; what was recorded before stays as it was. An
+interrupt (Ctrl-C, SIGTERM) never comes between an event's acceptance and its record.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import parse_san
+from chessarbiter.session.interrupts import interrupts_held
 
 
 def read_move(pos: Position, text: str) -> Move:
@@ -102,11 +104,14 @@ class LiveGame:
 
     def apply(self, event: Event) -> tuple[Decision, ...]:
         """Rule on an event and journal it once accepted; :class:`RecordingError` (the
-        event taken back, the game stopped) if the journal cannot keep it."""
+        event taken back, the game stopped) if the journal cannot keep it. A SIGINT or
+        SIGTERM that comes meanwhile takes effect once the event is both or neither."""
         if self.failure is not None:
             raise self.failure
-        decisions = self.game.apply(event)
-        if self.journal is not None:
+        if self.journal is None:
+            return self.game.apply(event)
+        with interrupts_held():  # accepted and recorded, or neither: a signal waits
+            decisions = self.game.apply(event)
             try:
                 self.journal.append(self.game.log[-1])  # as recorded, with its analysis
             except Exception as exc:  # whatever the write's failure, the record ends here
