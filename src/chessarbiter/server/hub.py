@@ -3,16 +3,17 @@
 Every command for a game (a player's move, offer, claim, abort or resignation, a flag, an
 arbiter's decision) goes through the game's one sequence (:attr:`HubGame.sequence`), from
 the check to the commit: commands for the same game are served one after the other, each
-on the game as the previous one left it. A player's event is stamped on arrival
-(lag-compensated), ruled on by the arbiter, queued for the store's next group commit and
-acknowledged once durable; the update line (serialized once) then goes to every
-subscriber's queue. Each game with a running clock has one timer,
-set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
-arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
-analysis; an undetermined analysis leaves the game awaiting the arbiter's ruling). Engines
-think in worker threads. On start, the games that had not ended are rebuilt from the store
-and resume (the time the server was down is not charged: each game's time continues from
-its last event)."""
+on the game as the previous one left it. A player's event is stamped when the request
+arrived (lag-compensated), ruled on by the arbiter, queued for the store's next group commit
+and acknowledged once durable; the update line (serialized once) then goes to every
+subscriber's queue. The game's time stands still from the event until then, so no delay of
+the server is charged to a player (docs/server.md, "Clocks, flags and lag"). Each game
+with a running clock has one timer, set with ``loop.call_at`` for the instant its flag
+falls: it records the flag through the arbiter (a flag against a side that cannot be mated
+is a draw, Art. 6.9, by the dead-position analysis; an undetermined analysis leaves the
+game awaiting the arbiter's ruling). Engines think in worker threads. On start, the games
+that had not ended are rebuilt from the store and resume (the time the server was down is
+not charged: each game's time continues from its last event)."""
 
 from __future__ import annotations
 
@@ -328,18 +329,26 @@ class Hub:
 
     # -- acting ------------------------------------------------------------------------
 
-    async def act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
-            Decision, ...]:
-        """Apply a player's (``side``) or the arbiter's (``None``) event stamped now, once
-        any fallen flag is recorded; returns the arbiter's decisions once the event is
-        durable. In the game's sequence: checked against the game as the previous command
-        left it. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
-        changes), 503 if it could not be stored."""
-        async with entry.sequence:
-            return await self._act(entry, side, make)
+    async def act(self, entry: HubGame, side: Side | None, make: EventMaker,
+                  arrived: int | None = None) -> tuple[Decision, ...]:
+        """Apply a player's (``side``) or the arbiter's (``None``) event stamped when it
+        ``arrived`` (the server's time source; default now), whatever it then waited for,
+        once any flag fallen by then is recorded; returns the arbiter's decisions once the
+        event is durable. In the game's sequence: checked against the game as the previous
+        command left it. ``ApiError`` 400 naming the reason if the arbiter rejects it
+        (nothing changes), 503 if it could not be stored."""
+        arrival = (side, self.config.now_ms() if arrived is None else arrived)
+        entry.arrivals.append(arrival)
+        try:
+            async with entry.sequence:
+                return await self._act(entry, side, make, arrival[1])
+        finally:
+            entry.arrivals.remove(arrival)
+            if self.games.get(entry.id) is entry:
+                self._schedule(entry)  # a flag it held back (:meth:`HubGame.looked_at`)
 
-    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
-            Decision, ...]:
+    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker,
+                   arrived: int) -> tuple[Decision, ...]:
         self._check_held(entry)
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
@@ -349,8 +358,8 @@ class Hub:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
         while True:
-            now = entry.live.time()
-            at = entry.stamp(side)
+            now = entry.live.time_at(arrived)
+            at = entry.stamp(side, arrived)
             event = make(at)
             try:
                 decisions = await self._rule(entry, event)
@@ -390,15 +399,20 @@ class Hub:
 
     def _record(self, entry: HubGame, decisions: tuple[Decision, ...]) -> asyncio.Future[None]:
         """Store the game's last event (group commit); on success publish its update line
-        and end the game's streams if it ended. Timers and engines follow at once."""
+        and end the game's streams if it ended. The game's time stands still from the event
+        until the line goes out (delivered: the opponent's clock starts then), so the wait
+        for the store is charged to no one. The engine's turn follows at once, the flag
+        timer once delivered."""
         game = entry.game
         event = game.log[-1]
         line = entry.applied(event, decisions)
+        entry.live.pause()
         outcome = game.outcome
         ended = outcome is not None
         done: asyncio.Future[None] = self.loop.create_future()
 
         def stored(error: BaseException | None) -> None:
+            entry.live.resume()
             if error is not None:
                 log.error("game %s: event %s not stored: %s", entry.id, event.kind, error)
                 self._drop(entry)
@@ -407,6 +421,7 @@ class Hub:
                                                      f"be stored ({error})"))
                 return
             entry.publish(line)
+            self._schedule(entry)
             if ended:
                 self._finished(entry)
             if not done.done():
@@ -416,7 +431,6 @@ class Hub:
             entry.waiting_since = self.config.now_ms()
         self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
                        stored)
-        self._schedule(entry)
         if ended:
             entry.stop.set()
         else:
@@ -504,8 +518,8 @@ class Hub:
 
     def _flag_fallen(self, entry: HubGame) -> bool:
         fell = self._flag_instant(entry)
-        return fell is not None and \
-            entry.live.time() - entry.allowance(entry.game.to_move) >= fell
+        side = entry.game.to_move
+        return fell is not None and entry.looked_at(side) - entry.allowance(side) >= fell
 
     async def _record_flag(self, entry: HubGame) -> None:
         """Record the flag fallen, if one has (in the game's sequence)."""
@@ -550,7 +564,8 @@ class Hub:
             return
         recorded = self._observe_flag(entry)
         if recorded is None:
-            self._schedule(entry)  # the time source is behind the loop's clock: later
+            if not entry.arrivals:  # else set again when the last command is served
+                self._schedule(entry)  # the time source is behind the loop's clock: later
         else:
             recorded.add_done_callback(_log_failure)
 
