@@ -177,7 +177,8 @@ async def get_playing(request: Request) -> Response:
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
     if hub.cluster is None:
-        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+        games = await hub.playing(account.id)
+        playing = [hub.game_event(entry, side) for entry, side in games]
     else:
         playing = await hub.cluster.playing(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
@@ -250,7 +251,8 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
     cluster = hub.cluster
     if cluster is None:
         queue = hub.subscribe_user(account.id)
-        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+        games = await hub.playing(account.id)
+        playing = [hub.game_event(entry, side) for entry, side in games]
     else:
         queue = await cluster.subscribe_user(account.id)
         playing = await cluster.playing(account.id)
