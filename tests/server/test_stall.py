@@ -10,6 +10,7 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,11 @@ from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.db import Database, _Append
 from chessarbiter.server.hub import Hub
+from chessarbiter.server.tournaments.desk import DESKS
 from chessarbiter.store.sqlite import SqliteStore
+from chessarbiter.tournament.director import pair_next
+from chessarbiter.tournament.events import Event as TournamentEvent
+from chessarbiter.tournament.log import TournamentState
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
@@ -166,5 +171,51 @@ def test_a_move_in_time_is_not_flagged_while_it_waits(tmp_path: Path) -> None:
         assert flagging is not None
         await flagging
         assert json.loads(entry.line)["status"] == "outoftime"
+
+    run(tmp_path, scenario, lag_ms=0)
+
+
+def test_a_slow_pairing_holds_up_no_game(tmp_path: Path) -> None:
+    """A round's pairing that takes long (injected: it waits until the test lets it go)
+    runs off the event loop and off the writer: meanwhile an unrelated game's move is
+    acknowledged at once, its mover charged exactly his thinking time, the opponent
+    nothing; tournament reads still answer."""
+
+    async def scenario(s: InProcess, db: StallingDatabase) -> None:
+        org = await s.account("org")
+        players = [await s.account(f"p{n}") for n in range(4)]
+        number = (await s.post("/api/tournament/new", org, data={
+            "name": "slow", "system": "swiss", "rounds": "3"})).json()["id"]
+        for headers in players:
+            assert (await s.post(f"/api/tournament/{number}/join", headers)).status_code \
+                == 200
+        entered, release = threading.Event(), threading.Event()
+
+        def slow_pairing(state: TournamentState) -> list[TournamentEvent]:
+            entered.set()
+            assert release.wait(30), "never let go"
+            return pair_next(state)
+
+        desk = DESKS[s.hub]
+        desk.pairing = ThreadPoolExecutor(1)
+        desk.pair_round = slow_pairing
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        pairing = asyncio.ensure_future(s.post(f"/api/tournament/{number}/pair", org))
+        assert await asyncio.to_thread(entered.wait, 30)
+        s.clock.advance(1_000)
+        moved = await asyncio.wait_for(
+            s.post(f"/api/board/game/{game_id}/move/g1f3", alice), 10)
+        assert moved.status_code == 200 and not pairing.done()
+        entry = await s.game(game_id)
+        assert entry.live.clocks() == (MINUTE - 1_000, MINUTE)
+        standings = await asyncio.wait_for(s.client.get(f"/api/tournament/{number}"), 10)
+        assert standings.status_code == 200 and len(standings.json()["players"]) == 4
+        assert not pairing.done()
+        release.set()
+        paired = await pairing
+        assert paired.status_code == 200, paired.text
+        assert len(paired.json()["boards"]) == 2
+        desk.pairing.shutdown()
 
     run(tmp_path, scenario, lag_ms=0)

@@ -276,6 +276,8 @@ class Worker:
         self.name = name
         self._pool: ThreadPoolExecutor | None = None
         self._opened: tuple[Any, Any] | None = None
+        self.closing: list[Callable[[], None]] = []
+        """Called in the worker's thread before its connection is closed."""
 
     async def run(self, work: Callable[[Any, Any], T]) -> T:
         """``work(store, conn)`` in the worker's thread, without blocking the event loop."""
@@ -297,6 +299,8 @@ class Worker:
         pool.shutdown()
 
     def _shut(self) -> None:
+        for hook in self.closing:
+            hook()
         if self._opened is not None:
             store, conn = self._opened
             self._opened = None

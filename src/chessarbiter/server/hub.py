@@ -128,6 +128,8 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
+        self.stop_hooks: list[Callable[[], None]] = []
+        """Called (in a thread) when the hub stops, once the games' writes are stored."""
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``config.bus``): games owned one at a time."""
         if config.bus is not None:
@@ -236,6 +238,8 @@ class Hub:
                 pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.db.close)
         await asyncio.to_thread(self.reader.close)
+        for hook in self.stop_hooks:
+            await asyncio.to_thread(hook)
         if self.cluster is not None:  # the games given up once their writes are stored
             await self.cluster.stop()
 
