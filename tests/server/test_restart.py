@@ -15,14 +15,19 @@ from pathlib import Path
 import httpx
 import pytest
 
+from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.parse import parse_control
+from chessarbiter.clock.records import Side
+from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.limits import START_TIMEOUT_MS
-from chessarbiter.server.meta import new_id
+from chessarbiter.server.meta import Seat, new_id
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
+from tests.server.test_crash_outage import moved
 
 MINUTE = 60_000
 HOUR = 60 * MINUTE
@@ -242,5 +247,29 @@ def test_a_players_games_are_listed_after_a_restart(tmp_path: Path) -> None:
                                     headers={"Authorization": found["alice"]})
         games = answer.json()["nowPlaying"]
         assert [g["gameId"] for g in games] == [found["game"]] and games[0]["isMyTurn"]
+
+    served(db, before, after)
+
+
+def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: Path) -> None:
+    """An over-the-board game is interrupted by a restart (its clocks stopped at its last
+    event, docs/server-ops.md "Outage"): it is due at once, so the arbiter finds it in his
+    list of games without anyone asking for it first."""
+    db = tmp_path / "games.sqlite"
+    found: dict[str, str] = {}
+
+    async def before(s: InProcess) -> None:
+        entry = await s.hub.create_game(Game(FIDE_2023, parse_control("5+0")), Seat(),
+                                        Seat(), source="open")
+        for side, uci in ((Side.WHITE, "e2e4"), (Side.BLACK, "e7e5")):
+            s.clock.advance(10_000)
+            await s.hub.act(entry, side, moved(side, uci))
+        found["game"] = entry.id
+
+    async def after(s: InProcess) -> None:
+        assert await s.hub.wake_due() == 1
+        entry = s.hub.games[found["game"]]
+        assert entry.game.log[-1].kind == "stop-clocks"
+        assert entry.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)
 
     served(db, before, after)

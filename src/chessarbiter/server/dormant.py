@@ -34,13 +34,14 @@ DELETE_DEADLINE = "DELETE FROM server_deadlines WHERE game = ?"
 
 def due_after(game: Game, meta: GameMeta) -> int | None:
     """How long after its last event (game time) the game needs its server if nobody asks
-    for it: its flag may fall (Art. 6.8), its first move is late, an engine is to move
-    (0); ``None`` for nothing (over, awaiting the arbiter, or stopped by the outage rule of
-    over-the-board profiles, :func:`chessarbiter.server.outage.recover`)."""
-    if meta.aborted or game.is_over or game.pending_ruling is not None \
-            or game.profile.outage is Outage.ARBITER:
+    for it: its flag may fall (Art. 6.8), its first move is late; at once (0) when an
+    engine is to move or the arbiter has to act (a ruling awaited; an over-the-board game,
+    interrupted by the restart, :func:`chessarbiter.server.outage.recover`, waits for him
+    to start the clocks: both in the arbiter's list of games); ``None`` for nothing."""
+    if meta.aborted or game.is_over:
         return None
-    if meta.seat(game.to_move).engine is not None:
+    if meta.seat(game.to_move).engine is not None or game.pending_ruling is not None \
+            or game.profile.outage is Outage.ARBITER:
         return 0
     dues = [] if (left := game.time_to_flag()) is None else [left]
     if len(game.records) < 2 and meta.source != "tournament":
