@@ -35,7 +35,8 @@ HOUR = 60 * MINUTE
 Step = Callable[[InProcess], Awaitable[None]]
 
 
-def served(db: Path, *steps: Step, starts: list[float] | None = None) -> None:
+def served(db: Path, *steps: Step, starts: list[float] | None = None,
+           timers: bool = False) -> None:
     """Each step on a server started afresh on ``db`` (a restart between two), the clock
     going on (the downtime between two: an hour); ``starts`` gets how long each start took
     (the app's lifespan, after which the server listens; seconds)."""
@@ -43,7 +44,7 @@ def served(db: Path, *steps: Step, starts: list[float] | None = None) -> None:
     async def main() -> None:
         clock = FakeTime()
         for step in steps:
-            config = ServerConfig(db=db, now_ms=clock, timers=False)
+            config = ServerConfig(db=db, now_ms=clock, timers=timers)
             hub = Hub(config)
             began = time.perf_counter()
             await hub.start()
@@ -202,12 +203,21 @@ def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
         assert await s.hub.wake_due() == 1
         assert found["game"] in s.hub.games
 
+    async def timed(s: InProcess) -> None:  # the game's timer wakes it (due now)
+        async def woken() -> None:
+            while found["game"] not in s.hub.games:
+                await asyncio.sleep(0)
+
+        await asyncio.wait_for(woken(), 30)
+        assert found["game"] not in s.hub.dormant
+
     served(db, before)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE server_deadlines SET events = events - 1, due_ms = ?",
                      (HOUR,))
     conn.close()
     served(db, after)
+    served(db, timed, timers=True)
 
 
 def test_a_game_nobody_starts_is_aborted_after_a_restart(tmp_path: Path) -> None:
