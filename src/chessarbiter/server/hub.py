@@ -204,19 +204,28 @@ class Hub:
     async def _waken(self) -> None:
         """Load the dormant games as they fall due, one after the other."""
         while True:
-            game_id = await self._wakes.get()
-            if game_id in self.dormant:
-                try:
-                    await self.get(game_id)
-                except ApiError as exc:
-                    log.error("game %s: not resumed: %s", game_id, exc.message)
+            await self.wake([await self._wakes.get()])
+
+    async def wake(self, game_ids: list[str]) -> None:
+        """Load the dormant games among ``game_ids``, one after the other (one that cannot
+        be read is logged)."""
+        for game_id in game_ids:
+            if game_id not in self.dormant:
+                continue
+            try:
+                await self.get(game_id)
+            except ApiError as exc:
+                log.error("game %s: not resumed: %s", game_id, exc.message)
+
+    async def wake_all(self) -> None:
+        """Load every dormant game (for a list of every game, the arbiter's)."""
+        await self.wake(list(self.dormant.games))
 
     async def wake_due(self) -> int:
         """Load the dormant games due by now, as their timers do (for a time source that
         does not follow the loop's clock: tests); how many."""
         due = self.dormant.due(self.config.now_ms())
-        for game_id in due:
-            await self.get(game_id)
+        await self.wake(due)
         return len(due)
 
     async def stop(self) -> None:
@@ -779,11 +788,7 @@ class Hub:
     async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
         """The unfinished games ``account`` plays, with its side (the side to move when it
         plays both); its dormant games are loaded first."""
-        for game_id in self.dormant.of(account):
-            try:
-                await self.get(game_id)
-            except ApiError as exc:
-                log.error("game %s: not resumed: %s", game_id, exc.message)
+        await self.wake(self.dormant.of(account))
         found = []
         for entry in self.games.values():
             if entry.over:
