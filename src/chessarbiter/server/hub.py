@@ -125,6 +125,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
+        self._waker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
@@ -166,7 +167,7 @@ class Hub:
             self._sleep(rows)
         self._keepalive = self.loop.create_task(self._keep_alive())
         self._collector = self.loop.create_task(keep_pauses_short())
-        self._tasks.add(self.loop.create_task(self._waken()))
+        self._waker = self.loop.create_task(self._waken())
         if self.cluster is not None:
             self.cluster.run()
 
@@ -230,7 +231,7 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
-        for task in (self._keepalive, self._collector):
+        for task in (self._keepalive, self._collector, self._waker):
             if task is not None:
                 task.cancel()
         for entry in self.games.values():
