@@ -19,6 +19,16 @@ one asyncio loop each (uvloop when installed), on raw HTTP/1.1 keep-alive connec
 (``--client raw``: one connection per game for its moves, one per player for its stream) or
 httpx (``--client httpx``), to compare what the clients cost. Everything is bounded: at most
 ``--games`` games and ``--seconds`` seconds, then every connection is closed.
+
+Also measured: how much more a mover's clock was charged than the client's own thinking
+time (from the opponent's move reaching the mover's stream to the move's POST): the server's
+delays charged to a player (docs/server.md, "Clocks, flags and lag"); never more than the
+network time (the round trip) when none is.
+
+``--neighbour`` adds the noisy neighbour of ``bench/noisy_neighbour.py`` in its own process
+(tournaments of ``--neighbour-players`` paired round after round and read by
+``--neighbour-readers`` clients, ``--spammers`` accounts sending challenges at their rate
+limit); the server is started with ``--open-registration`` for it.
 """
 
 from __future__ import annotations
@@ -43,6 +53,8 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from noisy_neighbour import NeighbourPlan, neighbour_process, summary
 
 from chessarbiter.notation.pgn_reader import read_pgn_file
 
@@ -252,6 +264,8 @@ class Tally:
     url: str = ""
     round_trips: list[float] = field(default_factory=list)
     acks: list[float] = field(default_factory=list)
+    overcharges: list[float] = field(default_factory=list)
+    """Per move (ms): the mover's clock charged minus the client's thinking time."""
     moves: int = 0
     games_started: int = 0
     games_ended: int = 0
@@ -300,6 +314,8 @@ class Bot:
         game_id, white, black = await self.create()
         self.tally.games_started += 1
         sent: dict[int, list[float]] = {}  # ply -> [posted at, streams that saw it]
+        seen: list[dict[int, float]] = [{}, {}]  # each stream: plies -> when it got them
+        clocks: dict[int, tuple[int, int]] = {}  # plies -> (wtime, btime) after them
         ready = [asyncio.Event(), asyncio.Event()]
         over = asyncio.Event()
         window = self.plan.window
@@ -315,7 +331,10 @@ class Bot:
                         ready[index].set()
                     if state.get("type") != "gameState":
                         continue
-                    entry = sent.get(_count_moves(state["moves"]))
+                    plies = _count_moves(state["moves"])
+                    seen[index].setdefault(plies, now)
+                    clocks.setdefault(plies, (state["wtime"], state["btime"]))
+                    entry = sent.get(plies)
                     if entry is not None:
                         entry[1] += 1
                         if entry[1] == 2 and window[0] <= entry[0] < window[1]:
@@ -363,6 +382,21 @@ class Bot:
             for task in followers:
                 task.cancel()
             await asyncio.gather(*followers, return_exceptions=True)
+            self.overcharged(sent, seen, clocks)
+
+    def overcharged(self, sent: dict[int, list[float]], seen: list[dict[int, float]],
+                    clocks: dict[int, tuple[int, int]]) -> None:
+        """Each measured move's charge beyond its thinking time (from the third ply: both
+        clocks run from Black's first move online)."""
+        window, increment = self.plan.window, self.plan.control[1] * 1000
+        for ply, (posted, _) in sent.items():
+            side = 0 if ply % 2 else 1
+            got = seen[side].get(ply - 1)
+            if ply < 3 or got is None or ply not in clocks or ply - 2 not in clocks \
+                    or not window[0] <= posted < window[1]:
+                continue
+            charged = clocks[ply - 2][side] - clocks[ply][side] + increment
+            self.tally.overcharges.append(charged - (posted - got) * 1000)
 
 
 async def _client_main(plan: Plan) -> Tally:
@@ -507,6 +541,13 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         proc = context.Process(target=client_process, args=(plan, out))
         proc.start()
         procs.append(proc)
+    neighbour, neighbour_out = None, context.Queue()
+    if args.neighbour:
+        players = [int(n) for n in args.neighbour_players.split(",") if n.strip()]
+        neighbour = context.Process(target=neighbour_process, args=(NeighbourPlan(
+            urls[0], players, args.neighbour_readers, args.spammers, window, args.seed),
+            neighbour_out))
+        neighbour.start()
     ramp_end = time.monotonic() + args.ramp
     while started.value < args.games and time.monotonic() < ramp_end:
         time.sleep(0.1)  # every game created and in play before measuring
@@ -523,8 +564,13 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     tallies: list[Tally] = [out.get(timeout=120) for _ in procs]
     for proc in procs:
         proc.join(30)
+    neighbourly = None
+    if neighbour is not None:
+        neighbourly = summary(neighbour_out.get(timeout=600))
+        neighbour.join(30)
     served = [sum(tally.moves for tally in tallies if tally.url == url) for url in urls]
     trips = [t for tally in tallies for t in tally.round_trips]
+    over = [t for tally in tallies for t in tally.overcharges]
     acks = [t for tally in tallies for t in tally.acks]
     moves = sum(tally.moves for tally in tallies)
     errors: dict[str, int] = {}
@@ -543,6 +589,8 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
                           "max": _pct(trips, 1.0) * 1e3, "n": len(trips)},
         "ack_ms": {"p50": _pct(acks, 0.5) * 1e3, "p99": _pct(acks, 0.99) * 1e3,
                    "max": _pct(acks, 1.0) * 1e3},
+        "overcharge_ms": {"p50": _pct(over, 0.5), "p99": _pct(over, 0.99),
+                          "max": _pct(over, 1.0), "n": len(over)},
         "server_cpu_us_per_move": per_move(server_cpu) if pids else None,
         "server_cpu_share": server_cpu / args.seconds if pids else None,
         "server_cpu_us_per_move_each": [cpu / count * 1e6 if count else float("nan")
@@ -552,11 +600,12 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
+        "neighbour": neighbourly,
     }
 
 
 def report(result: dict[str, Any]) -> str:
-    trip, ack = result["round_trip_ms"], result["ack_ms"]
+    trip, ack, over = result["round_trip_ms"], result["ack_ms"], result["overcharge_ms"]
     lines = [
         f"{result['games']} games at {result['rate']} move/s each, {result['seconds']} s "
         f"measured, {result['client']} clients in {result['procs']} process(es)",
@@ -567,6 +616,9 @@ def report(result: dict[str, Any]) -> str:
         f"round trip (POST -> both streams): p50 {trip['p50']:.1f} ms, p99 {trip['p99']:.1f} ms,"
         f" max {trip['max']:.1f} ms ({trip['n']} samples)",
         f"acknowledgement (POST -> 200): p50 {ack['p50']:.1f} ms, p99 {ack['p99']:.1f} ms",
+        f"clock charged beyond the client's thinking: p50 {over['p50']:.0f} ms, p99 "
+        f"{over['p99']:.0f} ms, max {over['max']:.0f} ms ({over['n']} moves; the lag "
+        "compensation gives up to 300 ms back)",
     ]
     if result["server_cpu_us_per_move"] is not None:
         each = result["server_cpu_us_per_move_each"]
@@ -578,6 +630,14 @@ def report(result: dict[str, Any]) -> str:
     lines.append(f"client CPU: {result['client_cpu_us_per_move']:.0f} us per move")
     lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
                  f"{result['loadavg_after'][0]:.2f}")
+    neighbour = result.get("neighbour")
+    if neighbour is not None:
+        lines.append("neighbour: pairings " + ", ".join(
+            f"{p['players']} players round {p['round']} {p['s']:.1f} s"
+            for p in neighbour["pairings"]) + f"; {neighbour['reads']} tournament reads "
+            f"(p50 {neighbour['read_ms']['p50']:.0f} ms, p99 "
+            f"{neighbour['read_ms']['p99']:.0f} ms); challenges by status "
+            f"{neighbour['challenges']}; errors {neighbour['errors']}")
     return "\n".join(lines)
 
 
@@ -606,6 +666,14 @@ def main() -> None:
                         help="an argument for `serve` (repeatable)")
     parser.add_argument("--wrap", default="", help="a command prefix for the server, e.g. "
                         "'py-spy record -f raw -o FILE --' to profile it")
+    parser.add_argument("--neighbour", action="store_true",
+                        help="a noisy neighbour beside the games (bench/noisy_neighbour.py)")
+    parser.add_argument("--neighbour-players", default="400,1000",
+                        help="its tournaments' sizes, one after the other (400,1000)")
+    parser.add_argument("--neighbour-readers", type=int, default=10,
+                        help="clients reading its tournament in a loop (10)")
+    parser.add_argument("--spammers", type=int, default=100,
+                        help="its accounts sending challenges at their rate limit (100)")
     args = parser.parse_args()
     if not 1 <= args.games <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.rate <= 10:
         parser.error("bounds: 1 <= --games <= 5000, 0 < --seconds <= 600, 0 < --rate <= 10")
@@ -615,7 +683,8 @@ def main() -> None:
             parser.error("--url: loopback only (127.0.0.1)")
         result = run(args, args.url, args.pid)
     else:
-        with server(args.server_arg, shlex.split(args.wrap)) as (url, pid):
+        extra = [*args.server_arg, *(["--open-registration"] if args.neighbour else [])]
+        with server(extra, shlex.split(args.wrap)) as (url, pid):
             result = run(args, url, [pid])
     print(json.dumps(result, indent=1) if args.json else report(result))
 

@@ -366,8 +366,8 @@ def test_games_resume_after_a_restart(tmp_path: Path) -> None:
 
     async def second(s: InProcess) -> None:
         game_id = (tmp_path / "id").read_text()
-        assert game_id in s.hub.games  # resumed at start
-        entry = s.hub.games[game_id]
+        assert game_id in s.hub.dormant and game_id not in s.hub.games  # loaded when asked
+        entry = await s.game(game_id)
         assert entry.moves == ["e2e4", "e7e5", "g1f3"]
         bob = {"Authorization": (tmp_path / "bob").read_text()}
         assert (await s.post(f"/api/board/game/{game_id}/move/b8c6", bob)).status_code == 200

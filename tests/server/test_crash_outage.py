@@ -165,8 +165,9 @@ def test_the_hub_applies_the_rule_to_every_game_it_resumes(tmp_path: Path) -> No
         wall.now += 3_600_000
         hub = Hub(config)
         await hub.start()
-        board = hub.games[ids[FIDE_2023.name]]
-        online = hub.games[ids[ONLINE.name]]
+        assert not hub.games  # each loaded when first asked for
+        board = await hub.get(ids[FIDE_2023.name])
+        online = await hub.get(ids[ONLINE.name])
         assert board.game.log[-1].kind == "stop-clocks"
         assert online.game.log[-1].kind == "move"
         wall.now += 2_000

@@ -31,3 +31,21 @@ def test_the_load_bench_plays_and_measures() -> None:
     assert result["games_ended"] >= 4  # six plies each, then resigned and replaced
     assert result["games_started"] > result["games_ended"]
     assert result["server_cpu_us_per_move"] > 0
+
+
+@pytest.mark.long
+def test_the_noisy_neighbour_runs_beside_the_games() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--games", "4", "--rate", "4",
+         "--plies", "12", "--seconds", "8", "--warmup", "1", "--json", "--neighbour",
+         "--neighbour-players", "20", "--neighbour-readers", "2", "--spammers", "3"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
+        timeout=300, check=True)
+    result = json.loads(done.stdout)
+    assert result["errors"] == {}
+    neighbour = result["neighbour"]
+    assert neighbour["errors"] == {} and neighbour["reads"] > 0
+    rounds = [p["round"] for p in neighbour["pairings"]]
+    assert rounds == list(range(1, len(rounds) + 1)) and rounds  # each once its results are in
+    assert neighbour["challenges"]["200"] >= 3 * 30 and neighbour["challenges"]["429"] > 0
+    assert result["overcharge_ms"]["n"] > 0  # the clocks' charges were measured

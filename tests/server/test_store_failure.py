@@ -30,7 +30,7 @@ def test_a_failed_write_answers_503_and_changes_nothing(
     async def scenario(s: InProcess) -> None:
         game_id, alice, bob = await friendly_game(s)
         await play(s, game_id, "e2e4", alice, bob)
-        [store] = stores
+        store = stores[0]  # the writer's (the reader opens its own)
         store.fail_at, store.failures = store.writes + 1, 2  # the batch and its retry fail
         answer = await s.post(f"/api/board/game/{game_id}/move/e7e5", bob)
         assert answer.status_code == 503, answer.text

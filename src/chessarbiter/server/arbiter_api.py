@@ -63,10 +63,12 @@ def summary(entry: HubGame) -> dict[str, Any]:
 
 
 async def list_games(request: Request) -> Response:
-    """Every game in memory (``?all=true``: also the finished ones)."""
+    """Every game in memory, once the dormant ones are loaded (``?all=true``: also the
+    finished ones)."""
     hub = hub_of(request)
     auth.require_arbiter(request, hub)
     every = bool_field(request.query_params, "all")
+    await hub.wake_all()
     return JSONResponse({"games": [summary(e) for e in hub.games.values()
                                    if every or not e.over]})
 

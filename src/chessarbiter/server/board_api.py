@@ -177,7 +177,8 @@ async def get_playing(request: Request) -> Response:
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
     if hub.cluster is None:
-        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+        games = await hub.playing(account.id)
+        playing = [hub.game_event(entry, side) for entry, side in games]
     else:
         playing = await hub.cluster.playing(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
@@ -250,7 +251,8 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
     cluster = hub.cluster
     if cluster is None:
         queue = hub.subscribe_user(account.id)
-        playing = [hub.game_event(entry, side) for entry, side in hub.playing(account.id)]
+        games = await hub.playing(account.id)
+        playing = [hub.game_event(entry, side) for entry, side in games]
     else:
         queue = await cluster.subscribe_user(account.id)
         playing = await cluster.playing(account.id)
@@ -502,14 +504,16 @@ async def _player(request: Request) -> tuple[Hub, HubGame, Side]:
 
 async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int], Event]]
                ) -> Response:
+    arrived = hub_of(request).config.now_ms()  # stamped on arrival, whatever it waits for
     hub, entry, side = await _player(request)
-    decisions = await hub.act(entry, side, make(side, entry))
+    decisions = await hub.act(entry, side, make(side, entry), arrived)
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
 
 
 async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``; with the
     opponent's offer pending, it agrees to the draw instead)."""
+    arrived = hub.config.now_ms()  # stamped on arrival, whatever it waits for
     params = scope["path_params"]
     text = params["move"]
     if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
@@ -523,9 +527,10 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     if offer and entry.game.pending_offer is side.opponent:
         # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
         # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3)
-        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side))
+        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side), arrived)
     else:
-        decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
+        decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer),
+                                  arrived)
     await send_body(send, NO_NOTES if not decisions else encode_json(
         {"ok": True, "notes": shapes.notes(decisions)}))
 

@@ -5,18 +5,26 @@ thread so the event loop never waits on a disk sync.
 Events are group-committed: the appends waiting when the thread is free are written in one
 transaction (one sync), and each one's callback runs on the event loop once it is durable —
 a move is acknowledged only then (a batch that fails is written again append by append, so
-only the append at fault fails). Other work (creating a game, loading, accounts) runs in the
-same thread, in order."""
+only the append at fault fails). Other writes (creating a game, accounts) run in the same
+thread, in order. Reads that may take long (loading a game) and the tournaments run in
+:class:`Worker` threads with their own connections: they never wait behind the commits nor
+hold them up.
+
+With each batch the writer keeps ``server_deadlines`` up to date: for every unfinished game,
+how long after its last event something is due (its flag may fall, a first move is late, an
+engine is to move), so that a restarted server loads a game only when it is asked for or
+due (:meth:`chessarbiter.server.hub.Hub.start`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -27,6 +35,8 @@ from chessarbiter.store.names import described, is_postgres
 from chessarbiter.store.sqlite import BUSY_MS, SqliteStore
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS server_accounts (
@@ -47,6 +57,13 @@ SCHEMA: Final = (
         account TEXT NOT NULL,  -- server_accounts.id
         created_ms BIGINT NOT NULL  -- wall ms
     )""",
+    """CREATE TABLE IF NOT EXISTS server_deadlines (
+        game TEXT PRIMARY KEY,  -- server_games.id, while the game is not finished
+        white TEXT,  -- the players' accounts (server_accounts.id; NULL: none)
+        black TEXT,
+        events INTEGER NOT NULL,  -- the events of the game's log when due_ms was computed
+        due_ms BIGINT  -- game time after the last event when it is due (NULL: never)
+    )""",
     """CREATE TABLE IF NOT EXISTS server_chat (
         game TEXT NOT NULL,  -- server_games.id
         room TEXT NOT NULL,  -- player | spectator
@@ -61,6 +78,12 @@ version is its own)."""
 Done = Callable[[BaseException | None], None]
 """Called on the event loop once an append is durable (``None``) or failed (the error)."""
 
+Due = tuple[str, int, int | None]
+"""A game's line of ``server_deadlines`` after an event: its public id, its events, when
+(after the event) it is next due."""
+
+UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
+
 
 @dataclass(frozen=True)
 class _Append:
@@ -68,6 +91,7 @@ class _Append:
     event: Event
     outcome: str | None
     done: Done
+    due: Due | None
 
 
 @dataclass(frozen=True)
@@ -107,9 +131,10 @@ class Database:
         """Run ``work`` in the writer thread without blocking the event loop."""
         return await asyncio.wrap_future(self.submit(work))
 
-    def append(self, store_id: str, event: Event, outcome: str | None, done: Done) -> None:
-        """Queue one event of a game for the next group commit."""
-        self._queue.put(_Append(store_id, event, outcome, done))
+    def append(self, store_id: str, event: Event, outcome: str | None, done: Done,
+               due: Due | None = None) -> None:
+        """Queue one event of a game for the next group commit (and its deadline)."""
+        self._queue.put(_Append(store_id, event, outcome, done, due))
 
     def close(self) -> None:
         """Write what is queued, then close the database."""
@@ -157,23 +182,13 @@ class Database:
                         break
                     batch.append(nxt)
                 self._commit(batch, store)
+                self._deadlines(batch, conn)
         finally:
             store.close()
             conn.close()
 
     def _open(self) -> tuple[Any, Any]:
-        """The store and the connection for the server's tables: SQLite, or PostgreSQL
-        for a ``postgresql://`` URI (a cluster's shared database)."""
-        if is_postgres(str(self.path)):
-            from chessarbiter.server.pgdb import open_postgres
-
-            return open_postgres(str(self.path), SCHEMA)
-        store = SqliteStore(Path(self.path))
-        conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
-        conn.execute("PRAGMA synchronous=FULL")
-        for statement in SCHEMA:
-            conn.execute(statement)
-        return store, conn
+        return open_database(self.path)
 
     @staticmethod
     def _do_call(item: _Call, store: SqliteStore, conn: sqlite3.Connection) -> None:
@@ -198,6 +213,29 @@ class Database:
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             self._loop.call_soon_threadsafe(_finish, results)
 
+    @staticmethod
+    def _deadlines(batch: list[_Append], conn: sqlite3.Connection) -> None:
+        """Bring the batch's games' deadlines up to date, in one transaction not synced
+        (``synchronous=NORMAL``: the next batch's sync makes it durable; a line left
+        behind by a crash is seen to be, its events not the log's, and the game is loaded
+        at once after a restart). SQLite only: a cluster's processes take games over
+        instead (docs/server-ops.md)."""
+        rows = [(a.due[1], a.due[2], a.due[0]) for a in batch if a.due is not None]
+        if not rows or not isinstance(conn, sqlite3.Connection):
+            return
+        try:
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("BEGIN")
+            conn.executemany(UPDATE_DUE, rows)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            log.warning("deadlines not kept (games loaded at once after a restart): %s", exc)
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("PRAGMA synchronous=FULL")
+
     def _alone(self, item: _Append, store: SqliteStore) -> BaseException | None:
         try:
             store.append(item.store_id, item.event, item.outcome)
@@ -210,3 +248,61 @@ class Database:
 def _finish(results: list[tuple[Done, BaseException | None]]) -> None:
     for done, error in results:
         done(error)
+
+
+def open_database(path: Path | str) -> tuple[Any, Any]:
+    """The store and a connection for the server's tables at ``path``: SQLite, or
+    PostgreSQL for a ``postgresql://`` URI (a cluster's shared database)."""
+    if is_postgres(str(path)):
+        from chessarbiter.server.pgdb import open_postgres
+
+        return open_postgres(str(path), SCHEMA)
+    store = SqliteStore(Path(path))
+    conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA synchronous=FULL")
+    for statement in SCHEMA:
+        conn.execute(statement)
+    return store, conn
+
+
+class Worker:
+    """A thread with its own store and connection to the server's database, for work that
+    must neither wait behind the writer's commits nor hold them up (loading games, the
+    tournaments): :meth:`run` queues work for it, opened at the first."""
+
+    def __init__(self, path: Path | str, name: str) -> None:
+        self.path = path
+        self.name = name
+        self._pool: ThreadPoolExecutor | None = None
+        self._opened: tuple[Any, Any] | None = None
+        self.closing: list[Callable[[], None]] = []
+        """Called in the worker's thread before its connection is closed."""
+
+    async def run(self, work: Callable[[Any, Any], T]) -> T:
+        """``work(store, conn)`` in the worker's thread, without blocking the event loop."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix=self.name)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._call, work)
+
+    def _call(self, work: Callable[[Any, Any], T]) -> T:
+        if self._opened is None:
+            self._opened = open_database(self.path)
+        return work(*self._opened)
+
+    def close(self) -> None:
+        """Finish the queued work, then close the connection."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        pool.submit(self._shut).result()
+        pool.shutdown()
+
+    def _shut(self) -> None:
+        for hook in self.closing:
+            hook()
+        if self._opened is not None:
+            store, conn = self._opened
+            self._opened = None
+            store.close()
+            conn.close()

@@ -3,16 +3,18 @@
 Every command for a game (a player's move, offer, claim, abort or resignation, a flag, an
 arbiter's decision) goes through the game's one sequence (:attr:`HubGame.sequence`), from
 the check to the commit: commands for the same game are served one after the other, each
-on the game as the previous one left it. A player's event is stamped on arrival
-(lag-compensated), ruled on by the arbiter, queued for the store's next group commit and
-acknowledged once durable; the update line (serialized once) then goes to every
-subscriber's queue. Each game with a running clock has one timer,
-set with ``loop.call_at`` for the instant its flag falls: it records the flag through the
-arbiter (a flag against a side that cannot be mated is a draw, Art. 6.9, by the dead-position
-analysis; an undetermined analysis leaves the game awaiting the arbiter's ruling). Engines
-think in worker threads. On start, the games that had not ended are rebuilt from the store
-and resume (the time the server was down is not charged: each game's time continues from
-its last event)."""
+on the game as the previous one left it. A player's event is stamped when the request
+arrived (lag-compensated), ruled on by the arbiter, queued for the store's next group commit
+and acknowledged once durable; the update line (serialized once) then goes to every
+subscriber's queue. The game's time stands still from the event until then, so no delay of
+the server is charged to a player (docs/server.md, "Clocks, flags and lag"). Each game
+with a running clock has one timer, set with ``loop.call_at`` for the instant its flag
+falls: it records the flag through the arbiter (a flag against a side that cannot be mated
+is a draw, Art. 6.9, by the dead-position analysis; an undetermined analysis leaves the
+game awaiting the arbiter's ruling). Engines think in worker threads. On start, the
+unfinished games are not rebuilt: each is loaded when first asked for or due
+(:mod:`~chessarbiter.server.dormant`), its time running on from its last event from the
+start (the time the server was down is charged to no one)."""
 
 from __future__ import annotations
 
@@ -52,7 +54,15 @@ from chessarbiter.server.accounts import (
 )
 from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database
+from chessarbiter.server.db import Database, Worker
+from chessarbiter.server.dormant import (
+    DELETE_DEADLINE,
+    INSERT_DEADLINE,
+    SELECT_DORMANT,
+    Dormant,
+    deadline_row,
+    due_line,
+)
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.server.meta import GameMeta, Seat, new_id
@@ -93,9 +103,18 @@ class Hub:
 
         self.config = config
         self.db = db or Database(config.db)
+        self.reader = Worker(config.db, "chessarbiter-db-read")
+        """Loads games (and reads what may take long) beside the writer."""
         self.accounts = Accounts()
         self.games: dict[str, HubGame] = {}
-        """Games in memory: every unfinished game, and finished ones asked for since."""
+        """Games in memory: the unfinished games loaded (asked for, due, or created since
+        the start) and finished ones asked for since."""
+        self.dormant = Dormant()
+        """The unfinished games not loaded since the start (:mod:`~.dormant`)."""
+        self.listening_at = 0
+        """When the hub was started (the server's time source): the dormant games' time
+        runs from then."""
+        self._wakes: asyncio.Queue[str] = asyncio.Queue()
         self.lobby = Lobby(self)
         self.limits = Limits(config.now_ms)
         self.sessions = Sessions(wall_ms)
@@ -106,9 +125,12 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
+        self._waker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
+        self.stop_hooks: list[Callable[[], None]] = []
+        """Called (in a thread) when the hub stops, once the games' writes are stored."""
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``config.bus``): games owned one at a time."""
         if config.bus is not None:
@@ -126,7 +148,9 @@ class Hub:
         return self._loop
 
     async def start(self) -> None:
-        """Open the database, read the accounts and resume every unfinished game."""
+        """Open the database, read the accounts and the unfinished games' deadlines (each
+        game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, every game
+        this process claims is resumed now)."""
         self._loop = asyncio.get_running_loop()
         self.db.start(self._loop)
         self._engines = ThreadPoolExecutor(self.config.engine_workers,
@@ -136,12 +160,24 @@ class Hub:
         await self.db.run(self._load_accounts)
         if self.cluster is not None:
             await self.cluster.start()
-        rows = await self.unfinished()
-        for game_id, store_id, meta_text in rows:
-            if self.cluster is not None:
-                if not await self.cluster.claim(game_id, store_id):
-                    continue  # another process owns it
-                self.cluster.bus.watch(game_id)  # as :meth:`_take_over`
+            await self._claim_all()
+        else:
+            rows = await self.reader.run(
+                lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
+            self._sleep(rows)
+        self._keepalive = self.loop.create_task(self._keep_alive())
+        self._collector = self.loop.create_task(keep_pauses_short())
+        self._waker = self.loop.create_task(self._waken())
+        if self.cluster is not None:
+            self.cluster.run()
+
+    async def _claim_all(self) -> None:
+        """Resume every unfinished game no other process of the cluster owns."""
+        assert self.cluster is not None
+        for game_id, store_id, meta_text in await self.unfinished():
+            if not await self.cluster.claim(game_id, store_id):
+                continue  # another process owns it
+            self.cluster.bus.watch(game_id)  # as :meth:`_take_over`
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
@@ -152,14 +188,50 @@ class Hub:
             if len(entry.game.log) > events:
                 await self._record(entry, decisions)
             self._resume(entry)
-        self._keepalive = self.loop.create_task(self._keep_alive())
-        self._collector = self.loop.create_task(keep_pauses_short())
-        if self.cluster is not None:
-            self.cluster.run()
+
+    def _sleep(self, rows: list[tuple[Any, ...]]) -> None:
+        """The dormant games of ``rows``, each woken when due (its timer)."""
+        self.listening_at = now = self.config.now_ms()
+        self.dormant.fill(rows, now)
+        if not self.config.timers:
+            return
+        loop = self.loop
+        base = loop.time()
+        for game_id, sleeper in self.dormant.games.items():
+            if sleeper.due is not None:
+                sleeper.timer = loop.call_at(base + max(sleeper.due - now, 0) / 1000,
+                                             self._wakes.put_nowait, game_id)
+
+    async def _waken(self) -> None:
+        """Load the dormant games as they fall due, one after the other."""
+        while True:
+            await self.wake([await self._wakes.get()])
+
+    async def wake(self, game_ids: list[str]) -> None:
+        """Load the dormant games among ``game_ids``, one after the other (one that cannot
+        be read is logged)."""
+        for game_id in game_ids:
+            if game_id not in self.dormant:
+                continue
+            try:
+                await self.get(game_id)
+            except ApiError as exc:
+                log.error("game %s: not resumed: %s", game_id, exc.message)
+
+    async def wake_all(self) -> None:
+        """Load every dormant game (for a list of every game, the arbiter's)."""
+        await self.wake(list(self.dormant.games))
+
+    async def wake_due(self) -> int:
+        """Load the dormant games due by now, as their timers do (for a time source that
+        does not follow the loop's clock: tests); how many."""
+        due = self.dormant.due(self.config.now_ms())
+        await self.wake(due)
+        return len(due)
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
-        for task in (self._keepalive, self._collector):
+        for task in (self._keepalive, self._collector, self._waker):
             if task is not None:
                 task.cancel()
         for entry in self.games.values():
@@ -175,6 +247,9 @@ class Hub:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.db.close)
+        await asyncio.to_thread(self.reader.close)
+        for hook in self.stop_hooks:
+            await asyncio.to_thread(hook)
         if self.cluster is not None:  # the games given up once their writes are stored
             await self.cluster.stop()
 
@@ -214,8 +289,8 @@ class Hub:
                           game_id: str | None = None) -> HubGame:
         """Store a new game with its players and start it (White's clock started where the
         profile says so); its :class:`HubGame`."""
-        if len(self.games) >= self.config.max_games and sum(
-                not e.over for e in self.games.values()) >= self.config.max_games:
+        most = self.config.max_games - len(self.dormant)
+        if len(self.games) >= most and sum(not e.over for e in self.games.values()) >= most:
             raise ApiError(503, f"the server plays {self.config.max_games} games at most")
         public = game_id or new_id()
         while public in self.games:
@@ -226,6 +301,7 @@ class Hub:
             meta = GameMeta(public, store_id, white, black, wall_ms(), source, creator, rated)
             conn.execute("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
                          (public, store_id, meta.to_json()))
+            conn.execute(INSERT_DEADLINE, deadline_row(game, meta))
             return meta
 
         meta = await self.db.run(work)
@@ -247,19 +323,20 @@ class Hub:
         """Whether there is a game ``game_id``, whichever process of a cluster owns it."""
         if game_id in self.games:
             return True
-        row = await self.db.run(lambda store, conn: conn.execute(
+        row = await self.reader.run(lambda store, conn: conn.execute(
             "SELECT 1 FROM server_games WHERE id = ?", (game_id,)).fetchone())
         return row is not None
 
     async def get(self, game_id: str) -> HubGame:
-        """The game ``game_id`` (loaded from the store if it is not in memory);
+        """The game ``game_id`` (loaded from the store if it is not in memory: a dormant
+        game then plays on, its time running from the start, :mod:`~.dormant`);
         ``ApiError`` 404 if there is none."""
         entry = self.games.get(game_id)
         if entry is not None:
             return entry
         if not (game_id.isascii() and game_id.isalnum() and len(game_id) <= 32):
             raise ApiError(404, f"no game {game_id[:40]!r}")
-        row = await self.db.run(lambda store, conn: conn.execute(
+        row = await self.reader.run(lambda store, conn: conn.execute(
             "SELECT id, store_id, meta FROM server_games WHERE id = ?", (game_id,)).fetchone())
         if row is None:
             raise ApiError(404, f"no game {game_id!r}")
@@ -273,12 +350,20 @@ class Hub:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
         if self.cluster is not None:
             return await self._take_over(entry)  # its flag timer runs here now
-        self.games.setdefault(game_id, entry)
-        return self.games[game_id]
+        if game_id in self.games:
+            return self.games[game_id]
+        if self.dormant.pop(game_id) is not None:  # first asked for (or due) since the start
+            entry.live.resume(self.listening_at)
+            entry.waiting_since = self.listening_at
+            return await self._take_over(entry)
+        self.games[game_id] = entry
+        if not entry.over:  # dropped when an event could not be stored: plays on
+            self._resume(entry)
+        return entry
 
     async def _load(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
         meta = GameMeta.from_json(meta_text)
-        game = await self.db.run(lambda store, conn: store.load(store_id))
+        game = await self.reader.run(lambda store, conn: store.load(store_id))
         return self._entry(meta, game)
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
@@ -328,18 +413,26 @@ class Hub:
 
     # -- acting ------------------------------------------------------------------------
 
-    async def act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
-            Decision, ...]:
-        """Apply a player's (``side``) or the arbiter's (``None``) event stamped now, once
-        any fallen flag is recorded; returns the arbiter's decisions once the event is
-        durable. In the game's sequence: checked against the game as the previous command
-        left it. ``ApiError`` 400 naming the reason if the arbiter rejects it (nothing
-        changes), 503 if it could not be stored."""
-        async with entry.sequence:
-            return await self._act(entry, side, make)
+    async def act(self, entry: HubGame, side: Side | None, make: EventMaker,
+                  arrived: int | None = None) -> tuple[Decision, ...]:
+        """Apply a player's (``side``) or the arbiter's (``None``) event stamped when it
+        ``arrived`` (the server's time source; default now), whatever it then waited for,
+        once any flag fallen by then is recorded; returns the arbiter's decisions once the
+        event is durable. In the game's sequence: checked against the game as the previous
+        command left it. ``ApiError`` 400 naming the reason if the arbiter rejects it
+        (nothing changes), 503 if it could not be stored."""
+        arrival = (side, self.config.now_ms() if arrived is None else arrived)
+        entry.arrivals.append(arrival)
+        try:
+            async with entry.sequence:
+                return await self._act(entry, side, make, arrival[1])
+        finally:
+            entry.arrivals.remove(arrival)
+            if self.games.get(entry.id) is entry:
+                self._schedule(entry)  # a flag it held back (:meth:`HubGame.looked_at`)
 
-    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker) -> tuple[
-            Decision, ...]:
+    async def _act(self, entry: HubGame, side: Side | None, make: EventMaker,
+                   arrived: int) -> tuple[Decision, ...]:
         self._check_held(entry)
         if entry.meta.aborted:
             raise ApiError(400, f"game {entry.id}: the game was aborted")
@@ -349,8 +442,8 @@ class Hub:
                 raise ApiError(400, f"game {entry.id}: the game is over "
                                     f"({entry.game.outcome})")
         while True:
-            now = entry.live.time()
-            at = entry.stamp(side)
+            now = entry.live.time_at(arrived)
+            at = entry.stamp(side, arrived)
             event = make(at)
             try:
                 decisions = await self._rule(entry, event)
@@ -390,15 +483,20 @@ class Hub:
 
     def _record(self, entry: HubGame, decisions: tuple[Decision, ...]) -> asyncio.Future[None]:
         """Store the game's last event (group commit); on success publish its update line
-        and end the game's streams if it ended. Timers and engines follow at once."""
+        and end the game's streams if it ended. The game's time stands still from the event
+        until the line goes out (delivered: the opponent's clock starts then), so the wait
+        for the store is charged to no one. The engine's turn follows at once, the flag
+        timer once delivered."""
         game = entry.game
         event = game.log[-1]
         line = entry.applied(event, decisions)
+        entry.live.pause()
         outcome = game.outcome
         ended = outcome is not None
         done: asyncio.Future[None] = self.loop.create_future()
 
         def stored(error: BaseException | None) -> None:
+            entry.live.resume()
             if error is not None:
                 log.error("game %s: event %s not stored: %s", entry.id, event.kind, error)
                 self._drop(entry)
@@ -407,6 +505,7 @@ class Hub:
                                                      f"be stored ({error})"))
                 return
             entry.publish(line)
+            self._schedule(entry)
             if ended:
                 self._finished(entry)
             if not done.done():
@@ -415,8 +514,7 @@ class Hub:
         if type(event) is Moved:
             entry.waiting_since = self.config.now_ms()
         self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
-                       stored)
-        self._schedule(entry)
+                       stored, due_line(game, entry.meta))
         if ended:
             entry.stop.set()
         else:
@@ -437,9 +535,7 @@ class Hub:
         entry.publish(None)
         entry.subscribers.clear()
         meta = entry.meta
-        self.db.submit(lambda store, conn: conn.execute(
-            "UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
-            (meta.to_json(), meta.id)))
+        self.db.submit(lambda store, conn: _finish(conn, meta))
         for side in (Side.WHITE, Side.BLACK):
             self._notify_finish(entry, side)
         for hook in self.finish_hooks:
@@ -462,9 +558,7 @@ class Hub:
             raise ApiError(400, f"game {entry.id}: a game can be aborted only before both "
                                 "players have moved; resign or offer a draw")
         meta = entry.meta.aborting()
-        await self.db.run(lambda store, conn: conn.execute(
-            "UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
-            (meta.to_json(), meta.id)))
+        await self.db.run(lambda store, conn: _finish(conn, meta))
         entry.publish(entry.aborted(meta))
         entry.stop.set()
         if entry.timer is not None:
@@ -504,8 +598,8 @@ class Hub:
 
     def _flag_fallen(self, entry: HubGame) -> bool:
         fell = self._flag_instant(entry)
-        return fell is not None and \
-            entry.live.time() - entry.allowance(entry.game.to_move) >= fell
+        side = entry.game.to_move
+        return fell is not None and entry.looked_at(side) - entry.allowance(side) >= fell
 
     async def _record_flag(self, entry: HubGame) -> None:
         """Record the flag fallen, if one has (in the game's sequence)."""
@@ -550,7 +644,8 @@ class Hub:
             return
         recorded = self._observe_flag(entry)
         if recorded is None:
-            self._schedule(entry)  # the time source is behind the loop's clock: later
+            if not entry.arrivals:  # else set again when the last command is served
+                self._schedule(entry)  # the time source is behind the loop's clock: later
         else:
             recorded.add_done_callback(_log_failure)
 
@@ -691,9 +786,10 @@ class Hub:
         self.notify(entry.meta.seat(side).account,
                     {"type": "gameFinish", "game": self.game_event(entry, side)})
 
-    def playing(self, account: str) -> list[tuple[HubGame, Side]]:
+    async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
         """The unfinished games ``account`` plays, with its side (the side to move when it
-        plays both)."""
+        plays both); its dormant games are loaded first."""
+        await self.wake(self.dormant.of(account))
         found = []
         for entry in self.games.values():
             if entry.over:
@@ -725,6 +821,13 @@ class Hub:
                 for queue in tuple(queues):
                     if queue.empty():
                         queue.put_nowait(b"\n")
+
+
+def _finish(conn: sqlite3.Connection, meta: GameMeta) -> None:
+    """Mark the game finished (ended or aborted), with its last ``meta``."""
+    conn.execute("UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
+                 (meta.to_json(), meta.id))
+    conn.execute(DELETE_DEADLINE, (meta.id,))
 
 
 def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str, str]]:

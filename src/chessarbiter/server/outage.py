@@ -31,7 +31,8 @@ def recover(live: LiveGame) -> tuple[Decision, ...]:
         return ()
     state = game.state()
     if game.profile.outage is Outage.ARBITER:
-        return live.apply(ClocksStopped(live.time())) if state.clock_running else ()
+        at = live.last_at()  # the last acknowledged state, however late the game is loaded
+        return live.apply(ClocksStopped(at)) if state.clock_running else ()
     waiting = state.pending_ruling is not None or state.sudden_death_claim is not None
     if game.profile.flags_automatic and not waiting:  # else the arbiter rules first
         return live.observe_flag()

@@ -54,6 +54,9 @@ class HubGame:
         self.sequence = asyncio.Lock()
         """The game's one sequence: every command for the game (move, offer, claim, abort,
         resignation, flag, arbiter's decision) holds it from its check to its commit."""
+        self.arrivals: list[tuple[Side | None, int]] = []
+        """The commands waiting in (or holding) the sequence: each one's side and the
+        instant it arrived (the server's time source)."""
         self.waiting_since = 0
         """When (the server's time source, ms) the game was loaded or last had a move:
         the start of a wait for a first move (:meth:`Hub.abort_unstarted`)."""
@@ -91,12 +94,24 @@ class HubGame:
         """The lag compensation ``side`` may have now: the allowance, within its quota."""
         return min(self.lag_ms, self.lag_quota[side.value])
 
-    def stamp(self, side: Side | None = None) -> int:
-        """The game time of an event of ``side`` (``None``: the arbiter's) arriving now:
-        lag-compensated within the side's quota, never before the last event."""
+    def stamp(self, side: Side | None, arrived: int) -> int:
+        """The game time of an event of ``side`` (``None``: the arbiter's) that arrived at
+        ``arrived`` (the server's time source): lag-compensated within the side's quota,
+        never before the last event."""
         live = self.live
         lag = self.lag_ms if side is None else self.allowance(side)
-        return max(live.last_at(), live.time() - lag)
+        return max(live.last_at(), live.time_at(arrived) - lag)
+
+    def looked_at(self, side: Side) -> int:
+        """The game time by which a flag of ``side`` counts as fallen: now, or when the
+        first of ``side``'s commands still waiting in the sequence arrived (a move that
+        arrived in time is not flagged for the server's delay in serving it)."""
+        live = self.live
+        instant = live.time()
+        for who, arrived in self.arrivals:
+            if who is side:
+                instant = min(instant, live.time_at(arrived))
+        return instant
 
     def spend_lag(self, side: Side, used: int) -> None:
         """Count ``used`` ms of compensation given to an event of ``side`` against its

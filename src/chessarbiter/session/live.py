@@ -92,6 +92,7 @@ class LiveGame:
         """Why the game stopped, once its recorder failed."""
         self._now = now
         self._base = now() - self.last_at()
+        self._paused = False
 
     def last_at(self) -> int:
         """``at_ms`` of the log's last event (0 before the first)."""
@@ -99,8 +100,27 @@ class LiveGame:
         return log[-1].at_ms if log else 0
 
     def time(self) -> int:
-        """The game's time now (never before its last event)."""
-        return max(self._now() - self._base, self.last_at())
+        """The game's time now (never before its last event; its last event's while
+        paused)."""
+        return self.time_at(self._now())
+
+    def time_at(self, instant: int) -> int:
+        """The game's time at ``instant`` of the time source (not after now; never before
+        its last event; its last event's while paused)."""
+        if self._paused:
+            return self.last_at()
+        return max(instant - self._base, self.last_at())
+
+    def pause(self) -> None:
+        """Stop the game's time at its last event until :meth:`resume`: the time between is
+        charged to no one (a server between an event's arrival and its delivery)."""
+        self._paused = True
+
+    def resume(self, instant: int | None = None) -> None:
+        """Let the game's time run on from its last event, from ``instant`` of the time
+        source (default now): as a game loaded from its log."""
+        self._base = (self._now() if instant is None else instant) - self.last_at()
+        self._paused = False
 
     def apply(self, event: Event) -> tuple[Decision, ...]:
         """Rule on an event and journal it once accepted; :class:`RecordingError` (the

@@ -98,8 +98,9 @@ async def create(request: Request) -> Response:
 
 async def read(request: Request) -> Response:
     """The tournament: players, pairings, results, standings, crosstable."""
-    loaded = await desk_of(request).view(tournament_id(request))
-    return JSONResponse(tournament_json(loaded, hub_of(request).accounts))
+    accounts = hub_of(request).accounts
+    return JSONResponse(await desk_of(request).render(
+        tournament_id(request), lambda loaded: tournament_json(loaded, accounts)))
 
 
 async def join(request: Request) -> Response:

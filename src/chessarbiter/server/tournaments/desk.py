@@ -3,9 +3,14 @@ tournament log of :mod:`chessarbiter.tournament.log` and two tables of the serve
 their rounds' games created on the server, and the games' results entered in the log when
 they end.
 
-Every tournament operation runs in the database's writer thread (in order with the games'
-writes), reading the tournament's log afresh, so a tournament changed meanwhile by the
-``chessarbiter tournament`` command is seen as it is. A player whose name is an account's
+Every tournament operation runs in the desk's own thread with its own connection
+(:class:`~chessarbiter.server.db.Worker`: never the event loop, never the writer that
+commits the games' moves), reading the tournament's log afresh, so a tournament changed
+meanwhile by the ``chessarbiter tournament`` command is seen as it is (and a change made
+meanwhile refuses an event computed on the log as it was: the log's events are numbered).
+A round is paired in another process (:func:`pairing_pool`): a Dutch pairing of 1,000
+players is seconds of CPU, which would hold the event loop (and the interpreter's lock)
+for every game. A player whose name is an account's
 name is that account: they may join by themselves and play their games on the server; a
 board whose two players are accounts gets a game, created when the round is paired."""
 
@@ -13,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sqlite3
 import weakref
 from collections.abc import Callable
-from contextlib import closing
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -28,6 +35,7 @@ from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
 from chessarbiter.server.accounts import Account
+from chessarbiter.server.db import Worker
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.meta import Seat, new_id
@@ -39,13 +47,14 @@ from chessarbiter.store.sqlite import SqliteStore
 from chessarbiter.store.tournaments import TournamentLogs, TournamentStore
 from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.events import (
+    Event,
     Registered,
     ResultEntered,
     Settings,
     TournamentError,
     Withdrawn,
 )
-from chessarbiter.tournament.log import Tournament, check_settings
+from chessarbiter.tournament.log import Tournament, TournamentState, check_settings
 
 T = TypeVar("T")
 
@@ -118,25 +127,51 @@ def game_result(entry: HubGame) -> str | None:
     return played
 
 
+_PAIRING: list[Executor] = []
+"""The process pool of :func:`pairing_pool`, once started."""
+
+
+def pairing_pool() -> Executor:
+    """The process that pairs rounds for every desk of this process (started, by spawning,
+    at the first pairing)."""
+    if not _PAIRING:
+        _PAIRING.append(ProcessPoolExecutor(1, mp_context=get_context("spawn"),
+                                            initializer=_ignore_interrupts))
+    return _PAIRING[0]
+
+
+def _ignore_interrupts() -> None:
+    """In the pairing process: Ctrl-C is the server's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Desk:
     """The server's tournaments (see the module's docstring); :meth:`attach` makes the
-    hub's ending games report their results."""
+    hub's ending games report their results. ``pairing`` (the executor) and ``pair_round``
+    (the function) pair a round: :func:`pairing_pool` and :func:`pair_next` unless a test
+    injects others."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.worker = Worker(hub.config.db, "chessarbiter-tournaments")
+        self.worker.closing.append(self._close_store)
+        self.pairing: Executor | None = None
+        self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
         self._ready = False
+        self._store: TournamentStore | None = None
         self.entering: set[asyncio.Task[None]] = set()
         """Results of ended games being entered."""
 
     def attach(self) -> None:
         self.hub.finish_hooks.append(self._game_ended)
+        self.hub.stop_hooks.append(self.worker.close)
 
-    # -- the writer thread ---------------------------------------------------------------
+    # -- the desk's thread ---------------------------------------------------------------
 
     async def run(self, work: Callable[[TournamentLogs, sqlite3.Connection], T]) -> T:
-        """``work`` in the writer thread with the tournament store open (ApiError 503 when
+        """``work`` in the desk's thread with the tournament store open (ApiError 503 when
         the database fails; a ``TournamentError`` becomes a 400)."""
-        path = self.hub.db.path
+        path = self.hub.config.db
 
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
             shared = None
@@ -152,16 +187,22 @@ class Desk:
                 self._ready = True
             if shared is not None:  # the cluster's database: every process reads the same
                 return work(shared, conn)
-            with closing(TournamentStore(Path(path))) as tournaments:
-                return work(tournaments, conn)
+            if self._store is None:
+                self._store = TournamentStore(Path(path))
+            return work(self._store, conn)
 
         try:
-            return await self.hub.db.run(call)
+            return await self.worker.run(call)
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
         except (StoreError, sqlite3.Error) as exc:
             raise ApiError(503, f"the tournament could not be read or stored ({exc})") \
                 from None
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
     @staticmethod
     def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
@@ -219,6 +260,12 @@ class Desk:
         for player in loaded.tournament.state.players.values():
             await self.hub.lobby.account_named(player.name)
         return loaded
+
+    async def render(self, tournament_id: int, render: Callable[[Loaded], T]) -> T:
+        """The tournament as ``render`` shows it (its standings, its crosstable), computed
+        in the desk's thread."""
+        loaded = await self.view(tournament_id)
+        return await self.run(lambda store, conn: render(loaded))
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
@@ -290,14 +337,20 @@ class Desk:
         await self.view(tournament_id)  # the players' accounts known here
         await self._catch_up(director, tournament_id)
 
-        def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
-                Loaded, list[Board]]:
+        def read(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
             loaded = self.load(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
-            tournament = loaded.tournament
-            for event in pair_next(tournament.state):
+            return loaded
+
+        loaded = await self.run(read)
+        pairing = await self._paired(loaded.tournament.state)
+
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
+                Loaded, list[Board]]:
+            tournament = loaded.tournament  # a change since it was read refuses the events
+            for event in pairing:
                 tournament.apply(event)
             state = tournament.state
             round_no = state.paired
@@ -320,6 +373,19 @@ class Desk:
             if board.game_id is not None:
                 await self._create_game(loaded, name, number, board)
         return boards
+
+    async def _paired(self, state: TournamentState) -> list[Event]:
+        """The events pairing the next round, computed in :attr:`pairing` (400 when it
+        cannot be paired; 503 when the pairing process failed)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pairing or pairing_pool(),
+                                              self.pair_round, state)
+        except TournamentError as exc:
+            raise ApiError(400, str(exc)) from None
+        except BrokenExecutor as exc:
+            _PAIRING.clear()  # a new process at the next pairing
+            raise ApiError(503, f"the pairing process failed ({exc}); try again") from None
 
     async def _catch_up(self, director: Account, tournament_id: int) -> None:
         """The last round's games the server has not started (it failed or stopped when

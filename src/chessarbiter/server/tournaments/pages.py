@@ -75,8 +75,9 @@ def heading(data: dict[str, Any]) -> str:
 
 
 async def load(request: Request) -> dict[str, Any]:
-    loaded = await desk_of(request).view(tournament_id(request))
-    return tournament_json(loaded, hub_of(request).accounts)
+    accounts = hub_of(request).accounts
+    return await desk_of(request).render(tournament_id(request),
+                                         lambda loaded: tournament_json(loaded, accounts))
 
 
 def refused(exc: ApiError) -> HTMLResponse:

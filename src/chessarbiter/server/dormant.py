@@ -1,0 +1,120 @@
+"""The games a restarted server has not loaded yet.
+
+A server starts without rebuilding its unfinished games: it reads one line per game from
+``server_deadlines`` (kept by the database's writer with every batch: the game's players,
+the events of its log, how long after its last event the game is next *due*) and loads a
+game when it is asked for (a request, a stream, a player's list of games) or when it falls
+due: its flag may fall, its first move is late (``START_TIMEOUT_MS``), an engine is to move.
+The game's time runs on from its last event from the instant the server listens, so the
+time it was down is charged to no one (docs/server.md, "Storage and restarts"). A line that
+is not the log's (its events differ: a crash between a commit and the line's update, a game
+from an older version) makes the game due at once."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from chessarbiter.arbiter.game import Game
+from chessarbiter.laws.profiles import Outage
+from chessarbiter.server.db import Due
+from chessarbiter.server.limits import START_TIMEOUT_MS
+from chessarbiter.server.meta import GameMeta
+
+SELECT_DORMANT = (
+    "SELECT s.id, d.white, d.black, d.due_ms, d.events = coalesce("
+    "(SELECT max(e.seq) FROM events e WHERE e.game_id = g.id), 0) "
+    "FROM server_games s JOIN games g ON g.id = CAST(s.store_id AS INTEGER) "
+    "LEFT JOIN server_deadlines d ON d.game = s.id "
+    "WHERE s.finished = 0 AND g.outcome IS NULL")
+INSERT_DEADLINE = "INSERT INTO server_deadlines VALUES (?, ?, ?, ?, ?)"
+DELETE_DEADLINE = "DELETE FROM server_deadlines WHERE game = ?"
+
+
+def due_after(game: Game, meta: GameMeta) -> int | None:
+    """How long after its last event (game time) the game needs its server if nobody asks
+    for it: its flag may fall (Art. 6.8), its first move is late; at once (0) when an
+    engine is to move or the arbiter has to act (a ruling awaited; an over-the-board game,
+    interrupted by the restart, :func:`chessarbiter.server.outage.recover`, waits for him
+    to start the clocks: both in the arbiter's list of games); ``None`` for nothing."""
+    if meta.aborted or game.is_over:
+        return None
+    if meta.seat(game.to_move).engine is not None or game.pending_ruling is not None \
+            or game.profile.outage is Outage.ARBITER:
+        return 0
+    dues = [] if (left := game.time_to_flag()) is None else [left]
+    if len(game.records) < 2 and meta.source != "tournament":
+        dues.append(START_TIMEOUT_MS)
+    return min(dues, default=None)
+
+
+def due_line(game: Game, meta: GameMeta) -> Due:
+    """The game's line of deadlines after its last event."""
+    return meta.id, len(game.log), due_after(game, meta)
+
+
+def deadline_row(game: Game, meta: GameMeta) -> tuple[Any, ...]:
+    """The line of a new game, with its players' accounts."""
+    return meta.id, meta.white.account, meta.black.account, len(game.log), \
+        due_after(game, meta)
+
+
+@dataclass
+class Sleeper:
+    """A game not loaded since the start: its players' accounts and when it is due (the
+    server's time source; ``None``: never)."""
+
+    accounts: tuple[str | None, str | None]
+    due: int | None
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class Dormant:
+    """The unfinished games not loaded since the start, by id and by player."""
+
+    games: dict[str, Sleeper] = field(default_factory=dict)
+    by_account: dict[str, set[str]] = field(default_factory=dict)
+
+    def fill(self, rows: list[tuple[Any, ...]], listening: int) -> None:
+        """The games of :data:`SELECT_DORMANT`'s ``rows``, their time running from
+        ``listening``."""
+        for game_id, white, black, due_ms, fresh in rows:
+            if not fresh:
+                white = black = None
+                due_ms = 0
+            due = None if due_ms is None else listening + int(due_ms)
+            self.games[game_id] = Sleeper((white, black), due)
+            for account in {white, black} - {None}:
+                self.by_account.setdefault(account, set()).add(game_id)
+
+    def pop(self, game_id: str) -> Sleeper | None:
+        """The game, no longer dormant (``None`` if it was not)."""
+        sleeper = self.games.pop(game_id, None)
+        if sleeper is None:
+            return None
+        if sleeper.timer is not None:
+            sleeper.timer.cancel()
+        for account in set(sleeper.accounts) - {None}:
+            games = self.by_account.get(account)  # type: ignore[arg-type]
+            if games is not None:
+                games.discard(game_id)
+                if not games:
+                    del self.by_account[account]  # type: ignore[arg-type]
+        return sleeper
+
+    def due(self, now: int) -> list[str]:
+        """The games due by ``now``."""
+        return [game_id for game_id, s in self.games.items()
+                if s.due is not None and s.due <= now]
+
+    def of(self, account: str) -> list[str]:
+        """The games ``account`` plays."""
+        return sorted(self.by_account.get(account, ()))
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self.games
