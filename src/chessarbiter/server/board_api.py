@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from chessarbiter.arbiter.events import (
+    AbandonmentClaimed,
     ClaimKind,
     DrawClaimed,
     DrawOffered,
@@ -28,6 +29,10 @@ from chessarbiter.arbiter.events import (
     OfferDeclined,
     Resigned,
     SuddenDeathClaimed,
+    TakebackAccepted,
+    TakebackDeclined,
+    TakebackProposed,
+    TimeGiven,
 )
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
@@ -56,6 +61,7 @@ from chessarbiter.server.lobby import (
     request_json,
 )
 from chessarbiter.server.meta import Seat
+from chessarbiter.server.presence import presence_of
 from chessarbiter.server.requests import int_field, read_request, text_field
 from chessarbiter.server.table import HubGame, close_queue, ndjson
 
@@ -430,13 +436,14 @@ async def seek(request: Request) -> Response:
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
-    lines); the stream ends after the game does, or when the client goes away. Anyone may
-    watch."""
+    lines); to a player, ``opponentGone`` lines (:mod:`presence`). The stream ends after the
+    game does, or when the client goes away. Anyone may watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
+    side = None
     try:
         first = ndjson(entry.full())
         over = entry.over
@@ -444,6 +451,9 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": first, "more_body": not over})
         if over:
             return
+        side = token_side(hub, entry, token)
+        if side is not None:
+            presence_of(hub).arrive(entry, side, queue)
         gone = asyncio.ensure_future(until_disconnected(receive))
         gone.add_done_callback(lambda _: close_queue(queue))
         try:
@@ -454,7 +464,20 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
+        if side is not None:
+            presence_of(hub).leave(entry, side, queue)
         closed()
+
+
+def token_side(hub: Hub, entry: HubGame, token: str | None) -> Side | None:
+    """The side the holder of ``token`` plays (an account's token or the game secret)."""
+    if token is None:
+        return None
+    known = entry.secrets.get(token)
+    if known is not None:
+        return known
+    account = hub.accounts.by_token(token)
+    return entry.side_of(None if account is None else account.id, hash_secret(token))
 
 
 def _account_id(hub: Hub, token: str) -> str | None:
@@ -604,8 +627,55 @@ async def claim(request: Request) -> Response:
 
 
 async def takeback(request: Request) -> Response:
-    await _player(request)
-    raise ApiError(400, "takebacks are not allowed: a completed move stands (Art. 4.6, 6.7)")
+    """``yes``: propose a takeback, or accept the opponent's; ``no``: decline it (or
+    withdraw one's own). Where the game's profile allows it (online practice); refused
+    with the article otherwise (the arbiter's ruling, :mod:`chessarbiter.arbiter.online`)."""
+    answer = request.path_params["accept"].lower()
+    if answer not in ("yes", "true", "no", "false"):
+        raise ApiError(400, f"takeback/{answer[:20]}: expected yes or no")
+
+    def make(side: Side, entry: HubGame) -> Callable[[int], Event]:
+        if answer in ("no", "false"):
+            return lambda at: TakebackDeclined(at, side)
+        if entry.game.pending_takeback is side.opponent:
+            return lambda at: TakebackAccepted(at, side)
+        return lambda at: TakebackProposed(at, side)
+
+    return await _act(request, make)
+
+
+async def claim_victory(request: Request) -> Response:
+    """Claim the game, the opponent gone for the profile's ``abandonment_ms``
+    (:mod:`presence`); refused with the article where the profile has no such claim."""
+    return await _claim_abandoned(request, draw=False)
+
+
+async def claim_draw(request: Request) -> Response:
+    """Claim a draw, the opponent gone as for :func:`claim_victory`."""
+    return await _claim_abandoned(request, draw=True)
+
+
+async def _claim_abandoned(request: Request, draw: bool) -> Response:
+    presence = presence_of(hub_of(request))
+    return await _act(request, lambda side, entry: lambda at: AbandonmentClaimed(
+        at, side, presence.absent_ms(entry.id, side.opponent), draw))
+
+
+ADD_TIME_S: Final = (5, 60)
+"""The seconds one ``add-time`` may give (lichess' bounds)."""
+
+
+async def add_time(request: Request) -> Response:
+    """``POST /api/round/{gameId}/add-time/{seconds}``: give the opponent time, where the
+    game's profile allows it (online practice); refused with the article otherwise."""
+    text = request.path_params["seconds"]
+    low, high = ADD_TIME_S
+    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+        raise ApiError(400, f"seconds {text[:20]!r}: expected a whole number from {low} "
+                            f"to {high}")
+    seconds = int(text)
+    return await _act(request, lambda side, entry: lambda at: TimeGiven(
+        at, side, seconds * 1000))
 
 
 async def export(request: Request) -> Response:
@@ -645,6 +715,9 @@ def routes() -> list[BaseRoute]:
             Route(prefix + "/{gameId}/resign", resign, methods=["POST"]),
             Route(prefix + "/{gameId}/abort", abort, methods=["POST"]),
             Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-victory", claim_victory, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-victory/", claim_victory, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-draw", claim_draw, methods=["POST"]),
             Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
         ]
     return [  # the game routes first: they are the hot path (matched in order)
@@ -665,4 +738,5 @@ def routes() -> list[BaseRoute]:
         Route("/api/board/seek", seek, methods=["POST"]),
         Route("/api/game/{gameId}", game_json, methods=["GET"]),
         Route("/game/export/{gameId}", export, methods=["GET"]),
+        Route("/api/round/{gameId}/add-time/{seconds}", add_time, methods=["POST"]),
     ]

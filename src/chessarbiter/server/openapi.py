@@ -66,9 +66,15 @@ def _board(prefix: str) -> list[Op]:
         Op("post", prefix + "/{gameId}/draw/{accept}", "Offer or accept a draw (yes), decline "
            "it (no)", OK, "player", path_params={**game, "accept": {
                "type": "string", "enum": ["yes", "no", "true", "false"]}}),
-        Op("post", prefix + "/{gameId}/takeback/{accept}", "Takebacks: always refused (a "
-           "completed move stands)", OK, "player", path_params={**game, "accept": {
+        Op("post", prefix + "/{gameId}/takeback/{accept}", "Propose or accept a takeback "
+           "(yes), decline or withdraw it (no): under the online profile; refused with the "
+           "article under the Laws' (F23 4.7)", OK, "player", path_params={**game, "accept": {
                "type": "string", "enum": ["yes", "no", "true", "false"]}}),
+        Op("post", prefix + "/{gameId}/claim-victory", "Claim the game, the opponent gone "
+           "for the profile's time (online); refused under the Laws' profiles", OK, "player",
+           path_params=game),
+        Op("post", prefix + "/{gameId}/claim-draw", "Claim a draw, the opponent gone as for "
+           "claim-victory", OK, "player", path_params=game),
         Op("post", prefix + "/{gameId}/resign", "Resign (Art. 5.1.2)", OK, "player",
            path_params=game),
         Op("post", prefix + "/{gameId}/abort", "Abort before both players have moved", OK,
@@ -129,6 +135,22 @@ def operations() -> list[Op]:
            path_params=challenge),
         Op("post", "/api/challenge/{challengeId}/cancel", "Cancel one's challenge", OK,
            path_params=challenge),
+        Op("get", "/api/challenge/{challengeId}/show", "A challenge, open or recently "
+           "closed, to its challenger or opponent", path_params=challenge),
+        Op("post", "/api/challenge/{gameId}/start-clocks", "With both players' tokens: the "
+           "clocks run (no effect when they do; refused while they wait for the first moves)",
+           OK, "none", query={"token1": {"type": "string"}, "token2": {"type": "string"}},
+           path_params={"gameId": ID}),
+        Op("post", "/api/round/{gameId}/add-time/{seconds}", "Give the opponent time "
+           "(online profile; refused with the article under the Laws')", OK, "player",
+           path_params={"gameId": ID, "seconds": {"type": "integer", "minimum": 5,
+                                                  "maximum": 60}}),
+        Op("get", "/api/users/status", "Each account's online and playing flags",
+           {"type": "array"}, "none", query={"ids": {"type": "string"},
+                                              "withGameIds": {"type": "boolean"}}),
+        Op("get", "/api/stream/game/{id}", "A game for spectators: the game, a line per "
+           "move, the game again at its end", {"type": "string"}, "none", stream=True,
+           media="application/x-ndjson", path_params={"id": ID}),
         Op("post", "/api/challenge/{username}", "Challenge an account",
            body=GAME_FIELDS, path_params={"username": name}),
         Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
