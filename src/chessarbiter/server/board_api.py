@@ -286,12 +286,23 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
 # -- challenges ------------------------------------------------------------------------
 
 async def create_challenge(request: Request) -> Response:
+    """Challenge an account; with ``acceptByToken`` (the opponent's token), the challenge
+    is accepted at once and the game starts (lichess')."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     creating(request, hub, account)
     username = request.path_params["username"]
-    game = read_request(game_fields(await fields(request)))
+    data = await fields(request)
+    game = read_request(game_fields(data))
+    accepting = text_field(data, "acceptByToken")
+    opponent = None
+    if accepting:
+        opponent = hub.accounts.by_token(accepting)
+        if opponent is None or opponent.name.lower() != username.lower():
+            raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
     challenge = await hub.lobby.challenge(account, username, game, base_url(request))
+    if opponent is not None:
+        await hub.lobby.accept(challenge.id, opponent)
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
@@ -330,10 +341,30 @@ def decline_reason(text: str) -> str:
 
 
 async def cancel_challenge(request: Request) -> Response:
+    """Cancel one's open challenge; once accepted, abort its game (lichess'), which only a
+    game not yet begun allows (both players not having moved)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    await hub.lobby.cancel(request.path_params["challengeId"], account, base_url(request))
+    challenge_id = request.path_params["challengeId"]
+    try:
+        await hub.lobby.cancel(challenge_id, account, base_url(request))
+    except ApiError as refused:
+        if refused.status != 404 or not await hub.exists(challenge_id):
+            raise
+        entry = await hub.get(challenge_id)
+        side = entry.side_of(account.id, None)
+        if side is None:
+            raise
+        await hub.abort(entry, side)
     return JSONResponse(OK)
+
+
+async def berserk(request: Request) -> Response:
+    """lichess' berserk (half one's clock for an arena point): 400, this server runs no
+    arena tournaments."""
+    await _player(request)
+    raise ApiError(400, "berserk is for lichess' arena tournaments, which this server does "
+                        "not run")
 
 
 async def open_challenge(request: Request) -> Response:
@@ -718,6 +749,7 @@ def routes() -> list[BaseRoute]:
             Route(prefix + "/{gameId}/claim-victory", claim_victory, methods=["POST"]),
             Route(prefix + "/{gameId}/claim-victory/", claim_victory, methods=["POST"]),
             Route(prefix + "/{gameId}/claim-draw", claim_draw, methods=["POST"]),
+            Route(prefix + "/{gameId}/berserk", berserk, methods=["POST"]),
             Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
         ]
     return [  # the game routes first: they are the hot path (matched in order)

@@ -75,6 +75,8 @@ def _board(prefix: str) -> list[Op]:
            path_params=game),
         Op("post", prefix + "/{gameId}/claim-draw", "Claim a draw, the opponent gone as for "
            "claim-victory", OK, "player", path_params=game),
+        Op("post", prefix + "/{gameId}/berserk", "lichess' arena berserk: always refused "
+           "(no arena tournaments here)", OK, "player", path_params=game),
         Op("post", prefix + "/{gameId}/resign", "Resign (Art. 5.1.2)", OK, "player",
            path_params=game),
         Op("post", prefix + "/{gameId}/abort", "Abort before both players have moved", OK,
@@ -115,6 +117,9 @@ def operations() -> list[Op]:
            auth="none"),
         Op("post", "/api/token/test", "Each token of the body (comma-separated): its account "
            "and scopes, or null", auth="none", media="application/json"),
+        Op("post", "/api/token/admin-challenge", "lichess administrators' tokens for other "
+           "accounts: always refused (403)", OK, body={"users": {"type": "string"},
+                                                       "description": {"type": "string"}}),
         Op("post", "/api/bot/account/upgrade", "Make the account a BOT account", OK),
         Op("get", "/api/bot/online", "The BOT accounts online (NDJSON)", {"type": "string"},
            auth="none", media="application/x-ndjson"),
@@ -151,8 +156,10 @@ def operations() -> list[Op]:
         Op("get", "/api/stream/game/{id}", "A game for spectators: the game, a line per "
            "move, the game again at its end", {"type": "string"}, "none", stream=True,
            media="application/x-ndjson", path_params={"id": ID}),
-        Op("post", "/api/challenge/{username}", "Challenge an account",
-           body=GAME_FIELDS, path_params={"username": name}),
+        Op("post", "/api/challenge/{username}", "Challenge an account (acceptByToken: the "
+           "opponent's token accepts it at once)",
+           body={**GAME_FIELDS, "acceptByToken": {"type": "string"}},
+           path_params={"username": name}),
         Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
            {"type": "string"}, "optional", body=SEEK_FIELDS, stream=True,
            media="application/x-ndjson"),
