@@ -127,6 +127,23 @@ def test_offering_draw_with_a_move_agrees_to_a_pending_offer(tmp_path: Path) -> 
     run(tmp_path, scenario)
 
 
+def test_offering_draw_before_an_agreement_is_allowed_plays_the_move(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "300"})
+        first = await s.post(f"/api/board/game/{game_id}/move/e2e4?offeringDraw=true", alice)
+        assert first.status_code == 200
+        # black has not moved: no agreement yet (Art. 5.2.3); the move stands, offering
+        answer = await s.post(f"/api/board/game/{game_id}/move/e7e5?offeringDraw=true", bob)
+        assert answer.status_code == 200, answer.text
+        state = (await s.game(game_id)).state()
+        assert state["moves"] == "e2e4 e7e5" and state["bdraw"] and not state["wdraw"]
+        agreed = await s.post(f"/api/board/game/{game_id}/move/g1f3?offeringDraw=true", alice)
+        assert agreed.status_code == 200
+        assert (await s.game(game_id)).state()["status"] == "draw"
+
+    run(tmp_path, scenario)
+
+
 def test_castling_as_king_takes_rook_is_written_e1g1(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         game_id, alice, bob = await friendly_game(s)

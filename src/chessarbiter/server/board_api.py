@@ -574,11 +574,17 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     uci, offer = text.lower(), offering == "true"
     entry = await hub.get(params["gameId"])
     side = _seat(hub, scope, receive, entry)
+    decisions = None
     if offer and entry.game.pending_offer is side.opponent:
         # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
-        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3)
-        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side))
-    else:
+        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3);
+        # where the arbiter allows no agreement yet (5.2.3), the move is played, offering
+        try:
+            decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side))
+        except ApiError as refused:
+            if refused.status != 400:
+                raise
+    if decisions is None:
         decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer))
     await send_body(send, NO_NOTES if not decisions else encode_json(
         {"ok": True, "notes": shapes.notes(decisions)}))
