@@ -671,14 +671,18 @@ async def takeback(request: Request) -> Response:
     if answer not in ("yes", "true", "no", "false"):
         raise ApiError(400, f"takeback/{answer[:20]}: expected yes or no")
 
-    def make(side: Side, entry: HubGame) -> Callable[[int], Event]:
-        if answer in ("no", "false"):
-            return lambda at: TakebackDeclined(at, side)
-        if entry.game.pending_takeback is side.opponent:
-            return lambda at: TakebackAccepted(at, side)
-        return lambda at: TakebackProposed(at, side)
-
-    return await _act(request, make)
+    hub, entry, side = await _player(request)
+    if answer in ("no", "false"):
+        decisions = await hub.act(entry, side, lambda at: TakebackDeclined(at, side))
+    elif entry.game.pending_takeback is side.opponent:
+        decisions = await hub.act(entry, side, lambda at: TakebackAccepted(at, side))
+    else:
+        decisions = await hub.act(entry, side, lambda at: TakebackProposed(at, side))
+        engine = side.opponent
+        if entry.meta.seat(engine).engine is not None and \
+                entry.game.pending_takeback is side:  # an engine agrees, as lichess' AI
+            decisions += await hub.act(entry, engine, lambda at: TakebackAccepted(at, engine))
+    return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
 
 
 async def claim_victory(request: Request) -> Response:
