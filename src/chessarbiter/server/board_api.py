@@ -467,7 +467,8 @@ async def seek(request: Request) -> Response:
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
-    lines); to a player, ``opponentGone`` lines (:mod:`presence`). The stream ends after the
+    lines); to a player (by token, game secret or browser session), ``opponentGone``
+    lines (:mod:`presence`). The stream ends after the
     game does, or when the client goes away. Anyone may watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
@@ -482,7 +483,8 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": first, "more_body": not over})
         if over:
             return
-        side = token_side(hub, entry, token)
+        with contextlib.suppress(ApiError):  # else a spectator
+            side = auth.player_side(Request(scope, receive), hub, entry)
         if side is not None:
             presence_of(hub).arrive(entry, side, queue)
         gone = asyncio.ensure_future(until_disconnected(receive))
