@@ -81,7 +81,7 @@ def test_a_delay_control_and_a_custom_profile_survive_the_log() -> None:
 
 def test_every_event_kind_has_a_distinct_name() -> None:
     kinds = [cls.kind for cls in EVENT_TYPES]
-    assert len(set(kinds)) == len(kinds) == 27
+    assert len(set(kinds)) == len(kinds) == 32
 
 
 @pytest.mark.parametrize(

@@ -33,9 +33,10 @@ def test_win_for_each_colour() -> None:
 
 
 def test_every_termination_cites_an_article_and_a_pgn_value() -> None:
-    pgn_values = {"normal", "time forfeit", "rules infraction", "adjudication"}
+    pgn_values = {"normal", "time forfeit", "rules infraction", "adjudication", "abandoned"}
     for termination in Termination:
-        assert termination.article[0].isdigit() or termination.article.startswith("Guidelines")
+        assert termination.article[0].isdigit() or termination.article.startswith(
+            ("Guidelines", "the online profile"))
         assert termination.pgn in pgn_values
     assert Termination.DEAD_POSITION.article == "5.2.2 (S9.6)"
     assert Termination.TIME_FORFEIT.pgn == "time forfeit"

@@ -151,8 +151,9 @@ OLD_ONLINE: Final = (
 def test_profiles_stored_before_the_input_modes_were_types_still_load() -> None:
     old = json.loads(OLD_FIDE_2000)
     assert RuleProfile.from_dict(old) == FIDE_2000
-    # an over-the-board profile is stored as before, with the later outage rule beside
-    assert FIDE_2000.to_dict() == dict(old, outage="arbiter")
+    # an over-the-board profile is stored as before, with the later rules beside
+    assert FIDE_2000.to_dict() == dict(old, outage="arbiter", takebacks=False,
+                                       players_give_time=False, abandonment_ms=None)
     assert RuleProfile.from_dict(json.loads(OLD_ONLINE)) == ONLINE
     digital = dict(json.loads(OLD_FIDE_2000), input_mode="digital")  # board rules dropped
     assert RuleProfile.from_dict(digital) == replace(FIDE_2000, input_mode=InputMode.DIGITAL)

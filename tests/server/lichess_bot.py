@@ -63,10 +63,15 @@ def install(root: Path) -> BotInstall:
     return BotInstall(folder, python)
 
 
-def config(default: str, url: str, token: str) -> str:
+def config(default: str, url: str, token: str, settings: dict[str, str] | None = None) -> str:
     """lichess-bot's default config with only the server's URL, the token and the engine
-    changed (greetings as by default)."""
-    changed = default.replace('token: "xxxxxxxxxxxxxxxxxxxxxx"', f'token: "{token}"', 1)
+    changed (greetings as by default), and ``settings`` (a default line's text: its
+    replacement)."""
+    changed = default
+    for line, replacement in (settings or {}).items():
+        assert changed.count(line) == 1, line
+        changed = changed.replace(line, replacement)
+    changed = changed.replace('token: "xxxxxxxxxxxxxxxxxxxxxx"', f'token: "{token}"', 1)
     changed = changed.replace('url: "https://lichess.org/"', f'url: "{url}/"', 1)
     changed = changed.replace('dir: "./engines/"', f'dir: "{STOCKFISH.parent}/"', 1)
     changed = changed.replace('name: "engine_name"', f'name: "{STOCKFISH.name}"', 1)
@@ -84,12 +89,15 @@ class RunningBot:
 
 
 @contextmanager
-def running(bot: BotInstall, home: Path, url: str, token: str) -> Iterator[RunningBot]:
+def running(bot: BotInstall, home: Path, url: str, token: str,
+            changes: dict[str, str] | None = None) -> Iterator[RunningBot]:
     """lichess-bot running against ``url`` as the account of ``token`` (upgraded to a BOT
-    by ``-u``), its working folder ``home``; stopped by SIGINT (as Ctrl-C), then killed."""
+    by ``-u``), its working folder ``home``, its config changed by ``changes``
+    (:func:`config`); stopped by SIGINT (as Ctrl-C), then killed."""
     home.mkdir(parents=True, exist_ok=True)
     settings = home / "config.yml"
-    settings.write_text(config((bot.folder / "config.yml.default").read_text(), url, token))
+    settings.write_text(config((bot.folder / "config.yml.default").read_text(), url, token,
+                               changes))
     log = home / "lichess-bot.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     process = subprocess.Popen(

@@ -31,8 +31,25 @@ def validator(method: str, path: str, status: int, media: str) -> Any:
     """The validator of lichess' ``path`` (as the specification writes it, e.g.
     ``/api/challenge/{username}``) answering ``method`` with ``status`` in ``media``."""
     tag = _tag_file(path)
-    schema = _load(tag.as_uri())[method]["responses"][str(status)]["content"][media]["schema"]
-    return jsonschema_rs.validator_for(schema, base_uri=tag.as_uri(), retriever=_load)
+    answers = _load(tag.as_uri())[method]["responses"]
+    if str(status) not in answers and status == 400:  # an error lichess does not list
+        return error_validator()
+    schema = answers[str(status)]["content"][media]["schema"]
+    base = tag.as_uri()
+    if media == "application/x-ndjson" and "$ref" in schema:
+        target = (tag.parent / schema["$ref"]).resolve()
+        whole = _load(target.as_uri())
+        if whole.get("type") == "array":  # a stream written as an array: a line is an item
+            schema, base = {"anyOf": [whole, whole["items"]]}, target.as_uri()  # or all
+    return jsonschema_rs.validator_for(schema, base_uri=base, retriever=_load)
+
+
+@functools.cache
+def error_validator() -> Any:
+    """lichess' ``Error`` schema (``{"error": "..."}``)."""
+    path = SPECS / "schemas" / "Error.yaml"
+    return jsonschema_rs.validator_for(_load(path.as_uri()), base_uri=path.as_uri(),
+                                       retriever=_load)
 
 
 def violations(method: str, path: str, status: int, body: bytes, media: str) -> list[str]:

@@ -48,13 +48,14 @@ def errors(log: str) -> list[str]:
             if "ERROR" in line or "Traceback" in line or "CRITICAL" in line]
 
 
-def wait_online(url: str, bot: RunningBot) -> None:
-    """Until the bot is a BOT with its event stream open (``/api/bot/online`` lists it)."""
+def wait_online(url: str, bot: RunningBot, name: str = "robot") -> None:
+    """Until the bot (account ``name``) is a BOT with its event stream open
+    (``/api/bot/online`` lists it)."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         assert bot.process.poll() is None, f"lichess-bot stopped:\n{bot.text()[-3000:]}"
         online = httpx.get(f"{url}/api/bot/online").text.split("\n")
-        if any('"robot"' in line for line in online):
+        if any(f'"{name}"' in line for line in online):
             return
         time.sleep(0.2)
     raise AssertionError(f"lichess-bot never came online:\n{bot.text()[-3000:]}")

@@ -8,8 +8,9 @@ import asyncio
 import json
 from pathlib import Path
 
+from chessarbiter.clock.records import Side
 from chessarbiter.server.chat import LINES_PER_ACCOUNT, MAX_CHARS
-from tests.server.helpers import InProcess, in_process
+from tests.server.helpers import InProcess, in_process, next_line
 from tests.server.test_api import Scenario, friendly_game, play
 
 
@@ -123,6 +124,44 @@ def test_offering_draw_with_a_move_agrees_to_a_pending_offer(tmp_path: Path) -> 
         state = (await s.game(game_id)).state()
         assert state["status"] == "draw" and state["moves"] == "e2e4 e7e5 g1f3"
         assert state["termination"]["article"].startswith("5.2.3")  # by agreement
+
+    run(tmp_path, scenario)
+
+
+def test_offering_draw_before_an_agreement_is_allowed_plays_the_move(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "300"})
+        first = await s.post(f"/api/board/game/{game_id}/move/e2e4?offeringDraw=true", alice)
+        assert first.status_code == 200
+        # black has not moved: no agreement yet (Art. 5.2.3); the move stands, offering
+        answer = await s.post(f"/api/board/game/{game_id}/move/e7e5?offeringDraw=true", bob)
+        assert answer.status_code == 200, answer.text
+        state = (await s.game(game_id)).state()
+        assert state["moves"] == "e2e4 e7e5" and state["bdraw"] and not state["wdraw"]
+        agreed = await s.post(f"/api/board/game/{game_id}/move/g1f3?offeringDraw=true", alice)
+        assert agreed.status_code == 200
+        assert (await s.game(game_id)).state()["status"] == "draw"
+
+    run(tmp_path, scenario)
+
+
+def test_the_engine_agrees_to_a_takeback(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        made = await s.post("/api/challenge/ai", data={"level": "1", "color": "white",
+                                                       "clock.limit": "300"})
+        game = made.json()
+        entry = await s.game(game["id"])
+        stream = entry.subscribe()
+        mine = {"Authorization": f"Bearer {game['secret']}"}
+        board = f"/api/board/game/{game['id']}"
+        for move in ("e2e4", "d2d4"):
+            assert (await s.post(f"{board}/move/{move}", mine)).status_code == 200
+            while len(entry.moves) % 2:  # the engine's answer
+                await next_line(stream)
+        taken = await s.post(f"{board}/takeback/yes", mine)
+        assert taken.status_code == 200, taken.text
+        assert len(entry.moves) == 2 and entry.game.to_move is Side.WHITE
+        assert entry.moves[0] == "e2e4" and entry.game.pending_takeback is None
 
     run(tmp_path, scenario)
 

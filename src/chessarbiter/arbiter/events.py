@@ -341,6 +341,58 @@ class ArbiterRuled:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class TakebackProposed:
+    """A player proposes taking back moves (online practice, the profile's ``takebacks``):
+    his own last move, or, with the move his, the opponent's last and his own before it."""
+
+    kind: ClassVar[str] = "takeback-offer"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAccepted:
+    """The opponent of the proposer agrees: the moves are taken back."""
+
+    kind: ClassVar[str] = "takeback-accept"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined:
+    """The opponent of the proposer (or the proposer, withdrawing it) declines."""
+
+    kind: ClassVar[str] = "takeback-decline"
+    at_ms: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class TimeGiven:
+    """A player gives the opponent ``ms`` of his own accord (online practice, the profile's
+    ``players_give_time``)."""
+
+    kind: ClassVar[str] = "give-time"
+    at_ms: int
+    side: Side
+    ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonmentClaimed:
+    """A player claims the game (``draw``: a draw) because the opponent has been gone for
+    ``absent_ms``, as the server measured it (online practice, the profile's
+    ``abandonment_ms``)."""
+
+    kind: ClassVar[str] = "abandonment-claim"
+    at_ms: int
+    side: Side
+    absent_ms: int
+    draw: bool = False
+
+
 Event = (
     Moved
     | DrawOffered
@@ -369,6 +421,11 @@ Event = (
     | WrongInitialPosition
     | ColoursReversed
     | ArbiterRuled
+    | TakebackProposed
+    | TakebackAccepted
+    | TakebackDeclined
+    | TimeGiven
+    | AbandonmentClaimed
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -399,6 +456,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     WrongInitialPosition,
     ColoursReversed,
     ArbiterRuled,
+    TakebackProposed,
+    TakebackAccepted,
+    TakebackDeclined,
+    TimeGiven,
+    AbandonmentClaimed,
 )
 """Every event class, in the order of the union above."""
 

@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from chessarbiter.arbiter import draws, irregularities, mating, moves, rulings, timing
+from chessarbiter.arbiter import draws, irregularities, mating, moves, online, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
 from chessarbiter.arbiter.events import (
     ARBITER_EVENTS,
+    AbandonmentClaimed,
     Analysis,
     ArbiterRuled,
     BothLost,
@@ -46,7 +47,11 @@ from chessarbiter.arbiter.events import (
     ResultDeclared,
     SuddenDeathClaimed,
     SuddenDeathRuled,
+    TakebackAccepted,
+    TakebackDeclined,
+    TakebackProposed,
     TimeAdded,
+    TimeGiven,
     Touched,
     Warned,
     WrongInitialPosition,
@@ -91,6 +96,11 @@ _HANDLERS: dict[type, _Handler] = {
     WrongInitialPosition: irregularities.on_wrong_initial_position,
     ColoursReversed: irregularities.on_colours_reversed,
     ArbiterRuled: mating.on_arbiter_ruled,
+    TakebackProposed: online.on_takeback_proposed,
+    TakebackAccepted: online.on_takeback_accepted,
+    TakebackDeclined: online.on_takeback_declined,
+    TimeGiven: online.on_time_given,
+    AbandonmentClaimed: online.on_abandonment_claimed,
 }
 _NO_SIDE: Final = Side.WHITE
 """What an event without a side is checked as (read once: an enum member's look-up is slow)."""
@@ -124,6 +134,8 @@ class GameState:
     """The plies of unnoticed illegal moves standing on the board (F23 7.5.1, A.5.2)."""
     pending_ruling: str | None = None
     """What the arbiter must rule on before the game goes on (the analysis undetermined)."""
+    pending_takeback: Side | None = None
+    """The player whose takeback awaits an answer (online practice)."""
 
 
 class Game:
@@ -362,6 +374,11 @@ class Game:
         """The player whose draw offer awaits an answer."""
         return self._table.offer
 
+    @property
+    def pending_takeback(self) -> Side | None:
+        """The player whose takeback awaits an answer (online practice)."""
+        return online.pending(self._table)
+
     def legal_moves(self) -> list[str]:
         """The moves the player having the move may make now, in UCI (touch-move and a bound
         intended move applied; none once the game is over)."""
@@ -426,4 +443,5 @@ class Game:
             last_at_ms=self._log[-1].at_ms if self._log else None,
             unnoticed=tuple(table.unnoticed),
             pending_ruling=None if table.pending is None else table.pending.loss,
+            pending_takeback=online.pending(table),
         )

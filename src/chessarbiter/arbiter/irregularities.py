@@ -110,7 +110,22 @@ def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
     rules = board_rules(table, "illegal moves")
     record = table.records[ply - 1]
     side, move = record.side, record.move
-    kept = table.records[: ply - 1]
+    restore(table, ply - 1)
+    pos = table.pos
+    table.touches = [sq for sq in (move & 63, (move >> 6) & 63) if pos.board[sq]]
+    text = uci(move, pos.chess960)
+    decisions = [table.note(article, f"the position before {side.name.lower()}'s illegal move "
+                                     f"{text} (ply {ply}) is reinstated; touch-move (4.3) binds "
+                                     "the replacing move")]
+    return decisions + penalise(table, rules, side, "7.5.5 (S10.3)", f"illegal move {text}")
+
+
+def restore(table: Table, count: int) -> None:
+    """The position after the first ``count`` moves recorded, re-derived from them: the
+    later moves are dropped (their notes go after the last move kept), and with them the
+    pending offer, a bound move and the touches; the clocks keep their times, the move on
+    them going to the side to move (its move counts selecting its period)."""
+    kept = table.records[:count]
     pos = parse_fen(table.setup.fen, chess960=table.setup.chess960)
     reps = RepetitionTable()
     reps.add(pos.key())
@@ -119,21 +134,17 @@ def _reinstate(table: Table, ply: int, article: str) -> list[Decision]:
         reps.add(pos.key())
     table.pos, table.reps = pos, reps
     table.moved()
-    table.keep_records(ply - 1)
-    table.notes = [(min(after, ply - 1), text) for after, text in table.notes]
+    table.keep_records(count)
+    table.notes = [(min(after, count), text) for after, text in table.notes]
     table.moves_made = [sum(r.side is s for r in kept) for s in (Side.WHITE, Side.BLACK)]
-    table.unnoticed = [p for p in table.unnoticed if p < ply]
+    table.unnoticed = [p for p in table.unnoticed if p <= count]
     table.offer = None
+    table.takeback = None
     table.bound = None
-    table.touches = [sq for sq in (move & 63, (move >> 6) & 63) if pos.board[sq]]
+    table.touches = []
     if table.clock is not None:
-        table.clock.set_displays(*table.clock.readings(), to_move=side,
+        table.clock.set_displays(*table.clock.readings(), to_move=table.mover,
                                  moves=(table.moves_made[0], table.moves_made[1]))
-    text = uci(move, pos.chess960)
-    decisions = [table.note(article, f"the position before {side.name.lower()}'s illegal move "
-                                     f"{text} (ply {ply}) is reinstated; touch-move (4.3) binds "
-                                     "the replacing move")]
-    return decisions + penalise(table, rules, side, "7.5.5 (S10.3)", f"illegal move {text}")
 
 
 def on_wrong_initial_position(table: Table, event: WrongInitialPosition) -> list[Decision]:

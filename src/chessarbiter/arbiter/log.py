@@ -32,7 +32,7 @@ from chessarbiter.laws.endings import Result
 LOG_VERSION: Final = 1
 _KINDS: Final = {cls.kind: cls for cls in EVENT_TYPES}
 _ENUMS: Final[dict[str, type[Enum]]] = {"claim": ClaimKind, "ruling": Ruling, "result": Result}
-_INTS: Final = frozenset({"at_ms", "ms", "white_ms", "black_ms"})
+_INTS: Final = frozenset({"at_ms", "ms", "white_ms", "black_ms", "absent_ms"})
 _TEXTS: Final = frozenset({"uci", "square", "reason"})
 MAX_INT_DIGITS: Final = 30
 """The longest integer a log may hold (times are milliseconds: 18 digits span 30 million
@@ -94,7 +94,7 @@ def _field(kind: str, name: str, value: Any) -> Any:
             return value if type(value) is int else _bad()
         if name in _TEXTS or (name == "intended" and value is not None):
             return value if isinstance(value, str) else _bad()
-        if name in ("offers_draw", "can_mate"):
+        if name in ("offers_draw", "can_mate", "draw"):
             return value if isinstance(value, bool) else _bad()
         if name == "analysis":
             return _analysis(value)

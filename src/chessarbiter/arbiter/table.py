@@ -116,6 +116,9 @@ class Table:
         self.notes: list[tuple[int, str]] = []
         """(moves played, text): what the scoresheet notes after that move (0: before any)."""
         self.unnoticed: list[int] = []
+        self.takeback: tuple[Side, int] | None = None
+        """A takeback proposed (online practice) and the moves recorded then: pending while
+        no move has been made since."""
         """The plies (1: the first record) of unnoticed illegal moves standing (F23 7.5.1)."""
 
     def _time(self) -> int:

@@ -63,6 +63,8 @@ class Termination(Enum):
     FORFEIT = "forfeit"
     BOTH_LOSE = "both players lose"
     ARBITER_DECISION = "arbiter's decision"
+    ABANDONED = "abandoned"
+    """Online practice (the profile's ``abandonment_ms``): the opponent left the game."""
 
     @property
     def article(self) -> str:
@@ -92,6 +94,7 @@ _ARTICLES = {
     Termination.FORFEIT: "11.7, 12.9 (S12.7, 13.4d)",
     Termination.BOTH_LOSE: "11.8 (S12.8)",
     Termination.ARBITER_DECISION: "12.9 (S13.4)",
+    Termination.ABANDONED: "the online profile (no article: cf. 6.7)",
 }
 
 _PGN = {
@@ -103,6 +106,7 @@ _PGN = {
     Termination.BOTH_LOSE: "rules infraction",
     Termination.SUDDEN_DEATH_CLAIM: "adjudication",
     Termination.ARBITER_DECISION: "adjudication",
+    Termination.ABANDONED: "abandoned",
 }
 
 

@@ -19,6 +19,9 @@ from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.records import Start
 
 MINUTE_MS: Final = 60_000
+ABANDONMENT_MS: Final = 30_000
+"""The online profile's absence after which the game may be claimed (lichess waits a
+comparable time before its "claim victory" button)."""
 
 
 class Lapse(Enum):
@@ -166,6 +169,16 @@ class RuleProfile:
     rules otherwise."""
     outage: Outage = Outage.ARBITER
     """The clocks after the program keeping the game was down (S6.12, S6.13; ``Outage``)."""
+    takebacks: bool = False
+    """Online practice: a move taken back when the opponent agrees. The Laws have none: a
+    move made stands (F23 4.7, S4.7)."""
+    players_give_time: bool = False
+    """Online practice: a player gives the opponent time. Under the Laws only the arbiter
+    changes a clock (F23 6.13, 12.9; S6.13, S13.4)."""
+    abandonment_ms: int | None = None
+    """Online practice: a player whose opponent has been gone (every connection closed) this
+    long may claim the game or a draw; None: no such claim. The Laws have none (F23 6.7
+    defaults a player who does not arrive; leaving the venue is the arbiter's, 11.2.3)."""
 
     def __post_init__(self) -> None:
         for name in (
@@ -177,8 +190,9 @@ class RuleProfile:
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"profile {self.name!r}: {name} must be >= 0")
-        if self.colours_reversed_moves is not None and self.colours_reversed_moves < 0:
-            raise ValueError(f"profile {self.name!r}: colours_reversed_moves must be >= 0 or None")
+        for name in ("colours_reversed_moves", "abandonment_ms"):
+            if getattr(self, name) is not None and getattr(self, name) < 0:
+                raise ValueError(f"profile {self.name!r}: {name} must be >= 0 or None")
 
     @property
     def over_the_board(self) -> bool:
@@ -244,7 +258,8 @@ def _input_mode(name: Any) -> OverTheBoard | Digital:
 
 _BOARD_FIELDS: Final = tuple(f.name for f in fields(OverTheBoard))
 LATER_FIELDS: Final = frozenset({"sudden_death_reject", "two_hands_as_illegal_move",
-                                 "limited_supervision", "colours_reversed_moves", "outage"})
+                                 "limited_supervision", "colours_reversed_moves", "outage",
+                                 "takebacks", "players_give_time", "abandonment_ms"})
 """Fields added after logs were first written: a stored profile without them takes them from
 the named profile of that name (else the defaults), so older logs still replay."""
 
@@ -259,7 +274,10 @@ def _later(known: RuleProfile | None, name: str) -> Any:
 
 def _checked(key: str, value: Any) -> Any:
     """``value`` if it has the JSON type of field ``key``; ``ValueError`` otherwise."""
-    if key in ("illegal_moves_to_lose", "colours_reversed_moves") and value is None:
+    if key in ("illegal_moves_to_lose", "colours_reversed_moves", "abandonment_ms") and \
+            value is None:
+        return value
+    if key == "abandonment_ms" and type(value) is int:
         return value
     default = getattr(InputMode.OVER_THE_BOARD if key in _BOARD_FIELDS else _DEFAULT, key)
     if type(value) is not type(default):
@@ -377,6 +395,9 @@ ONLINE: Final = RuleProfile(
     resignation_drawn_if_opponent_cannot_mate=False,
     sudden_death_bonus_ms=0,
     outage=Outage.RESUME,
+    takebacks=True,
+    players_give_time=True,
+    abandonment_ms=ABANDONMENT_MS,
 )
 """A game server: digital input, clocks start once both have moved, flags fall by themselves,
 threefold and 50 moves are drawn automatically (or claimed by button)."""

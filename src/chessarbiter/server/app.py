@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import arbiter_api, board_api, bot_api, tournaments, web
+from chessarbiter.server import arbiter_api, board_api, bot_api, games_api, tournaments, web
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.cors import Cors
 from chessarbiter.server.errors import ApiError
@@ -86,6 +86,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     routes: list[BaseRoute] = [
         *board_api.routes(),
         *bot_api.routes(),
+        *games_api.routes(),
         *arbiter_api.routes(),
         Route("/api/openapi.json", openapi, methods=["GET"]),
         *tournaments.routes(the_hub),

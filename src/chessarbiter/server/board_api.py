@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from chessarbiter.arbiter.events import (
+    AbandonmentClaimed,
     ClaimKind,
     DrawClaimed,
     DrawOffered,
@@ -28,6 +29,10 @@ from chessarbiter.arbiter.events import (
     OfferDeclined,
     Resigned,
     SuddenDeathClaimed,
+    TakebackAccepted,
+    TakebackDeclined,
+    TakebackProposed,
+    TimeGiven,
 )
 from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
@@ -56,6 +61,7 @@ from chessarbiter.server.lobby import (
     request_json,
 )
 from chessarbiter.server.meta import Seat
+from chessarbiter.server.presence import presence_of
 from chessarbiter.server.requests import int_field, read_request, text_field
 from chessarbiter.server.table import HubGame, close_queue, ndjson
 
@@ -282,12 +288,23 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
 # -- challenges ------------------------------------------------------------------------
 
 async def create_challenge(request: Request) -> Response:
+    """Challenge an account; with ``acceptByToken`` (the opponent's token), the challenge
+    is accepted at once and the game starts (lichess')."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     creating(request, hub, account)
     username = request.path_params["username"]
-    game = read_request(game_fields(await fields(request)))
+    data = await fields(request)
+    game = read_request(game_fields(data))
+    accepting = text_field(data, "acceptByToken")
+    opponent = None
+    if accepting:
+        opponent = hub.accounts.by_token(accepting)
+        if opponent is None or opponent.name.lower() != username.lower():
+            raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
     challenge = await hub.lobby.challenge(account, username, game, base_url(request))
+    if opponent is not None:
+        await hub.lobby.accept(challenge.id, opponent)
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
@@ -326,10 +343,30 @@ def decline_reason(text: str) -> str:
 
 
 async def cancel_challenge(request: Request) -> Response:
+    """Cancel one's open challenge; once accepted, abort its game (lichess'), which only a
+    game not yet begun allows (both players not having moved)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    await hub.lobby.cancel(request.path_params["challengeId"], account, base_url(request))
+    challenge_id = request.path_params["challengeId"]
+    try:
+        await hub.lobby.cancel(challenge_id, account, base_url(request))
+    except ApiError as refused:
+        if refused.status != 404 or not await hub.exists(challenge_id):
+            raise
+        entry = await hub.get(challenge_id)
+        side = entry.side_of(account.id, None)
+        if side is None:
+            raise
+        await hub.abort(entry, side)
     return JSONResponse(OK)
+
+
+async def berserk(request: Request) -> Response:
+    """lichess' berserk (half one's clock for an arena point): 400, this server runs no
+    arena tournaments."""
+    await _player(request)
+    raise ApiError(400, "berserk is for lichess' arena tournaments, which this server does "
+                        "not run")
 
 
 async def open_challenge(request: Request) -> Response:
@@ -432,13 +469,15 @@ async def seek(request: Request) -> Response:
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
-    lines); the stream ends after the game does, or when the client goes away. Anyone may
-    watch."""
+    lines); to a player (by token, game secret or browser session), ``opponentGone``
+    lines (:mod:`presence`). The stream ends after the
+    game does, or when the client goes away. Anyone may watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
+    side = None
     try:
         first = ndjson(entry.full())
         over = entry.over
@@ -446,6 +485,10 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": first, "more_body": not over})
         if over:
             return
+        with contextlib.suppress(ApiError):  # else a spectator
+            side = auth.player_side(Request(scope, receive), hub, entry)
+        if side is not None:
+            presence_of(hub).arrive(entry, side, queue)
         gone = asyncio.ensure_future(until_disconnected(receive))
         gone.add_done_callback(lambda _: close_queue(queue))
         try:
@@ -456,7 +499,20 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
+        if side is not None:
+            presence_of(hub).leave(entry, side, queue)
         closed()
+
+
+def token_side(hub: Hub, entry: HubGame, token: str | None) -> Side | None:
+    """The side the holder of ``token`` plays (an account's token or the game secret)."""
+    if token is None:
+        return None
+    known = entry.secrets.get(token)
+    if known is not None:
+        return known
+    account = hub.accounts.by_token(token)
+    return entry.side_of(None if account is None else account.id, hash_secret(token))
 
 
 def _account_id(hub: Hub, token: str) -> str | None:
@@ -524,11 +580,18 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     uci, offer = text.lower(), offering == "true"
     entry = await hub.get(params["gameId"])
     side = _seat(hub, scope, receive, entry)
+    decisions = None
     if offer and entry.game.pending_offer is side.opponent:
         # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
-        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3)
-        decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side), arrived)
-    else:
+        # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3);
+        # where the arbiter allows no agreement yet (5.2.3), the move is played, offering
+        try:
+            decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side),
+                                       arrived)
+        except ApiError as refused:
+            if refused.status != 400:
+                raise
+    if decisions is None:
         decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer),
                                   arrived)
     await send_body(send, NO_NOTES if not decisions else encode_json(
@@ -609,8 +672,59 @@ async def claim(request: Request) -> Response:
 
 
 async def takeback(request: Request) -> Response:
-    await _player(request)
-    raise ApiError(400, "takebacks are not allowed: a completed move stands (Art. 4.6, 6.7)")
+    """``yes``: propose a takeback, or accept the opponent's; ``no``: decline it (or
+    withdraw one's own). Where the game's profile allows it (online practice); refused
+    with the article otherwise (the arbiter's ruling, :mod:`chessarbiter.arbiter.online`)."""
+    answer = request.path_params["accept"].lower()
+    if answer not in ("yes", "true", "no", "false"):
+        raise ApiError(400, f"takeback/{answer[:20]}: expected yes or no")
+
+    hub, entry, side = await _player(request)
+    if answer in ("no", "false"):
+        decisions = await hub.act(entry, side, lambda at: TakebackDeclined(at, side))
+    elif entry.game.pending_takeback is side.opponent:
+        decisions = await hub.act(entry, side, lambda at: TakebackAccepted(at, side))
+    else:
+        decisions = await hub.act(entry, side, lambda at: TakebackProposed(at, side))
+        engine = side.opponent
+        if entry.meta.seat(engine).engine is not None and \
+                entry.game.pending_takeback is side:  # an engine agrees, as lichess' AI
+            decisions += await hub.act(entry, engine, lambda at: TakebackAccepted(at, engine))
+    return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
+
+
+async def claim_victory(request: Request) -> Response:
+    """Claim the game, the opponent gone for the profile's ``abandonment_ms``
+    (:mod:`presence`); refused with the article where the profile has no such claim."""
+    return await _claim_abandoned(request, draw=False)
+
+
+async def claim_draw(request: Request) -> Response:
+    """Claim a draw, the opponent gone as for :func:`claim_victory`."""
+    return await _claim_abandoned(request, draw=True)
+
+
+async def _claim_abandoned(request: Request, draw: bool) -> Response:
+    presence = presence_of(hub_of(request))
+    return await _act(request, lambda side, entry: lambda at: AbandonmentClaimed(
+        at, side, presence.absent_ms(entry.id, side.opponent), draw))
+
+
+ADD_TIME_S: Final = (5, 60)
+"""The seconds one ``add-time`` may give (lichess' bounds)."""
+
+
+async def add_time(request: Request) -> Response:
+    """``POST /api/round/{gameId}/add-time/{seconds}``: give the opponent time, where the
+    game's profile allows it (online practice); refused with the article otherwise."""
+    text = request.path_params["seconds"]
+    low, high = ADD_TIME_S
+    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+        raise ApiError(400, f"seconds {text[:20]!r}: expected a whole number from {low} "
+                            f"to {high}")
+    seconds = int(text)
+    return await _act(request, lambda side, entry: lambda at: TimeGiven(
+        at, side, seconds * 1000))
 
 
 async def export(request: Request) -> Response:
@@ -650,6 +764,10 @@ def routes() -> list[BaseRoute]:
             Route(prefix + "/{gameId}/resign", resign, methods=["POST"]),
             Route(prefix + "/{gameId}/abort", abort, methods=["POST"]),
             Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-victory", claim_victory, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-victory/", claim_victory, methods=["POST"]),
+            Route(prefix + "/{gameId}/claim-draw", claim_draw, methods=["POST"]),
+            Route(prefix + "/{gameId}/berserk", berserk, methods=["POST"]),
             Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
         ]
     return [  # the game routes first: they are the hot path (matched in order)
@@ -670,4 +788,5 @@ def routes() -> list[BaseRoute]:
         Route("/api/board/seek", seek, methods=["POST"]),
         Route("/api/game/{gameId}", game_json, methods=["GET"]),
         Route("/game/export/{gameId}", export, methods=["GET"]),
+        Route("/api/round/{gameId}/add-time/{seconds}", add_time, methods=["POST"]),
     ]

@@ -41,6 +41,14 @@ async def token_test(request: Request) -> Response:
     return JSONResponse(found)
 
 
+async def admin_tokens(request: Request) -> Response:
+    """``POST /api/token/admin-challenge``: lichess' administrators only; 403 here, where
+    no account may make tokens for others."""
+    auth.require_account(request, hub_of(request))
+    raise ApiError(403, "tokens for other accounts are made by lichess' administrators "
+                        "only; here each account's token is made by serve --add-account")
+
+
 async def upgrade(request: Request) -> Response:
     """``POST /api/bot/account/upgrade``: the account becomes a BOT account for good."""
     hub = hub_of(request)
@@ -102,6 +110,7 @@ async def read_chat(request: Request) -> Response:
 def routes() -> list[BaseRoute]:
     found: list[BaseRoute] = [
         Route("/api/token/test", token_test, methods=["POST"]),
+        Route("/api/token/admin-challenge", admin_tokens, methods=["POST"]),
         Route("/api/bot/account/upgrade", upgrade, methods=["POST"]),
         Route("/api/bot/online", bots_online, methods=["GET"]),
     ]

@@ -23,6 +23,9 @@ from chessarbiter.server.table import HubGame
 if TYPE_CHECKING:
     from chessarbiter.server.hub import Hub
 
+CLOSED_KEPT = 1000
+"""Closed challenges kept to be shown (the last ones)."""
+
 
 @dataclass
 class Challenge:
@@ -144,6 +147,8 @@ class Lobby:
         self.hub = hub
         self.challenges: dict[str, Challenge] = {}
         self.seeks: list[Seek] = []
+        self.closed: dict[str, Challenge] = {}
+        """The challenges last accepted, declined or canceled here (lichess shows them)."""
 
     # -- direct challenges ---------------------------------------------------------------
 
@@ -205,12 +210,25 @@ class Lobby:
         seats = {mine: account_seat(challenge.challenger), mine.opponent: account_seat(account)}
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
         try:
-            return await self.hub.create_game(
+            entry = await self.hub.create_game(
                 game, seats[Side.WHITE], seats[Side.BLACK], source="friend",
                 creator=challenge.challenger.id, rated=request.rated, game_id=challenge.id)
         except BaseException:
             await asyncio.shield(self.keep(challenge))  # open again
             raise
+        self._closed(challenge, "accepted")
+        return entry
+
+    def _closed(self, challenge: Challenge, status: str) -> None:
+        challenge.status = status
+        self.closed[challenge.id] = challenge
+        while len(self.closed) > CLOSED_KEPT:
+            del self.closed[next(iter(self.closed))]
+
+    async def show(self, challenge_id: str) -> Challenge:
+        """The challenge ``challenge_id``, open or among the last closed; 404 if none."""
+        closed = self.closed.get(challenge_id)
+        return closed if closed is not None else await self.find(challenge_id)
 
     async def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
                       ) -> None:
@@ -219,8 +237,8 @@ class Lobby:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
                                 "decline it")
         await self.take(challenge)
-        challenge.status = "declined"
         challenge.decline_reason = reason
+        self._closed(challenge, "declined")
         self.hub.notify(challenge.challenger.id, {
             "type": "challengeDeclined", "challenge": challenge_json(challenge, base_url)})
 
@@ -230,7 +248,7 @@ class Lobby:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.challenger.name} "
                                 "may cancel it")
         await self.take(challenge)
-        challenge.status = "canceled"
+        self._closed(challenge, "canceled")
         self.hub.notify(challenge.dest.id, {
             "type": "challengeCanceled", "challenge": challenge_json(challenge, base_url)})
 

@@ -66,9 +66,17 @@ def _board(prefix: str) -> list[Op]:
         Op("post", prefix + "/{gameId}/draw/{accept}", "Offer or accept a draw (yes), decline "
            "it (no)", OK, "player", path_params={**game, "accept": {
                "type": "string", "enum": ["yes", "no", "true", "false"]}}),
-        Op("post", prefix + "/{gameId}/takeback/{accept}", "Takebacks: always refused (a "
-           "completed move stands)", OK, "player", path_params={**game, "accept": {
+        Op("post", prefix + "/{gameId}/takeback/{accept}", "Propose or accept a takeback "
+           "(yes), decline or withdraw it (no): under the online profile; refused with the "
+           "article under the Laws' (F23 4.7)", OK, "player", path_params={**game, "accept": {
                "type": "string", "enum": ["yes", "no", "true", "false"]}}),
+        Op("post", prefix + "/{gameId}/claim-victory", "Claim the game, the opponent gone "
+           "for the profile's time (online); refused under the Laws' profiles", OK, "player",
+           path_params=game),
+        Op("post", prefix + "/{gameId}/claim-draw", "Claim a draw, the opponent gone as for "
+           "claim-victory", OK, "player", path_params=game),
+        Op("post", prefix + "/{gameId}/berserk", "lichess' arena berserk: always refused "
+           "(no arena tournaments here)", OK, "player", path_params=game),
         Op("post", prefix + "/{gameId}/resign", "Resign (Art. 5.1.2)", OK, "player",
            path_params=game),
         Op("post", prefix + "/{gameId}/abort", "Abort before both players have moved", OK,
@@ -109,6 +117,9 @@ def operations() -> list[Op]:
            auth="none"),
         Op("post", "/api/token/test", "Each token of the body (comma-separated): its account "
            "and scopes, or null", auth="none", media="application/json"),
+        Op("post", "/api/token/admin-challenge", "lichess administrators' tokens for other "
+           "accounts: always refused (403)", OK, body={"users": {"type": "string"},
+                                                       "description": {"type": "string"}}),
         Op("post", "/api/bot/account/upgrade", "Make the account a BOT account", OK),
         Op("get", "/api/bot/online", "The BOT accounts online (NDJSON)", {"type": "string"},
            auth="none", media="application/x-ndjson"),
@@ -129,8 +140,26 @@ def operations() -> list[Op]:
            path_params=challenge),
         Op("post", "/api/challenge/{challengeId}/cancel", "Cancel one's challenge", OK,
            path_params=challenge),
-        Op("post", "/api/challenge/{username}", "Challenge an account",
-           body=GAME_FIELDS, path_params={"username": name}),
+        Op("get", "/api/challenge/{challengeId}/show", "A challenge, open or recently "
+           "closed, to its challenger or opponent", path_params=challenge),
+        Op("post", "/api/challenge/{gameId}/start-clocks", "With both players' tokens: the "
+           "clocks run (no effect when they do; refused while they wait for the first moves)",
+           OK, "none", query={"token1": {"type": "string"}, "token2": {"type": "string"}},
+           path_params={"gameId": ID}),
+        Op("post", "/api/round/{gameId}/add-time/{seconds}", "Give the opponent time "
+           "(online profile; refused with the article under the Laws')", OK, "player",
+           path_params={"gameId": ID, "seconds": {"type": "integer", "minimum": 5,
+                                                  "maximum": 60}}),
+        Op("get", "/api/users/status", "Each account's online and playing flags",
+           {"type": "array"}, "none", query={"ids": {"type": "string"},
+                                              "withGameIds": {"type": "boolean"}}),
+        Op("get", "/api/stream/game/{id}", "A game for spectators: the game, a line per "
+           "move, the game again at its end", {"type": "string"}, "none", stream=True,
+           media="application/x-ndjson", path_params={"id": ID}),
+        Op("post", "/api/challenge/{username}", "Challenge an account (acceptByToken: the "
+           "opponent's token accepts it at once)",
+           body={**GAME_FIELDS, "acceptByToken": {"type": "string"}},
+           path_params={"username": name}),
         Op("post", "/api/board/seek", "Seek an opponent: open until paired, then the game",
            {"type": "string"}, "optional", body=SEEK_FIELDS, stream=True,
            media="application/x-ndjson"),

@@ -33,6 +33,7 @@ STATUS: Final = {
     Termination.FORFEIT: "unknownFinish",
     Termination.BOTH_LOSE: "unknownFinish",
     Termination.ARBITER_DECISION: "unknownFinish",
+    Termination.ABANDONED: "timeout",
 }
 """lichess' status names for the endings it has; the other endings are draws (``draw``).
 A time forfeit drawn because the opponent cannot mate is ``outoftime`` without a winner."""
@@ -199,7 +200,7 @@ def game_state(game: Game, meta: GameMeta, moves: str, clocks: tuple[int, int] |
     control = game.setup.control
     first = clock(control)
     inc = 0 if first is None else first["increment"]
-    offer = game.pending_offer
+    offer, takeback = game.pending_offer, game.pending_takeback
     state: dict[str, Any] = {
         "type": "gameState",
         "moves": moves,
@@ -210,8 +211,8 @@ def game_state(game: Game, meta: GameMeta, moves: str, clocks: tuple[int, int] |
         "status": status(outcome, meta.aborted),
         "wdraw": offer is Side.WHITE,
         "bdraw": offer is Side.BLACK,
-        "wtakeback": False,
-        "btakeback": False,
+        "wtakeback": takeback is Side.WHITE,
+        "btakeback": takeback is Side.BLACK,
         "toMove": side_name(game.to_move),
         "clockRunning": game.time_to_flag() is not None and outcome is None,
         "notes": notes(decisions),
@@ -306,3 +307,43 @@ def export_clock(control: TimeControl | None) -> dict[str, int] | None:
         return None
     initial, increment = first["initial"] // 1000, first["increment"] // 1000
     return {"initial": initial, "increment": increment, "totalTime": initial + 40 * increment}
+
+
+def move_stream_game(game: Game, meta: GameMeta, moves: list[str]) -> dict[str, Any]:
+    """The first (and, once the game has ended, the last) line of the spectators' stream
+    ``/api/stream/game/{id}`` (lichess' ``MoveStreamEntry``, the game)."""
+    name = speed(game.setup.control)
+    data: dict[str, Any] = {
+        "id": meta.id, "variant": variant(game), "speed": name, "perf": name,
+        "rated": meta.rated, "initialFen": game.start_fen, "fen": game.fen,
+        "player": side_name(game.to_move), "turns": len(moves), "startedAtTurn": 0,
+        "source": SOURCES.get(meta.source, meta.source),
+        "status": status_object(status(game.outcome, meta.aborted)),
+        "createdAt": meta.created_ms,
+        "players": {side_name(s): export_player(meta.seat(s)) for s in (Side.WHITE, Side.BLACK)},
+    }
+    if moves:
+        data["lastMove"] = moves[-1]
+    won = winner(game.outcome)
+    if won is not None:
+        data["winner"] = won
+    return data
+
+
+def move_stream_move(game: Game, moves: list[str], clocks: tuple[int, int] | None
+                     ) -> dict[str, Any]:
+    """A move's line of the spectators' stream: the placement and side to move (``fen``),
+    the move (``lm``) and both clocks in whole seconds (``wc``, ``bc``)."""
+    board, turn = game.fen.split()[:2]
+    shown = (NO_CLOCK_MS, NO_CLOCK_MS) if clocks is None else clocks
+    data: dict[str, Any] = {"fen": f"{board} {turn}", "wc": max(shown[0], 0) // 1000,
+                            "bc": max(shown[1], 0) // 1000}
+    if moves:
+        data["lm"] = moves[-1]
+    return data
+
+
+def user_status(account: Account, online: bool, playing: bool) -> dict[str, Any]:
+    """An entry of ``/api/users/status``."""
+    return {"id": account.id, "name": account.name, "online": online, "playing": playing,
+            **({"title": "BOT"} if account.is_bot else {})}
