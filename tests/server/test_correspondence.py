@@ -59,6 +59,15 @@ def valid(method: str, path: str, body: bytes | dict[str, Any], media: str = JSO
     assert violations(method, path, 200, text, media) == []
 
 
+async def until(test: Callable[[], bool]) -> None:
+    """Until ``test()`` holds (work on the loop or in a worker thread), 10 s at most."""
+    for _ in range(1000):
+        if test():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never came")
+
+
 async def accepted_game(s: InProcess, days: str = "3") -> tuple[str, dict[str, str],
                                                                 dict[str, str]]:
     """alice (white) challenges bob to a correspondence game; bob accepts."""
@@ -107,7 +116,7 @@ def test_a_challenge_with_days_is_a_correspondence_game_lost_on_its_deadline(
         assert s.hub.fire_due() == 0
         s.clock.advance(1)
         assert s.hub.fire_due() == 1
-        await asyncio.sleep(0.2)  # the ruling's analysis runs in a worker thread
+        await until(lambda: entry.over)  # the ruling's analysis runs in a worker thread
         state = entry.state()
         assert (state["status"], state["winner"]) == ("outoftime", "white")
         exported = await s.client.get(f"/game/export/{game_id}", headers={"Accept": JSON})
@@ -163,14 +172,11 @@ def test_correspondence_seeks_answer_at_once_and_pair(tmp_path: Path) -> None:
         again = await s.post("/api/board/seek", alice, data={"days": "5"})  # not with herself
         other = await s.post("/api/board/seek", bob, data={"days": "3"})  # not the same game
         assert len({first.json()["id"], again.json()["id"], other.json()["id"]}) == 3
-        await asyncio.sleep(0.05)
+        await until(lambda: len(s.hub.lobby.seeks) == 3)  # all three wait
         assert s.hub.games == {}
         joined = await s.post("/api/board/seek", bob, data={"days": "5"})
         valid("post", "/api/board/seek", joined.content)
-        for _ in range(50):
-            if s.hub.games:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: bool(s.hub.games))
         (entry,) = s.hub.games.values()
         assert {entry.meta.white.name, entry.meta.black.name} == {"alice", "bob"}
         assert entry.full()["daysPerTurn"] == 5
@@ -193,8 +199,7 @@ def test_a_first_move_may_take_the_days_not_a_minute(tmp_path: Path) -> None:
         assert s.hub.abort_unstarted() == 0
         s.clock.advance(HOUR)
         assert s.hub.abort_unstarted() == 1
-        await asyncio.sleep(0.05)
-        assert entry.meta.aborted
+        await until(lambda: entry.meta.aborted)
 
     run(tmp_path, scenario)
 
@@ -218,7 +223,7 @@ def test_a_restart_does_not_move_the_deadline(tmp_path: Path) -> None:
             assert s.hub.fire_due() == 0
             clock.advance(HOUR)
             assert s.hub.fire_due() == 1
-            await asyncio.sleep(0.2)
+            await until(lambda: entry.over)
             assert entry.state()["status"] == "outoftime"
             (flag,) = entry.game.state().flags
             assert flag.at_ms + entry.meta.created_ms == deadline
@@ -241,5 +246,24 @@ def test_the_flag_timer_is_one_loop_handle_days_ahead(tmp_path: Path) -> None:
             ahead = entry.timer.when() - asyncio.get_running_loop().time()
             assert 14 * DAY / 1000 - 5 < ahead <= 14 * DAY / 1000
             assert json.loads(entry.line)["btime"] == 14 * DAY
+
+    asyncio.run(main())
+
+
+def test_a_deadline_passed_while_the_server_was_down_is_recorded_at_the_start(
+        tmp_path: Path) -> None:
+    async def main() -> None:
+        clock = FakeTime(1_700_000_000_000)
+        db = tmp_path / "games.sqlite"
+        async with served(db, clock) as s:
+            game_id, alice, bob = await accepted_game(s, days="1")
+            await moves(s, game_id, "e2e4 e7e5", alice, bob)
+            fell = clock.ms - (await s.game(game_id)).lag_ms + DAY
+        clock.advance(4 * DAY)
+        async with served(db, clock) as s:
+            entry = await s.game(game_id)
+            assert (entry.state()["status"], entry.state()["winner"]) == ("outoftime",
+                                                                          "black")
+            assert entry.game.state().flags[0].at_ms + entry.meta.created_ms == fell
 
     asyncio.run(main())
