@@ -51,12 +51,13 @@ def run(tmp_path: Path, scenario: Callable[[InProcess], Awaitable[None]]) -> Non
     asyncio.run(main())
 
 
-def valid(method: str, path: str, body: bytes | dict[str, Any], media: str = JSON) -> None:
-    """``body`` breaks nothing of lichess' schema for ``path``."""
+def valid(method: str, path: str, body: bytes | dict[str, Any], media: str = JSON,
+          status: int = 200) -> None:
+    """``body`` breaks nothing of lichess' schema for ``path`` answering ``status``."""
     if not SPECS.exists():  # pragma: no cover - the shared folder is laid beside the checkout
         pytest.skip("lichess' specification is not in shared/")
     text = ndjson(body) if isinstance(body, dict) else body
-    assert violations(method, path, 200, text, media) == []
+    assert violations(method, path, status, text, media) == []
 
 
 async def until(test: Callable[[], bool]) -> None:
@@ -156,6 +157,9 @@ def test_days_are_read_as_lichess_reads_them(tmp_path: Path) -> None:
         ai = await s.post("/api/challenge/ai", alice, data={"days": "1", "level": "1",
                                                             "color": "black"})
         assert ai.status_code == 201 and ai.json()["speed"] == "correspondence"
+        valid("post", "/api/challenge/ai", ai.content, status=201)
+        engine_game = await s.game(ai.json()["id"])
+        await until(lambda: len(engine_game.moves) == 1)  # days are no budget: it moves
 
     run(tmp_path, scenario)
 
