@@ -30,6 +30,7 @@ from chessarbiter.arbiter.events import (
     SuddenDeathClaimed,
 )
 from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
@@ -403,7 +404,7 @@ async def seek(request: Request) -> Response:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)), minutes=True)
-    if correspondence.days_field(game_request.control):
+    if deadline_ms(game_request.control) is not None:  # days per move
         return correspondence_seek(hub, account, game_request)
     closed = open_stream(hub, request.scope, account)
 
