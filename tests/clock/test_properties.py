@@ -14,7 +14,7 @@ SIDES = (Side.WHITE, Side.BLACK)
 
 @st.composite
 def periods(draw: st.DrawFn) -> Period:
-    mode = draw(st.sampled_from(BonusMode))
+    mode = draw(st.sampled_from([m for m in BonusMode if m is not BonusMode.DEADLINE]))
     bonus = draw(st.integers(1, 10 * S)) if mode not in (BonusMode.NONE, BonusMode.HOURGLASS) else 0
     moves = draw(st.none() | st.integers(1, 5))
     return Period(draw(st.integers(0, 60 * S)), moves, bonus, mode)

@@ -10,10 +10,11 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 from venv import EnvBuilder
 
 import pytest
@@ -63,12 +64,22 @@ def install(root: Path) -> BotInstall:
     return BotInstall(folder, python)
 
 
-def config(default: str, url: str, token: str, settings: dict[str, str] | None = None) -> str:
-    """lichess-bot's default config with only the server's URL, the token and the engine
-    changed (greetings as by default), and ``settings`` (a default line's text: its
-    replacement)."""
+CORRESPONDENCE: Final = {
+    "#   - correspondence": "    - correspondence",
+    "  move_time: 60 ": "  move_time: 1 ",
+}
+"""The lines of the default config a user changes to play correspondence in a test: the
+time control accepted (``challenge: time_controls``), a second a move (``correspondence:``
+``move_time``, a minute by default)."""
+
+
+def config(default: str, url: str, token: str, settings: Mapping[str, str] | None = None
+           ) -> str:
+    """lichess-bot's default config with only the server's URL, the token, the engine and
+    the lines of :data:`CORRESPONDENCE` and ``settings`` (each: the line's text as
+    written there, its replacement) changed (greetings as by default)."""
     changed = default
-    for line, replacement in (settings or {}).items():
+    for line, replacement in {**CORRESPONDENCE, **(settings or {})}.items():
         assert changed.count(line) == 1, line
         changed = changed.replace(line, replacement)
     changed = changed.replace('token: "xxxxxxxxxxxxxxxxxxxxxx"', f'token: "{token}"', 1)

@@ -1,11 +1,12 @@
 """lichess-bot, unmodified (its own virtual environment, Debian's stockfish, configured
 only by its config file, greetings on): it upgrades its account to a BOT, accepts a
 challenge from an account driven by berserk and plays until that side resigns; it plays
-the built-in engine through ``/api/challenge/ai``; a random-colour challenge. No error line
-in its log."""
+the built-in engine through ``/api/challenge/ai``; a random-colour challenge; a
+correspondence game (its config accepting correspondence). No error line in its log."""
 
 from __future__ import annotations
 
+import datetime
 import threading
 import time
 from collections.abc import Iterator
@@ -138,6 +139,23 @@ def test_lichess_bot_accepts_plays_and_greets(
     chat = httpx.get(f"{url}/api/board/game/{game_id}/chat",
                      headers={"Authorization": f"Bearer {tokens['alice']}"}).json()
     assert any("robot" in line["text"] and line["user"] == "robot" for line in chat), chat
+
+
+def test_lichess_bot_plays_correspondence(
+        bot_server: tuple[str, dict[str, str], RunningBot]) -> None:
+    """A correspondence challenge (``days``), accepted as its config's ``correspondence``
+    time control, played at its ``move_time`` until alice resigns."""
+    url, tokens, _ = bot_server
+    alice = berserk.Client(berserk.TokenSession(tokens["alice"]), base_url=url)
+    challenge = alice.challenges.create("robot", rated=False, days=3, color="white")
+    assert challenge["timeControl"] == {"type": "correspondence", "daysPerTurn": 3}
+    game_id = game_started(alice)
+    assert alice.games.get_ongoing()[0]["speed"] == "correspondence"
+    last = play_then_resign(alice, game_id, chess.WHITE, plies=4)
+    assert last["status"] == "resign" and last["winner"] == "black"
+    assert len(moves_of(last)) >= 4
+    assert last["btime"] > datetime.timedelta(days=2)  # the 3 days barely touched (berserk
+    # reads wtime and btime as durations)
 
 
 @pytest.mark.long

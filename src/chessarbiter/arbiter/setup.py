@@ -10,14 +10,16 @@ from chessarbiter.clock.controls import BonusMode, Period, TimeControl
 from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
+from chessarbiter.laws.profiles import FIDE_2023, RuleProfile, require_playable_under
 
 
 @dataclass(frozen=True)
 class GameSetup:
     """A game's fixed data: the rule profile, the time control (``None``: no clock), the start
     position (FEN, Chess960 or not) and the scoresheet's tags (Event, White, Black, ...).
-    A FEN that cannot be read raises the core's ``FenError`` (a ``ValueError``)."""
+    A FEN that cannot be read raises the core's ``FenError`` (a ``ValueError``), a control
+    the profile does not play (correspondence under an over-the-board profile) a
+    ``ValueError``."""
 
     profile: RuleProfile = FIDE_2023
     control: TimeControl | None = None
@@ -26,6 +28,7 @@ class GameSetup:
     tags: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        require_playable_under(self.profile, self.control)
         parse_fen(self.fen, chess960=self.chess960)
         for key, value in self.tags.items():
             if not isinstance(key, str) or not key.isidentifier() or not isinstance(value, str):

@@ -13,6 +13,15 @@ from chessarbiter.clock.comments import (
     strip_commands,
 )
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
+from chessarbiter.clock.correspondence import (
+    DAYS_PER_TURN,
+    CorrespondenceError,
+    correspondence,
+    days_per_turn,
+    deadline_ms,
+    format_correspondence,
+    parse_correspondence,
+)
 from chessarbiter.clock.errors import ClockError, TimeControlError
 from chessarbiter.clock.format import (
     format_engine,
@@ -34,10 +43,12 @@ from chessarbiter.clock.parse import (
 from chessarbiter.clock.records import Flag, Press, Side, Start
 
 __all__ = [
+    "DAYS_PER_TURN",
     "BonusMode",
     "Category",
     "Clock",
     "ClockError",
+    "CorrespondenceError",
     "Flag",
     "NoControl",
     "Period",
@@ -47,11 +58,15 @@ __all__ = [
     "TimeControl",
     "TimeControlError",
     "classify",
+    "correspondence",
+    "days_per_turn",
+    "deadline_ms",
     "find_clk",
     "find_command",
     "find_emt",
     "format_clk",
     "format_clock_time",
+    "format_correspondence",
     "format_emt",
     "format_engine",
     "format_human",
@@ -61,6 +76,7 @@ __all__ = [
     "monotonic_ms",
     "parse_clock_time",
     "parse_control",
+    "parse_correspondence",
     "parse_cutechess",
     "parse_engine",
     "parse_human",

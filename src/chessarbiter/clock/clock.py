@@ -15,13 +15,14 @@ from chessarbiter.clock.errors import ClockError
 from chessarbiter.clock.records import Flag, Press, Side, Start
 from chessarbiter.core.squares import SIDES
 
-_NONE, _INCREMENT, _BRONSTEIN, _DELAY, _HOURGLASS = range(5)
+_NONE, _INCREMENT, _BRONSTEIN, _DELAY, _HOURGLASS, _DEADLINE = range(6)
 _CODES = {
     BonusMode.NONE: _NONE,
     BonusMode.INCREMENT: _INCREMENT,
     BonusMode.BRONSTEIN: _BRONSTEIN,
     BonusMode.DELAY: _DELAY,
     BonusMode.HOURGLASS: _HOURGLASS,
+    BonusMode.DEADLINE: _DEADLINE,
 }
 _UNTIMED_PRESSES = {Start.BLACK_STARTS_WHITE: 0, Start.WHITE_FIRST_MOVE: 1, Start.BOTH_MOVED: 2}
 SCORE_EXEMPTION_MS = 5 * 60_000
@@ -117,7 +118,7 @@ class Clock:
                 fallen = self._fallen(t)
                 if fallen is not None:
                     self._record(fallen)
-        moves, _, bonus, code = self._table[self._period[mover]]
+        moves, period_ms, bonus, code = self._table[self._period[mover]]
         stored = self._stored
         credit = 0
         if untimed:
@@ -132,6 +133,8 @@ class Clock:
             stored[1 - mover] += used
             if stored[1 - mover] > 0:
                 self._flagged[1 - mover] = False
+        elif code == _DEADLINE:  # the next move has the whole time again
+            credit = period_ms - stored[mover] + used
         left = stored[mover] + credit - used
         added = 0
         in_period = self._in_period[mover] + 1

@@ -26,6 +26,10 @@ class BonusMode(Enum):
     delay is lost. This is the official rules' "incremental mode" of Art. 6.2."""
     HOURGLASS = "hourglass"
     """Hourglass (sandglass): the time one player uses is added to the opponent's clock."""
+    DEADLINE = "deadline"
+    """Correspondence: each move has the period's whole time, a deadline that starts afresh
+    after every move; time not used is not saved (lichess' days per turn;
+    :mod:`chessarbiter.clock.correspondence`)."""
 
 
 _BONUS_MODES = frozenset({BonusMode.INCREMENT, BonusMode.BRONSTEIN, BonusMode.DELAY})
@@ -35,8 +39,9 @@ _BONUS_MODES = frozenset({BonusMode.INCREMENT, BonusMode.BRONSTEIN, BonusMode.DE
 class Period:
     """``moves`` moves (``None``: the rest of the game) in ``time_ms``, with a per-move bonus.
 
-    A bonus mode (increment, Bronstein, delay) needs a positive ``bonus_ms``; ``NONE`` and
-    ``HOURGLASS`` take none.
+    A bonus mode (increment, Bronstein, delay) needs a positive ``bonus_ms``; ``NONE``,
+    ``HOURGLASS`` and ``DEADLINE`` take none. A deadline is for the rest of the game, with
+    time for a move.
     """
 
     time_ms: int
@@ -55,6 +60,11 @@ class Period:
             raise TimeControlError(
                 f"mode {self.mode.value} with bonus {self.bonus_ms} ms: expected a positive "
                 "bonus exactly for increment, bronstein and delay"
+            )
+        if self.mode is BonusMode.DEADLINE and (self.moves is not None or not self.time_ms):
+            raise TimeControlError(
+                f"deadline of {self.time_ms} ms for {self.moves} moves: expected a time for "
+                "each move of the rest of the game"
             )
 
     @property
@@ -85,6 +95,9 @@ class TimeControl:
                     f"period {index + 1} is for the rest of the game: expected only the last "
                     "period to be"
                 )
+        if len(self.periods) > 1 and any(p.mode is BonusMode.DEADLINE for p in self.periods):
+            raise TimeControlError("a per-move deadline is the whole control: expected one "
+                                   "period")
 
     @property
     def repeats(self) -> bool:

@@ -64,8 +64,8 @@ _US_BONUS = {BonusMode.DELAY: ";d", BonusMode.BRONSTEIN: ";b", BonusMode.INCREME
 
 
 def _us_bonus(period: Period) -> str:
-    if period.mode is BonusMode.HOURGLASS:
-        raise TimeControlError("the US form cannot express an hourglass period")
+    if period.mode in (BonusMode.HOURGLASS, BonusMode.DEADLINE):
+        raise TimeControlError(f"the US form cannot express a {period.mode.value} period")
     if period.mode is BonusMode.NONE:
         return ";d0"
     return _US_BONUS[period.mode] + write_amount(period.bonus_ms, SECOND)

@@ -34,7 +34,8 @@ class Press(NamedTuple):
     at_ms: int
     used_ms: int
     bonus_ms: int
-    """Increment added, or time given back by a Bronstein or simple delay."""
+    """Increment added, or time given back by a Bronstein or simple delay or a deadline's
+    new start."""
     added_ms: int
     """The next period's time, added when this move ended a period (Art. 6.2)."""
     white_ms: int

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar, Final
 
 from chessarbiter.clock.category import Category, classify
-from chessarbiter.clock.controls import TimeControl
+from chessarbiter.clock.controls import BonusMode, TimeControl
 from chessarbiter.clock.records import Start
 
 MINUTE_MS: Final = 60_000
@@ -198,6 +198,15 @@ class RuleProfile:
     def over_the_board(self) -> bool:
         """Touches and completed illegal moves are recorded (not rejected)."""
         return isinstance(self.input_mode, OverTheBoard)
+
+    @property
+    def plays_correspondence(self) -> bool:
+        """Whether a correspondence deadline (days per move) is played under these rules.
+        The Laws are silent on correspondence (R18 only says its time controls are
+        enforced); a deadline days away has no arbiter at the board to observe its flag
+        (S6.8, F23 6.4), so it needs flags that fall by themselves and moves sent, not made
+        on a board: a server's profile (``online``), as lichess and ICCF play it."""
+        return self.flags_automatic and not self.over_the_board
 
     def to_dict(self) -> dict[str, Any]:
         """The profile as plain JSON values (enums by their values): the input mode by its
@@ -425,9 +434,24 @@ AUTO_PROFILES: Final[dict[Category, str]] = {
 """The profile ``auto`` chooses for a control's category (F23 Appendices A.1, B.1)."""
 
 
+def require_playable_under(profile: RuleProfile, control: TimeControl | None) -> None:
+    """``ValueError`` when ``profile`` does not play ``control``: a correspondence deadline
+    under a profile that does not play correspondence (:attr:`plays_correspondence`)."""
+    if control is not None and control.periods[0].mode is BonusMode.DEADLINE \
+            and not profile.plays_correspondence:
+        playing = sorted(p.name for p in PROFILES.values() if p.plays_correspondence)
+        raise ValueError(
+            f"the {profile.name} profile does not play correspondence (days per move): its "
+            f"flags are observed by an arbiter at the board (Art. 6.8); expected {playing}")
+
+
 def profile_for(control: TimeControl | None, name: str = "auto") -> RuleProfile:
     """The named profile; ``auto``: FIDE 2023 for the control's category (standard for an
-    untimed game). ``ValueError`` for an unknown name."""
+    untimed game), ``online`` for correspondence (days per move). ``ValueError`` for an
+    unknown name."""
+    if name == "auto" and control is not None and \
+            control.periods[0].mode is BonusMode.DEADLINE:
+        name = ONLINE.name
     if name == "auto":
         name = AUTO_PROFILES[classify(control) if control is not None else Category.STANDARD]
     return get_profile(name)

@@ -31,6 +31,18 @@ def duration_words(ms: int) -> str:
     return " ".join(parts)
 
 
+def deadline_words(ms: int) -> str:
+    """A deadline's time in days and hours, to the hour below (``2 days 3 hours``, ``5
+    hours``), in minutes under an hour (``less than a minute`` under one)."""
+    hours, rest = divmod(max(ms, 0), 60 * 60 * SECOND)
+    days, hours = divmod(hours, 24)
+    parts = [_count(n, unit) for n, unit in ((days, "day"), (hours, "hour")) if n]
+    if parts:
+        return " ".join(parts)
+    minutes = rest // (60 * SECOND)
+    return _count(minutes, "minute") if minutes else "less than a minute"
+
+
 def _bonus(period: Period) -> str:
     bonus = duration_words(period.bonus_ms)
     if period.mode is BonusMode.INCREMENT:
@@ -45,6 +57,8 @@ def _bonus(period: Period) -> str:
 
 
 def _period(period: Period) -> str:
+    if period.mode is BonusMode.DEADLINE:
+        return f"{deadline_words(period.time_ms)} per move (correspondence)"
     time = duration_words(period.time_ms)
     text = time if period.moves is None else f"{_count(period.moves, 'move')} in {time}"
     return text + _bonus(period)

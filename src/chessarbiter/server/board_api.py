@@ -35,10 +35,11 @@ from chessarbiter.arbiter.events import (
     TimeGiven,
 )
 from chessarbiter.arbiter.scoresheet import to_pgn
+from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.server import auth, shapes
+from chessarbiter.server import auth, correspondence, shapes
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
@@ -62,7 +63,7 @@ from chessarbiter.server.lobby import (
 )
 from chessarbiter.server.meta import Seat
 from chessarbiter.server.presence import presence_of
-from chessarbiter.server.requests import int_field, read_request, text_field
+from chessarbiter.server.requests import GameRequest, int_field, read_request, text_field
 from chessarbiter.server.table import HubGame, close_queue, ndjson
 
 NDJSON = "application/x-ndjson"
@@ -120,11 +121,7 @@ CLOCK_LIMITS: Final = frozenset({0, 15, 30, 45, 60, 90, *range(120, 10_801, 60)}
 
 
 def game_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """A game's request fields; 400 for a correspondence game (``days``), which this server
-    does not play (it would otherwise be untimed)."""
-    if data.get("days") not in (None, ""):  # berserk sends null
-        raise ApiError(400, "days: correspondence games are not played here; use clock.limit "
-                            "and clock.increment, or timeControl")
+    """A game's request fields; 400 for a ``clock.limit`` lichess does not take."""
     limit = str(data.get("clock.limit", "0")).strip()
     if limit.isdigit() and int(limit) not in CLOCK_LIMITS:  # other text: read_request says
         raise ApiError(400, f"clock.limit {int(limit)}: lichess' values are 0, 15, 30, 45, "
@@ -446,6 +443,8 @@ async def seek(request: Request) -> Response:
         raise ApiError(401, "no such token")
     creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)), minutes=True)
+    if deadline_ms(game_request.control) is not None:  # days per move
+        return correspondence_seek(hub, account, game_request)
     closed = open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
@@ -463,6 +462,16 @@ async def seek(request: Request) -> Response:
         yield ndjson(found)
 
     return Held(lines(), closed)
+
+
+def correspondence_seek(hub: Hub, account: Account | None, game_request: GameRequest
+                        ) -> Response:
+    """A correspondence seek (``days``), as lichess answers it: at once, with the seek's id;
+    the game comes on the event stream. 401 without an account (no stream to tell)."""
+    if account is None:
+        raise ApiError(401, "a correspondence seek needs an account: its game is announced "
+                            "on the account's event stream")
+    return JSONResponse({"id": hub.lobby.post_seek(account, game_request)})
 
 
 # -- games -----------------------------------------------------------------------------
@@ -747,6 +756,7 @@ async def export(request: Request) -> Response:
         timed = shapes.export_clock(game.setup.control)
         if timed is not None:
             data["clock"] = timed
+        data.update(correspondence.days_field(game.setup.control))
         won = shapes.winner(game.outcome)
         if won is not None:
             data["winner"] = won

@@ -3,6 +3,7 @@ and lag compensation."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +19,18 @@ the mover; a flag counts once this much has passed after it fell. The over-the-b
 profiles (FIDE, US Chess) get none: their clocks are the players' own."""
 
 
+def wall_clock_ms() -> int:
+    """The wall clock in ms since the Unix epoch: the date a game was made and the dates
+    of correspondence deadlines."""
+    return time.time_ns() // 1_000_000
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """``host``/``port``: where to listen; ``db``: the SQLite file of games and accounts;
-    ``now_ms``: the monotonic time source of every game (injectable for tests);
+    ``now_ms``: the monotonic time source of every game (injectable for tests), but
+    ``calendar_ms``: the wall clock that dates games and times correspondence games (their
+    deadlines are dates: the time the server is down counts);
     ``timers``: schedule flag timers on the event loop (tests may turn them off and call
     :meth:`Hub.fire_due`); ``engines``: named UCI engines players may challenge
     (``name -> uci:COMMAND[;OPTION=VALUE...]``, as ``chessarbiter play --white``);
@@ -40,6 +49,7 @@ class ServerConfig:
     bus: str | None = None
     advertise: str | None = None
     now_ms: Callable[[], int] = monotonic_ms
+    calendar_ms: Callable[[], int] = wall_clock_ms
     timers: bool = True
     engines: Mapping[str, str] = field(default_factory=dict)
     engine_workers: int = 2

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from chessarbiter.arbiter.events import Event, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import TimeControl
+from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.server.config import ServerConfig
@@ -33,6 +34,8 @@ def think(player: EnginePlayer, pos: Position, control: TimeControl | None,
           clocks: tuple[int, int] | None, stop: threading.Event) -> Answer:
     """Search ``pos`` (blocking: run it in a worker thread)."""
     side = Side.WHITE if pos.turn == Side.WHITE.value else Side.BLACK
+    if deadline_ms(control) is not None:  # days are no budget: its level's own limits
+        control, clocks = None, None
     answer = player.think(pos, control, clocks, stop)
     if isinstance(answer, str):
         move = answer

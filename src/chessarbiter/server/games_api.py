@@ -87,7 +87,7 @@ async def users_status(request: Request) -> Response:
         if account is None:
             continue
         if hub.cluster is None:
-            games = [entry.id for entry, _ in hub.playing(account.id)]
+            games = [entry.id for entry, _ in await hub.playing(account.id)]
         else:
             games = [g["gameId"] for g in await hub.cluster.playing(account.id)]
         online = f"account:{account.id}" in hub.limits.streams

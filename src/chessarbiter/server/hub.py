@@ -42,7 +42,7 @@ from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
-from chessarbiter.server import shapes
+from chessarbiter.server import correspondence, shapes
 from chessarbiter.server.accounts import (
     Account,
     Accounts,
@@ -68,7 +68,6 @@ from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.server.meta import GameMeta, Seat, new_id
 from chessarbiter.server.outage import recover
 from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
-from chessarbiter.session.live import LiveGame
 from chessarbiter.store.base import StoreError
 
 if TYPE_CHECKING:
@@ -298,7 +297,8 @@ class Hub:
 
         def work(store: Any, conn: sqlite3.Connection) -> GameMeta:
             store_id = store.create(game)
-            meta = GameMeta(public, store_id, white, black, wall_ms(), source, creator, rated)
+            meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
+                            creator, rated)
             conn.execute("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
                          (public, store_id, meta.to_json()))
             conn.execute(INSERT_DEADLINE, deadline_row(game, meta))
@@ -367,7 +367,7 @@ class Hub:
         return self._entry(meta, game)
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
-        live = LiveGame(game, self.config.now_ms)
+        live = correspondence.live_game(game, meta, self.config)
         entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
         entry.waiting_since = self.config.now_ms()
         if self.cluster is not None:
@@ -665,12 +665,14 @@ class Hub:
     # -- games nobody starts -------------------------------------------------------------
 
     def _unstarted(self, entry: HubGame, now: int) -> bool:
-        """Whether the player to move has let :data:`START_TIMEOUT_MS` pass without the
-        side's first move (a tournament game, an engine's turn or a game awaiting the
-        arbiter's ruling excepted)."""
+        """Whether the player to move has let :data:`START_TIMEOUT_MS` (in correspondence:
+        the days per move) pass without the side's first move (a tournament game, an
+        engine's turn or a game awaiting the arbiter's ruling excepted)."""
         game = entry.game
+        overdue = correspondence.first_move_overdue(entry.live)  # days, not a minute
         return (not entry.over and len(entry.moves) < 2
-                and now - entry.waiting_since >= START_TIMEOUT_MS
+                and (now - entry.waiting_since >= START_TIMEOUT_MS if overdue is None
+                     else overdue)
                 and entry.meta.source != "tournament" and game.pending_ruling is None
                 and entry.meta.seat(game.to_move).engine is None
                 and self.games.get(entry.id) is entry

@@ -1,18 +1,20 @@
 """Challenges and seeks (kept in memory, as lichess keeps them for minutes): a direct
 challenge waits for its opponent's accept or decline, or its challenger's cancel, until it
 expires (:data:`~chessarbiter.server.limits.CHALLENGE_EXPIRY_MS`); a seek
-waits, its connection open, until another seek for the same game pairs with it."""
+waits, its connection open, until another seek for the same game pairs with it (a
+correspondence seek without a connection: :meth:`Lobby.post_seek`)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.server import shapes
+from chessarbiter.server import correspondence, shapes
 from chessarbiter.server.accounts import Account, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
@@ -22,6 +24,8 @@ from chessarbiter.server.table import HubGame
 
 if TYPE_CHECKING:
     from chessarbiter.server.hub import Hub
+
+log = logging.getLogger(__name__)
 
 CLOSED_KEPT = 1000
 """Closed challenges kept to be shown (the last ones)."""
@@ -78,9 +82,10 @@ def request_json(request: GameRequest) -> dict[str, Any]:
     """The game fields of a challenge: variant, clock, speed, colour, profile."""
     control = request.control
     clock = shapes.clock(control)
-    if clock is None:
-        time_control: dict[str, Any] = {"type": "unlimited"}
-    else:
+    time_control = correspondence.time_control(control)
+    if time_control is None and clock is None:
+        time_control = {"type": "unlimited"}
+    elif time_control is None and clock is not None:
         limit, inc = clock["initial"] // 1000, clock["increment"] // 1000
         time_control = {"type": "clock", "limit": limit, "increment": inc,
                         "show": f"{limit // 60 if limit % 60 == 0 else limit / 60}+{inc}"}
@@ -149,6 +154,8 @@ class Lobby:
         self.seeks: list[Seek] = []
         self.closed: dict[str, Challenge] = {}
         """The challenges last accepted, declined or canceled here (lichess shows them)."""
+        self.posted: dict[str, asyncio.Future[tuple[str, Side, str | None]]] = {}
+        """The correspondence seeks waiting (:meth:`post_seek`), by id."""
 
     # -- direct challenges ---------------------------------------------------------------
 
@@ -298,7 +305,25 @@ class Lobby:
             waiting.paired.set_result((entry, theirs, secrets_[theirs]))
         return entry.id, mine, secrets_[mine]
 
+    def post_seek(self, account: Account, request: GameRequest) -> str:
+        """A correspondence seek, lichess' way: answered at once with its id, it stays
+        until a seek for the same game joins it (it joins a waiting one at once); the game
+        is announced by ``gameStart`` on both players' event streams."""
+        seek_id = new_id()
+        pairing = asyncio.ensure_future(self.seek(account, request))
+        self.posted[seek_id] = pairing
+
+        def done(future: asyncio.Future[tuple[str, Side, str | None]]) -> None:
+            self.posted.pop(seek_id, None)
+            if not future.cancelled() and future.exception() is not None:
+                log.error("correspondence seek %s: %s", seek_id, future.exception())
+
+        pairing.add_done_callback(done)
+        return seek_id
+
     def close(self) -> None:
+        for pairing in tuple(self.posted.values()):
+            pairing.cancel()
         for seek in self.seeks:
             if not seek.paired.done():
                 seek.paired.cancel()

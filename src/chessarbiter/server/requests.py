@@ -12,10 +12,16 @@ from typing import Any, Final
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import BonusMode, Period, TimeControl
+from chessarbiter.clock.correspondence import (
+    DAYS_PER_TURN,
+    correspondence,
+    looks_like_correspondence,
+    parse_correspondence,
+)
 from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.clock.parse import parse_control, require_playable
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.laws.profiles import RuleProfile, profile_for
+from chessarbiter.laws.profiles import RuleProfile, profile_for, require_playable_under
 from chessarbiter.server.errors import ApiError
 
 DEFAULT_PROFILE: Final = "online"
@@ -118,11 +124,20 @@ def choice_field(fields: Mapping[str, Any], name: str, choices: tuple[str, ...],
 
 
 def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeControl | None:
-    """The clock: ``timeControl`` in any written form (``5+3``, ``G/60;d5``, ``40/90+30,
-    30+30``, ``untimed``), else lichess' ``clock.limit`` and ``clock.increment`` in
-    seconds (a seek's ``time`` in minutes and ``increment`` in seconds with ``minutes``);
+    """The clock: lichess' ``days`` (correspondence, days per move), ``timeControl`` in any
+    written form (``5+3``, ``G/60;d5``, ``40/90+30, 30+30``, ``untimed``, ``corr 3d``),
+    else lichess' ``clock.limit`` and ``clock.increment`` in seconds (a seek's ``time`` in
+    minutes and ``increment`` in seconds with ``minutes``);
     none of them: no clock."""
+    days = read_days(fields)
+    if days is not None:
+        return days
     written = text_field(fields, "timeControl")
+    if written and looks_like_correspondence(written):
+        try:
+            return parse_correspondence(written)
+        except TimeControlError as exc:
+            raise ApiError(400, f"timeControl: {exc}") from None
     if written:
         try:
             control = parse_control(written)
@@ -149,6 +164,25 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
         raise ApiError(400, f"clock.limit: {exc}") from None
 
 
+CLOCK_FIELDS: Final = ("clock.limit", "clock.increment", "time", "increment", "timeControl")
+
+
+def read_days(fields: Mapping[str, Any]) -> TimeControl | None:
+    """lichess' ``days``: a correspondence game of that many days per move, one of
+    :data:`DAYS_PER_TURN`; ``None`` when absent or null (berserk sends null)."""
+    text = text_field(fields, "days")
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit()) or int(text) not in DAYS_PER_TURN:
+        raise ApiError(400, f"days: {text[:20]!r}: expected one of {list(DAYS_PER_TURN)} "
+                            "(days per move)")
+    clocked = [name for name in CLOCK_FIELDS if text_field(fields, name) not in (None, "")]
+    if clocked:
+        raise ApiError(400, f"days: a correspondence game has no clock: {clocked[0]} "
+                            "cannot go with it")
+    return correspondence(int(text))
+
+
 def within_maxima(control: TimeControl | None, written: str) -> TimeControl | None:
     """``control`` (written ``written``) if each period's time is at most
     :data:`MAX_LIMIT_S` and its bonus at most :data:`MAX_INCREMENT_S`, as the lichess
@@ -166,6 +200,7 @@ def read_request(fields: Mapping[str, Any], *, minutes: bool = False) -> GameReq
     name = text_field(fields, "profile") or DEFAULT_PROFILE
     try:
         profile = profile_for(control, name)
+        require_playable_under(profile, control)
     except ValueError as exc:
         raise ApiError(400, f"profile: {exc}") from None
     variant = choice_field(fields, "variant", VARIANTS, "standard")

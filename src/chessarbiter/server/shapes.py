@@ -9,6 +9,7 @@ from typing import Any, Final
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import BonusMode, TimeControl
+from chessarbiter.clock.correspondence import days_per_turn, deadline_ms
 from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.clock.format import format_human, format_units
 from chessarbiter.clock.records import Side
@@ -70,8 +71,9 @@ def winner(outcome: Outcome | None) -> str | None:
 
 
 def clock(control: TimeControl | None) -> dict[str, int] | None:
-    """lichess' ``clock``: the first period's time and per-move bonus, in ms."""
-    if control is None:
+    """lichess' ``clock``: the first period's time and per-move bonus, in ms (``None``
+    without a clock or in correspondence)."""
+    if control is None or deadline_ms(control) is not None:
         return None
     first = control.periods[0]
     bonus = first.bonus_ms if first.mode is BonusMode.INCREMENT else 0
@@ -79,8 +81,9 @@ def clock(control: TimeControl | None) -> dict[str, int] | None:
 
 
 def speed(control: TimeControl | None) -> str:
-    """lichess' speed from its estimate (time + 40 increments)."""
-    if control is None:
+    """lichess' speed from its estimate (time + 40 increments); ``correspondence`` for
+    days per move (and, as lichess, without a clock)."""
+    if control is None or deadline_ms(control) is not None:
         return "correspondence"
     first = control.periods[0]
     estimate = (first.time_ms + 40 * first.bonus_ms) // 1000
@@ -230,12 +233,13 @@ def game_full(game: Game, meta: GameMeta, state: dict[str, Any]) -> dict[str, An
     """The ``gameFull`` line: lichess' fields plus ``timeControl`` and ``profile``."""
     control = game.setup.control
     fen = game.start_fen
+    days = days_per_turn(control)  # a correspondence game: daysPerTurn, no clock (lichess)
     return {
         "type": "gameFull",
         "id": meta.id,
         "rated": meta.rated,
         "variant": variant(game),
-        "clock": clock(control),
+        **({"clock": clock(control)} if days is None else {"daysPerTurn": days}),
         "speed": speed(control),
         "perf": {"name": speed(control).capitalize()},
         "createdAt": meta.created_ms,

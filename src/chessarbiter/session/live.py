@@ -1,7 +1,8 @@
 """A game played live: the arbiter's :class:`Game` with a running time source.
 
 Events get their ``at_ms`` from the time source, continuing from the log's last event (so a
-resumed game picks up where its log ends). The program acts as the arbiter at the board: it
+resumed game picks up where its log ends), or, for a game dated by an ``epoch``
+(correspondence), counted from it. The program acts as the arbiter at the board: it
 records a fallen flag as soon as it looks (Art. 6.8), before the next player's event.
 
 A game is kept as it is recorded: when its recorder cannot keep an accepted event (a store
@@ -85,13 +86,19 @@ class LiveGame:
         game: Game,
         now: Callable[[], int] = monotonic_ms,
         journal: Recorder | None = None,
+        *,
+        epoch: int | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
         self.failure: RecordingError | None = None
         """Why the game stopped, once its recorder failed."""
         self._now = now
-        self._base = now() - self.last_at()
+        self._base = now() - self.last_at() if epoch is None else epoch
+        """The time source's reading at game time 0. By default the game's time goes on
+        from its last event (a resumed game charges no one for the time it was away);
+        ``epoch`` dates it instead (a wall clock's reading at the game's start): the time
+        away counts, as a correspondence deadline is a date."""
         self._paused = False
 
     def last_at(self) -> int:

@@ -115,6 +115,16 @@ export function formatMs(ms) {
     return `${minutes}:${two(seconds)}`
 }
 
+// A correspondence deadline's time left: "2 days 3 h", "5 h 20 min", "12 min".
+export function deadlineText(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60000))
+    const days = Math.floor(minutes / 1440)
+    const hours = Math.floor((minutes % 1440) / 60)
+    if (days) return `${days} day${days === 1 ? "" : "s"}${hours ? ` ${hours} h` : ""}`
+    if (hours) return `${hours} h ${minutes % 60} min`
+    return `${minutes} min`
+}
+
 // A clock reading in words, for the accessible mode.
 export function msWords(ms) {
     let seconds = Math.max(0, Math.floor(ms / 1000))

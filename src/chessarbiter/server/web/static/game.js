@@ -4,7 +4,7 @@
 import {Chessboard, COLOR, INPUT_EVENT_TYPE, FEN} from "./vendor/cm-chessboard/src/Chessboard.js"
 import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
-import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
+import {config, follow, gameView, readTypedMove, formatMs, msWords, deadlineText, ApiError} from "./api.js"
 import * as server from "./server.js"
 import {copyLink, inviteKey} from "./copy.js"
 
@@ -70,7 +70,7 @@ function announce(text) {
 // -- clocks --
 
 function setClocks() {
-    if (!state || !full || !server.hasClock(full)) {
+    if (!state || !full || !(server.hasClock(full) || server.daysPerTurn(full))) {
         clockBase = null
         return
     }
@@ -96,12 +96,19 @@ function drawClocks() {
         name.textContent = SIDE_NAME[side] + (full ? `: ${playerName(side)}` : "")
         const time = document.createElement("span")
         time.className = "time"
-        time.textContent = ms === null ? "no clock" : formatMs(ms)
+        time.textContent = ms === null ? "no clock" : server.daysPerTurn(full) ? deadline(side, ms) : formatMs(ms)
         el.append(name, time)
         el.classList.toggle("running", !!clockBase && clockBase.running === side)
         el.classList.toggle("low", ms !== null && ms < 20000)
         el.dataset.side = side
     }
+}
+
+// A correspondence side's time: "2 days 3 h left to move" while it runs, else its days.
+function deadline(side, ms) {
+    if (clockBase.running === side) return `${deadlineText(ms)} left to move`
+    const days = server.daysPerTurn(full)
+    return `${days} day${days === 1 ? "" : "s"} per move`
 }
 
 const LOW_TIME_MS = [60000, 30000, 10000]

@@ -52,6 +52,11 @@ export function hasClock(full) {
     return !!full.clock
 }
 
+// The days per move of a correspondence game (lichess' daysPerTurn), or null.
+export function daysPerTurn(full) {
+    return full.daysPerTurn || null
+}
+
 // An article as the arbiter cites it ("6.9 (S6.9)": with the 2000 Laws' key), for people.
 function article(note) {
     if (!note.article) return ""
