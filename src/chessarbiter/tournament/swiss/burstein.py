@@ -96,7 +96,7 @@ def _points(cell: Cell, scoring: Scoring) -> Fraction:
 
 
 @dataclass(frozen=True)
-class _Index:
+class Index:
     """Article 3.2's index of one player (``score`` with the seeding points)."""
 
     score: Fraction
@@ -106,7 +106,7 @@ class _Index:
     rank: int
 
 
-def _indices(field: Field) -> dict[int, _Index]:
+def indices(field: Field) -> dict[int, Index]:
     """Each player's index (3.2), unplayed games counting as draws (2) in the opponents'
     scores, and as games against a virtual opponent in the player's own."""
     scoring = field.scoring
@@ -138,11 +138,11 @@ def _indices(field: Field) -> dict[int, _Index]:
             ahead += points - draw
         bh = sum(opposition, Fraction(0))
         median = bh - min(opposition) - max(opposition) if len(cells) > 2 else Fraction(0)
-        out[p] = _Index(field.states[p].score, sb, bh, median, rank)
+        out[p] = Index(field.states[p].score, sb, bh, median, rank)
     return out
 
 
-def _above(a: _Index, b: _Index) -> bool:
+def _above(a: Index, b: Index) -> bool:
     """Whether ``a`` ranks above ``b`` (3.2). Players of different scores (a floater among
     the group it joins) compare their Buchholz and median weighted by their scores."""
     if a.score == b.score:
@@ -153,7 +153,7 @@ def _above(a: _Index, b: _Index) -> bool:
 
 def pair(field: Field) -> Pairing:
     """Pair the round: the bye, the scoregroups (6.3, 6.6), then each group top down."""
-    index = _indices(field)
+    index = indices(field)
     states = field.states
     order = sorted(field.players, key=lambda p: (
         -index[p].score, -index[p].sb, -index[p].bh, -index[p].median, index[p].rank))
@@ -312,7 +312,7 @@ class _Groups:
             result[k] = {members[v] for v in leftover(adjacent) if v < len(members)}
         return result
 
-    def pair(self, index: dict[int, _Index]) -> list[tuple[int, int]]:
+    def pair(self, index: dict[int, Index]) -> list[tuple[int, int]]:
         """Each group from the top: its players (and the floater from above) in index
         order; the highest not yet paired takes the lowest opponent that still lets the
         whole group pair with as many due colours as possible (6.4, 6.5), or floats."""
@@ -330,7 +330,7 @@ class _Groups:
             pairs.extend(found)
         return pairs
 
-    def _pair_group(self, group: list[int], can_float: set[int], index: dict[int, _Index]
+    def _pair_group(self, group: list[int], can_float: set[int], index: dict[int, Index]
                     ) -> tuple[list[tuple[int, int]], int | None]:
         """One maximum-weight matching per player in order, over the group's players not
         yet paired and a vertex for floating down (joined to ``can_float``). The weights,
@@ -382,7 +382,7 @@ class _Groups:
             pairs.append(self._colours(group[i], group[j], index))
         return pairs, floater
 
-    def _colours(self, a: int, b: int, index: dict[int, _Index]) -> tuple[int, int]:
+    def _colours(self, a: int, b: int, index: dict[int, Index]) -> tuple[int, int]:
         """White and Black for ``a`` (the higher in the group's order) against ``b``:
         C.04.1 h and 1.3 (due colours), the stronger need first, then alternation from the
         last round the two had different colours; with nothing to go on, the higher ranked
