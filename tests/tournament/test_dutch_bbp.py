@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.bbp import Bbp, compare
+from chessarbiter.tournament.swiss.replay import pair_next
+from chessarbiter.tournament.trf import parse
+from tests.tournament.bbp import Bbp, before_round, compare
 
 
 def test_every_round_as_bbppairings(bbp: Bbp) -> None:
@@ -39,3 +41,17 @@ def test_every_round_as_bbppairings_large(bbp: Bbp) -> None:
           f"differences, {tally.rejected} rejected")
     assert not problems, problems[:3]
     assert tally.rejected == 0
+
+
+def test_pab_on_the_lowest_score_over_a_perfect_bracket(bbp: Bbp) -> None:
+    """Round 5 of 5, 3/1/0 scoring (generator seed 70416989, 35 players): the 9-point
+    bracket {30, 35} could pair 30-35 at once, but then 25 and 32 (met already) leave the
+    PAB to 32 (1 point) instead of 31 (0 points); C5 ranks above the bracket's own pairs,
+    so both float: 30-25, 32-35, the PAB to 31, as bbpPairings pairs it."""
+    path = bbp.generate(70416989, 35, 5, extra="PointsForWin=3\nPointsForDraw=1\n")
+    assert path is not None
+    trf = parse(path.read_bytes().decode("latin-1"))
+    text = before_round(trf, 5, 5)
+    mine = pair_next(parse(text))
+    assert mine == bbp.pair(text)
+    assert mine.bye == 31 and {(30, 25), (32, 35)} <= set(mine.boards)
