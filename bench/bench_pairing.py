@@ -1,67 +1,167 @@
-"""FIDE Dutch pairing speed: one round for 30, 100, 400 and 1,000 players from the corpus
-(issue 15; reference, bbpPairings in C++ on this machine: about 3 s for 400 players and
-81 s for 1,000).
+"""Swiss pairing and checking, side by side with bbpPairings on the same files in one run:
+the next round of a tournament (``pair``) and every round re-paired and compared
+(``check``), at 400 and 1,000 players (the corpus's bbpPairings-made files), by the FIDE
+Dutch system and, for pairing, by Burstein.
 
-Run: ``PYTHONPATH=src .venv/bin/python bench/bench_pairing.py [--repeats N] [--only 30,100]``.
-Prints, per row, the round paired, the median wall-clock and CPU seconds over N repeats, and
-whether the pairing equals bbpPairings'. The corpus sits at ../shared/corpus.
+Run: ``PYTHONPATH=src .venv/bin/python bench/bench_pairing.py --bbp PATH/bbpPairings.exe
+[--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-check]
+[--check-rounds N]`` (``--check-rounds``: check the file cut after its first N rounds, so
+that a loaded machine gets through the 1,000-player check). bbpPairings is
+built from ``../shared/tools/bbpPairings`` with ``make`` in a copy (its Burstein mode needs
+the mend described in ``tests/tournament/bbp.py``; ``CHESSARBITER_BBPPAIRINGS`` may name the
+executable instead of ``--bbp``). Each repeat runs chessarbiter (in this process) and then
+bbpPairings (a process) on the same file; the rows give the medians over the repeats of the
+CPU and wall-clock seconds with their spread (min-max), the ratio bbpPairings/chessarbiter
+of the median CPU seconds, and whether the two pairings are the same. CPU seconds are the
+fairer figure on a loaded machine: wall-clock also counts time waiting for a core.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import resource
 import statistics
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
+from chessarbiter.cli.main import main as chessarbiter_main
 from chessarbiter.tournament.records import Pairing
-from chessarbiter.tournament.swiss.replay import format_pairs, pair_next, replay
-from chessarbiter.tournament.trf import parse
+from chessarbiter.tournament.swiss import System
+from chessarbiter.tournament.swiss.replay import first_unpaired_round, pair_next
+from chessarbiter.tournament.trf import PlayerRecord, Trf, dump, parse
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pairings"
 
-CASES = {  # players: (description, how to pair, how to check)
-    30: ("next_round/p30A_after_r5 -> round 6", "next_round/p30A_after_r5.trf",
-         "next_round/p30A_r6.pairs"),
-    100: ("generated/dutch_p100_r9_s303 round 9", "generated/dutch_p100_r9_s303.trf", "9"),
-    400: ("next_round/p400_after_r8 -> round 9", "next_round/p400_after_r8.trf",
-          "next_round/p400_r9.pairs"),
-    1000: ("next_round/p1000_after_r4 -> round 5", "next_round/p1000_after_r4.trf",
-           "next_round/p1000_r5.pairs"),
-}
+FILES = {400: "next_round/p400_after_r8.trf", 1000: "next_round/p1000_after_r4.trf"}
+
+Timing = tuple[float, float]
+"""CPU and wall-clock seconds."""
 
 
-def job(trf_path: str, check: str) -> tuple[Callable[[], Pairing], Callable[[Pairing], bool]]:
-    """The pairing to time and the test of its result."""
-    trf = parse((CORPUS / trf_path).read_text("latin-1"))
-    if check.isdigit():
-        round_no = int(check)
-        expected = replay(trf, round_no).recorded
-        return (lambda: replay(trf, round_no).computed,
-                lambda got: set(got.boards) == set(expected.boards) and got.bye == expected.bye)
-    text = (CORPUS / check).read_text()
-    return lambda: pair_next(trf), lambda got: format_pairs(got) == text
+def ours(run: Callable[[], object]) -> tuple[Timing, object]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = run()
+    return (time.process_time() - cpu, time.perf_counter() - wall), result
+
+
+def theirs(command: list[str]) -> tuple[Timing, subprocess.CompletedProcess[str]]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (cpu, wall), done
+
+
+def read_pairs(path: Path) -> Pairing:
+    numbers = [int(word) for word in path.read_text().split()[1:]]
+    boards = list(zip(numbers[::2], numbers[1::2], strict=True))
+    bye = next((w for w, b in boards if b == 0), None)
+    return Pairing(tuple((w, b) for w, b in boards if b), bye)
+
+
+def first_rounds(trf: Trf, upto: int) -> str:
+    """The file cut after round ``upto``, each points column summed again."""
+    records = [PlayerRecord(r.entrant, sum((trf.scoring.points(c.code) for c in r.cells[:upto]),
+                                           Fraction(0)), 0, r.cells[:upto])
+               if isinstance(r, PlayerRecord) else r for r in trf.records]
+    return dump(Trf(tuple(records)))
+
+
+def check_here(path: Path) -> bool:
+    """``chessarbiter tournament check FILE --quiet`` in this process: every round as the
+    rules give it."""
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = chessarbiter_main(["tournament", "check", str(path), "--quiet"])
+    return code == 0 and " 0 with discrepancies" in out.getvalue()
+
+
+class Task(NamedTuple):
+    """What to time here, the command to time, and whether the two agree."""
+
+    name: str
+    run: Callable[[], object]
+    command: list[str]
+    same: Callable[[object, subprocess.CompletedProcess[str]], bool]
+
+
+def same_pairs(out: Path, mine: object, done: subprocess.CompletedProcess[str]) -> bool:
+    return done.returncode == 0 and mine == read_pairs(out)
+
+
+def both_accept(mine: object, done: subprocess.CompletedProcess[str]) -> bool:
+    """bbpPairings's checker exits 0 even when it prints a ``Checker pairings`` table."""
+    return mine is True and done.returncode == 0 and "Checker pairings" not in done.stdout
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):8.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--only", default="30,100,400,1000", help="player counts, comma-separated")
+    parser.add_argument("--bbp", default=os.environ.get("CHESSARBITER_BBPPAIRINGS"),
+                        help="the bbpPairings executable")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default="400,1000", help="player counts: 400, 1000")
+    parser.add_argument("--systems", default="dutch,burstein")
+    parser.add_argument("--no-check", action="store_true", help="time pairing only")
+    parser.add_argument("--check-rounds", type=int, help="check only the first N rounds")
     args = parser.parse_args()
-    print(f"{'players':>7}  {'wall s':>8}  {'cpu s':>8}  same as bbp  round")
-    for players in (int(x) for x in args.only.split(",")):
-        name, trf_path, check = CASES[players]
-        run, same = job(trf_path, check)
-        walls, cpus, ok = [], [], True
-        for _ in range(args.repeats):
-            wall, cpu = time.perf_counter(), time.process_time()
-            got = run()
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
-            ok = ok and same(got)
-        print(f"{players:>7}  {statistics.median(walls):8.2f}  {statistics.median(cpus):8.2f}"
-              f"  {'yes' if ok else 'NO':>11}  {name}", flush=True)
+    if not args.bbp:
+        parser.error("--bbp: give the bbpPairings executable (or CHESSARBITER_BBPPAIRINGS)")
+    systems: list[System] = [s for s in ("dutch", "burstein") if s in args.systems.split(",")]
+    print(f"{'task':<24} {'players':>7}  {'chessarbiter CPU s':>21}  {'bbpPairings CPU s':>21}"
+          f"  {'ratio':>5}  {'chessarbiter wall s':>21}  {'bbpPairings wall s':>21}  same")
+    with tempfile.TemporaryDirectory() as scratch:
+        for players in (int(x) for x in args.only.split(",")):
+            source = CORPUS / FILES[players]
+            text = source.read_text("latin-1")
+            trf = parse(text)
+            upcoming = first_unpaired_round(trf)
+            tasks: list[Task] = []
+            for system in systems:
+                path = Path(scratch) / f"{system}{players}.trf"
+                path.write_text(text.replace("FIDE_DUTCH", "FIDE_BURSTEIN")
+                                if system == "burstein" else text, "latin-1")
+                out = Path(scratch) / f"{system}{players}.pairs"
+                tasks.append(Task(f"pair round {upcoming} ({system})",
+                                  partial(pair_next, trf, system=system),
+                                  [args.bbp, f"--{system}", str(path), "-p", str(out)],
+                                  partial(same_pairs, out)))
+            if not args.no_check and "dutch" in systems:
+                path = Path(scratch) / f"check{players}.trf"
+                last = min(upcoming - 1, args.check_rounds or upcoming)
+                path.write_text(first_rounds(trf, last) if last < upcoming - 1 else text,
+                                "latin-1")
+                tasks.append(Task(f"check rounds 1-{last} (dutch)", partial(check_here, path),
+                                  [args.bbp, "--dutch", str(path), "-c"], both_accept))
+            for name, run, command, same in tasks:
+                cpu: tuple[list[float], list[float]] = ([], [])
+                wall: tuple[list[float], list[float]] = ([], [])
+                agree = True
+                for _ in range(args.repeats):
+                    (c, w), mine = ours(run)
+                    cpu[0].append(c)
+                    wall[0].append(w)
+                    (c, w), done = theirs(command)
+                    cpu[1].append(c)
+                    wall[1].append(w)
+                    agree = agree and same(mine, done)
+                ratio = statistics.median(cpu[1]) / statistics.median(cpu[0])
+                print(f"{name:<24} {players:>7}  {spread(cpu[0]):>21}  {spread(cpu[1]):>21}  "
+                      f"{ratio:5.2f}  {spread(wall[0]):>21}  {spread(wall[1]):>21}  "
+                      f"{'yes' if agree else 'NO'}", flush=True)
 
 
 if __name__ == "__main__":

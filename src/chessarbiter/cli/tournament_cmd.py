@@ -5,8 +5,9 @@ the SQLite game database (``--db``, default ``games/games.sqlite``):
     add NAME       register a player (--rating, --title, ...); a late entry once paired
     withdraw P     not paired from the next round on (P: start number or name)
     bye P          a requested bye in the next round (--round, --points half|zero|full)
-    pair [FILE]    pair the next round (Berger tables / FIDE Dutch system) and print it;
-                   with a TRF FILE, that file's next round (-o OUT: written into the file)
+    pair [FILE]    pair the next round (Berger tables / FIDE Dutch or Burstein system) and
+                   print it; with a TRF FILE, that file's next round (-o OUT: written into
+                   the file; --dutch / --burstein: the system, default the file's)
     import FILE    a TRF file's Swiss tournament into the database, to continue it
     result R B RES the result of board B of round R (1-0, 0-1, =, ½, +-, -+, --)
     pairings [R]   print a round (default the last)
@@ -87,7 +88,9 @@ def register(subparsers: Any) -> None:
 
     create = action("create", "create a tournament")
     create.add_argument("name")
-    create.add_argument("--system", choices=("swiss", "roundrobin", "double"), default="swiss")
+    create.add_argument("--system", choices=("swiss", "burstein", "roundrobin", "double"),
+                        default="swiss", help="swiss: FIDE Dutch; burstein: a Swiss paired "
+                        "by the FIDE Burstein system; roundrobin, double: Berger tables")
     create.add_argument("--rounds", type=int, help="rounds of a Swiss")
     create.add_argument("--tiebreaks", default="",
                         help="comma-separated, most significant first (e.g. BH-C1,BH,SB; "
@@ -125,6 +128,12 @@ def register(subparsers: Any) -> None:
                       help="with FILE: write the file with the round in it (results blank)")
     pair.add_argument("--rules", choices=("2025", "2017"), default="2025",
                       help="with FILE: the Dutch rules' edition")
+    chosen = pair.add_mutually_exclusive_group()
+    chosen.add_argument("--dutch", dest="pairing", action="store_const", const="dutch",
+                        help="with FILE: pair by the FIDE Dutch system (default: the system "
+                        "the file names, else Dutch)")
+    chosen.add_argument("--burstein", dest="pairing", action="store_const",
+                        const="burstein", help="with FILE: pair by the FIDE Burstein system")
     imported = action("import", "import a TRF file's Swiss tournament, to continue it")
     imported.add_argument("file", help="the TRF file (TRF-16 or TRF-2026)")
     imported.add_argument("--name", help="the tournament's name (default: the file's 012)")
@@ -230,12 +239,14 @@ def _create(store: TournamentStore, args: argparse.Namespace) -> int:
     from chessarbiter.tournament.log import Tournament
     from chessarbiter.tournament.tiebreaks import Unplayed
 
-    system = System(args.system)
+    burstein = args.system == "burstein"
+    system = System.SWISS if burstein else System(args.system)
     default = "BH-C1,BH,SB" if system is System.SWISS else "SB,DE,WIN"
     tiebreaks = tuple(t.strip() for t in (args.tiebreaks or default).split(",") if t.strip())
     settings = Settings(args.name, system, args.rounds, _scoring(args.scoring), tiebreaks,
                         Side.WHITE if args.initial_colour == "white" else Side.BLACK,
-                        args.acceleration, args.rules, Unplayed(args.unplayed))
+                        args.acceleration, args.rules, Unplayed(args.unplayed),
+                        "burstein" if burstein else "dutch")
     try:
         tournament = Tournament.create(store, settings)
     except ValueError as exc:
@@ -302,7 +313,7 @@ def _pair_file(args: argparse.Namespace) -> int:
 
     trf = _read_trf(args.file)
     try:
-        pairing = pair_next(trf, rules=args.rules)
+        pairing = pair_next(trf, rules=args.rules, system=args.pairing)
     except (PairingError, ValueError) as exc:
         raise CommandError(f"{args.file}: {exc}") from None
     round_no = first_unpaired_round(trf)

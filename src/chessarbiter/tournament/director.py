@@ -74,7 +74,8 @@ def _swiss(state: TournamentState, round_no: int) -> Paired:
                          scoring=state.settings.scoring,
                          acceleration=state.settings.acceleration,
                          initial_side=state.settings.initial_side, absent=absent,
-                         requested=requested(state, round_no))
+                         requested=requested(state, round_no),
+                         system=state.settings.pairing)
     return Paired(round_no, tuple((number[w], number[b]) for w, b in pairing.boards),
                   None if pairing.bye is None else number[pairing.bye])
 
@@ -112,7 +113,8 @@ def trf_text(state: TournamentState, *, trf2026: bool = False) -> str:
                                     tuple(own)))
     settings = state.settings
     baku = "_BAKU" if settings.acceleration == "baku" else ""
-    system = {System.SWISS: f"FIDE_DUTCH_{settings.rules}{baku}",
+    swiss = "BURSTEIN" if settings.pairing == "burstein" else f"DUTCH_{settings.rules}"
+    system = {System.SWISS: f"FIDE_{swiss}{baku}",
               System.ROUND_ROBIN: "FIDE_ROUND_ROBIN",
               System.DOUBLE_ROUND_ROBIN: "FIDE_DOUBLE_ROUND_ROBIN"}[settings.system]
     trf = build(settings.name, players, total_rounds=state.total_rounds,
@@ -197,9 +199,9 @@ def import_events(trf: Trf, *, name: str | None = None,
 
     validate(trf)
     system = trf.system.upper()
-    if system and not system.startswith("FIDE_DUTCH"):
-        raise TournamentError(f"import: system {trf.system!r}: only the FIDE Dutch system "
-                              "is imported")
+    if system and not system.startswith(("FIDE_DUTCH", "FIDE_BURSTEIN")):
+        raise TournamentError(f"import: system {trf.system!r}: only the FIDE Dutch and "
+                              "Burstein systems are imported")
     baku = system.endswith("_BAKU")
     if trf.acceleration and not baku:
         raise TournamentError("import: XXA acceleration other than Baku is not supported")
@@ -212,7 +214,8 @@ def import_events(trf: Trf, *, name: str | None = None,
     named = trf.first("012")
     title = name or (named.text.strip() if named is not None else "") or "Imported"
     settings = Settings(title, System.SWISS, total, trf.scoring, tiebreaks, initial_side(trf),
-                        "baku" if baku else None, "2017" if "2017" in system else "2025")
+                        "baku" if baku else None, "2017" if "2017" in system else "2025",
+                        pairing="burstein" if "BURSTEIN" in system else "dutch")
     events: list[Event] = [Created(settings)]
     players = sorted(trf.players, key=lambda p: p.entrant.start)
     events += [Registered(e.name, e.rating, e.title, e.federation, e.fide_id, e.birth, e.sex,

@@ -62,6 +62,8 @@ class Settings:
     rules: Literal["2025", "2017"] = "2025"
     """The Dutch rules' edition: ``"2025"`` or ``"2017"``."""
     unplayed: Unplayed = Unplayed.FIDE_2024
+    pairing: Literal["dutch", "burstein"] = "dutch"
+    """A Swiss's pairing system: FIDE Dutch (C.04.3) or Burstein (C.04.4.2)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
             "scoring": scoring, "tiebreaks": list(settings.tiebreaks),
             "initial_side": settings.initial_side.name.lower(),
             "acceleration": settings.acceleration, "rules": settings.rules,
-            "unplayed": settings.unplayed.value}
+            "unplayed": settings.unplayed.value, "pairing": settings.pairing}
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
@@ -160,11 +162,14 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
                               for name, value in data["scoring"].items()}
     scoring = Scoring(**values)
     acceleration, rules = data["acceleration"], data["rules"]
-    if acceleration not in (None, "baku") or rules not in ("2025", "2017"):
-        raise ValueError(f"acceleration {acceleration!r} or rules {rules!r}: unknown")
+    pairing = data.get("pairing", "dutch")  # logs written before Burstein have none
+    if (acceleration not in (None, "baku") or rules not in ("2025", "2017")
+            or pairing not in ("dutch", "burstein")):
+        raise ValueError(f"acceleration {acceleration!r}, rules {rules!r} or pairing "
+                         f"{pairing!r}: unknown")
     return Settings(str(data["name"]), System(data["system"]), data["rounds"], scoring,
                     tuple(data["tiebreaks"]), Side[data["initial_side"].upper()],
-                    acceleration, rules, Unplayed(data["unplayed"]))
+                    acceleration, rules, Unplayed(data["unplayed"]), pairing)
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

@@ -339,6 +339,10 @@ def check_settings(settings: Settings) -> None:
         raise TournamentError(f"acceleration {settings.acceleration!r}: expected baku")
     if settings.rules not in ("2025", "2017"):
         raise TournamentError(f"rules {settings.rules!r}: expected 2025 or 2017")
+    if settings.pairing not in ("dutch", "burstein"):
+        raise TournamentError(f"pairing {settings.pairing!r}: expected dutch or burstein")
+    if settings.pairing != "dutch" and settings.system is not System.SWISS:
+        raise TournamentError(f"pairing {settings.pairing}: only a Swiss is paired by it")
     for name in settings.tiebreaks:
         parse_tiebreak(name)
 

@@ -129,7 +129,7 @@ class _Solver:
         last = not lower
         if not mdps:
             perfect = self.perfect(residents, last)
-            if perfect is not None and (last or self.completes([], lower)):
+            if perfect is not None and (last or self.completes([], lower, lowest=True)):
                 return perfect[0], [], perfect[1]
         full = len(lower) - len(nxt) <= _FULL_LIMIT
         while True:
@@ -173,14 +173,22 @@ class _Solver:
             return None
         return pairs, out.start
 
-    def completes(self, floaters: list[int], lower: list[int]) -> bool:
-        """C4: can the floaters and the lower players all be paired (one PAB aside)?"""
+    def completes(self, floaters: list[int], lower: list[int], lowest: bool = False) -> bool:
+        """C4: can the floaters and the lower players all be paired (one PAB aside)? With
+        ``lowest`` (2025 rules), with the PAB on one of the lowest scored players who may
+        have it: a bracket's first candidate is taken without a matching only then, since
+        C5 (the PAB assignee's score) ranks above the bracket's own criteria (pairing it
+        otherwise can free a lower player for the PAB)."""
         players = floaters + lower
         n = len(players)
         edges = [(i, j, 1) for i in range(n) for j in range(i + 1, n)
                  if self.compatible(players[i], players[j])]
         if self.odd:
-            edges += [(i, n, 1) for i in range(n) if self.states[players[i]].bye_eligible]
+            fit = [i for i in range(n) if self.states[players[i]].bye_eligible]
+            if lowest and fit and self.rnd.rules != "2017":
+                low = min(self.states[players[i]].score for i in fit)
+                fit = [i for i in fit if self.states[players[i]].score == low]
+            edges += [(i, n, 1) for i in fit]
             n += 1
         if _greedy_perfect(n, edges):
             return True

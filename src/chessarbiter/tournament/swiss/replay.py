@@ -9,7 +9,7 @@ from typing import Literal
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Pairing
-from chessarbiter.tournament.swiss import pair_round
+from chessarbiter.tournament.swiss import System, pair_round
 from chessarbiter.tournament.trf import PlayerRecord, Record, Trf
 
 
@@ -77,9 +77,14 @@ def initial_side(trf: Trf) -> Side:
     return Side.WHITE
 
 
+def system_of(trf: Trf) -> System:
+    """The pairing system the file names (``092``/``192``): Burstein, else Dutch."""
+    return "burstein" if "BURSTEIN" in trf.system.upper() else "dutch"
+
+
 def replay(trf: Trf, round_no: int, *, rules: Literal["2025", "2017"] = "2025",
-           total_rounds: int | None = None) -> Replayed:
-    """Re-pair ``round_no`` of the file."""
+           total_rounds: int | None = None, system: System | None = None) -> Replayed:
+    """Re-pair ``round_no`` of the file (by ``system``, else the one the file names)."""
     expected, unpaired = recorded(trf, round_no)
     cells = {p.entrant.start: p.cells[:round_no - 1] for p in trf.players}
     total = total_rounds or trf.total_rounds or rounds_of(trf)
@@ -88,7 +93,8 @@ def replay(trf: Trf, round_no: int, *, rules: Literal["2025", "2017"] = "2025",
                           total_rounds=max(total, round_no), rules=rules,
                           scoring=trf.scoring,
                           acceleration="baku" if baku else (trf.acceleration or None),
-                          initial_side=initial_side(trf), absent=unpaired)
+                          initial_side=initial_side(trf), absent=unpaired,
+                          system=system or system_of(trf))
     return Replayed(round_no, expected, computed)
 
 
@@ -102,9 +108,10 @@ def first_unpaired_round(trf: Trf) -> int:
     return round_no
 
 
-def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025") -> Pairing:
-    """Pair the file's next round; byes already entered for it (cells or ``240``) are
-    kept as requested."""
+def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025",
+              system: System | None = None) -> Pairing:
+    """Pair the file's next round (by ``system``, else the one the file names); byes
+    already entered for it (cells or ``240``) are kept as requested."""
     round_no = first_unpaired_round(trf)
     unfinished = [p.entrant.start for p in trf.players if round_no > 1
                   and len(p.cells) >= round_no - 1 and p.cells[round_no - 2].opponent
@@ -124,7 +131,8 @@ def pair_next(trf: Trf, *, rules: Literal["2025", "2017"] = "2025") -> Pairing:
     return pair_round([p.entrant for p in trf.players], cells, round_no,
                       total_rounds=max(total, round_no), rules=rules, scoring=trf.scoring,
                       acceleration="baku" if baku else (trf.acceleration or None),
-                      initial_side=initial_side(trf), requested=requested)
+                      initial_side=initial_side(trf), requested=requested,
+                      system=system or system_of(trf))
 
 
 def format_pairs(pairing: Pairing) -> str:
