@@ -233,8 +233,10 @@ def fit_k(data: list[tuple[Features, float]], w: Sequence[float]) -> float:
 
 
 def tune(data: list[tuple[Features, float]], held: list[tuple[Features, float]],
-         start: list[float], k: float, epochs: int, rate: float, pull: float) -> list[float]:
-    """Adam on the mean squared error plus ``pull * sum((w - start)^2)``."""
+         start: list[float], k: float, epochs: int, rate: float, pull: float,
+         free: list[bool]) -> list[float]:
+    """Adam on the mean squared error plus ``pull * sum((w - start)^2)``, moving only the
+    weights marked ``free``."""
     w = list(start)
     m = [0.0] * len(w)
     v = [0.0] * len(w)
@@ -246,6 +248,8 @@ def tune(data: list[tuple[Features, float]], held: list[tuple[Features, float]],
             for i, c in feats:
                 grad[i] += g * c
         for i, gi in enumerate(grad):
+            if not free[i]:
+                continue
             m[i] = 0.9 * m[i] + 0.1 * gi
             v[i] = 0.999 * v[i] + 0.001 * gi * gi
             mh = m[i] / (1 - 0.9 ** epoch)
@@ -310,6 +314,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
     parser.add_argument("--pull", type=float, default=1e-7,
                         help="L2 pull towards the starting weights (per centipawn squared)")
+    parser.add_argument("--only", default=",".join(GROUPS),
+                        help="the groups tuned, comma-separated (the others stay)")
     parser.add_argument("--write", action="store_true", help="rewrite weights.py")
     args = parser.parse_args()
     keys, start = flatten()
@@ -336,7 +342,11 @@ def main() -> None:
     before = (loss(train, start, k), loss(held, start, k))
     print(f"K = {k:.5f}; loss before: training {before[0]:.6f}, held out {before[1]:.6f}",
           flush=True)
-    tuned = tune(train, held, start, k, args.epochs, args.rate, args.pull)
+    groups = args.only.split(",")
+    if unknown := set(groups) - set(GROUPS):
+        sys.exit(f"--only: unknown groups {sorted(unknown)}; expected some of {GROUPS}")
+    free = [key[0] in groups for key in keys]
+    tuned = tune(train, held, start, k, args.epochs, args.rate, args.pull, free)
     rounded = [float(round(x)) for x in tuned]
     after = (loss(train, rounded, k), loss(held, rounded, k))
     print(f"loss after (rounded weights): training {after[0]:.6f}, held out {after[1]:.6f}")

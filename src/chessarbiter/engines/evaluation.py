@@ -173,12 +173,15 @@ def _pieces(p: list[int], occ: list[int], colour: int, enemy_attacks: int) -> tu
     own_pawns = p[base | 1]
     all_pawns = own_pawns | p[(colour ^ 1) << 3 | 1]
     occupied = occ[0] | occ[1]
-    area = ~occ[colour] & ~enemy_attacks
+    area = _FULL ^ (occ[colour] | enemy_attacks)
     king = p[(colour ^ 1) << 3 | 6].bit_length() - 1
     zone = KING_ATTACKS[king] | 1 << king
     mg = eg = 0
     for kind in (2, 3, 4, 5):
         bb = p[base | kind]
+        if not bb:
+            continue
+        mobility = attacks = 0
         while bb:
             low = bb & -bb
             bb ^= low
@@ -198,13 +201,10 @@ def _pieces(p: list[int], occ: list[int], colour: int, enemy_attacks: int) -> tu
                     eg += ROOK_HALF_OPEN_FILE[1]
             else:
                 reach = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
-            mobility = (reach & area).bit_count()
-            mg += MOBILITY[0][kind] * mobility
-            eg += MOBILITY[1][kind] * mobility
-            attacks = (reach & zone).bit_count()
-            if attacks:
-                mg += KING_ATTACK[0][kind] * attacks
-                eg += KING_ATTACK[1][kind] * attacks
+            mobility += (reach & area).bit_count()
+            attacks += (reach & zone).bit_count()
+        mg += MOBILITY[0][kind] * mobility + KING_ATTACK[0][kind] * attacks
+        eg += MOBILITY[1][kind] * mobility + KING_ATTACK[1][kind] * attacks
     if p[base | 3].bit_count() >= 2:
         mg += BISHOP_PAIR[0]
         eg += BISHOP_PAIR[1]
