@@ -26,7 +26,8 @@ COMPILED = (
         for path in sorted(SRC.glob("laws/deadpos/*.py"))
         if path.name not in ("__init__.py", "api.py", "verdict.py")
     ),
-    *(f"engines/{name}.py" for name in ("tables", "tt", "evaluation", "ordering", "search")),
+    *(f"engines/{name}.py" for name in (
+        "weights", "tables", "tt", "evaluation", "ordering", "search")),
 )
 """The modules compiled, relative to ``src/chessarbiter``."""
 

@@ -1,8 +1,6 @@
 """The built-in engine against itself through the real ``match`` command at seconds-long
 controls, on whatever load the machine has: no game may be lost on time. The 50 games at
-10 s + 0.1 s are a long test; the default run plays four games at 1 s + 0.05 s.
-
-The controls are written in minutes (``0.1667+0.1`` is 10 s + 0.1 s).
+2 s + 0.1 s are a long test; the default run plays six of them.
 """
 
 from __future__ import annotations
@@ -39,10 +37,10 @@ def match_flags(tmp_path: Path, games: int, tc: str) -> int:
     return sum(flags)
 
 
-def test_four_games_at_one_second_and_five_hundredths(tmp_path: Path) -> None:
-    assert match_flags(tmp_path, 4, "0.0167+0.05") == 0
+def test_six_games_at_two_seconds_and_a_tenth(tmp_path: Path) -> None:
+    assert match_flags(tmp_path, 6, "2s+0.1s") == 0
 
 
 @pytest.mark.long
-def test_fifty_games_at_ten_seconds_and_a_tenth(tmp_path: Path) -> None:
-    assert match_flags(tmp_path, 50, "0.1667+0.1") == 0
+def test_fifty_games_at_two_seconds_and_a_tenth(tmp_path: Path) -> None:
+    assert match_flags(tmp_path, 50, "2s+0.1s") == 0

@@ -205,3 +205,32 @@ def test_a_mate_in_one_at_depth_eight_is_answered_once_proven(talk: Conversation
     assert talk.bestmove() == "d1d8"
     depths = [int(line.split()[2]) for line in talk.out if line.startswith("info depth")]
     assert max(depths) <= 3
+
+
+@pytest.mark.parametrize(("fen", "moves"), [
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),
+    ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3),
+])
+def test_a_mate_in_n_is_announced_by_the_uci_command_within_its_depth(
+    fen: str, moves: int
+) -> None:
+    """A GUI's view: ``go depth 2N-1`` on a mate in N, the ``uci`` command in its own process
+    announces ``score mate N`` by that depth and plays the line's first move."""
+    proc = subprocess.Popen([sys.executable, "-m", "chessarbiter.cli.main", "uci"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"uci\nposition fen {fen}\ngo depth {2 * moves - 1}\n")
+    proc.stdin.flush()
+    lines = []
+    for line in proc.stdout:
+        lines.append(line.strip())
+        if line.startswith("bestmove"):
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    scored = [line.split() for line in lines if line.startswith("info depth")]
+    mates = [words for words in scored if words[words.index("score") + 1] == "mate"]
+    assert mates and all(int(w[2]) <= 2 * moves - 1 for w in mates)
+    assert mates[-1][mates[-1].index("mate") + 1] == str(moves)
+    assert lines[-1].split()[1] == mates[-1][mates[-1].index("pv") + 1]

@@ -171,12 +171,12 @@ def test_a_short_match_against_stockfish_through_the_command(tmp_path: Path) -> 
 @pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
 def test_twenty_games_against_stockfish(tmp_path: Path) -> None:
     sf = f"uci:{STOCKFISH};Skill Level=0;Threads=1;Hash=16"
-    text = _match(config("engine:10", sf, 20, "0.2+0.05"), tmp_path)
+    text = _match(config("engine:10", sf, 20, "12s+0.05s"), tmp_path)
     assert text.count("[Result ") == 20
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("tc", ["G/0.3;d1", "20/0.2, 0.2+0.05"])
+@pytest.mark.parametrize("tc", ["G/0.3;d1", "20/12s, 12s+0.05s"])
 def test_twenty_games_against_itself(tc: str, tmp_path: Path) -> None:
     text = _match(config("engine:10", "engine:6", 20, tc), tmp_path)
     results = [g.result for g in read_pgn_text(text)]

@@ -1,44 +1,60 @@
 """Static evaluation in centipawns from the side to move's point of view.
 
 Material and piece-square tables tapered between middlegame and endgame by the remaining
-pieces, plus pawn structure (passed, doubled, isolated pawns), the bishop pair, rooks on open
-files, the king's pawn shelter, and a mop-up term that drives a lone king to the edge.
+pieces, mobility (squares a piece reaches that hold no own piece and no enemy pawn attacks),
+king safety (the enemy king's zone attacked, the own king's pawn shelter), pawn structure
+(passed pawns by rank, doubled, isolated and backward pawns), the bishop pair, rooks on open
+files, and a mop-up term that drives a lone king to the edge. The weights are those of
+:mod:`chessarbiter.engines.weights`, tuned on real games (``bench/tune_eval.py``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.squares import FILES
 from chessarbiter.engines.tables import EG, FULL_PHASE, MG
+from chessarbiter.engines.weights import (
+    BACKWARD,
+    BISHOP_PAIR,
+    DOUBLED,
+    ISOLATED,
+    KING_ATTACK,
+    MOBILITY,
+    PASSED,
+    ROOK_HALF_OPEN_FILE,
+    ROOK_OPEN_FILE,
+    SHELTER,
+)
 
 if TYPE_CHECKING:
     from chessarbiter.core.position import Position
 
 TEMPO: Final = 10
-BISHOP_PAIR: Final = 30
-DOUBLED: Final = 12
-ISOLATED: Final = 10
-OPEN_FILE: Final = 20
-HALF_OPEN_FILE: Final = 10
-SHELTER: Final = 8
-PASSED_MG: Final = (0, 5, 5, 10, 20, 35, 60, 0)
-PASSED_EG: Final = (0, 10, 15, 25, 45, 75, 120, 0)
 MOP_UP_MARGIN: Final = 400
-
+_FULL: Final = (1 << 64) - 1
+_NOT_A: Final = _FULL ^ FILES[0]
+_NOT_H: Final = _FULL ^ FILES[7]
 
 ADJACENT: Final = tuple(
     (FILES[f - 1] if f else 0) | (FILES[f + 1] if f < 7 else 0) for f in range(8)
 )
 
 
-def _passed_masks(colour: int) -> tuple[int, ...]:
+def _masks(colour: int, ahead: bool) -> tuple[int, ...]:
+    """Per square: the files beside it (and its own file when ``ahead``) on the ranks ahead
+    of it (``ahead``: where enemy pawns stop a passed pawn) or at and behind it (where own
+    pawns can still support it), for a pawn of ``colour``."""
     masks = []
     for sq in range(64):
-        file, rank = sq & 7, sq >> 3
-        files = FILES[file] | ADJACENT[file]
-        ahead = range(rank + 1, 8) if colour == 0 else range(rank)
-        masks.append(sum(files & (0xFF << (8 * r)) for r in ahead))
+        rank = sq >> 3
+        if ahead:
+            ranks = range(rank + 1, 8) if colour == 0 else range(rank)
+        else:
+            ranks = range(rank + 1) if colour == 0 else range(rank, 8)
+        files = ADJACENT[sq & 7] | (FILES[sq & 7] if ahead else 0)
+        masks.append(files & sum(0xFF << (8 * r) for r in ranks))
     return tuple(masks)
 
 
@@ -57,7 +73,8 @@ def _shelter_masks(colour: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
-PASSED: Final = (_passed_masks(0), _passed_masks(1))
+PASSED_MASK: Final = (_masks(0, True), _masks(1, True))
+SUPPORT: Final = (_masks(0, False), _masks(1, False))
 SHIELD: Final = (_shelter_masks(0), _shelter_masks(1))
 
 
@@ -68,6 +85,13 @@ def insufficient_material(pos: Position) -> bool:
     if p[1] | p[4] | p[5] | p[9] | p[12] | p[13]:
         return False
     return (p[2] | p[3]).bit_count() <= 1 and (p[10] | p[11]).bit_count() <= 1
+
+
+def pawn_attacks(pawns: int, colour: int) -> int:
+    """The squares the pawns of ``colour`` attack."""
+    if colour == 0:
+        return ((pawns << 7) & _NOT_H | (pawns << 9) & _NOT_A) & _FULL
+    return (pawns >> 7) & _NOT_A | (pawns >> 9) & _NOT_H
 
 
 def evaluate(pos: Position) -> int:
@@ -92,64 +116,100 @@ def evaluate(pos: Position) -> int:
         + 4 * (p[5] | p[13]).bit_count()
     )
     phase = min(phase, FULL_PHASE)
-    structure_mg, structure_eg = _pawns(p, 0)
-    black_mg, black_eg = _pawns(p, 1)
-    mg += structure_mg - black_mg
-    eg += structure_eg - black_eg
-    pieces_score = _pieces(p, 0) - _pieces(p, 1)
-    mg += pieces_score + SHELTER * (
-        (SHIELD[0][p[6].bit_length() - 1] & p[1]).bit_count()
-        - (SHIELD[1][p[14].bit_length() - 1] & p[9]).bit_count()
-    )
-    eg += pieces_score + _mop_up(p, eg)
+    occ = pos.occupied_co
+    white_attacks = pawn_attacks(p[1], 0)
+    black_attacks = pawn_attacks(p[9], 1)
+    white_mg, white_eg = _pawns(p, 0, black_attacks)
+    black_mg, black_eg = _pawns(p, 1, white_attacks)
+    mg += white_mg - black_mg
+    eg += white_eg - black_eg
+    white_mg, white_eg = _pieces(p, occ, 0, black_attacks)
+    black_mg, black_eg = _pieces(p, occ, 1, white_attacks)
+    mg += white_mg - black_mg
+    eg += white_eg - black_eg
+    eg += _mop_up(p, eg)
     blend = mg * phase + eg * (FULL_PHASE - phase)
     score = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # colour-symmetric
     return (score if pos.turn == 0 else -score) + TEMPO
 
 
-def _pawns(p: list[int], colour: int) -> tuple[int, int]:
-    """(middlegame, endgame) pawn-structure bonus of one colour."""
+def _pawns(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
+    """(middlegame, endgame) pawn-structure score of one colour: passed pawns by rank,
+    isolated pawns, backward pawns (no own pawn beside or behind to support them, their
+    stop square held by an enemy pawn), doubled pawns."""
     own = p[colour << 3 | 1]
     enemy = p[(colour ^ 1) << 3 | 1]
     mg = eg = 0
-    passed = PASSED[colour]
+    passed = PASSED_MASK[colour]
+    support = SUPPORT[colour]
+    step = 8 if colour == 0 else -8
     bb = own
     while bb:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
-        file = sq & 7
         if not passed[sq] & enemy:
             rank = sq >> 3 if colour == 0 else 7 - (sq >> 3)
-            mg += PASSED_MG[rank]
-            eg += PASSED_EG[rank]
-        if not ADJACENT[file] & own:
-            mg -= ISOLATED
-            eg -= ISOLATED
+            mg += PASSED[0][rank]
+            eg += PASSED[1][rank]
+        if not ADJACENT[sq & 7] & own:
+            mg += ISOLATED[0]
+            eg += ISOLATED[1]
+        elif not support[sq] & own and (enemy_attacks >> (sq + step)) & 1:
+            mg += BACKWARD[0]
+            eg += BACKWARD[1]
     for file_bb in FILES:
         extra = (own & file_bb).bit_count() - 1
         if extra > 0:
-            mg -= DOUBLED * extra
-            eg -= DOUBLED * extra
+            mg += DOUBLED[0] * extra
+            eg += DOUBLED[1] * extra
     return mg, eg
 
 
-def _pieces(p: list[int], colour: int) -> int:
-    """The bishop pair and rooks on open or half-open files of one colour."""
+def _pieces(p: list[int], occ: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
+    """(middlegame, endgame) score of one colour's pieces: mobility, attacks on the enemy
+    king's zone, rooks on open or half-open files, the bishop pair, the king's shelter."""
     base = colour << 3
-    score = BISHOP_PAIR if p[base | 3].bit_count() >= 2 else 0
-    rooks = p[base | 4]
     own_pawns = p[base | 1]
     all_pawns = own_pawns | p[(colour ^ 1) << 3 | 1]
-    while rooks:
-        low = rooks & -rooks
-        rooks ^= low
-        file_bb = FILES[(low.bit_length() - 1) & 7]
-        if not file_bb & all_pawns:
-            score += OPEN_FILE
-        elif not file_bb & own_pawns:
-            score += HALF_OPEN_FILE
-    return score
+    occupied = occ[0] | occ[1]
+    area = _FULL ^ (occ[colour] | enemy_attacks)
+    king = p[(colour ^ 1) << 3 | 6].bit_length() - 1
+    zone = KING_ATTACKS[king] | 1 << king
+    mg = eg = 0
+    for kind in (2, 3, 4, 5):
+        bb = p[base | kind]
+        if not bb:
+            continue
+        mobility = attacks = 0
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            if kind == 2:
+                reach = KNIGHT_ATTACKS[sq]
+            elif kind == 3:
+                reach = bishop_attacks(sq, occupied)
+            elif kind == 4:
+                reach = rook_attacks(sq, occupied)
+                file_bb = FILES[sq & 7]
+                if not file_bb & all_pawns:
+                    mg += ROOK_OPEN_FILE[0]
+                    eg += ROOK_OPEN_FILE[1]
+                elif not file_bb & own_pawns:
+                    mg += ROOK_HALF_OPEN_FILE[0]
+                    eg += ROOK_HALF_OPEN_FILE[1]
+            else:
+                reach = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+            mobility += (reach & area).bit_count()
+            attacks += (reach & zone).bit_count()
+        mg += MOBILITY[0][kind] * mobility + KING_ATTACK[0][kind] * attacks
+        eg += MOBILITY[1][kind] * mobility + KING_ATTACK[1][kind] * attacks
+    if p[base | 3].bit_count() >= 2:
+        mg += BISHOP_PAIR[0]
+        eg += BISHOP_PAIR[1]
+    shelter = (SHIELD[colour][p[base | 6].bit_length() - 1] & own_pawns).bit_count()
+    return mg + SHELTER[0] * shelter, eg + SHELTER[1] * shelter
 
 
 def _mop_up(p: list[int], eg: int) -> int:

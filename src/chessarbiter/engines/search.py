@@ -48,6 +48,8 @@ MAX_ASPIRATION: Final = 800
 HISTORY_MAX: Final = 1 << 14
 CHECK_EVERY: Final = 16
 """Nodes between two looks at the clock and the stop signal."""
+EVAL_CACHE: Final = 1 << 16
+"""Static evaluations remembered by position key (all forgotten when full)."""
 
 
 LMR: Final = tuple(
@@ -135,6 +137,7 @@ class Searcher:
         self.nodes = 0
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self._evals: dict[int, int] = {}
         self._keys: list[int] = []
         self._pos = Position()
         self._start = 0
@@ -435,7 +438,7 @@ class Searcher:
             return -MATE + ply if in_check else 0
         futile = False
         if not in_check and not pv_node and abs(beta) < MATE_BOUND:
-            static = evaluate(pos)
+            static = self._evaluate(pos, key)
             if depth <= 3:
                 if static - FUTILITY_MARGIN * depth >= beta:
                     return static
@@ -483,6 +486,16 @@ class Searcher:
         bound = LOWER if best_score >= beta else (EXACT if best_score > original_alpha else UPPER)
         self.tt.put(key, depth, to_tt(best_score, ply), bound, best_move)
         return best_score
+
+    def _evaluate(self, pos: Position, key: int) -> int:
+        """The static evaluation, remembered by key (it depends on the position only)."""
+        evals = self._evals
+        score = evals.get(key)
+        if score is None:
+            if len(evals) >= EVAL_CACHE:
+                evals.clear()
+            score = evals[key] = evaluate(pos)
+        return score
 
     def _null_move(self, key: int, depth: int, beta: int, ply: int) -> bool:
         """Null-move pruning: whether the side to move, even passing its move, keeps a score
@@ -543,7 +556,7 @@ class Searcher:
             moves = order_moves(pos, moves, 0, (0, 0), self._history)
             stand = -INFINITY
         else:
-            stand = evaluate(pos)
+            stand = self._evaluate(pos, pos.key())
             if stand >= beta or ply >= MAX_PLY:
                 return stand
             alpha = max(alpha, stand)

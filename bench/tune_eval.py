@@ -1,0 +1,359 @@
+"""Texel-style tuning of the built-in engine's evaluation on real games' positions.
+
+``.venv/bin/python bench/tune_eval.py PGN... [--per-game 12] [--epochs 150] [--write]``
+samples quiet positions from the games of the PGN files: standard chess, a result reached on
+the board (a ``Termination`` tag other than ``Normal``, a time forfeit or an abandoned game,
+says little about the position), from the 10th half-move on, not in check, the move that
+led there and the move played from there neither a capture nor a promotion, both sides with
+pawns; at most ``--per-game`` a game, spread evenly. Each is labelled with its game's result
+(1, 0.5, 0 for White). The script fits the scale ``K`` of ``sigmoid(K * eval)`` to the
+current weights, then minimises the mean squared error between ``sigmoid(K * eval)`` and the
+result with Adam over every weight of :mod:`chessarbiter.engines.weights` (an L2 pull
+towards the starting weights keeps rarely seen squares near where they were). One game in
+ten is held out: its loss, before and after, is the measure. ``--write`` rewrites
+``weights.py`` with the rounded result.
+
+The evaluation is linear in its weights, so each position becomes a sparse vector of term
+counts (tapered by the phase) once; before tuning, the script checks that this vector times
+the current weights reproduces :func:`chessarbiter.engines.evaluation.evaluate` on every
+sampled position (to the rounding), so the features cannot drift from the engine's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from chessarbiter.core import movegen
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    bishop_attacks,
+    rook_attacks,
+)
+from chessarbiter.core.moves import CASTLE_FLAG
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import FILES
+from chessarbiter.engines import evaluation, weights
+from chessarbiter.engines.tables import FULL_PHASE
+from chessarbiter.notation.pgn_reader import read_pgn_file
+
+GROUPS = ("MATERIAL", "PST", "MOBILITY", "KING_ATTACK", "PASSED", "DOUBLED", "ISOLATED",
+          "BACKWARD", "BISHOP_PAIR", "ROOK_OPEN_FILE", "ROOK_HALF_OPEN_FILE", "SHELTER")
+"""The groups of ``weights.py`` in file order; each is a (middlegame, endgame) pair."""
+WEIGHTS_PY = Path(evaluation.__file__).with_name("weights.py")
+Key = tuple[object, ...]
+Features = list[tuple[int, float]]
+
+
+def flatten() -> tuple[list[Key], list[float]]:
+    """Every weight's key ``(group, stage, index...)`` and value, in a fixed order."""
+    keys: list[Key] = []
+    values: list[float] = []
+
+    def walk(prefix: Key, value: object) -> None:
+        if isinstance(value, tuple):
+            for i, item in enumerate(value):
+                walk((*prefix, i), item)
+        else:
+            keys.append(prefix)
+            values.append(float(value))  # type: ignore[arg-type]
+
+    for group in GROUPS:
+        walk((group,), getattr(weights, group))
+    return keys, values
+
+
+# -- features: the evaluation's terms, counted ------------------------------------------------
+
+def _squares(bb: int) -> Iterator[int]:
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        yield low.bit_length() - 1
+
+
+def terms(pos: Position) -> dict[Key, int]:
+    """The count of each weight's term (White's minus Black's), by the rules of
+    :func:`chessarbiter.engines.evaluation.evaluate` without the mop-up and the tempo."""
+    p = pos.pieces
+    out: dict[Key, int] = {}
+
+    def add(key: Key, n: int) -> None:
+        out[key] = out.get(key, 0) + n
+
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    for colour in (0, 1):
+        sign = 1 if colour == 0 else -1
+        base, enemy_base = colour << 3, (colour ^ 1) << 3
+        own_pawns, enemy_pawns = p[base | 1], p[enemy_base | 1]
+        for kind in range(1, 7):
+            for sq in _squares(p[base | kind]):
+                white_sq = sq if colour == 0 else sq ^ 56
+                for stage in (0, 1):
+                    add(("MATERIAL", stage, kind), sign)
+                    add(("PST", stage, kind, white_sq), sign)
+        area = ~pos.occupied_co[colour] & ~evaluation.pawn_attacks(enemy_pawns, colour ^ 1)
+        enemy_king = p[enemy_base | 6].bit_length() - 1
+        zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
+        for kind in (2, 3, 4, 5):
+            for sq in _squares(p[base | kind]):
+                if kind == 2:
+                    reach = KNIGHT_ATTACKS[sq]
+                elif kind == 3:
+                    reach = bishop_attacks(sq, occupied)
+                elif kind == 4:
+                    reach = rook_attacks(sq, occupied)
+                else:
+                    reach = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+                for stage in (0, 1):
+                    add(("MOBILITY", stage, kind), sign * (reach & area).bit_count())
+                    add(("KING_ATTACK", stage, kind), sign * (reach & zone).bit_count())
+                if kind == 4:
+                    file_bb = FILES[sq & 7]
+                    if not file_bb & (own_pawns | enemy_pawns):
+                        for stage in (0, 1):
+                            add(("ROOK_OPEN_FILE", stage), sign)
+                    elif not file_bb & own_pawns:
+                        for stage in (0, 1):
+                            add(("ROOK_HALF_OPEN_FILE", stage), sign)
+        if p[base | 3].bit_count() >= 2:
+            for stage in (0, 1):
+                add(("BISHOP_PAIR", stage), sign)
+        shelter = evaluation.SHIELD[colour][p[base | 6].bit_length() - 1] & own_pawns
+        for stage in (0, 1):
+            add(("SHELTER", stage), sign * shelter.bit_count())
+        enemy_attacks = evaluation.pawn_attacks(enemy_pawns, colour ^ 1)
+        for sq in _squares(own_pawns):
+            file = sq & 7
+            rank = sq >> 3 if colour == 0 else 7 - (sq >> 3)
+            if not evaluation.PASSED_MASK[colour][sq] & enemy_pawns:
+                for stage in (0, 1):
+                    add(("PASSED", stage, rank), sign)
+            if not evaluation.ADJACENT[file] & own_pawns:
+                for stage in (0, 1):
+                    add(("ISOLATED", stage), sign)
+            elif not evaluation.SUPPORT[colour][sq] & own_pawns and (
+                enemy_attacks >> (sq + 8 if colour == 0 else sq - 8)) & 1:
+                for stage in (0, 1):
+                    add(("BACKWARD", stage), sign)
+        for file_bb in FILES:
+            extra = (own_pawns & file_bb).bit_count() - 1
+            if extra > 0:
+                for stage in (0, 1):
+                    add(("DOUBLED", stage), sign * extra)
+    return out
+
+
+def phase_of(pos: Position) -> int:
+    p = pos.pieces
+    phase = ((p[2] | p[3] | p[10] | p[11]).bit_count() + 2 * (p[4] | p[12]).bit_count()
+             + 4 * (p[5] | p[13]).bit_count())
+    return min(phase, FULL_PHASE)
+
+
+def features(pos: Position, index: dict[Key, int]) -> Features:
+    """White's evaluation as ``sum(weight[i] * c)``: each term count times its stage's share
+    of the phase."""
+    phase = phase_of(pos)
+    share = (phase / FULL_PHASE, (FULL_PHASE - phase) / FULL_PHASE)
+    return [(index[key], n * share[int(key[1])])  # type: ignore[call-overload]
+            for key, n in terms(pos).items() if n]
+
+
+# -- the sample -------------------------------------------------------------------------------
+
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def _quiet(pos: Position, move: int) -> bool:
+    """Neither a capture (en passant included) nor a promotion."""
+    if move & CASTLE_FLAG:
+        return True
+    to = (move >> 6) & 63
+    return not (pos.board[to] or move >> 12 or (
+        to == pos.ep_square and pos.board[move & 63] & 7 == 1))
+
+
+def sample(paths: Sequence[str], per_game: int) -> Iterator[tuple[int, Position, float]]:
+    """(game number, position, White's result) of the quiet positions chosen."""
+    number = 0
+    for path in paths:
+        for game in read_pgn_file(path):
+            result = RESULTS.get(game.result)
+            if (result is None or game.error is not None or game.chess960
+                    or len(game.moves) < 20 or game.tags.get("Termination", "Normal") != "Normal"):
+                continue
+            pos = Position(game.start_fen)
+            candidates: list[Position] = []
+            last_quiet = False
+            for ply, record in enumerate(game.moves):
+                quiet = _quiet(pos, record.move)
+                p = pos.pieces
+                if (ply >= 10 and last_quiet and quiet and p[1] and p[9]
+                        and not movegen.checkers(pos)):
+                    candidates.append(pos.copy())
+                pos.push(record.move)
+                last_quiet = quiet
+            step = max(1, len(candidates) // per_game)
+            for chosen in candidates[::step][:per_game]:
+                yield number, chosen, result
+            number += 1
+
+
+# -- the fit ----------------------------------------------------------------------------------
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
+
+
+def loss(data: list[tuple[Features, float]], w: Sequence[float], k: float) -> float:
+    total = 0.0
+    for feats, result in data:
+        e = sum(w[i] * c for i, c in feats)
+        total += (result - _sigmoid(k * e)) ** 2
+    return total / len(data)
+
+
+def fit_k(data: list[tuple[Features, float]], w: Sequence[float]) -> float:
+    """The scale minimising the loss at the current weights (golden-section search)."""
+    lo, hi = 0.0001, 0.02
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(30):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if loss(data, w, a) < loss(data, w, b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
+def tune(data: list[tuple[Features, float]], held: list[tuple[Features, float]],
+         start: list[float], k: float, epochs: int, rate: float, pull: float,
+         free: list[bool]) -> list[float]:
+    """Adam on the mean squared error plus ``pull * sum((w - start)^2)``, moving only the
+    weights marked ``free``."""
+    w = list(start)
+    m = [0.0] * len(w)
+    v = [0.0] * len(w)
+    for epoch in range(1, epochs + 1):
+        grad = [pull * 2 * (w[i] - start[i]) for i in range(len(w))]
+        for feats, result in data:
+            s = _sigmoid(k * sum(w[i] * c for i, c in feats))
+            g = -2 * (result - s) * s * (1 - s) * k / len(data)
+            for i, c in feats:
+                grad[i] += g * c
+        for i, gi in enumerate(grad):
+            if not free[i]:
+                continue
+            m[i] = 0.9 * m[i] + 0.1 * gi
+            v[i] = 0.999 * v[i] + 0.001 * gi * gi
+            mh = m[i] / (1 - 0.9 ** epoch)
+            vh = v[i] / (1 - 0.999 ** epoch)
+            w[i] -= rate * mh / (math.sqrt(vh) + 1e-12)
+        if epoch % 25 == 0:
+            print(f"epoch {epoch}: loss {loss(data, w, k):.6f}, held out {loss(held, w, k):.6f}",
+                  flush=True)
+    return w
+
+
+# -- output -----------------------------------------------------------------------------------
+
+def _render(value: object, indent: int) -> str:
+    if not isinstance(value, tuple):
+        return str(value)
+    if not value or not isinstance(value[0], tuple):
+        if len(value) == 64:
+            rows = [", ".join(f"{x:4d}" for x in value[r * 8:r * 8 + 8]) for r in range(8)]
+            pad = " " * (indent + 4)
+            return "(\n" + ",\n".join(pad + row for row in rows) + ",\n" + " " * indent + ")"
+        return "(" + ", ".join(str(x) for x in value) + ("," if len(value) == 1 else "") + ")"
+    pad = " " * (indent + 4)
+    inner = ",\n".join(pad + _render(item, indent + 4) for item in value)
+    return "(\n" + inner + ",\n" + " " * indent + ")"
+
+
+def write_weights(keys: list[Key], values: list[float], header: str) -> None:
+    """Rewrite ``weights.py`` with ``values`` rounded, in the shapes of the current file."""
+    rounded = {key: round(v) for key, v in zip(keys, values, strict=True)}
+
+    def rebuild(prefix: Key, shape: object) -> object:
+        if isinstance(shape, tuple):
+            return tuple(rebuild((*prefix, i), item) for i, item in enumerate(shape))
+        return rounded[prefix]
+
+    lines = ['"""' + header.strip() + '\n"""', "", "from __future__ import annotations", "",
+             "from typing import Final", ""]
+    for group in GROUPS:
+        value = rebuild((group,), getattr(weights, group))
+        lines.append(f"{group}: Final = {_render(value, 0)}")
+    WEIGHTS_PY.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+HEADER = """The evaluation's weights in centipawns, each a (middlegame, endgame) pair that the
+evaluation blends by game phase; written by ``bench/tune_eval.py`` (a texel-style fit on
+quiet positions of real games; docs/engines.md, "Evaluation and tuning").
+
+Tables by piece kind (index 1 pawn ... 6 king) are from White's point of view, square 0 a1;
+``PASSED`` is by the pawn's rank counted from its own side. Term weights are per unit:
+``MOBILITY`` per square a piece reaches that holds no own piece and no enemy pawn attacks,
+``KING_ATTACK`` per square of the enemy king's zone it reaches, ``SHELTER`` per own pawn in
+front of the king, ``DOUBLED`` per extra pawn on a file; penalties are negative.
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pgn", nargs="+")
+    parser.add_argument("--per-game", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=150)
+    parser.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
+    parser.add_argument("--pull", type=float, default=1e-7,
+                        help="L2 pull towards the starting weights (per centipawn squared)")
+    parser.add_argument("--only", default=",".join(GROUPS),
+                        help="the groups tuned, comma-separated (the others stay)")
+    parser.add_argument("--write", action="store_true", help="rewrite weights.py")
+    args = parser.parse_args()
+    keys, start = flatten()
+    index = {key: i for i, key in enumerate(keys)}
+    started = time.monotonic()
+    train: list[tuple[Features, float]] = []
+    held: list[tuple[Features, float]] = []
+    games = set()
+    for number, pos, result in sample(args.pgn, args.per_game):
+        feats = features(pos, index)
+        white = sum(start[i] * c for i, c in feats)
+        expected = evaluation.evaluate(pos) - evaluation.TEMPO
+        expected = expected if pos.turn == 0 else -expected
+        if evaluation.insufficient_material(pos) or abs(white - expected) > 1:
+            if not evaluation.insufficient_material(pos):
+                sys.exit(f"features disagree with evaluate() on {pos.fen()}: "
+                         f"{white:.1f} != {expected}")
+            continue
+        (held if number % 10 == 9 else train).append((feats, result))
+        games.add(number)
+    print(f"{len(train)} training and {len(held)} held-out positions from {len(games)} games "
+          f"({time.monotonic() - started:.0f} s); {len(keys)} weights", flush=True)
+    k = fit_k(train, start)
+    before = (loss(train, start, k), loss(held, start, k))
+    print(f"K = {k:.5f}; loss before: training {before[0]:.6f}, held out {before[1]:.6f}",
+          flush=True)
+    groups = args.only.split(",")
+    if unknown := set(groups) - set(GROUPS):
+        sys.exit(f"--only: unknown groups {sorted(unknown)}; expected some of {GROUPS}")
+    free = [key[0] in groups for key in keys]
+    tuned = tune(train, held, start, k, args.epochs, args.rate, args.pull, free)
+    rounded = [float(round(x)) for x in tuned]
+    after = (loss(train, rounded, k), loss(held, rounded, k))
+    print(f"loss after (rounded weights): training {after[0]:.6f}, held out {after[1]:.6f}")
+    if args.write:
+        write_weights(keys, tuned, HEADER)
+        print(f"wrote {WEIGHTS_PY}")
+
+
+if __name__ == "__main__":
+    main()
