@@ -271,3 +271,31 @@ def test_a_deadline_passed_while_the_server_was_down_is_recorded_at_the_start(
             assert entry.game.state().flags[0].at_ms + entry.meta.created_ms == fell
 
     asyncio.run(main())
+
+
+def test_a_restarted_server_wakes_its_correspondence_games_at_once(tmp_path: Path) -> None:
+    """A correspondence game is due as soon as the server listens (its deadline is a date,
+    which the time down may have passed), where a clock game sleeps until asked for; its
+    date survives the pause that delivering a move makes."""
+    async def main() -> None:
+        clock = FakeTime(1_700_000_000_000)
+        db = tmp_path / "games.sqlite"
+        async with served(db, clock) as s:
+            game_id, alice, bob = await accepted_game(s, days="1")
+            await moves(s, game_id, "e2e4 e7e5", alice, bob)
+            entry = await s.game(game_id)
+            before = entry.live.time()
+            entry.live.pause()
+            clock.advance(HOUR)
+            entry.live.resume()
+            assert entry.live.time() == before + HOUR  # the calendar ran on
+        clock.advance(2 * DAY)
+        async with served(db, clock) as s:
+            assert game_id in s.hub.dormant
+            assert await s.hub.wake_due() == 1
+            assert game_id not in s.hub.dormant
+            entry = s.hub.games[game_id]
+            await until(lambda: entry.over)
+            assert entry.state()["status"] == "outoftime"
+
+    asyncio.run(main())

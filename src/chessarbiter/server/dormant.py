@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chessarbiter.arbiter.game import Game
+from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.laws.profiles import Outage
 from chessarbiter.server.db import Due
 from chessarbiter.server.limits import START_TIMEOUT_MS
@@ -37,11 +38,14 @@ def due_after(game: Game, meta: GameMeta) -> int | None:
     for it: its flag may fall (Art. 6.8), its first move is late; at once (0) when an
     engine is to move or the arbiter has to act (a ruling awaited; an over-the-board game,
     interrupted by the restart, :func:`chessarbiter.server.outage.recover`, waits for him
-    to start the clocks: both in the arbiter's list of games); ``None`` for nothing."""
+    to start the clocks: both in the arbiter's list of games) or when it is a correspondence
+    game (its deadlines are dates, which the time the server was down may have passed:
+    :mod:`chessarbiter.server.correspondence`); ``None`` for nothing."""
     if meta.aborted or game.is_over:
         return None
     if meta.seat(game.to_move).engine is not None or game.pending_ruling is not None \
-            or game.profile.outage is Outage.ARBITER:
+            or game.profile.outage is Outage.ARBITER \
+            or deadline_ms(game.setup.control) is not None:
         return 0
     dues = [] if (left := game.time_to_flag()) is None else [left]
     if len(game.records) < 2 and meta.source != "tournament":

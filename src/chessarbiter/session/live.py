@@ -100,6 +100,7 @@ class LiveGame:
         ``epoch`` dates it instead (a wall clock's reading at the game's start): the time
         away counts, as a correspondence deadline is a date."""
         self._paused = False
+        self._epoch = epoch
 
     def last_at(self) -> int:
         """``at_ms`` of the log's last event (0 before the first)."""
@@ -125,9 +126,12 @@ class LiveGame:
 
     def resume(self, instant: int | None = None) -> None:
         """Let the game's time run on from its last event, from ``instant`` of the time
-        source (default now): as a game loaded from its log."""
-        self._base = (self._now() if instant is None else instant) - self.last_at()
+        source (default now): as a game loaded from its log. A game dated by an ``epoch``
+        keeps its date: its time is the calendar's, whatever the pause."""
         self._paused = False
+        if self._epoch is not None:
+            return
+        self._base = (self._now() if instant is None else instant) - self.last_at()
 
     def apply(self, event: Event) -> tuple[Decision, ...]:
         """Rule on an event and journal it once accepted; :class:`RecordingError` (the
