@@ -15,7 +15,13 @@ import pytest
 
 from tests.acceptance.games import read_games
 from tests.acceptance.processes import Running, wait_until
-from tests.acceptance.readme import documented_options
+from tests.acceptance.readme import (
+    documented_lines,
+    documented_options,
+    documented_packages,
+    help_choices,
+    source_packages,
+)
 from tests.acceptance.venvs import Venv
 from tests.corpus import corpus_path
 
@@ -56,25 +62,39 @@ def one_line(stderr: str) -> None:
 
 
 def test_every_command_has_help_showing_the_documented_options(plain: Venv, cwd: Path) -> None:
+    """The README's Commands section and ``--help`` agree both ways: every command and
+    action ``--help`` lists is in the section, every option the section shows is in
+    ``--help``."""
     documented = documented_options()
-    assert set(documented) >= {"play", "match", "check", "deadpos", "uci", "serve", "perft"}
+    lines = documented_lines()
     out = plain.run("--help", cwd=cwd)
     assert out.returncode == 0 and out.stdout.startswith("usage: chessarbiter"), out.stderr
-    for command in [*documented, "tournament"]:
-        assert re.search(rf"^\s+{command}\b", out.stdout, re.M), f"{command} not in --help"
-    for command, options in documented.items():
+    commands = help_choices(out.stdout)
+    assert len(commands) >= 8 and "tournament" in commands, out.stdout
+    assert set(commands) == set(documented), "the README's commands are not --help's"
+    for command in commands:
         out = plain.run(command, "--help", cwd=cwd)
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith(f"usage: chessarbiter {command}"), out.stdout
         shown = out.stdout
+        actions = help_choices(shown)
+        missing_actions = [a for a in actions if not re.search(rf"\b{a}\b", lines[command])]
+        assert not missing_actions, f"the README lacks {command}'s actions {missing_actions}"
         if command == "tournament":  # its options belong to its actions
+            assert {"create", "pair", "check"} <= set(actions), shown
             shown += "".join(plain.run(command, action, "--help", cwd=cwd).stdout
                              for action in ("create", "pair"))
-        missing = {option for option in options if option not in shown}
+        missing = {option for option in documented[command] if option not in shown}
         assert not missing, f"{command} --help lacks the README's {sorted(missing)}"
     out = plain.run("tournament", "check", "--help", cwd=cwd)
     assert out.returncode == 0 and "usage: chessarbiter tournament check" in out.stdout
     assert not list(cwd.iterdir()), "--help creates nothing"
+
+
+def test_every_package_is_in_the_readmes_table() -> None:
+    packages = source_packages()
+    assert {"core", "arbiter", "engines", "server", "tournament"} <= packages
+    assert documented_packages() == packages
 
 
 def test_perft(plain: Venv, cwd: Path) -> None:

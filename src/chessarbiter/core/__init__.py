@@ -7,6 +7,10 @@ Quick tour::
     move = pos.parse_uci("e2e4")          # legal moves are ints (see core.moves)
     pos.push(move); pos.pop()
     pos.legal_moves(), pos.is_check(), pos.is_checkmate(), pos.key(), pos.fen()
+    Position.from_setup(pos.snapshot())   # a Setup is plain data; from_setup checks it
+
+FEN text reads into a :class:`Setup`, and only :meth:`Position.from_setup` makes a position
+of one (``parse_fen`` and ``Position(fen)`` do both).
 """
 
 from chessarbiter.core.errors import (
@@ -29,7 +33,8 @@ from chessarbiter.core.moves import (
     uci,
 )
 from chessarbiter.core.perft import divide, perft
-from chessarbiter.core.position import STARTING_FEN, Position, Snapshot
+from chessarbiter.core.position import STARTING_FEN, Position
+from chessarbiter.core.setup import Setup
 
 __all__ = [
     "STARTING_FEN",
@@ -41,7 +46,7 @@ __all__ = [
     "Move",
     "MoveError",
     "Position",
-    "Snapshot",
+    "Setup",
     "divide",
     "from_square",
     "is_castle",

@@ -1,6 +1,8 @@
 """FEN and EPD (Forsyth-Edwards Notation; PGN standard section 16.1; X-FEN and Shredder-FEN
-castling fields for Chess960, FIDE Guidelines II): new positions from text. The fields are
-read and written by :mod:`chessarbiter.core.fenfields`.
+castling fields for Chess960, FIDE Guidelines II): positions from text and back. The one way
+in: the text is read into a :class:`~chessarbiter.core.setup.Setup`
+(:mod:`chessarbiter.core.fenfields`), which becomes a position once checked
+(:mod:`chessarbiter.core.validation`).
 
 Reading is strict by default: the text must be six fields separated by single spaces, and
 the position must be one that can arise in a game (one king each, no pawn on the first or
@@ -14,20 +16,17 @@ needs exactly one king); impossible castling rights and en passant squares are d
 from __future__ import annotations
 
 from chessarbiter.core.errors import FenError
-from chessarbiter.core.fenfields import MAX_COUNTER, castling_field, read_fen, write_fen
+from chessarbiter.core.fenfields import MAX_COUNTER
 from chessarbiter.core.position import Position
 
-__all__ = ["MAX_COUNTER", "castling_field", "parse_epd", "parse_fen", "write_fen"]
+__all__ = ["MAX_COUNTER", "parse_epd", "parse_fen", "write_fen"]
 
 
-def parse_fen(
-    text: str, *, chess960: bool = False, lenient: bool = False, into: Position | None = None
-) -> Position:
-    """Read a FEN (into ``into`` if given, else a new position); raises :class:`FenError`
-    naming the field and the reason."""
-    pos = into if into is not None else Position(None)
-    read_fen(pos, text, chess960=chess960, lenient=lenient)
-    return pos
+def parse_fen(text: str, *, chess960: bool = False, lenient: bool = False) -> Position:
+    """Read a FEN; raises :class:`FenError` naming the field and the reason."""
+    if not isinstance(text, str):  # checked here: the compiled constructor would raise TypeError
+        raise FenError("text", f"expected a string, got {type(text).__name__}")
+    return Position(text, chess960=chess960, lenient=lenient)
 
 
 def parse_epd(text: str, *, chess960: bool = False) -> tuple[Position, dict[str, str]]:
@@ -44,3 +43,8 @@ def parse_epd(text: str, *, chess960: bool = False) -> tuple[Position, dict[str,
             ops[name] = operand.strip().strip('"')
     clocks = f"{ops.get('hmvc', '0')} {ops.get('fmvn', '1')}"
     return parse_fen(" ".join(fields[:4]) + " " + clocks, chess960=chess960), ops
+
+
+def write_fen(pos: Position, *, en_passant: str = "always", castling: str = "xfen") -> str:
+    """The FEN of a position: :meth:`Position.fen`."""
+    return pos.fen(en_passant=en_passant, castling=castling)

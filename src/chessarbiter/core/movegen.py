@@ -9,7 +9,7 @@ the own king attacked), so nothing is made and unmade to test legality.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from chessarbiter.core.attacks import (
     BETWEEN,
@@ -27,6 +27,7 @@ from chessarbiter.core.attacks import (
     ROOK_RAYS,
     attackers,
 )
+from chessarbiter.core.board import Board
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.squares import (
     BISHOP,
@@ -40,9 +41,6 @@ from chessarbiter.core.squares import (
     ROOK,
     squares_of,
 )
-
-if TYPE_CHECKING:
-    from chessarbiter.core.position import Position
 
 _NOT_A: Final = FULL ^ FILES[0]
 _NOT_H: Final = FULL ^ FILES[7]
@@ -64,7 +62,7 @@ def castling_paths(king: int, rook: int) -> tuple[int, int]:
     return empty, king_path
 
 
-def en_passant_moves(pos: Position) -> list[int]:
+def en_passant_moves(pos: Board) -> list[int]:
     """The legal en passant captures (Art. 3.7d), each tested against exposing the king,
     including the pin along the rank that both pawns leave."""
     ep = pos.ep_square
@@ -116,7 +114,7 @@ def _castles(
         out.append(king | rook << 6 | CASTLE_FLAG)
 
 
-def castling_moves(pos: Position) -> list[int]:
+def castling_moves(pos: Board) -> list[int]:
     """The legal castling moves (Art. 3.8.2), without generating the other moves."""
     us = pos._turn
     pieces = pos.pieces
@@ -144,7 +142,7 @@ def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) 
     return pinned
 
 
-def move_sets(pos: Position) -> MoveSets:
+def move_sets(pos: Board) -> MoveSets:
     """The legal moves of the side to move, as move sets."""
     us = pos._turn
     them = us ^ 1
@@ -284,7 +282,7 @@ def move_sets(pos: Position) -> MoveSets:
     return piece_sets, pawn_sets, singles
 
 
-def count_moves(pos: Position) -> int:
+def count_moves(pos: Board) -> int:
     """The number of legal moves, without listing them."""
     piece_sets, pawn_sets, singles = move_sets(pos)
     n = len(singles)
@@ -295,7 +293,7 @@ def count_moves(pos: Position) -> int:
     return n
 
 
-def legal_moves(pos: Position) -> list[Move]:
+def legal_moves(pos: Board) -> list[Move]:
     """Every legal move of the side to move."""
     piece_sets, pawn_sets, singles = move_sets(pos)
     out: list[int] = singles
@@ -323,7 +321,7 @@ def legal_moves(pos: Position) -> list[Move]:
     return out  # type: ignore[return-value]
 
 
-def checkers(pos: Position) -> int:
+def checkers(pos: Board) -> int:
     """The bitboard of pieces giving check to the side to move (Art. 3.9)."""
     us = pos._turn
     king = pos.pieces[us << 3 | 6].bit_length() - 1
@@ -336,7 +334,7 @@ _KING_LINES: Final = tuple(r | b for r, b in zip(ROOK_RAYS, BISHOP_RAYS, strict=
 pinned to a king there."""
 
 
-def in_check(pos: Position) -> bool:
+def in_check(pos: Board) -> bool:
     """Whether the side to move is in check (Art. 3.9), tested without listing the
     checkers."""
     us = pos._turn
@@ -345,7 +343,7 @@ def in_check(pos: Position) -> bool:
     return _attacked(pieces, us, king, pos.occupied_co[0] | pos.occupied_co[1], 0)
 
 
-def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
+def has_legal_move(pos: Board, checked: bool | None = None) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of
     a knight, bishop, rook or queen that is not pinned is legal, and there usually is one; in
@@ -403,7 +401,7 @@ def has_legal_move(pos: Position, checked: bool | None = None) -> bool:
     return count_moves(pos) > 0
 
 
-def is_legal(pos: Position, move: int, checked: bool | None = None) -> bool:
+def is_legal(pos: Board, move: int, checked: bool | None = None) -> bool:
     """Whether ``move`` is one of the legal moves (Art. 3), tested alone: the piece may go
     there, and the own king is not attacked afterwards (Art. 3.9; not tested when
     ``checked`` is ``False``, the side to move known not to be in check, and no enemy line

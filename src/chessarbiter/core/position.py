@@ -1,16 +1,13 @@
-"""A position (Laws Art. 2-3): placement, side to move, castling rights, en passant square,
-halfmove clock and fullmove number, with make/unmake (``push``/``pop``) for search and replay.
-"""
-
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from chessarbiter.core import movegen
+from chessarbiter.core.board import Board
 from chessarbiter.core.errors import IllegalMoveError
-from chessarbiter.core.fenfields import read_fen, write_fen
+from chessarbiter.core.fenfields import read_setup, write_setup
 from chessarbiter.core.moves import CASTLE_FLAG, Move, king_destination, parse_uci_parts, uci
+from chessarbiter.core.setup import Setup
 from chessarbiter.core.squares import (
     BACK_RANKS,
     KING,
@@ -18,9 +15,9 @@ from chessarbiter.core.squares import (
     PAWN,
     SIDES,
     WHITE,
-    Side,
     squares_of,
 )
+from chessarbiter.core.validation import check_fields, validate
 from chessarbiter.core.zobrist import (
     EN_PASSANT_KEYS,
     PIECE_KEYS,
@@ -35,51 +32,24 @@ Undo = tuple[int, int, int, int, int]
 en passant square and key before it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """An immutable copy of a position's values (cheap to take, hashable, comparable)."""
-
-    board: tuple[int, ...]
-    turn: Side
-    castling_rights: int
-    ep_square: int
-    halfmove_clock: int
-    fullmove_number: int
-    chess960: bool
-
-
-class Position:
-    """A mutable position. Build one with :func:`chessarbiter.core.fen.parse_fen`,
-    ``Position()`` for the initial position (Art. 2.3), or :meth:`from_snapshot`.
-
-    ``board[sq]`` is the piece on a square (0 if empty), ``pieces[piece]`` its bitboard,
-    ``occupied_co[colour]`` all squares of a colour. ``castling_rights`` is the bitboard of
-    rooks that may still castle. ``ep_square`` is the square passed by the last double step
-    (``-1`` if none), as FEN records it. ``turn`` is the side to move; the rules core's hot
-    paths read it as the plain int ``_turn`` kept beside it (arithmetic on an ``IntEnum`` is
-    slower).
+class Position(Board):
+    """A mutable position: a :class:`Board` (the pieces, the side to move, the castling and
+    en passant rights) with the halfmove clock (Art. 9.3), the fullmove number, the position
+    key and the moves pushed. Built from a FEN (``Position(fen)``, or
+    :func:`chessarbiter.core.fen.parse_fen`), from a :class:`Setup` (:meth:`from_setup`,
+    checked; :meth:`from_snapshot`, trusted), or ``Position()`` for the initial position
+    (Art. 2.3).
     """
 
-    __slots__ = (
-        "_key",
-        "_stack",
-        "_turn",
-        "board",
-        "castling_rights",
-        "chess960",
-        "ep_square",
-        "fullmove_number",
-        "halfmove_clock",
-        "occupied_co",
-        "pieces",
-        "turn",
-    )
-    turn: Side
-    _turn: int
+    __slots__ = ("_key", "_stack", "chess960", "fullmove_number", "halfmove_clock")
 
-    def __init__(self, fen: str | None = STARTING_FEN, *, chess960: bool = False) -> None:
-        """The position of a FEN (strict), by default the initial position; ``None`` gives an
-        empty board (no legal moves can be generated until both kings stand on it)."""
+    def __init__(
+        self, fen: str | None = STARTING_FEN, *, chess960: bool = False, lenient: bool = False
+    ) -> None:
+        """The position of a FEN, by default the initial position; ``None`` gives an empty
+        board (no legal moves can be generated until both kings stand on it). A FEN that is
+        not a position raises :class:`~chessarbiter.core.errors.FenError` (``lenient``: see
+        :mod:`chessarbiter.core.fenfields` and :mod:`chessarbiter.core.validation`)."""
         if fen is None:
             self.board = [0] * 64
             self.pieces = [0] * 16
@@ -91,32 +61,35 @@ class Position:
             self.chess960 = chess960
             self._stack: list[tuple[Undo, int]] = []
         else:
-            read_fen(self, fen, chess960=chess960)
+            setup = read_setup(fen, chess960=chess960, lenient=lenient)
+            self._load(setup)
+            self._validate(setup, lenient, fen)
+
+    @classmethod
+    def from_setup(cls, setup: Setup, *, lenient: bool = False) -> Position:
+        """The position of a setup, checked as a FEN is (one king each, castling rights and
+        en passant square that fit the pieces, ...; :mod:`chessarbiter.core.validation`);
+        raises :class:`~chessarbiter.core.errors.FenError` naming the field and the reason."""
+        check_fields(setup)
+        pos = cls(None)
+        pos._load(setup)
+        pos._validate(setup, lenient, "")
+        return pos
+
+    @classmethod
+    def from_snapshot(cls, snap: Setup) -> Position:
+        """The position of a setup taken from a position by :meth:`snapshot`, not checked
+        again (its move history starts empty)."""
+        pos = cls(None)
+        pos._load(snap)
+        return pos
 
     # -- state -------------------------------------------------------------------------
 
-    def _load(self, snap: Snapshot) -> None:
-        self._setup(
-            list(snap.board),
-            snap.turn,
-            snap.castling_rights,
-            snap.ep_square,
-            snap.halfmove_clock,
-            snap.fullmove_number,
-            snap.chess960,
-        )
-
-    def _setup(
-        self,
-        board: list[int],
-        turn: int,
-        castling_rights: int,
-        ep_square: int,
-        halfmove_clock: int,
-        fullmove_number: int,
-        chess960: bool,
-    ) -> None:
-        self.board = board
+    def _load(self, setup: Setup) -> None:
+        board = self.board = list(setup.board)
+        turn = setup.turn
+        castling_rights = setup.castling_rights
         pieces = self.pieces = [0] * 16
         key = castling_key(castling_rights) ^ (TURN_KEY if turn else 0)
         piece_keys = PIECE_KEYS
@@ -131,30 +104,24 @@ class Position:
         self._turn = 1 if turn else 0
         self.turn = SIDES[self._turn]
         self.castling_rights = castling_rights
-        self.ep_square = ep_square
-        self.halfmove_clock = halfmove_clock
-        self.fullmove_number = fullmove_number
-        self.chess960 = chess960
+        self.ep_square = setup.ep_square
+        self.halfmove_clock = setup.halfmove_clock
+        self.fullmove_number = setup.fullmove_number
+        self.chess960 = setup.chess960
         self._key = key
         self._stack = []
 
-    def _set_rights(self, castling_rights: int, ep_square: int) -> None:
-        """Give a position just set up its castling rights and en passant square (reading
-        a FEN checks them against the pieces first)."""
-        self._key ^= castling_key(self.castling_rights) ^ castling_key(castling_rights)
-        self.castling_rights = castling_rights
-        self.ep_square = ep_square
+    def _validate(self, setup: Setup, lenient: bool, text: str) -> None:
+        """Check the setup just loaded; keep only the rights it may have (lenient)."""
+        rights, ep = validate(setup, self.pieces, lenient=lenient, text=text)
+        if rights != self.castling_rights:
+            self._key ^= castling_key(self.castling_rights) ^ castling_key(rights)
+            self.castling_rights = rights
+        self.ep_square = ep
 
-    @classmethod
-    def from_snapshot(cls, snap: Snapshot) -> Position:
-        """A position with a snapshot's values (its move history starts empty)."""
-        pos = cls(None)
-        pos._load(snap)
-        return pos
-
-    def snapshot(self) -> Snapshot:
+    def snapshot(self) -> Setup:
         """The position's values, frozen."""
-        return Snapshot(
+        return Setup(
             tuple(self.board),
             self.turn,
             self.castling_rights,
@@ -179,9 +146,16 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.fen()!r})"
 
-    def fen(self, *, en_passant: str = "always") -> str:
-        """The FEN of the position; see :func:`chessarbiter.core.fenfields.write_fen`."""
-        return write_fen(self, en_passant=en_passant)
+    def fen(self, *, en_passant: str = "always", castling: str = "xfen") -> str:
+        """The FEN of the position. ``en_passant="always"`` (the standard) writes the square
+        after every double step; ``"legal"`` only when an en passant capture is legal (X-FEN,
+        lichess). ``castling="shredder"`` writes Chess960 rights as rook files (``HAha``)."""
+        if en_passant not in ("always", "legal"):
+            raise ValueError(f"en_passant must be 'always' or 'legal', not {en_passant!r}")
+        setup = self.snapshot()
+        if self.ep_square >= 0 and en_passant == "legal" and not movegen.en_passant_moves(self):
+            setup = setup._replace(ep_square=-1)
+        return write_setup(setup, castling=castling)
 
     def key(self) -> int:
         """The 64-bit identity of Art. 9.2.3 (en passant only when a capture is legal)."""
