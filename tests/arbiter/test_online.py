@@ -18,6 +18,7 @@ from chessarbiter.arbiter.events import (
 )
 from chessarbiter.arbiter.game import Game
 from chessarbiter.arbiter.log import from_jsonl, to_jsonl
+from chessarbiter.clock.correspondence import DAY, parse_correspondence
 from chessarbiter.clock.parse import parse_control
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result, Termination
@@ -27,7 +28,8 @@ W, B = Side.WHITE, Side.BLACK
 
 
 def played(profile: RuleProfile, moves: str, control: str | None = "3+2") -> Game:
-    game = Game(profile, None if control is None else parse_control(control))
+    read = parse_correspondence if control and control.endswith("d") else parse_control
+    game = Game(profile, None if control is None else read(control))
     for ply, move in enumerate(moves.split()):
         game.apply(Moved(1000 * (ply + 1), W if ply % 2 == 0 else B, move))
     return game
@@ -94,6 +96,13 @@ def test_a_game_claimed_when_the_opponent_left(draw: bool) -> None:
     outcome = game.outcome
     assert outcome is not None and outcome.termination is Termination.ABANDONED
     assert outcome.result is (Result.DRAW if draw else Result.BLACK_WINS)
+
+
+def test_no_absence_claim_in_correspondence() -> None:
+    game = played(ONLINE, "e2e4 e7e5", control="3d")
+    with pytest.raises(ArbiterError, match="correspondence"):
+        game.apply(AbandonmentClaimed(3000, B, 10 * DAY))
+    assert game.outcome is None
 
 
 @pytest.mark.parametrize("profile", [FIDE_2023, USCF])

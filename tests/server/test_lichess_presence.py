@@ -74,3 +74,21 @@ def test_a_player_never_at_the_board_is_not_gone(tmp_path: Path) -> None:
         assert presence_of(s.hub).absent_ms(entry.id, Side.BLACK) == 0
 
     run(tmp_path, scenario)
+
+
+def test_no_claim_in_correspondence(tmp_path: Path) -> None:
+    async def scenario(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, days="3")
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        entry = await s.game(game_id)
+        presence = presence_of(s.hub)
+        white, black = asyncio.Queue[Line](), asyncio.Queue[Line]()
+        presence.arrive(entry, Side.WHITE, white)
+        presence.arrive(entry, Side.BLACK, black)
+        presence.leave(entry, Side.WHITE, white)
+        assert lines(black) == [{"type": "opponentGone", "gone": True}]  # no wait: no claim
+        s.clock.advance(10 * WAIT_MS)
+        refused = await s.post(f"/api/board/game/{game_id}/claim-victory", bob)
+        assert refused.status_code == 400 and "correspondence" in refused.json()["error"]
+
+    run(tmp_path, scenario)

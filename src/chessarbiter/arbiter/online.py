@@ -19,7 +19,9 @@ from chessarbiter.arbiter.events import (
     TimeGiven,
 )
 from chessarbiter.arbiter.irregularities import restore
+from chessarbiter.arbiter.setup import GameSetup
 from chessarbiter.arbiter.table import Table
+from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result, Termination
 
@@ -76,11 +78,13 @@ def on_time_given(table: Table, event: TimeGiven) -> list[Decision]:
 def on_abandonment_claimed(table: Table, event: AbandonmentClaimed) -> list[Decision]:
     """The opponent gone for the profile's ``abandonment_ms``: the claimant wins (or, if he
     claims only that, the game is drawn)."""
-    limit = table.profile.abandonment_ms
-    _require(table, limit is not None, "claims that the opponent left",
+    _require(table, table.profile.abandonment_ms is not None, "claims that the opponent left",
              "a player is defaulted only for not arriving (F23 6.7, S6.6); leaving the "
              "playing area is the arbiter's to judge (F23 11.2.3)")
-    assert limit is not None
+    limit = abandonment_wait(table.setup)
+    if limit is None:
+        raise ArbiterError("no claim that the opponent left in correspondence: each move "
+                           "has its deadline, whose passing alone decides")
     absent = event.absent_ms
     if type(absent) is not int or absent < limit:
         raise ArbiterError(f"{_name(event.side.opponent)} has been gone {absent} ms, not yet "
@@ -91,6 +95,15 @@ def on_abandonment_claimed(table: Table, event: AbandonmentClaimed) -> list[Deci
                              f"{_name(loser)} left the game; {_name(event.side)} claims a draw")]
     return [table.finish(Result.win_for(event.side), Termination.ABANDONED,
                          f"{_name(loser)} left the game")]
+
+
+def abandonment_wait(setup: GameSetup) -> int | None:
+    """How long an opponent must be gone before the game may be claimed: the profile's
+    ``abandonment_ms``; ``None`` where the profile has no such claim, and in correspondence
+    (a player away between moves is the rule there, the deadline the only limit)."""
+    if deadline_ms(setup.control) is not None:
+        return None
+    return setup.profile.abandonment_ms
 
 
 def pending(table: Table) -> Side | None:

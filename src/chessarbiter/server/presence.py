@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.table import HubGame, Line, ndjson
 
@@ -112,8 +113,9 @@ class Presence:
 
 
 def _wait_s(entry: HubGame, absent_ms: int) -> int | None:
-    """Whole seconds (rounded up) until a claim, ``None`` where the profile has none."""
-    limit = entry.game.setup.profile.abandonment_ms
+    """Whole seconds (rounded up) until a claim, ``None`` where there is none
+    (:func:`~chessarbiter.arbiter.online.abandonment_wait`)."""
+    limit = abandonment_wait(entry.game.setup)
     if limit is None:
         return None
     return max(0, -(-(limit - absent_ms) // 1000))
