@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
@@ -31,6 +33,9 @@ from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
 
 MINUTE = 60_000
+GAME = ("b1c3 d7d5 d1f3 d5e4 c3e4 b8d7 f1c4 g8f6 e4f6 d7f6 f3g3 c8f5 d2d3 f5g6 g1e2 e7e6 c1f4 "
+        "f6h5 g3f3 h5f4 e2f4 f8e7 c4e6 f7e6 f4e6 d8a5 c2c3 a5e5")
+"""A real game's moves after 1. e4 c6, no position repeated."""
 
 
 class StallingDatabase(Database):
@@ -217,5 +222,52 @@ def test_a_slow_pairing_holds_up_no_game(tmp_path: Path) -> None:
         assert paired.status_code == 200, paired.text
         assert len(paired.json()["boards"]) == 2
         desk.pairing.shutdown()
+
+    run(tmp_path, scenario, lag_ms=0)
+
+
+@pytest.mark.long
+def test_a_real_400_player_pairing_holds_up_no_game(tmp_path: Path) -> None:
+    """Round 2 of a 400-player Swiss (the Dutch system, seconds of CPU) is paired in the
+    pairing process while an unrelated game goes on: every move made meanwhile is
+    acknowledged promptly and charged exactly its thinking time."""
+
+    async def scenario(s: InProcess, db: StallingDatabase) -> None:
+        org = await s.account("org")
+        number = (await s.post("/api/tournament/new", org, data={
+            "name": "big", "system": "swiss", "rounds": "9"})).json()["id"]
+        for n in range(400):
+            added = await s.post(f"/api/tournament/{number}/player", org,
+                                 data={"name": f"Player {n:03d}", "rating": str(2400 - n)})
+            assert added.status_code == 200, added.text
+        boards = (await s.post(f"/api/tournament/{number}/pair", org)).json()["boards"]
+        for board, _ in enumerate(boards, 1):
+            entered = await s.post(f"/api/tournament/{number}/result", org, data={
+                "round": "1", "board": str(board), "result": ("1-0", "0-1")[board % 2]})
+            assert entered.status_code == 200, entered.text
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "600"})
+        await play(s, game_id, "e2e4 c7c6", alice, bob)  # then a real game's moves
+        entry = await s.game(game_id)
+        pairing = asyncio.ensure_future(s.post(f"/api/tournament/{number}/pair", org))
+        acks = []
+        for ply, move in enumerate(GAME.split()):
+            if pairing.done():
+                break
+            before = entry.live.clocks()
+            assert before is not None
+            s.clock.advance(100)  # the mover thinks
+            began = time.perf_counter()
+            moved = await s.post(f"/api/board/game/{game_id}/move/{move}",
+                                 (alice, bob)[ply % 2])
+            acks.append(time.perf_counter() - began)
+            assert moved.status_code == 200, moved.text
+            after = entry.live.clocks()
+            assert after is not None
+            mover = ply % 2
+            assert before[mover] - after[mover] == 100 and before[1 - mover] == after[1 - mover]
+        paired = await pairing
+        assert paired.status_code == 200 and len(paired.json()["boards"]) == 200
+        assert len(acks) >= 3, "the pairing ended before the game could move"
+        assert max(acks) < 1.0, acks
 
     run(tmp_path, scenario, lag_ms=0)

@@ -428,7 +428,7 @@ class Hub:
                 return await self._act(entry, side, make, arrival[1])
         finally:
             entry.arrivals.remove(arrival)
-            if self.games.get(entry.id) is entry:
+            if entry.timer is None and self.games.get(entry.id) is entry:
                 self._schedule(entry)  # a flag it held back (:meth:`HubGame.looked_at`)
 
     async def _act(self, entry: HubGame, side: Side | None, make: EventMaker,
@@ -621,8 +621,8 @@ class Hub:
         A timer set for an earlier instant is kept (it looks, finds no flag fallen and is
         set again then): most moves move the instant later, and setting a timer on every
         move cost more than the rare early look."""
-        fell = self._flag_instant(entry)
-        if fell is None or not self.config.timers:
+        fell = self._flag_instant(entry) if self.config.timers else None
+        if fell is None:
             if entry.timer is not None:
                 entry.timer.cancel()
                 entry.timer = None
