@@ -144,10 +144,9 @@ def test_a_signal_in_a_held_step_takes_effect_after_it() -> None:
 
 
 def test_a_held_step_that_fails_still_lets_the_signal_through() -> None:
-    with pytest.raises(KeyboardInterrupt) as caught:
-        with interrupts_held():
-            signal.raise_signal(signal.SIGINT)
-            raise OSError("the disk is full")
+    with pytest.raises(KeyboardInterrupt) as caught, interrupts_held():
+        signal.raise_signal(signal.SIGINT)
+        raise OSError("the disk is full")
     assert isinstance(caught.value.__context__, OSError)
 
 
