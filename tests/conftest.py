@@ -1,21 +1,51 @@
 """The whole suite: the slowest files are handed out first, so that the workers of a parallel
-run (scripts/test.sh, one per core) finish together rather than one waiting on a late giant."""
+run (scripts/test.sh, one per core) finish together rather than one waiting on a late giant;
+the acceptance suite's installs are started as soon as the run knows it has acceptance tests,
+so that the workers run other files while the wheel compiles."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
+from tests.acceptance.installs import Ahead
+
 SLOW_FIRST = (
-    "tests/acceptance/",
     "tests/server/test_lichess_bot.py",
-    "tests/core/test_differential.py",
-    "tests/server/web/",
+    "tests/server/web/test_browser.py",
+    "tests/tournament/test_trf_io.py",  # the first to build bbpPairings (both cores)
+    "tests/server/web/test_every_page.py",
+    "tests/acceptance/test_signals.py",  # by now the installs started ahead are made
+    "tests/acceptance/test_play.py",
+    "tests/acceptance/",
+    "tests/laws/test_deadpos_corpus.py",
+    "tests/tui/test_app.py",
     "tests/tui/test_terminal.py",
+    "tests/server/web/",
+    "tests/arbiter/test_corpus.py",
+    "tests/tournament/test_log_corpus.py",
+    "tests/core/test_differential.py",
+    "tests/server/test_crash.py",
+    "tests/tournament/test_dutch_corpus.py",
+    "tests/engines/test_match_clock.py",
+    "tests/arbiter/test_properties.py",
+    "tests/test_build.py",
+    "tests/core/test_fast_legality.py",
     "tests/cli/test_signals.py",
     "tests/tournament/test_dutch_bbp.py",
     "tests/tournament/test_tiebreak_oracles.py",
 )
-"""Path prefixes of the files that take longest (measured with --durations), slowest first."""
+"""Path prefixes of the files that take longest (measured with --durations), slowest first;
+the acceptance files after enough work for the installs to be made meanwhile."""
+
+AHEAD = pytest.StashKey[Ahead]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config.option, "loadscopereorder"):  # pytest-xdist would order the files by
+        config.option.loadscopereorder = False  # their number of tests, not SLOW_FIRST's
 
 
 def _rank(item: pytest.Item) -> int:
@@ -26,3 +56,29 @@ def _rank(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: a file's tests keep their order
+
+
+def _installs_ahead(config: pytest.Config, nodeids: Sequence[str]) -> None:
+    """Start the acceptance suite's installs (once) if the run has acceptance tests."""
+    if AHEAD in config.stash or config.option.collectonly:
+        return
+    if any(nodeid.startswith("tests/acceptance/") for nodeid in nodeids):
+        shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+        config.stash[AHEAD] = Ahead(shared)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: Sequence[str]) -> None:
+    """pytest-xdist's main process, once a worker has collected the run's tests."""
+    _installs_ahead(node.config, ids)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # a run without workers
+        _installs_ahead(session.config, [item.nodeid for item in session.items])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    ahead = config.stash.get(AHEAD, None)
+    if ahead is not None:
+        ahead.stop()

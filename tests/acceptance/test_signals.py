@@ -28,6 +28,12 @@ def code_for(signum: int) -> int:
     return 128 + signum
 
 
+def stopped_line(command: str, signum: int) -> str:
+    """The one line a command stopped by ``signum`` says on stderr."""
+    return f"chessarbiter {command}: " + ("interrupted" if signum == signal.SIGINT
+                                          else "terminated")
+
+
 @pytest.fixture
 def running() -> Iterator[list[Running]]:
     """Commands started by a test, killed at its end whatever happened."""
@@ -59,10 +65,14 @@ def test_play(plain: Venv, cwd: Path, mode: str, how: str) -> None:
         else:
             os.kill(program.pid, getattr(signal, how))
         code = terminal.exit_code(timeout_s=20)
+        screen = terminal.screen()
         no_orphans(terminal.left_behind, "play")
     finally:
         terminal.close()
     assert code == (143 if how == "SIGTERM" else 130)
+    signum = signal.SIGTERM if how == "SIGTERM" else signal.SIGINT
+    assert "game saved to games/games-1.pgn" in screen and stopped_line("play", signum) in screen
+    assert "Traceback" not in screen, screen
     game, kept = agree(cwd / "games" / "games-1.pgn", cwd / "games" / "games.sqlite")
     assert kept.moves[:1] == ["e2e4"] and game.headers["Result"] == "*"
 
@@ -76,6 +86,7 @@ def test_match(plain: Venv, cwd: Path, running: list[Running], signum: int) -> N
     wait_until(lambda: pgn.is_file() and "[Result" in pgn.read_text(), "a first game finished")
     assert match.process.poll() is None, "the match ended before it was interrupted"
     assert match.stop(signum) == code_for(signum), match.stderr
+    assert match.stderr.strip().splitlines()[-1] == stopped_line("match", signum), match.stderr
     assert "Traceback" not in match.stderr, match.stderr
     games = read_games(pgn)
     assert 1 <= len(games) < 6
@@ -92,6 +103,7 @@ def test_serve(plain: Venv, cwd: Path, running: list[Running], signum: int) -> N
     server.wait_for(f"http://127.0.0.1:{port}/")
     answering(server, f"http://127.0.0.1:{port}/")
     assert server.stop(signum) == code_for(signum), server.stderr
+    assert server.stderr.strip().splitlines() == [stopped_line("serve", signum)], server.stderr
     assert "Traceback" not in server.stderr, server.stderr
     assert (cwd / "games.sqlite").is_file()
 
@@ -102,6 +114,7 @@ def test_perft(plain: Venv, cwd: Path, running: list[Running], signum: int) -> N
     running.append(perft)
     wait_until(lambda: cpu_s(perft.pid) >= 1.0, "perft counting for a second of CPU")
     assert perft.stop(signum) == code_for(signum), perft.stderr
+    assert perft.stderr.strip().splitlines() == [stopped_line("perft", signum)], perft.stderr
     assert "3195901860" not in perft.stdout
     assert "Traceback" not in perft.stderr, perft.stderr
 
@@ -115,4 +128,5 @@ def test_uci(plain: Venv, cwd: Path, running: list[Running], signum: int) -> Non
     engine.send("go infinite")
     engine.wait_for("info depth")
     assert engine.stop(signum) == code_for(signum), engine.stderr
+    assert engine.stderr.strip().splitlines()[-1:] == [stopped_line("uci", signum)], engine.stderr
     assert "Traceback" not in engine.stderr, engine.stderr

@@ -1,6 +1,11 @@
 """Signals to the long-running commands, sent as users send them: SIGINT (Ctrl-C) stops a
 command with exit code 130, SIGTERM with 143; what was done so far is written and no process
 of the command's is left behind. The Ctrl-C *key* in a real terminal is tested through tmux.
+
+The default run has here what the acceptance suite (``tests/acceptance/test_signals.py``,
+the installed command) does not: matches whose workers run external engines. The same
+stops of ``perft``, ``serve`` and ``play`` from the sources are in the long run
+(:data:`COVERED`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ WAIT_S = 30.0
 the machine is very busy)."""
 STOP_S = 10.0
 """A signalled command must have ended within this (it takes a fraction of a second)."""
+COVERED = pytest.mark.long
+"""A stop the acceptance suite tests in the default run, on the installed command."""
 CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORDS: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
@@ -151,6 +158,7 @@ def commands() -> Iterator[list[Command]]:
 # -- perft ------------------------------------------------------------------------------------
 
 
+@COVERED
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_perft_stops_while_counting(signum: int, tmp_path: Path,
                                     commands: list[Command]) -> None:
@@ -280,6 +288,7 @@ def test_the_ctrl_c_key_stops_a_match_and_all_it_started(tmp_path: Path) -> None
 # -- serve ------------------------------------------------------------------------------------
 
 
+@COVERED
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_serve_stops(signum: int, tmp_path: Path, commands: list[Command]) -> None:
     command = Command("serve", "--port", "0", "--db", str(tmp_path / "games.sqlite"),
@@ -303,6 +312,7 @@ def saved_moves(folder: Path) -> list[str]:
     return [record.san for record in game.moves]
 
 
+@COVERED
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_accessible_play_saves_and_stops(signum: int, tmp_path: Path,
                                          commands: list[Command]) -> None:
@@ -337,6 +347,7 @@ def full_screen(tmp_path: Path) -> Iterator[Terminal]:
         terminal.close()
 
 
+@COVERED
 @TMUX
 def test_the_ctrl_c_key_saves_and_stops_the_full_screen_game(tmp_path: Path) -> None:
     with full_screen(tmp_path) as terminal:
@@ -346,6 +357,7 @@ def test_the_ctrl_c_key_saves_and_stops_the_full_screen_game(tmp_path: Path) -> 
     assert saved_moves(tmp_path) == ["e4"]
 
 
+@COVERED
 @TMUX
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_saves_and_stops_the_full_screen_game(signum: int, tmp_path: Path) -> None:
