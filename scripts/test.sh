@@ -43,6 +43,22 @@ if [ -n "$need" ]; then
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/services.sh"  # PostgreSQL, Redis
 ruff check src tests bench
-mypy
-# one worker per core, a test file's tests kept on one worker (module fixtures, servers)
-pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile ${need:+-rs} "$@"
+# The type check runs beside the tests (its minute of one core overlaps their start); its
+# verdict counts as much as theirs, and is printed after them.
+types="$(mktemp)"
+mypy >"$types" 2>&1 &
+typing=$!
+# one worker per core, a test file's tests kept on one worker (module fixtures, servers);
+# the slowest tests listed at the end, to keep the run within its 10 minutes
+status=0
+pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile --durations=15 ${need:+-rs} "$@" || status=$?
+typed=0
+wait "$typing" || typed=$?
+echo "mypy:"
+cat "$types"
+rm -f "$types"
+if [ "$typed" != 0 ]; then
+    echo "ERROR: the type check (mypy --strict) failed" >&2
+    [ "$status" != 0 ] || status=$typed
+fi
+exit "$status"
