@@ -178,13 +178,57 @@ def test_untouched_games_flag_when_due(tmp_path: Path) -> None:
         assert await s.hub.wake_due() == 0 and not s.hub.games
         s.clock.advance(1)
         assert await s.hub.wake_due() == len(ids) + 1
+        lag = s.hub.games[found["game"]].lag_ms
+        assert lag > 0 and s.hub.fire_due() == 0  # the lag allowed, as to a live game
+        s.clock.advance(lag)
+        assert s.hub.fire_due() == len(ids) + 1
         for game_id in (found["game"], *ids):
+            flagging = s.hub.games[game_id].flagging
+            if flagging is not None:
+                await flagging
             state = json.loads(s.hub.games[game_id].line)
             assert (state["status"], state["winner"]) == ("outoftime", "black")
 
     served(db, before)
     ids = clone(db, found["game"], 5)
     served(db, after)
+
+
+@pytest.mark.parametrize("late_ms", [200, 301])
+def test_a_game_woken_after_its_flag_fell_has_the_lag_allowed(tmp_path: Path,
+                                                              late_ms: int) -> None:
+    """A game loaded at or after its due time (its flag fallen) is flagged by the rule of a
+    live game's flag timer: a move that arrives within the lag allowance (300 ms) is
+    played exactly as without the restart; one that comes later finds the flag fallen."""
+    answers: dict[str, tuple[int, object]] = {}
+
+    def scenario(restart: bool) -> None:
+        db = tmp_path / f"{restart}.sqlite"
+        found: dict[str, str] = {}
+
+        async def before(s: InProcess) -> None:
+            game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+            await play(s, game_id, "e2e4 e7e5", alice, bob)
+            found.update(game=game_id, alice=alice["Authorization"])
+            if not restart:
+                await after(s)
+
+        async def after(s: InProcess) -> None:
+            s.clock.advance(MINUTE + late_ms)
+            if restart:
+                assert await s.hub.wake_due() == 1  # loaded by its timer, then the move
+            moved = await s.post(f"/api/board/game/{found['game']}/move/g1f3",
+                                 {"Authorization": found["alice"]})
+            entry = await s.game(found["game"])
+            answers[str(restart)] = (moved.status_code, entry.game.clock_ms())
+
+        served(db, before, after) if restart else served(db, before)
+
+    scenario(restart=False)
+    scenario(restart=True)
+    assert answers["True"] == answers["False"]
+    assert answers["True"] == ((200, (300 - late_ms, MINUTE)) if late_ms < 300
+                               else (400, (0, MINUTE)))
 
 
 def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
@@ -283,3 +327,4 @@ def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: P
         assert entry.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)
 
     served(db, before, after)
+
