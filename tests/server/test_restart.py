@@ -19,6 +19,7 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.parse import parse_control
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import FIDE_2023
+from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
@@ -328,3 +329,39 @@ def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: P
 
     served(db, before, after)
 
+
+def test_the_arbiters_list_loads_only_the_games_he_must_act_on(tmp_path: Path) -> None:
+    """With thousands of dormant games, the arbiter's list loads the interrupted board game
+    (his to restart) and lists the sleeping clock games from their lines, none loaded."""
+    db = tmp_path / "games.sqlite"
+    found: dict[str, str] = {}
+
+    async def before(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        board = await s.hub.create_game(Game(FIDE_2023, parse_control("5+0")), Seat(),
+                                        Seat(), source="open")
+        for side, uci in ((Side.WHITE, "e2e4"), (Side.BLACK, "e7e5")):
+            await s.hub.act(board, side, moved(side, uci))
+        judge = await s.account("judge", Role.ARBITER)
+        account = (await s.client.get("/api/account", headers=alice)).json()["id"]
+        found.update(game=game_id, board=board.id, judge=judge["Authorization"],
+                     alice=account)
+
+    async def after(s: InProcess) -> None:
+        s.clock.advance(1_000)
+        answer = await s.client.get("/api/arbiter/games",
+                                    headers={"Authorization": found["judge"]})
+        assert answer.status_code == 200, answer.text
+        listed = answer.json()
+        assert [g["id"] for g in listed["games"]] == [found["board"]]
+        assert listed["games"][0]["clockRunning"] is False  # stopped for him (S6.12)
+        assert set(s.hub.games) == {found["board"]}  # no clock game loaded
+        sleeping = {g["id"]: g for g in listed["dormant"]}
+        assert set(sleeping) == {found["game"], *ids} == set(s.hub.dormant.games)
+        assert {(g["white"], g["dueInMs"]) for g in sleeping.values()} \
+            == {(found["alice"], MINUTE - 1_000)}
+
+    served(db, before)
+    ids = clone(db, found["game"], 2_000)
+    served(db, after)

@@ -212,13 +212,10 @@ class Hub:
             except ApiError as exc:
                 log.error("game %s: not resumed: %s", game_id, exc.message)
 
-    async def wake_all(self) -> None:
-        """Load every dormant game (for a list of every game, the arbiter's)."""
-        await self.wake(list(self.dormant.games))
-
     async def wake_due(self) -> int:
-        """Load the dormant games due by now, as their timers do (for a time source that
-        does not follow the loop's clock: tests); how many."""
+        """Load the dormant games due by now, as their timers do (the arbiter's list of
+        games, which shows those he must act on loaded: they are due at once; a time source
+        that does not follow the loop's clock: tests); how many."""
         due = self.dormant.due(self.config.now_ms())
         await self.wake(due)
         return len(due)
