@@ -19,6 +19,7 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.parse import parse_control
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import FIDE_2023
+from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.hub import Hub
@@ -178,13 +179,57 @@ def test_untouched_games_flag_when_due(tmp_path: Path) -> None:
         assert await s.hub.wake_due() == 0 and not s.hub.games
         s.clock.advance(1)
         assert await s.hub.wake_due() == len(ids) + 1
+        lag = s.hub.games[found["game"]].lag_ms
+        assert lag > 0 and s.hub.fire_due() == 0  # the lag allowed, as to a live game
+        s.clock.advance(lag)
+        assert s.hub.fire_due() == len(ids) + 1
         for game_id in (found["game"], *ids):
+            flagging = s.hub.games[game_id].flagging
+            if flagging is not None:
+                await flagging
             state = json.loads(s.hub.games[game_id].line)
             assert (state["status"], state["winner"]) == ("outoftime", "black")
 
     served(db, before)
     ids = clone(db, found["game"], 5)
     served(db, after)
+
+
+@pytest.mark.parametrize("late_ms", [200, 301])
+def test_a_game_woken_after_its_flag_fell_has_the_lag_allowed(tmp_path: Path,
+                                                              late_ms: int) -> None:
+    """A game loaded at or after its due time (its flag fallen) is flagged by the rule of a
+    live game's flag timer: a move that arrives within the lag allowance (300 ms) is
+    played exactly as without the restart; one that comes later finds the flag fallen."""
+    answers: dict[str, tuple[int, object]] = {}
+
+    def scenario(restart: bool) -> None:
+        db = tmp_path / f"{restart}.sqlite"
+        found: dict[str, str] = {}
+
+        async def before(s: InProcess) -> None:
+            game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+            await play(s, game_id, "e2e4 e7e5", alice, bob)
+            found.update(game=game_id, alice=alice["Authorization"])
+            if not restart:
+                await after(s)
+
+        async def after(s: InProcess) -> None:
+            s.clock.advance(MINUTE + late_ms)
+            if restart:
+                assert await s.hub.wake_due() == 1  # loaded by its timer, then the move
+            moved = await s.post(f"/api/board/game/{found['game']}/move/g1f3",
+                                 {"Authorization": found["alice"]})
+            entry = await s.game(found["game"])
+            answers[str(restart)] = (moved.status_code, entry.game.clock_ms())
+
+        served(db, before, after) if restart else served(db, before)
+
+    scenario(restart=False)
+    scenario(restart=True)
+    assert answers["True"] == answers["False"]
+    assert answers["True"] == ((200, (300 - late_ms, MINUTE)) if late_ms < 300
+                               else (400, (0, MINUTE)))
 
 
 def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
@@ -283,3 +328,40 @@ def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: P
         assert entry.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)
 
     served(db, before, after)
+
+
+def test_the_arbiters_list_loads_only_the_games_he_must_act_on(tmp_path: Path) -> None:
+    """With thousands of dormant games, the arbiter's list loads the interrupted board game
+    (his to restart) and lists the sleeping clock games from their lines, none loaded."""
+    db = tmp_path / "games.sqlite"
+    found: dict[str, str] = {}
+
+    async def before(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        board = await s.hub.create_game(Game(FIDE_2023, parse_control("5+0")), Seat(),
+                                        Seat(), source="open")
+        for side, uci in ((Side.WHITE, "e2e4"), (Side.BLACK, "e7e5")):
+            await s.hub.act(board, side, moved(side, uci))
+        judge = await s.account("judge", Role.ARBITER)
+        account = (await s.client.get("/api/account", headers=alice)).json()["id"]
+        found.update(game=game_id, board=board.id, judge=judge["Authorization"],
+                     alice=account)
+
+    async def after(s: InProcess) -> None:
+        s.clock.advance(1_000)
+        answer = await s.client.get("/api/arbiter/games",
+                                    headers={"Authorization": found["judge"]})
+        assert answer.status_code == 200, answer.text
+        listed = answer.json()
+        assert [g["id"] for g in listed["games"]] == [found["board"]]
+        assert listed["games"][0]["clockRunning"] is False  # stopped for him (S6.12)
+        assert set(s.hub.games) == {found["board"]}  # no clock game loaded
+        sleeping = {g["id"]: g for g in listed["dormant"]}
+        assert set(sleeping) == {found["game"], *ids} == set(s.hub.dormant.games)
+        assert {(g["white"], g["dueInMs"]) for g in sleeping.values()} \
+            == {(found["alice"], MINUTE - 1_000)}
+
+    served(db, before)
+    ids = clone(db, found["game"], 2_000)
+    served(db, after)

@@ -28,6 +28,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.server import auth, shapes
 from chessarbiter.server.board_api import fields, hub_of
+from chessarbiter.server.dormant import Sleeper
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.requests import bool_field, choice_field, int_field, text_field
 from chessarbiter.server.table import HubGame
@@ -62,15 +63,28 @@ def summary(entry: HubGame) -> dict[str, Any]:
     }
 
 
+def sleeping(game_id: str, sleeper: Sleeper, now: int) -> dict[str, Any]:
+    """One dormant game for the arbiter's list, from its line of deadlines (not loaded):
+    its players' accounts and in how many ms it is due (``None``: never)."""
+    white, black = sleeper.accounts
+    return {"id": game_id, "white": white, "black": black,
+            "dueInMs": None if sleeper.due is None else max(sleeper.due - now, 0)}
+
+
 async def list_games(request: Request) -> Response:
-    """Every game in memory, once the dormant ones are loaded (``?all=true``: also the
-    finished ones)."""
+    """Every game in memory (``?all=true``: also the finished ones), once the dormant games
+    due by now are loaded (among them every one the arbiter must act on: a ruling awaited,
+    clocks stopped by a restart, :func:`~.dormant.due_after`), and the other dormant games
+    from their lines of deadlines (``dormant``), none of them loaded."""
     hub = hub_of(request)
     auth.require_arbiter(request, hub)
     every = bool_field(request.query_params, "all")
-    await hub.wake_all()
-    return JSONResponse({"games": [summary(e) for e in hub.games.values()
-                                   if every or not e.over]})
+    await hub.wake_due()
+    now = hub.config.now_ms()
+    return JSONResponse({
+        "games": [summary(e) for e in hub.games.values() if every or not e.over],
+        "dormant": [sleeping(game_id, sleeper, now)
+                    for game_id, sleeper in hub.dormant.games.items()]})
 
 
 def _side(data: Mapping[str, Any]) -> Side:

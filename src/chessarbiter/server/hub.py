@@ -176,17 +176,12 @@ class Hub:
         for game_id, store_id, meta_text in await self.unfinished():
             if not await self.cluster.claim(game_id, store_id):
                 continue  # another process owns it
-            self.cluster.bus.watch(game_id)  # as :meth:`_take_over`
             try:
                 entry = await self._load(game_id, store_id, meta_text)
             except (StoreError, ValueError) as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
-            events = len(entry.game.log)
-            decisions = recover(entry.live)  # the profile's outage rule
-            if len(entry.game.log) > events:
-                await self._record(entry, decisions)
-            self._resume(entry)
+            await self._take_over(entry)
 
     def _sleep(self, rows: list[tuple[Any, ...]]) -> None:
         """The dormant games of ``rows``, each woken when due (its timer)."""
@@ -217,13 +212,10 @@ class Hub:
             except ApiError as exc:
                 log.error("game %s: not resumed: %s", game_id, exc.message)
 
-    async def wake_all(self) -> None:
-        """Load every dormant game (for a list of every game, the arbiter's)."""
-        await self.wake(list(self.dormant.games))
-
     async def wake_due(self) -> int:
-        """Load the dormant games due by now, as their timers do (for a time source that
-        does not follow the loop's clock: tests); how many."""
+        """Load the dormant games due by now, as their timers do (the arbiter's list of
+        games, which shows those he must act on loaded: they are due at once; a time source
+        that does not follow the loop's clock: tests); how many."""
         due = self.dormant.due(self.config.now_ms())
         await self.wake(due)
         return len(due)
@@ -387,8 +379,9 @@ class Hub:
 
     async def _take_over(self, entry: HubGame) -> HubGame:
         """Play on with a game just loaded by this process as its new owner, after the
-        profile's outage rule (as after a restart); the game in memory if it was loaded
-        meanwhile."""
+        profile's outage rule (as after a restart) and a flag already fallen, recorded with
+        the lag allowed as by the game's flag timer (a game loaded at or after its due
+        time); the game in memory if it was loaded meanwhile."""
         if entry.id in self.games:
             return self.games[entry.id]
         self.games[entry.id] = entry
@@ -399,6 +392,7 @@ class Hub:
             decisions = recover(entry.live)
             if len(entry.game.log) > events:
                 await self._record(entry, decisions)
+            await self._record_flag(entry)
             self._resume(entry)
         return entry
 

@@ -7,7 +7,8 @@ last acknowledged event and the restart. The profile's :class:`Outage` rule says
 happens (``docs/server-ops.md``):
 
 - ``RESUME`` (``online``): nothing else; the clock of the player to move runs again from
-  the restart (a flag already down by then is recorded, as a server records flags).
+  the restart. A flag already down by then (a game loaded at or after its due time) is
+  recorded by the caller as it records every flag: the server's, with its lag allowance.
 - ``ARBITER`` (over-the-board profiles): the game is interrupted, so the arbiter stops the
   clocks (S6.12a) at the last acknowledged state; he decides when play restarts (S6.12c,
   ``ClocksStarted``) and may first set the clocks on the best evidence (S6.10, S6.13,
@@ -29,11 +30,7 @@ def recover(live: LiveGame) -> tuple[Decision, ...]:
     game = live.game
     if game.is_over:
         return ()
-    state = game.state()
-    if game.profile.outage is Outage.ARBITER:
+    if game.profile.outage is Outage.ARBITER and game.state().clock_running:
         at = live.last_at()  # the last acknowledged state, however late the game is loaded
-        return live.apply(ClocksStopped(at)) if state.clock_running else ()
-    waiting = state.pending_ruling is not None or state.sudden_death_claim is not None
-    if game.profile.flags_automatic and not waiting:  # else the arbiter rules first
-        return live.observe_flag()
+        return live.apply(ClocksStopped(at))
     return ()

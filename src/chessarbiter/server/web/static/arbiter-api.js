@@ -5,7 +5,8 @@ import {getJson, post} from "./api.js"
 const decide = (token, id, decision, fields) =>
     post(`/api/arbiter/game/${encodeURIComponent(id)}/${decision}`, token, fields)
 
-export const liveGames = token => getJson("/api/arbiter/games", token).then(reply => reply.games)
+// The live games (games) and those a restart has not loaded yet (dormant: id, white, black).
+export const liveGames = token => getJson("/api/arbiter/games", token)
 export const addTime = (token, id, color, seconds, reason) => decide(token, id, "add-time", {color, seconds, reason})
 // Restart the clocks after a stop or an interruption (Art. 6.12).
 export const startClocks = (token, id) => decide(token, id, "start-clocks", {})

@@ -184,9 +184,9 @@ function refocus(where) {
 
 async function load() {
     const body = $("games").querySelector("tbody")
-    let games
+    let games, dormant
     try {
-        games = await server.liveGames(token)
+        ({games, dormant} = await server.liveGames(token))
     } catch (e) {
         $("error").textContent = e.message
         return
@@ -195,7 +195,7 @@ async function load() {
     const where = focused()
     body.innerHTML = ""
     ticking.clear()
-    if (!games.length) {
+    if (!games.length && !dormant.length) {
         const row = document.createElement("tr")
         const td = cell(row, "No live games.")
         td.colSpan = 8
@@ -229,7 +229,23 @@ async function load() {
         row.querySelectorAll("td").forEach((td, i) => { td.dataset.label = LABELS[i] })  // phones
         body.append(row)
     }
+    for (const game of dormant) sleepingRow(body, game)
     refocus(where)
+}
+
+// A game not loaded since the restart (nothing for the arbiter to do: opening it loads it).
+function sleepingRow(body, game) {
+    const row = document.createElement("tr")
+    row.dataset.game = game.id
+    const link = document.createElement("a")
+    link.href = `/${game.id}`
+    link.textContent = game.id
+    cell(row, link)
+    cell(row, game.white || "anonymous")
+    cell(row, game.black || "anonymous")
+    for (const text of ["", "", "not loaded since the restart", "none", ""]) cell(row, text)
+    row.querySelectorAll("td").forEach((td, i) => { td.dataset.label = LABELS[i] })
+    body.append(row)
 }
 
 if (token) load()  // nothing to ask before a token is given
