@@ -28,3 +28,8 @@ class Board:
     _turn: int
     castling_rights: int
     ep_square: int
+
+    def colour_to_move(self) -> int:
+        """The side to move as a plain int (0 White, 1 Black), as hot paths outside the
+        core compute with it (:attr:`turn` is the same side as a :class:`Side`)."""
+        return self._turn

@@ -17,7 +17,7 @@ line, and most moves of the positions on it are never reached. Every move it giv
 legal, so a move given shows that the position has a legal move; only when none comes is
 :func:`has_legal_move` asked, and only where it matters (mate of the loser; no static
 analysis of a position without a move, as before). Moves are made and unmade without
-history (:meth:`Position.make`, inline for the common moves).
+history (:meth:`Position.make`; :meth:`Position.make_keyed` for the moves keyed beforehand).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Final
 from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
-from chessarbiter.core.squares import PAWN, SIDES
+from chessarbiter.core.squares import PAWN
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -71,16 +71,15 @@ class Exploration:
             self.line = [Move(undo[0]) for undo in undos]
         while undos:
             pos.unmake(undos.pop())
-        pos.turn = SIDES[pos._turn]
         return outcome
 
     def _run(self, pos: Position, cap: int, deadline: Deadline, undos: list[Undo]) -> Winnability:
         """The walk; ``undos`` are the moves from the root to the position of the last
         generator of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
-        board, pieces, occupied = pos.board, pos.pieces, pos.occupied_co
+        board, pieces = pos.board, pos.pieces
         winner_pawn = winner << 3 | PAWN  # a winner's pawn is mating material
-        make, unmake = pos.make, pos.unmake
+        make, make_keyed, unmake = pos.make, pos.make_keyed, pos.unmake
         todo = stack[-1]
         entry = self.pending or next(todo, 0)
         self.pending = 0
@@ -98,31 +97,7 @@ class Exploration:
                 if len(seen) >= cap:
                     self.pending = entry
                     return Winnability.UNDETERMINED
-                # Position.make, inline: no castling rights, no en passant
-                move = entry & MOVE
-                fr = move & 63
-                to = (move >> 6) & 63
-                moved = board[fr]
-                captured = board[to]
-                us = pos._turn
-                bits = 1 << fr | 1 << to
-                board[fr] = 0
-                pieces[moved] ^= bits
-                occupied[us] ^= bits
-                if captured:
-                    pieces[captured] ^= 1 << to
-                    occupied[us ^ 1] ^= 1 << to
-                if move >> 12:
-                    promoted = moved & 8 | move >> 12
-                    pieces[moved] ^= 1 << to
-                    pieces[promoted] ^= 1 << to
-                    board[to] = promoted
-                else:
-                    board[to] = moved
-                undo = (move, captured, 0, pos.ep_square, pos._key)
-                pos.ep_square = -1
-                pos._turn = us ^ 1
-                pos._key = key
+                undo = make_keyed(entry & MOVE, key)
                 structural = entry & STRUCTURAL
             else:
                 move = entry
@@ -147,7 +122,7 @@ class Exploration:
                     static = True
                 # only a capture or a pawn move (a promotion) changes the material
                 if not pieces[winner_pawn] and cannot_mate_by_material(pieces, winner):
-                    if pos._turn == loser and in_check(pos) and not has_legal_move(pos, True):
+                    if pos.turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)
                     entry = next(todo, 0)
@@ -155,14 +130,13 @@ class Exploration:
             replies = children(pos, seen)
             checking = next(replies)
             first = next(replies, 0)  # a move listed is legal: only without one, ask
-            if not first and checking and pos._turn == loser and not has_legal_move(pos, True):
+            if not first and checking and pos.turn == loser and not has_legal_move(pos, True):
                 return self._mate(undos, undo)
             if static:
                 if not first and not has_legal_move(pos, checking != 0):
                     unmake(undo)  # mate or stalemate: nothing follows, not analysed
                     entry = next(todo, 0)
                     continue
-                pos.turn = SIDES[pos._turn]
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
                     unmake(undo)

@@ -71,7 +71,7 @@ def _listed(pos: Position) -> Iterator[int]:
 
 def _children(pos: Position, seen: set[int]) -> Iterator[int]:
     """:func:`children` in general."""
-    us = pos._turn
+    us = pos.colour_to_move()
     them = us ^ 1
     board = pos.board
     pieces = pos.pieces
@@ -80,7 +80,7 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
     occupied = own | opp
     ub = us << 3
     tb = them << 3
-    base = pos._key ^ TURN_KEY
+    base = pos.key_without_en_passant() ^ TURN_KEY
     keys = PIECE_KEYS
     king_bb = pieces[ub | 6]
     king = king_bb.bit_length() - 1
@@ -249,14 +249,14 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
 def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
     """:func:`children` when each side has only its king and pawns: nothing is pinned, a
     check comes from one pawn, which only the king's step or taking the pawn answers."""
-    us = pos._turn
+    us = pos.colour_to_move()
     board = pos.board
     pieces = pos.pieces
     own = pos.occupied_co[us]
     opp = pos.occupied_co[us ^ 1]
     ub = us << 3
     tb = ub ^ 8
-    base = pos._key ^ TURN_KEY
+    base = pos.key_without_en_passant() ^ TURN_KEY
     king = pieces[ub | 6].bit_length() - 1
     t_pawns = pieces[tb | 1]
     checking = PAWN_ATTACKS[us][king] & t_pawns
