@@ -4,7 +4,8 @@ the next round of a tournament (``pair``) and every round re-paired and compared
 Dutch system and, for pairing, by Burstein.
 
 Run: ``PYTHONPATH=src .venv/bin/python bench/bench_pairing.py --bbp PATH/bbpPairings.exe
-[--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-check] [--check-rounds N]``
+[--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-pair] [--no-check]
+[--check-rounds N]``
 (``--check-rounds``: check the file cut after its first N rounds, so that a loaded machine
 gets through the 1,000-player check). bbpPairings is built from ``../shared/tools/
 bbpPairings`` with ``make`` in a copy (its Burstein mode needs the mend described in
@@ -115,6 +116,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", default="400,1000", help="player counts: 400, 1000")
     parser.add_argument("--systems", default="dutch,burstein")
+    parser.add_argument("--no-pair", action="store_true", help="time checking only")
     parser.add_argument("--no-check", action="store_true", help="time pairing only")
     parser.add_argument("--check-rounds", type=int, help="check only the first N rounds")
     args = parser.parse_args()
@@ -130,7 +132,7 @@ def main() -> None:
             trf = parse(text)
             upcoming = first_unpaired_round(trf)
             tasks: list[Task] = []
-            for system in systems:
+            for system in [] if args.no_pair else systems:
                 path = Path(scratch) / f"{system}{players}.trf"
                 path.write_text(text.replace("FIDE_DUTCH", "FIDE_BURSTEIN")
                                 if system == "burstein" else text, "latin-1")
@@ -140,7 +142,7 @@ def main() -> None:
                                   [args.bbp, f"--{system}", str(path), "-p", str(out)],
                                   partial(same_pairs, out)))
             if not args.no_check and "dutch" in systems:
-                path = Path(scratch) / f"check{players}.trf"
+                path = Path(scratch) / f"check{players}.trf"  # Dutch: the file's own system
                 last = min(upcoming - 1, args.check_rounds or upcoming)
                 path.write_text(first_rounds(trf, last) if last < upcoming - 1 else text,
                                 "latin-1")
