@@ -4,16 +4,17 @@ the next round of a tournament (``pair``) and every round re-paired and compared
 Dutch system and, for pairing, by Burstein.
 
 Run: ``PYTHONPATH=src .venv/bin/python bench/bench_pairing.py --bbp PATH/bbpPairings.exe
-[--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-check]
-[--check-rounds N]`` (``--check-rounds``: check the file cut after its first N rounds, so
-that a loaded machine gets through the 1,000-player check). bbpPairings is
-built from ``../shared/tools/bbpPairings`` with ``make`` in a copy (its Burstein mode needs
-the mend described in ``tests/tournament/bbp.py``; ``CHESSARBITER_BBPPAIRINGS`` may name the
-executable instead of ``--bbp``). Each repeat runs chessarbiter (in this process) and then
-bbpPairings (a process) on the same file; the rows give the medians over the repeats of the
-CPU and wall-clock seconds with their spread (min-max), the ratio bbpPairings/chessarbiter
-of the median CPU seconds, and whether the two pairings are the same. CPU seconds are the
-fairer figure on a loaded machine: wall-clock also counts time waiting for a core.
+[--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-pair] [--no-check]
+[--check-rounds N]``
+(``--check-rounds``: check the file cut after its first N rounds, so that a loaded machine
+gets through the 1,000-player check). bbpPairings is built from ``../shared/tools/
+bbpPairings`` with ``make`` in a copy (its Burstein mode needs the mend described in
+``tests/tournament/bbp.py``); ``CHESSARBITER_BBPPAIRINGS`` may name it instead of ``--bbp``;
+without either, chessarbiter is timed alone. Each repeat runs chessarbiter (in this
+process), then bbpPairings (a process) on the same file. A row gives the medians over the
+repeats of the CPU and wall-clock seconds with their spread (min-max), the ratio of the
+median CPU seconds (bbpPairings / chessarbiter), and whether the two agree. CPU seconds are
+the fairer figure on a loaded machine: wall-clock also counts time waiting for a core.
 """
 
 from __future__ import annotations
@@ -115,11 +116,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", default="400,1000", help="player counts: 400, 1000")
     parser.add_argument("--systems", default="dutch,burstein")
+    parser.add_argument("--no-pair", action="store_true", help="time checking only")
     parser.add_argument("--no-check", action="store_true", help="time pairing only")
     parser.add_argument("--check-rounds", type=int, help="check only the first N rounds")
     args = parser.parse_args()
     if not args.bbp:
-        parser.error("--bbp: give the bbpPairings executable (or CHESSARBITER_BBPPAIRINGS)")
+        print("bbpPairings not given (--bbp or CHESSARBITER_BBPPAIRINGS): chessarbiter alone")
     systems: list[System] = [s for s in ("dutch", "burstein") if s in args.systems.split(",")]
     print(f"{'task':<24} {'players':>7}  {'chessarbiter CPU s':>21}  {'bbpPairings CPU s':>21}"
           f"  {'ratio':>5}  {'chessarbiter wall s':>21}  {'bbpPairings wall s':>21}  same")
@@ -130,7 +132,7 @@ def main() -> None:
             trf = parse(text)
             upcoming = first_unpaired_round(trf)
             tasks: list[Task] = []
-            for system in systems:
+            for system in [] if args.no_pair else systems:
                 path = Path(scratch) / f"{system}{players}.trf"
                 path.write_text(text.replace("FIDE_DUTCH", "FIDE_BURSTEIN")
                                 if system == "burstein" else text, "latin-1")
@@ -140,7 +142,7 @@ def main() -> None:
                                   [args.bbp, f"--{system}", str(path), "-p", str(out)],
                                   partial(same_pairs, out)))
             if not args.no_check and "dutch" in systems:
-                path = Path(scratch) / f"check{players}.trf"
+                path = Path(scratch) / f"check{players}.trf"  # Dutch: the file's own system
                 last = min(upcoming - 1, args.check_rounds or upcoming)
                 path.write_text(first_rounds(trf, last) if last < upcoming - 1 else text,
                                 "latin-1")
@@ -154,10 +156,15 @@ def main() -> None:
                     (c, w), mine = ours(run)
                     cpu[0].append(c)
                     wall[0].append(w)
-                    (c, w), done = theirs(command)
-                    cpu[1].append(c)
-                    wall[1].append(w)
-                    agree = agree and same(mine, done)
+                    if args.bbp:
+                        (c, w), done = theirs(command)
+                        cpu[1].append(c)
+                        wall[1].append(w)
+                        agree = agree and same(mine, done)
+                if not args.bbp:
+                    print(f"{name:<24} {players:>7}  {spread(cpu[0]):>21}  {'-':>21}  {'-':>5}  "
+                          f"{spread(wall[0]):>21}  {'-':>21}  -", flush=True)
+                    continue
                 ratio = statistics.median(cpu[1]) / statistics.median(cpu[0])
                 print(f"{name:<24} {players:>7}  {spread(cpu[0]):>21}  {spread(cpu[1]):>21}  "
                       f"{ratio:5.2f}  {spread(wall[0]):>21}  {spread(wall[1]):>21}  "

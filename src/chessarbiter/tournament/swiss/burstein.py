@@ -160,7 +160,7 @@ def pair(field: Field) -> Pairing:
     bye = None
     if len(order) % 2:
         eligible = [p for p in order if not any(
-            _took_part(c) and c.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN, Code.FULL_BYE)
+            _took_part(c) and c.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN)
             for c in field.cells[p])]
         if not eligible:
             raise PairingError("no player may receive the pairing-allocated bye")
