@@ -1,6 +1,7 @@
 """lichess-bot, unmodified (its own virtual environment, Debian's stockfish, configured
 only by its config file, greetings on): it upgrades its account to a BOT, accepts a
-challenge from an account driven by berserk and plays until that side resigns; it plays
+challenge from an account driven by berserk, answers ``!name`` written in the player room
+(a ``chatLine`` on its game stream) and plays until that side resigns; it plays
 the built-in engine through ``/api/challenge/ai``; a random-colour challenge; a
 correspondence game (its config accepting correspondence). No error line in its log."""
 
@@ -133,12 +134,29 @@ def test_lichess_bot_accepts_plays_and_greets(
     alice.challenges.create("robot", rated=False, clock_limit=60, clock_increment=0,
                             color="white")
     game_id = game_started(alice)
+    alice.board.make_move(game_id, "e2e4")
+    said = player_chat(url, tokens["alice"], game_id, "robot")  # its greeting, on its turn
+    assert any("robot" in line["text"] for line in said), said
+    alice.board.post_message(game_id, "!name")  # a chatLine on its stream: it answers
+    said = player_chat(url, tokens["alice"], game_id, "robot", "running")  # after its move
+    assert any(line["text"].startswith("robot running") for line in said), said
     last = play_then_resign(alice, game_id, chess.WHITE, plies=6)
     assert last["status"] == "resign" and last["winner"] == "black"
     assert len(moves_of(last)) >= 6  # the bot answered every move
-    chat = httpx.get(f"{url}/api/board/game/{game_id}/chat",
-                     headers={"Authorization": f"Bearer {tokens['alice']}"}).json()
-    assert any("robot" in line["text"] and line["user"] == "robot" for line in chat), chat
+
+
+def player_chat(url: str, token: str, game_id: str, user: str, text: str = ""
+                ) -> list[dict[str, str]]:
+    """The game's player room once ``user`` has written a line containing ``text``."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        said: list[dict[str, str]] = httpx.get(
+            f"{url}/api/board/game/{game_id}/chat",
+            headers={"Authorization": f"Bearer {token}"}).json()
+        if any(line["user"] == user and text in line["text"] for line in said):
+            return said
+        time.sleep(0.1)
+    raise AssertionError(f"{user} never wrote {text!r} in the chat")
 
 
 def test_lichess_bot_plays_correspondence(

@@ -261,3 +261,32 @@ def test_the_laws_refuse_in_lichess_error_shape(server: tuple[Checked, dict[str,
     assert s.call("GET", f"/game/export/{game_id}",
                   headers={"Accept": "application/json"}).json()["moves"] == "e2e4 e7e5 g1f3"
     assert s.found == [], "\n".join(s.found)
+
+
+def test_chat_lines_on_the_game_streams_by_room(server: tuple[Checked, dict[str, str]]
+                                                ) -> None:
+    s, tok = server
+    alice, bob, robot = tok["alice"], tok["bob"], tok["robot"]
+    game_id = started(s, alice, bob)
+    chat = f"/api/board/game/{game_id}/chat"
+    streams: dict[str, list[bytes]] = {"alice": [], "bob": [], "robot": [], "anonymous": []}
+    readers = [s.stream(f"/api/board/game/stream/{game_id}", token, streams[name], '"resign"')
+               for name, token in (("alice", alice), ("bob", bob), ("robot", robot),
+                                   ("anonymous", None))]
+    for lines in streams.values():
+        wait_for(lines, "gameFull")
+    s.call("POST", chat, alice, data={"room": "player", "text": "Good luck"})
+    s.call("POST", chat, robot, data={"room": "spectator", "text": "Enjoy the game"})
+    for lines in streams.values():
+        wait_for(lines, "Enjoy the game")
+    s.call("POST", f"/api/board/game/{game_id}/resign", bob)
+    for reader in readers:
+        reader.join(20)
+    said = {name: [json.loads(line) for line in lines if b'"chatLine"' in line]
+            for name, lines in streams.items()}
+    player = {"type": "chatLine", "room": "player", "username": "alice", "text": "Good luck"}
+    spectator = {"type": "chatLine", "room": "spectator", "username": "robot",
+                 "text": "Enjoy the game"}
+    assert said["alice"] == said["bob"] == [player, spectator]
+    assert said["robot"] == said["anonymous"] == [spectator]  # the player room is not theirs
+    assert s.found == [], "\n".join(s.found)

@@ -81,7 +81,8 @@ def _pace(request: Request) -> Buckets:
 
 
 async def write_chat(request: Request) -> Response:
-    """Write a line in the game's ``player`` room (the players) or ``spectator`` room."""
+    """Write a line in the game's ``player`` room (the players) or ``spectator`` room;
+    it goes out on the game's streams (:func:`chat.announce`)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     entry = await hub.get(request.path_params["gameId"])
@@ -94,6 +95,7 @@ async def write_chat(request: Request) -> Response:
     at = hub.config.now_ms()
     await hub.db.run(lambda store, conn: chat.insert_line(conn, entry.id, room, account.name,
                                                           text, at))
+    chat.announce(hub, entry, room, account.name, text)
     return JSONResponse(OK)
 
 

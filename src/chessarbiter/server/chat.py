@@ -1,17 +1,24 @@
 """A game's chat (lichess' ``/api/bot/game/{id}/chat`` and the Board API's): two rooms,
 ``player`` (the players) and ``spectator`` (any account), kept in the table
 ``server_chat``; a line's length and an account's pace are limited (values in
-docs/server.md, "Limits")."""
+docs/server.md, "Limits"). A line written also goes out on the game's streams as lichess'
+``chatLine``: the player room's to the players' streams only, the spectator room's to
+every stream of the game."""
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.limits import Buckets, Rate
+from chessarbiter.server.presence import presence_of
+from chessarbiter.server.table import HubGame, ndjson
+
+if TYPE_CHECKING:
+    from chessarbiter.server.hub import Hub
 
 ROOMS: Final = ("player", "spectator")
 MAX_CHARS: Final = 140
@@ -57,3 +64,17 @@ def select_lines(conn: sqlite3.Connection, game: str, room: str) -> list[dict[st
     rows = conn.execute("SELECT author, text FROM server_chat WHERE game = ? AND room = ? "
                         "ORDER BY at_ms DESC LIMIT ?", (game, room, SHOWN)).fetchall()
     return [{"user": str(author), "text": str(text)} for author, text in reversed(rows)]
+
+
+def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
+    """Send a written line as a ``chatLine`` on the game's streams: a ``spectator`` line
+    on every stream (and to the processes relaying the game), a ``player`` line only on
+    the streams its players hold open here (:mod:`presence` knows them)."""
+    line = ndjson({"type": "chatLine", "room": room, "username": author, "text": text})
+    if room == "spectator":
+        entry.publish(line)
+        return
+    seats = presence_of(hub).games.get(entry.id)
+    for queue in () if seats is None else (*seats.queues[0], *seats.queues[1]):
+        if not queue.full():
+            queue.put_nowait(line)

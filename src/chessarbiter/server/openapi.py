@@ -86,7 +86,8 @@ def _board(prefix: str) -> list[Op]:
            "opponent's flag", OK, "player", query={"move": UCI},
            path_params={**game, "kind": {"type": "string", "enum": [
                "threefold", "fifty", "fifty-moves", "sudden-death", "flag"]}}),
-        Op("get", prefix + "/stream/{gameId}", "The game: gameFull, then gameState lines",
+        Op("get", prefix + "/stream/{gameId}", "The game: gameFull, then gameState and "
+           "chatLine lines",
            {"type": "string"}, "none", stream=True, media="application/x-ndjson",
            path_params=game),
         Op("post", prefix + "/{gameId}/chat", "Write in the game's chat: the player room "
