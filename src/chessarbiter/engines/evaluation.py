@@ -5,7 +5,7 @@ pieces, mobility (squares a piece reaches that hold no own piece and no enemy pa
 king safety (the enemy king's zone attacked, the own king's pawn shelter), pawn structure
 (passed pawns by rank, doubled, isolated and backward pawns), the bishop pair, rooks on open
 files, and a mop-up term that drives a lone king to the edge. The weights are those of
-:mod:`chessarbiter.engines.weights`, tuned on real games (``bench/tune_eval.py``).
+:mod:`chessarbiter.engines.weights`, which ``bench/tune_eval.py`` fits to real games.
 """
 
 from __future__ import annotations
