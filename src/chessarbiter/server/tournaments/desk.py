@@ -371,7 +371,8 @@ class Desk:
                 "White": seats[0].name, "Black": seats[1].name}
         game = Game(loaded.profile, loaded.control, tags=tags)
         await self.hub.create_game(game, seats[0], seats[1], source="tournament",
-                                   creator=loaded.organiser, game_id=board.game_id)
+                                   creator=loaded.organiser, game_id=board.game_id,
+                                   start_clocks=False)  # the director starts the round
 
     # -- results flowing in ----------------------------------------------------------------
 

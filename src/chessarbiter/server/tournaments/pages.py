@@ -164,6 +164,12 @@ async def pairings(request: Request) -> Response:
                      f'<span class="score">{e(board["result"] or "…")}</span>', link, enter])
     bye = game_round["bye"]
     text = "" if bye is None else f"<p>Bye (1 point): {_who(bye)}</p>"
+    if data["clockStart"] == "black-starts-white" and round_no == data["paired"]:
+        text += ("<section><h2>Start the round</h2><p>Under these rules the clocks start "
+                 "when a director starts the round (Art. 6.5), not when it is paired.</p>"
+                 + form(f"/api/tournament/{data['id']}/round/{round_no}/start", "",
+                        f"Start round {round_no}", f"Start round {round_no}")
+                 + "</section>")
     body = (heading(data) + table(f"Round {round_no}", ["Board", "White", "Black", "Result",
                                                         "Game", "Enter result (director)"],
                                   rows, "pairings") + text)

@@ -201,9 +201,14 @@ function halted() {
 }
 
 const HALTED = "The clocks are stopped after an interruption (Art. 6.12): waiting for the arbiter to start them."
+const ROUND = "The round has not started: the clocks start when the tournament's director starts the round (Art. 6.5)."
+
+function awaitingRound() {
+    return !!state && !!full && server.awaitsRound(full, state, plyCount(), haltNoted)
+}
 
 function myTurn() {
-    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted()
+    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted() && !awaitingRound()
 }
 
 function updateInput() {
@@ -276,6 +281,7 @@ function statusText() {
     if (!state) return "Connecting…"
     if (OVER(state.status)) return "Game over."
     if (halted()) return HALTED
+    if (awaitingRound()) return ROUND
     const turn = turnOf(state.moves)
     if (!me) return `${SIDE_NAME[turn]} to move.`
     const waiting = opponentAbsent() ? " Your opponent has not moved yet." : ""
@@ -303,10 +309,13 @@ $("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
 function onState(next, fresh = false) {
     const before = state
     const wasHalted = halted()
+    const wasAwaiting = awaitingRound()
     state = next
     if (server.clockStopped(state)) haltNoted ||= server.notesStopClocks(state)
     else haltNoted = false
     if (halted() && !wasHalted) announce(HALTED)
+    if (awaitingRound() && !wasAwaiting) announce(ROUND)
+    else if (wasAwaiting && !awaitingRound() && !OVER(state.status)) announce("The round has started: the clocks run.")
     setClocks()
     drawClocks()
     $("status").textContent = statusText()
@@ -502,6 +511,7 @@ $("typed").onsubmit = event => {
     if (command(text)) return
     act("move", async () => {
         if (halted()) throw new Error("the clocks are stopped: waiting for the arbiter")
+        if (awaitingRound()) throw new Error("the round has not started: waiting for the director")
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
         const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
         await sendMove(uci)
