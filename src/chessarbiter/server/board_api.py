@@ -33,7 +33,7 @@ from chessarbiter.arbiter.scoresheet import to_pgn
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.server import auth, shapes
+from chessarbiter.server import auth, presence, shapes
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
@@ -437,8 +437,9 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
+    side = presence.arrive(hub, scope, receive, entry, queue)  # who is at the board
     try:
-        first = ndjson(entry.full())
+        first = ndjson(presence.full(hub, entry))
         over = entry.over
         await send({"type": "http.response.start", "status": 200, "headers": [NDJSON_TYPE]})
         await send({"type": "http.response.body", "body": first, "more_body": not over})
@@ -454,6 +455,7 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
+        presence.leave(hub, entry, side, queue)
         closed()
 
 

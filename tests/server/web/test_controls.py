@@ -48,19 +48,34 @@ def test_the_friends_link_abort_and_a_new_game(served: Served, browser: Browser)
     assert home.evaluate("() => navigator.clipboard.readText()") == friend_link
     home.click("#link-mine")
     expect(home.locator("body")).to_have_attribute("data-status", "started")
-    expect(home.locator("#status")).to_have_text("Your move. Your opponent has not moved yet.")
+    expect(home.locator("#status")).to_have_text("Your move. Your opponent has not arrived yet.")
     expect(home.locator("#invite-link")).to_have_value(friend_link)
     home.click("#invite-copy")
     expect(home.locator("#invite-copied")).to_have_text("Copied.")
 
+    home.go_back()  # the home page lists the game and its link again, not an empty form
+    kept = home.locator("#kept-games li")
+    expect(kept).to_have_count(1)
+    expect(kept.locator("input")).to_have_value(friend_link)
+    kept.get_by_role("button").click()
+    expect(kept.get_by_role("status")).to_have_text("Copied.")
+    kept.get_by_role("link").click()
+    expect(home.locator("body")).to_have_attribute("data-status", "started")
+
     black = board(browser, friend_link)
+    expect(home.locator("#status")).to_have_text("Your move.")
+    invite = home.locator("#invite")
+    expect(invite).to_be_visible()  # folded once the opponent is here, still reachable
+    expect(home.locator("#invite-link")).to_be_hidden()
+    invite.locator("summary").click()
+    expect(home.locator("#invite-link")).to_have_value(friend_link)
+    expect(home.locator("#invite-link")).to_be_visible()
     click_move(home, "e2e4")
     plies(black, 1)
-    expect(home.locator("#invite")).to_be_visible()  # black has not moved yet
     expect(home.locator("#abort")).to_be_enabled()
     click_move(black, "e7e5")
     plies(home, 2)
-    expect(home.locator("#invite")).to_be_hidden()
+    expect(invite).to_be_visible()
     expect(home.locator("#status")).to_have_text("Your move.")
     expect(home.locator("#abort")).to_be_disabled()
     expect(black.locator("#abort")).to_be_disabled()
@@ -70,8 +85,10 @@ def test_the_friends_link_abort_and_a_new_game(served: Served, browser: Browser)
     black.once("dialog", lambda dialog: dialog.accept())
     black.click("#resign")
     expect(home.locator("#result")).to_contain_text("1-0 White wins")
+    expect(invite).to_be_hidden()
     home.get_by_role("link", name="New game").click()
     expect(home.locator("h1")).to_have_text("Play a game")
+    expect(home.locator("#kept")).to_be_hidden()  # the game is over: its link is forgotten
 
 
 def test_abort_asks_first(served: Served, browser: Browser) -> None:

@@ -54,6 +54,9 @@ def test_home_and_a_friends_game_waiting(served: Served, browser: Browser, see: 
     home.click("#link-mine")
     expect(home.locator("body")).to_have_attribute("data-status", "started")
     see(home, "a game waiting for the friend")
+    home.go_back()
+    expect(home.locator("#kept-games li")).to_have_count(1)
+    see(home, "home, a friend's game kept")
 
 
 def test_a_game_in_progress_offer_over_spectator_accessible(

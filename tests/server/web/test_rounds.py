@@ -60,7 +60,8 @@ def test_a_round_announced_started_and_ended_by_the_director(
     see(player, "a tournament game announced")
     announced.get_by_role("link", name="Go to your board").click()
     player.wait_for_url(f"{served.base}/{board['game']}")
-    expect(player.locator("#status")).to_have_text(ROUND_WAIT)
+    expect(player.locator("#status")).to_have_text(
+        ROUND_WAIT + " Your opponent has not arrived yet.")
     expect(player.locator("#announce")).to_contain_text(ROUND_WAIT)
     expect(player.locator(".clock.running")).to_have_count(0)
     expect(player.locator(".clock").first).to_contain_text("10:00")
@@ -73,9 +74,11 @@ def test_a_round_announced_started_and_ended_by_the_director(
     player.go_forward()
 
     director = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens["td"])
+    see(director, "a round page with its start button")
     director.get_by_role("button", name="Start round 1").click()
-    expect(player.locator("#status")).to_contain_text(
-        "Your move." if colour == "white" else "White to move: waiting for your opponent.")
+    expect(player.locator("#status")).to_have_text(
+        ("Your move." if colour == "white" else "White to move: waiting for your opponent.")
+        + " Your opponent has not arrived yet.")
     expect(player.locator("#announce")).to_contain_text("The round has started")
     expect(player.locator(".clock.running")).to_have_count(1)
 

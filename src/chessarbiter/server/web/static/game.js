@@ -6,7 +6,7 @@ import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/marker
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
 import {config, follow, gameView, readTypedMove, formatMs, msWords, ApiError} from "./api.js"
 import * as server from "./server.js"
-import {copyLink, inviteKey} from "./copy.js"
+import {copyLink, forgetInvite, keptInvite} from "./copy.js"
 
 const cfg = config()
 const gameId = cfg.gameId
@@ -269,23 +269,39 @@ async function sendMove(uci) {
 function onLine(line) {
     if (line.type === "gameFull") {
         full = line
+        if (me && line.presence) opponent = line.presence[OTHER[me]]
         onState(line.state, true)
     } else if (line.type === "gameState") {
         onState(line)
     } else if (line.type === "opponentGone") {
-        $("status").textContent = line.gone ? "Your opponent has left the game." : statusText()
+        const was = opponent
+        opponent = line.gone ? "gone" : "here"
+        if (OVER(state?.status || "started") || was === opponent) return
+        announce(line.gone ? "Your opponent has left the game." : was === "absent" ? "Your opponent has arrived." : "Your opponent is back.")
+        $("status").textContent = statusText()
+        drawInvite()
     }
+}
+
+const OTHER = {white: "black", black: "white"}
+let opponent = null  // the opponent at the board: "here", "absent" (not arrived), "gone" or null (not told)
+
+// The opponent's presence in words, after the state: never "Your move." alone while the
+// opponent is not at the board.
+function presenceText() {
+    if (opponent === "absent") return " Your opponent has not arrived yet."
+    if (opponent === "gone") return " Your opponent has left the game."
+    return opponent === null && opponentAbsent() ? " Your opponent has not moved yet." : ""
 }
 
 function statusText() {
     if (!state) return "Connecting…"
     if (OVER(state.status)) return "Game over."
-    if (halted()) return HALTED
-    if (awaitingRound()) return ROUND
     const turn = turnOf(state.moves)
-    if (!me) return `${SIDE_NAME[turn]} to move.`
-    const waiting = opponentAbsent() ? " Your opponent has not moved yet." : ""
-    return (turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`) + waiting
+    if (!me) return halted() ? HALTED : awaitingRound() ? ROUND : `${SIDE_NAME[turn]} to move.`
+    const now = halted() ? HALTED : awaitingRound() ? ROUND
+        : turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
+    return now + presenceText()
 }
 
 // Whether the opponent has not made a move yet (the page cannot see whether they opened it).
@@ -295,13 +311,20 @@ function opponentAbsent() {
     return plyCount() < (first === me ? 2 : 1)
 }
 
-// The friend's link (kept by the home page that made the game) while the opponent has not
-// moved: the board is where the player waits.
+// The friend's link (kept by the home page that made the game), on the board until the game
+// ends: unfolded while the opponent has not arrived (not told: has not moved), then folded.
+let inviteWaiting = null
+
 function drawInvite() {
-    const link = localStorage.getItem(inviteKey(gameId))
-    $("invite").hidden = !link || !opponentAbsent()
-    if (link && $("invite-link").value !== link) $("invite-link").value = link
-    if (link && !opponentAbsent()) localStorage.removeItem(inviteKey(gameId))
+    const kept = keptInvite(gameId)
+    const over = !state || OVER(state.status)
+    $("invite").hidden = !kept || over
+    if (kept && over && state) forgetInvite(gameId)
+    if (!kept || over) return
+    if ($("invite-link").value !== kept.other) $("invite-link").value = kept.other
+    const waiting = opponent === "absent" || (opponent === null && opponentAbsent())
+    if (waiting !== inviteWaiting) $("invite").open = waiting  // else as the player left it
+    inviteWaiting = waiting
 }
 
 $("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
