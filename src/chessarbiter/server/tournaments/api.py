@@ -16,7 +16,7 @@ from chessarbiter.clock import Side
 from chessarbiter.server import auth
 from chessarbiter.server.board_api import fields, hub_of
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.requests import choice_field, int_field, text_field
+from chessarbiter.server.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
 from chessarbiter.server.tournaments.rounds import end_game, start_round
 from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS
@@ -91,7 +91,7 @@ async def create(request: Request) -> Response:
     account = auth.require_account(request, hub)
     data = await fields(request)
     settings = read_settings(data)
-    control = text_field(data, "timeControl") or "-"
+    control = written_control(data) or "-"
     profile = text_field(data, "profile") or "auto"
     number = await desk_of(request).create(account, settings, control, profile)
     return JSONResponse({"id": number, "url": f"/tournament/{number}"})

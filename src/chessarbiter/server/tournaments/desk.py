@@ -31,7 +31,7 @@ from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.requests import within_maxima
+from chessarbiter.server.requests import within_limits
 from chessarbiter.server.table import HubGame
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
@@ -183,7 +183,7 @@ class Desk:
     async def create(self, organiser: Account, settings: Settings, control_text: str,
                      profile_name: str) -> int:
         """A new tournament organised by ``organiser``; its id."""
-        control = within_maxima(read_control(control_text), control_text)
+        control = within_limits(read_control(control_text), control_text)
         try:
             profile = profile_for(control, profile_name)
         except ValueError as exc:

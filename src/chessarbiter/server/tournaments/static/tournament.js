@@ -87,6 +87,13 @@ for (const form of document.querySelectorAll("form[data-post]")) {
         event.preventDefault()
         $("error").textContent = ""
         $("done").textContent = ""
+        const empty = [...form.querySelectorAll("input[required]")].find(input => !input.value.trim())
+        if (empty) {  // said here: an empty field is never sent as "not given"
+            const label = empty.closest("label")?.firstChild?.textContent.trim() || empty.name
+            $("error").textContent = empty.dataset.empty || `${label}: required`
+            empty.focus()
+            return
+        }
         const fields = Object.fromEntries(new FormData(form).entries())
         try {
             const reply = await post(form.dataset.post, "", fields)
