@@ -137,11 +137,20 @@ def leave(hub: Hub, entry: HubGame, side: Side | None, queue: asyncio.Queue[Line
         presence.leave(entry, side, queue)
 
 
+def sides(hub: Hub, entry: HubGame) -> dict[str, str] | None:
+    """Each side's presence (:meth:`Presence.state`) by colour; ``None`` when it is not
+    known (a cluster) or the game is over."""
+    presence = presence_of(hub)
+    if presence is None or entry.over:
+        return None
+    return {name: presence.state(entry.id, side)
+            for name, side in (("white", Side.WHITE), ("black", Side.BLACK))}
+
+
 def full(hub: Hub, entry: HubGame) -> dict[str, Any]:
     """The ``gameFull`` object, with each side's ``presence`` when it is known."""
     data = entry.full()
-    presence = presence_of(hub)
-    if presence is not None and not entry.over:
-        data["presence"] = {name: presence.state(entry.id, side)
-                            for name, side in (("white", Side.WHITE), ("black", Side.BLACK))}
+    known = sides(hub, entry)
+    if known is not None:
+        data["presence"] = known
     return data

@@ -1,8 +1,10 @@
 """A tournament round as its players live it, in Debian's chromium against a real server:
-the pairing announced on the tournament page a player has open (and on the event stream an
-API client holds), with a link to the board and no token in any address; the clocks still
-until the director starts the round (FIDE rules, Art. 6.5); a result the director enters
-ending the live game, the game page and the round page agreeing."""
+the pairing announced on the tournament page a player has open, on the board of their last
+game (and on the event stream an API client holds), with a link to the board and no token
+in any address; the clocks still until the director starts the round (FIDE rules, Art.
+6.5); a result the director enters ending the live game, the game page and the round page
+agreeing; the arbiter's console saying the round waits and who has not arrived (Art. 6.7's
+default time is the arbiter's)."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def test_a_round_announced_started_and_ended_by_the_director(
     tokens = {name: served.run(served.hub.add_account(name))[1]
               for name in ("uma", "vic", "td")}
     number = api(served, "/api/tournament/new", tokens["td"], name="Evening rapid",
-                 system="roundrobin", timeControl="10+5")["id"]  # auto: FIDE rapid
+                 system="double", timeControl="10+5")["id"]  # auto: FIDE rapid
     for name in ("uma", "vic"):
         api(served, f"/api/tournament/{number}/join", tokens[name], rating=1500)
     player = signed_in(browser, f"{served.base}/tournament/{number}", tokens["uma"])
@@ -73,6 +75,15 @@ def test_a_round_announced_started_and_ended_by_the_director(
     player.go_forward()
     player.go_forward()
 
+    console = browser.new_context(viewport=DESKTOP).new_page()  # for the default time
+    console.goto(served.base + "/arbiter")
+    console.fill("#token", served.arbiter_token("round-arbiter"))
+    console.click("#login button[type=submit]")
+    row = console.locator(f'#games tr[data-game="{board["game"]}"]')
+    expect(row).to_contain_text("the round has not started: its director starts it")
+    expect(row).to_contain_text(f"{'black' if colour == 'white' else 'white'} has not arrived")
+    console.context.close()
+
     director = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens["td"])
     see(director, "a round page with its start button")
     director.get_by_role("button", name="Start round 1").click()
@@ -94,3 +105,13 @@ def test_a_round_announced_started_and_ended_by_the_director(
         return kind
 
     assert served.run(last_event()) == "declare-result"
+
+    second = api(served, f"/api/tournament/{number}/pair", tokens["td"])["boards"][0]
+    colour = "white" if second["white"] == "uma" else "black"
+    following = player.locator("#next-game")  # announced on the finished board
+    expect(following).to_have_text(f"Your next tournament game: you play {colour} against "
+                                    "vic. Go to your board")
+    expect(player.locator("#announce")).to_contain_text("Your next tournament game")
+    following.get_by_role("link").click()
+    player.wait_for_url(f"{served.base}/{second['game']}")
+    expect(player.locator("#status")).to_contain_text("The round has not started")

@@ -388,12 +388,32 @@ function showResult(before) {
     board.disableMoveInput()
 }
 
+// A tournament game over: the player's next game is announced here when its round is paired
+// (the account's event stream, held by the browser session that plays the tournament).
+let watchingNext = false
+
+function watchNextGame() {
+    if (watchingNext || !me || full?.source !== "tournament") return
+    watchingNext = true
+    follow("/api/stream/event", "", line => {
+        const game = line.game
+        if (line.type !== "gameStart" || game?.source !== "tournament" || game.gameId === gameId) return
+        if (!["created", "started"].includes(game.status?.name) || !$("next-game").hidden) return
+        const text = `Your next tournament game: you play ${game.color} against ${game.opponent?.username || "your opponent"}.`
+        const link = Object.assign(document.createElement("a"), {href: `/${game.gameId}`, textContent: "Go to your board"})
+        $("next-game").append(text + " ", link)
+        $("next-game").hidden = false
+        announce(text)
+    }, () => false, () => {})
+}
+
 function updateButtons() {
     const over = !state || OVER(state.status)
     for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
     $("abort").disabled ||= plyCount() >= 2  // once both players have moved, resign instead
     $("actions").hidden = !me || over
     $("after").hidden = !over
+    if (over && state) watchNextGame()
 }
 
 // -- actions --
