@@ -112,6 +112,7 @@ def test_a_round_announced_started_and_ended_by_the_director(
     expect(following).to_have_text(f"Your next tournament game: you play {colour} against "
                                     "vic. Go to your board")
     expect(player.locator("#announce")).to_contain_text("Your next tournament game")
+    see(player, "the next tournament game announced on the finished board")
     following.get_by_role("link").click()
     player.wait_for_url(f"{served.base}/{second['game']}")
     expect(player.locator("#status")).to_contain_text("The round has not started")
