@@ -13,6 +13,8 @@ from typing import Any
 import berserk
 import pytest
 
+from chessarbiter.clock.records import Side
+from chessarbiter.server.presence import GONE_MS, presence_of
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import Live, add_accounts, live_server
 
@@ -222,8 +224,12 @@ def test_every_board_bot_and_challenge_method(
     assert refused.value.status_code == 400  # arena tournaments only
     for _ in bob.board.stream_game_state(game):
         break  # bob at the board, then gone
+    presence = presence_of(live.hub)
+    eventually(lambda: presence.games[game].left_at[Side.BLACK] is not None)
+    clock.advance(GONE_MS)  # left once his streams have been closed 5 s
+    live.hub.loop.call_soon_threadsafe(presence.look)
     eventually(lambda: any(s.get("type") == "opponentGone" and s["gone"] for s in states))
-    clock.advance(30_000)
+    clock.advance(30_000 - GONE_MS)
     alice.board.claim_victory(game)
     watching.join(20)
     assert states[-1]["status"] == "timeout" and states[-1]["winner"] == "white"

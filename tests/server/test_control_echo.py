@@ -12,7 +12,7 @@ from tests.server.helpers import InProcess, in_process
 
 
 @pytest.mark.parametrize(("written", "text", "words"), [
-    ("10s+0.1s", "10s+0.1s", "10 seconds + 0.1 seconds per move"),
+    ("20s+0.1s", "20s+0.1s", "20 seconds + 0.1 seconds per move"),
     ("1m+1s", "1+1", "1 minute + 1 second per move"),
     ("5+3", "5+3", "5 minutes + 3 seconds per move"),
     ("G/30s;d2s", None, "30 seconds with a delay of 2 seconds per move"),

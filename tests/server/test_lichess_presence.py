@@ -1,6 +1,7 @@
 """lichess' "opponent gone" on the server's time source (a hand-driven clock): a player's
-last stream of a game closing starts the absence; his opponent's streams hear it
-(``opponentGone``), the claim waits the online profile's 30 s, a return ends it."""
+last stream of a game closing starts the absence; once it has lasted 5 s his opponent's
+streams hear it (``opponentGone``), the claim waits the online profile's 30 s from the
+close, a return ends it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import ONLINE
-from chessarbiter.server.presence import presence_of
+from chessarbiter.server.presence import GONE_MS, presence_of
 from chessarbiter.server.table import Line
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
@@ -37,10 +38,15 @@ def test_gone_then_back_then_gone_and_claimed(tmp_path: Path) -> None:
         white, black = asyncio.Queue[Line](), asyncio.Queue[Line]()
         presence.arrive(entry, Side.WHITE, white)
         presence.arrive(entry, Side.BLACK, black)
+        assert lines(white) == [{"type": "opponentGone", "gone": False}]  # black arrived
         presence.leave(entry, Side.WHITE, white)
+        s.clock.advance(GONE_MS - 1)
+        assert presence.look() == 0 and lines(black) == []  # a reload is not leaving
+        s.clock.advance(1)
+        assert presence.look() == 1
         assert lines(black) == [{"type": "opponentGone", "gone": True,
-                                 "claimWinInSeconds": WAIT_MS // 1000}]
-        s.clock.advance(WAIT_MS - 1)
+                                 "claimWinInSeconds": (WAIT_MS - GONE_MS) // 1000}]
+        s.clock.advance(WAIT_MS - GONE_MS - 1)
         early = await s.post(f"/api/board/game/{game_id}/claim-victory", bob)
         assert early.status_code == 400 and "not yet" in early.json()["error"]
         again = asyncio.Queue[Line]()
@@ -50,9 +56,9 @@ def test_gone_then_back_then_gone_and_claimed(tmp_path: Path) -> None:
         assert presence.absent_ms(game_id, Side.WHITE) == 0
         presence.leave(entry, Side.WHITE, again)
         s.clock.advance(WAIT_MS)
-        presence.due(entry)
-        assert lines(black)[-1] == {"type": "opponentGone", "gone": True,
-                                    "claimWinInSeconds": 0}
+        assert presence.look() == 1  # gone, and the wait over: one line says both
+        assert lines(black) == [{"type": "opponentGone", "gone": True,
+                                 "claimWinInSeconds": 0}]
         claimed = await s.post(f"/api/board/game/{game_id}/claim-draw", bob)
         assert claimed.status_code == 200, claimed.text
         state = entry.state()
@@ -72,6 +78,7 @@ def test_a_player_never_at_the_board_is_not_gone(tmp_path: Path) -> None:
         refused = await s.post(f"/api/board/game/{game_id}/claim-victory", alice)
         assert refused.status_code == 400  # bob never held a stream: he is not gone
         assert presence_of(s.hub).absent_ms(entry.id, Side.BLACK) == 0
+        assert presence_of(s.hub).state(entry, Side.BLACK) == "absent"  # not arrived
 
     run(tmp_path, scenario)
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from chessarbiter.server.presence import presence_of
+from chessarbiter.clock.records import Side
+from chessarbiter.server.presence import GONE_MS, presence_of
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import Live, add_accounts, live_server
 from tests.server.lichess_spec import SPECS, violations
@@ -207,7 +208,14 @@ def test_takebacks_time_and_an_abandoned_game_in_lichess_schemas(
     with httpx.stream("GET", f"{s.url}/api/board/game/stream/{game_id}", timeout=10,
                       headers={"Authorization": f"Bearer {alice}"}) as answer:
         next(answer.iter_lines())  # alice at the board, then gone
-    wait_for(states, '"opponentGone","gone":true,"claimWinInSeconds":30')
+    presence = presence_of(live.hub)
+    for _ in range(400):  # until the server has seen her stream close
+        if presence.games[game_id].left_at[Side.WHITE] is not None:
+            break
+        threading.Event().wait(0.05)
+    clock.advance(GONE_MS)  # she has left once her streams have been closed 5 s
+    on_loop(live, presence.look)
+    wait_for(states, '"opponentGone","gone":true,"claimWinInSeconds":25')
     for token, move in ((alice, "e2e4"), (bob, "e7e5"), (alice, "g1f3")):
         s.call("POST", f"{board}/move/{move}", token)
     s.call("POST", f"{board}/takeback/yes", alice)
@@ -224,8 +232,8 @@ def test_takebacks_time_and_an_abandoned_game_in_lichess_schemas(
     assert [(u["id"], u["playing"], u["playingId"]) for u in status] == [
         ("alice", True, game_id), ("bob", True, game_id)]
     assert s.call("POST", f"{board}/claim-victory", bob, status=400).json()["error"]
-    clock.advance(30_000)
-    on_loop(live, lambda: presence_of(live.hub).due(live.hub.games[game_id]))
+    clock.advance(30_000 - GONE_MS)
+    on_loop(live, presence.look)
     wait_for(states, '"claimWinInSeconds":0')
     s.call("POST", f"{board}/claim-victory", bob)
     player.join(20)

@@ -197,20 +197,78 @@ def test_a_round_robin_played_on_the_server(tmp_path: Path) -> None:
     run(tmp_path, scenario)
 
 
-def test_a_directors_result_stands(tmp_path: Path) -> None:
+def test_a_directors_result_ends_the_live_game(tmp_path: Path) -> None:
+    """A result a director enters ends the board's live game with it (the arbiter's decision
+    in the game's log): the game and the round agree, and the players can act no more."""
     async def scenario(s: InProcess) -> None:
         number, who = await setup(s)
         base = f"/api/tournament/{number}"
-        boards = (await s.post(base + "/pair", who["org"])).json()["boards"]
-        board_no, board = next((i, b) for i, b in enumerate(boards, 1) if b["game"])
-        entered = await s.post(base + "/result", who["org"],
-                               json={"round": 1, "board": board_no, "result": "+-"})
-        assert entered.status_code == 200, entered.text
-        resigned = await s.post(f"/api/board/game/{board['game']}/resign", who[board["white"]])
-        assert resigned.status_code == 200, resigned.text
-        await DESKS[s.hub].settled()
-        data = await state(s, number)
-        assert data["pairings"][0]["boards"][board_no - 1]["result"] == "+-"
+        for round_no, result, kind in ((1, "+-", "forfeit"), (2, "1/2-1/2", "declare-result")):
+            boards = (await s.post(base + "/pair", who["org"])).json()["boards"]
+            for board_no, board in enumerate(boards, 1):
+                if board["game"] is None:
+                    over_the_board = {"round": round_no, "board": board_no, "result": "1-0"}
+                    await s.post(base + "/result", who["org"], json=over_the_board)
+                    continue
+                entered = await s.post(base + "/result", who["org"], json={
+                    "round": round_no, "board": board_no, "result": result})
+                assert entered.status_code == 200, entered.text
+                assert entered.json()["gameEnded"] is True
+                game = (await s.game(board["game"])).game
+                assert game.log[-1].kind == kind
+                assert "director" in getattr(game.log[-1], "reason", "")
+                resigned = await s.post(f"/api/board/game/{board['game']}/resign",
+                                        who[board["white"]])
+                assert resigned.status_code == 400, resigned.text
+                await DESKS[s.hub].settled()
+                data = await state(s, number)
+                assert data["pairings"][round_no - 1]["boards"][board_no - 1]["result"] == result
+                shown = (await s.client.get(f"/api/game/{board['game']}")).json()["state"]
+                assert shown["termination"]["result"] == ("1-0" if result == "+-" else result)
+                played = board_no, board
+        corrected = await s.post(base + "/result", who["org"],
+                                 json={"round": 2, "board": played[0], "result": "-+"})
+        assert corrected.json()["gameEnded"] is False  # a finished game stays as played
+
+    run(tmp_path, scenario)
+
+
+def test_the_director_starts_the_round(tmp_path: Path) -> None:
+    """Under FIDE rules a paired round's clocks stand still until a director starts the
+    round (Art. 6.5), each start an arbiter's event; under online rules the players' first
+    moves start them, and there is nothing to start."""
+    async def scenario(s: InProcess) -> None:
+        who = {name: await s.account(name) for name in ("ann", "ben", "org", "mallory")}
+        numbers = {}
+        for profile in ("fide-2023-rapid", "online"):
+            made = await s.post("/api/tournament/new", who["org"], json={
+                "name": profile, "system": "roundrobin", "timeControl": "10+5",
+                "profile": profile})
+            numbers[profile] = made.json()["id"]
+            for name in ("ann", "ben"):
+                await s.post(f"/api/tournament/{numbers[profile]}/join", who[name])
+        fide = f"/api/tournament/{numbers['fide-2023-rapid']}"
+        board = (await s.post(fide + "/pair", who["org"])).json()["boards"][0]
+        entry = await s.game(board["game"])
+        assert not entry.game.log and entry.game.time_to_flag() is None
+        moved = await s.post(f"/api/board/game/{board['game']}/move/e2e4", who[board["white"]])
+        assert moved.status_code == 400 and "clocks are not running" in moved.text
+        await refused(s, fide + "/round/1/start", who["mallory"], 403, "mallory")
+        await refused(s, fide + "/round/2/start", who["org"], 400, "round 2: not paired")
+        started = await s.post(fide + "/round/1/start", who["org"])
+        assert started.status_code == 200, started.text
+        assert started.json()["started"] == [board["game"]]
+        assert [e.kind for e in entry.game.log] == ["start-clocks"]
+        assert entry.game.time_to_flag() is not None  # White's clock runs
+        await refused(s, fide + "/round/1/start", who["org"], 400, "no game waits")
+        moved = await s.post(f"/api/board/game/{board['game']}/move/e2e4", who[board["white"]])
+        assert moved.status_code == 200, moved.text
+
+        online = f"/api/tournament/{numbers['online']}"
+        board = (await s.post(online + "/pair", who["org"])).json()["boards"][0]
+        await refused(s, online + "/round/1/start", who["org"], 400, "no game waits")
+        moved = await s.post(f"/api/board/game/{board['game']}/move/e2e4", who[board["white"]])
+        assert moved.status_code == 200, moved.text
 
     run(tmp_path, scenario)
 
@@ -276,6 +334,8 @@ def test_a_swiss_round_with_a_bye(tmp_path: Path) -> None:
         assert game_round["bye"]["name"] == "erin"
         assert {p for b in game_round["boards"] for p in (b["white"]["name"],
                                                           b["black"]["name"])} == set(ACCOUNTS)
+        started = await s.post(base + "/round/1/start", who["org"])  # FIDE blitz: Art. 6.5
+        assert len(started.json()["started"]) == 2, started.text
         for board in game_round["boards"]:
             entry = await s.game(board["game"])
             assert entry.meta.white.name == board["white"]["name"]

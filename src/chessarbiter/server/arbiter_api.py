@@ -26,19 +26,23 @@ from chessarbiter.arbiter.events import (
 )
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
-from chessarbiter.server import auth, shapes
+from chessarbiter.server import auth, presence, shapes
 from chessarbiter.server.board_api import fields, hub_of
 from chessarbiter.server.dormant import Sleeper
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.hub import Hub
 from chessarbiter.server.requests import bool_field, choice_field, int_field, text_field
 from chessarbiter.server.table import HubGame
+from chessarbiter.server.tournaments.rounds import awaits_round_start
 
 MAX_ADJUST_MS = 24 * 60 * 60 * 1000
 RESULTS = tuple(r.value for r in Result if r is not Result.BOTH_LOSE)
 
 
-def summary(entry: HubGame) -> dict[str, Any]:
-    """One live game for the arbiter's list."""
+def summary(entry: HubGame, hub: Hub) -> dict[str, Any]:
+    """One live game for the arbiter's list (with each player's ``presence`` at the board,
+    for the default time of Art. 6.7, and whether it ``awaitsRound``: a tournament game
+    whose round its director has not started)."""
     game = entry.game
     state = game.state()
     return {
@@ -60,6 +64,8 @@ def summary(entry: HubGame) -> dict[str, Any]:
         else shapes.side_name(game.pending_offer),
         "warnings": list(state.warnings),
         "notes": [text for _, text in state.notes[-5:]],
+        "presence": presence.sides(hub, entry),
+        "awaitsRound": entry.meta.source == "tournament" and awaits_round_start(entry),
     }
 
 
@@ -82,7 +88,7 @@ async def list_games(request: Request) -> Response:
     await hub.wake_due()
     now = hub.config.now_ms()
     return JSONResponse({
-        "games": [summary(e) for e in hub.games.values() if every or not e.over],
+        "games": [summary(e, hub) for e in hub.games.values() if every or not e.over],
         "dormant": [sleeping(game_id, sleeper, now)
                     for game_id, sleeper in hub.dormant.games.items()]})
 

@@ -39,7 +39,7 @@ from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.server import auth, correspondence, shapes
+from chessarbiter.server import auth, correspondence, presence, shapes
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.asgi import (
     NDJSON_TYPE,
@@ -62,7 +62,6 @@ from chessarbiter.server.lobby import (
     request_json,
 )
 from chessarbiter.server.meta import Seat
-from chessarbiter.server.presence import presence_of
 from chessarbiter.server.requests import GameRequest, int_field, read_request, text_field
 from chessarbiter.server.table import HubGame, close_queue, ndjson
 
@@ -477,27 +476,23 @@ def correspondence_seek(hub: Hub, account: Account | None, game_request: GameReq
 # -- games -----------------------------------------------------------------------------
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
-    """``gameFull``, then a ``gameState`` line after every event (and empty keep-alive
-    lines); to a player (by token, game secret or browser session), ``opponentGone``
-    lines (:mod:`presence`). The stream ends after the
-    game does, or when the client goes away. Anyone may watch."""
+    """``gameFull`` (with the players' ``presence``), then a ``gameState`` line after every
+    event (and empty keep-alive lines); to a player (by token, game secret or browser
+    session), ``opponentGone`` lines (:mod:`presence`). The stream ends after the game
+    does, or when the client goes away. Anyone may watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
-    side = None
+    side = presence.arrive(hub, scope, receive, entry, queue)  # who is at the board
     try:
-        first = ndjson(entry.full())
+        first = ndjson(presence.full(hub, entry))
         over = entry.over
         await send({"type": "http.response.start", "status": 200, "headers": [NDJSON_TYPE]})
         await send({"type": "http.response.body", "body": first, "more_body": not over})
         if over:
             return
-        with contextlib.suppress(ApiError):  # else a spectator
-            side = auth.player_side(Request(scope, receive), hub, entry)
-        if side is not None:
-            presence_of(hub).arrive(entry, side, queue)
         gone = asyncio.ensure_future(until_disconnected(receive))
         gone.add_done_callback(lambda _: close_queue(queue))
         try:
@@ -508,8 +503,7 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
-        if side is not None:
-            presence_of(hub).leave(entry, side, queue)
+        presence.leave(hub, entry, side, queue)
         closed()
 
 
@@ -714,9 +708,9 @@ async def claim_draw(request: Request) -> Response:
 
 
 async def _claim_abandoned(request: Request, draw: bool) -> Response:
-    presence = presence_of(hub_of(request))
+    at_board = presence.presence_of(hub_of(request))
     return await _act(request, lambda side, entry: lambda at: AbandonmentClaimed(
-        at, side, presence.absent_ms(entry.id, side.opponent), draw))
+        at, side, at_board.absent_ms(entry.id, side.opponent), draw))
 
 
 ADD_TIME_S: Final = (5, 60)

@@ -277,9 +277,10 @@ class Hub:
 
     async def create_game(self, game: Game, white: Seat, black: Seat, *, source: str,
                           creator: str | None = None, rated: bool = False,
-                          game_id: str | None = None) -> HubGame:
+                          game_id: str | None = None, start_clocks: bool = True) -> HubGame:
         """Store a new game with its players and start it (White's clock started where the
-        profile says so); its :class:`HubGame`."""
+        profile says so, unless ``start_clocks`` is false: a tournament round's clocks are
+        started by its arbiter); its :class:`HubGame`."""
         most = self.config.max_games - len(self.dormant)
         if len(self.games) >= most and sum(not e.over for e in self.games.values()) >= most:
             raise ApiError(503, f"the server plays {self.config.max_games} games at most")
@@ -303,7 +304,8 @@ class Hub:
         self.games[public] = entry
         async with entry.sequence:
             events = len(game.log)
-            started = entry.live.start()  # () also when it started the clocks (no decision)
+            # () also when it started the clocks (no decision)
+            started = entry.live.start() if start_clocks else ()
             if len(game.log) > events:
                 await self._record(entry, started)
             self._resume(entry)

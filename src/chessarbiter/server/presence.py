@@ -1,68 +1,112 @@
-"""Who is at the board: each game's players holding its stream open, and since when a
-player who held one holds none (lichess' "opponent gone"). A player gone for the profile's
-``abandonment_ms`` may have the game claimed against him (claim-victory, claim-draw: the
-arbiter rules, :mod:`chessarbiter.arbiter.online`); his opponent's stream says so with
-``opponentGone`` lines: when he goes (``claimWinInSeconds``: the wait), once the wait is
-over (``0``) and when he comes back (``gone: false``). Kept in this process's memory: in a
-cluster a player counts as present by the streams of the process owning the game."""
+"""Who is at the board: the game streams each player holds open on this server (lichess'
+"opponent gone"). A side that has never opened its game's stream has not arrived
+(``absent``); one holding a stream is ``here`` (an engine always is). When a side's last
+stream closes its absence starts; after :data:`GONE_MS` without a stream it has left
+(``gone``: a page reloaded, a connection dropped for a moment, is not leaving). A player
+absent for the profile's ``abandonment_ms`` (counted from that close) may have the game
+claimed against him (claim-victory, claim-draw: the arbiter rules,
+:mod:`chessarbiter.arbiter.online`).
+
+The opponent's streams hear it by lichess' ``opponentGone`` lines: ``gone: true`` once he
+has left, with ``claimWinInSeconds`` (the seconds left until a claim; none where the
+profile has no claim), again with ``claimWinInSeconds: 0`` once the wait is over, and
+``gone: false`` when he arrives or comes back. ``gameFull`` carries the extension
+``presence``: each side's state by colour, which the board page reads. Time is the
+server's time source (injectable): :meth:`Presence.look` tells what is due, on timers or
+when a test calls it. Kept in this process's memory: in a cluster a player counts as
+present by the streams this process serves, and ``gameFull`` has no ``presence``."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from weakref import WeakKeyDictionary
+
+from starlette.requests import Request
+from starlette.types import Receive, Scope
 
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
+from chessarbiter.server import auth
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.errors import ApiError
 from chessarbiter.server.table import HubGame, Line, ndjson
 
 if TYPE_CHECKING:
     from chessarbiter.server.hub import Hub
+
+GONE_MS: Final = 5_000
+"""A player whose streams have all been closed this long has left the game."""
+SIDES: Final = (Side.WHITE, Side.BLACK)
 
 Queue = asyncio.Queue[Line]
 
 
 @dataclass
 class Seats:
-    """One game's players at the board: each side's stream queues and when it went."""
+    """One game's players at the board: each side's stream queues, whether it ever held
+    one, when its last one closed, how far its opponent has been told of its absence
+    (0: not, 1: gone, 2: gone and claimable) and the timers that will look again."""
 
+    entry: HubGame
     queues: tuple[set[Queue], set[Queue]] = field(default_factory=lambda: (set(), set()))
-    gone_since: list[int | None] = field(default_factory=lambda: [None, None])
-    timer: asyncio.TimerHandle | None = None
+    arrived: list[bool] = field(default_factory=lambda: [False, False])
+    left_at: list[int | None] = field(default_factory=lambda: [None, None])
+    told: list[int] = field(default_factory=lambda: [0, 0])
+    timers: tuple[list[asyncio.TimerHandle], list[asyncio.TimerHandle]] = field(
+        default_factory=lambda: ([], []))
 
 
 class Presence:
-    """The players at the board of every game with a player's stream open (or gone)."""
+    """The players at the board of every game with a player's stream open (or closed)."""
 
-    def __init__(self, now_ms: Callable[[], int]) -> None:
-        self.now_ms = now_ms
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
         self.games: dict[str, Seats] = {}
 
     def absent_ms(self, game_id: str, side: Side) -> int:
-        """How long ``side`` has been gone from the game (0 if present or never seen)."""
+        """How long ``side`` has held no stream of the game (0 if it holds one or never
+        did)."""
         seats = self.games.get(game_id)
-        since = None if seats is None else seats.gone_since[side]
-        return 0 if since is None else self.now_ms() - since
+        since = None if seats is None else seats.left_at[side]
+        return 0 if since is None else self.config.now_ms() - since
+
+    def state(self, entry: HubGame, side: Side) -> str:
+        """``here`` (a stream open, or closed less than :data:`GONE_MS` ago; an engine
+        always), ``gone`` or ``absent`` (never arrived)."""
+        if entry.meta.seat(side).engine is not None:
+            return "here"
+        seats = self.games.get(entry.id)
+        if seats is None or not seats.arrived[side]:
+            return "absent"
+        return "gone" if seats.told[side] else "here"
 
     def arrive(self, entry: HubGame, side: Side, queue: Queue) -> None:
-        """A stream of ``side``'s player opened: if he was gone, his opponent hears he is
-        back; ``queue`` hears now whether the opponent is gone."""
-        seats = self.games.setdefault(entry.id, Seats())
+        """A stream of ``side``'s player opened: if he had not arrived or had left, his
+        opponent hears he is here; ``queue`` hears whether the opponent has left."""
+        was = self.state(entry, side)
+        seats = self.games.setdefault(entry.id, Seats(entry))
+        seats.entry = entry
         seats.queues[side].add(queue)
-        if seats.gone_since[side] is not None:
-            seats.gone_since[side] = None
+        seats.arrived[side] = True
+        seats.left_at[side] = None
+        seats.told[side] = 0
+        _cancel(seats.timers[side])
+        if was != "here":
             self._tell(seats, side.opponent, {"type": "opponentGone", "gone": False})
-        if seats.gone_since[side.opponent] is not None:
-            _put(queue, ndjson(self._gone_line(entry, seats, side.opponent)))
+        if seats.told[side.opponent]:
+            _put(queue, ndjson(self._gone_line(seats, side.opponent)))
 
     def leave(self, entry: HubGame, side: Side, queue: Queue) -> None:
-        """A stream of ``side``'s player closed: with his last one, he is gone (unless the
-        game is over)."""
+        """A stream of ``side``'s player closed: with his last one his absence starts
+        (unless the game is over); :meth:`look` is due after :data:`GONE_MS` and after the
+        profile's ``abandonment_ms``."""
         seats = self.games.get(entry.id)
         if seats is None:
             return
+        seats.entry = entry
         seats.queues[side].discard(queue)
         if entry.over:
             if not any(seats.queues):
@@ -70,33 +114,37 @@ class Presence:
             return
         if seats.queues[side] or entry.meta.seat(side).engine is not None:
             return
-        seats.gone_since[side] = self.now_ms()
-        self._tell(seats, side.opponent, self._gone_line(entry, seats, side))
-        self._schedule(entry, seats, side)
+        seats.left_at[side] = self.config.now_ms()
+        if self.config.timers:
+            limit = entry.game.setup.profile.abandonment_ms
+            loop = asyncio.get_running_loop()
+            _cancel(seats.timers[side])
+            seats.timers[side].extend(loop.call_later(ms / 1000, self.look) for ms in (
+                GONE_MS, *(() if limit is None or limit <= GONE_MS else (limit,))))
 
-    def due(self, entry: HubGame) -> None:
-        """Tell the players whose opponent has been gone the whole wait that they may
-        claim (``claimWinInSeconds: 0``); the timers call it, tests too (for a time source
-        that does not follow the loop's clock)."""
-        seats = self.games.get(entry.id)
-        if seats is None or entry.over:
-            return
-        for side in (Side.WHITE, Side.BLACK):
-            if seats.gone_since[side] is not None and _wait_s(entry, self.absent_ms(
-                    entry.id, side)) == 0:
-                self._tell(seats, side.opponent, self._gone_line(entry, seats, side))
+    def look(self) -> int:
+        """Tell the opponents of the players gone for :data:`GONE_MS` by now, then once
+        more when their claim wait is over (each line once); how many lines were told.
+        Games that are over are forgotten."""
+        told = 0
+        for game_id, seats in tuple(self.games.items()):
+            if seats.entry.over:
+                self._forget(game_id, seats)
+                continue
+            for side in SIDES:
+                absent = self.absent_ms(game_id, side)
+                if seats.left_at[side] is None or absent < GONE_MS:
+                    continue
+                stage = 2 if _wait_s(seats.entry, absent) == 0 else 1
+                if seats.told[side] < stage:
+                    seats.told[side] = stage
+                    self._tell(seats, side.opponent, self._gone_line(seats, side))
+                    told += 1
+        return told
 
-    def _schedule(self, entry: HubGame, seats: Seats, side: Side) -> None:
-        wait = _wait_s(entry, 0)
-        if wait is None:
-            return
-        if seats.timer is not None:
-            seats.timer.cancel()
-        seats.timer = asyncio.get_running_loop().call_later(wait, self.due, entry)
-
-    def _gone_line(self, entry: HubGame, seats: Seats, side: Side) -> dict[str, Any]:
+    def _gone_line(self, seats: Seats, side: Side) -> dict[str, Any]:
         line: dict[str, Any] = {"type": "opponentGone", "gone": True}
-        wait = _wait_s(entry, self.absent_ms(entry.id, side))
+        wait = _wait_s(seats.entry, self.absent_ms(seats.entry.id, side))
         if wait is not None:
             line["claimWinInSeconds"] = wait
         return line
@@ -107,8 +155,8 @@ class Presence:
             _put(queue, line)
 
     def _forget(self, game_id: str, seats: Seats) -> None:
-        if seats.timer is not None:
-            seats.timer.cancel()
+        for timers in seats.timers:
+            _cancel(timers)
         self.games.pop(game_id, None)
 
 
@@ -122,8 +170,14 @@ def _wait_s(entry: HubGame, absent_ms: int) -> int | None:
 
 
 def _put(queue: Queue, line: bytes) -> None:
-    if not queue.full():
+    if not queue.full():  # a stream too far behind ends, and its next gameFull says it
         queue.put_nowait(line)
+
+
+def _cancel(timers: list[asyncio.TimerHandle]) -> None:
+    for timer in timers:
+        timer.cancel()
+    timers.clear()
 
 
 _PRESENCE: WeakKeyDictionary[Hub, Presence] = WeakKeyDictionary()
@@ -133,5 +187,43 @@ def presence_of(hub: Hub) -> Presence:
     """The hub's :class:`Presence` (made when first asked for)."""
     found = _PRESENCE.get(hub)
     if found is None:
-        found = _PRESENCE[hub] = Presence(hub.config.now_ms)
+        found = _PRESENCE[hub] = Presence(hub.config)
     return found
+
+
+def arrive(hub: Hub, scope: Scope, receive: Receive, entry: HubGame,
+           queue: Queue) -> Side | None:
+    """A game stream opened: the side of its holder (``None``: a spectator, or the game is
+    over), counted at the board."""
+    if entry.over:
+        return None
+    side = None
+    with contextlib.suppress(ApiError):  # not a player: a spectator
+        side = auth.player_side(Request(scope, receive), hub, entry)
+    if side is not None:
+        presence_of(hub).arrive(entry, side, queue)
+    return side
+
+
+def leave(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> None:
+    """A game stream of ``side`` (``None``: a spectator's) closed."""
+    if side is not None:
+        presence_of(hub).leave(entry, side, queue)
+
+
+def sides(hub: Hub, entry: HubGame) -> dict[str, str] | None:
+    """Each side's presence (:meth:`Presence.state`) by colour; ``None`` when it is not
+    known (a cluster) or the game is over."""
+    if hub.cluster is not None or entry.over:
+        return None
+    presence = presence_of(hub)
+    return {side.name.lower(): presence.state(entry, side) for side in SIDES}
+
+
+def full(hub: Hub, entry: HubGame) -> dict[str, Any]:
+    """The ``gameFull`` object, with each side's ``presence`` when it is known."""
+    data = entry.full()
+    known = sides(hub, entry)
+    if known is not None:
+        data["presence"] = known
+    return data

@@ -30,6 +30,10 @@ COLOURS: Final = ("white", "black", "random")
 VARIANTS: Final = ("standard", "chess960", "fromPosition")
 MAX_LIMIT_S: Final = 3 * 60 * 60
 MAX_INCREMENT_S: Final = 180
+MIN_LIMIT_S: Final = 15
+"""The first period's time at least (lichess' shortest clock, 1/4+0): less is no game
+(``0.01+0``: 0.6 s a side)."""
+EMPTY_CONTROL: Final = "write one (e.g. 5+3), or - for a game without clocks"
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,7 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
     days = read_days(fields)
     if days is not None:
         return days
-    written = text_field(fields, "timeControl")
+    written = written_control(fields)
     if written and looks_like_correspondence(written):
         try:
             return parse_correspondence(written)
@@ -143,7 +147,7 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
             control = parse_control(written)
         except TimeControlError as exc:
             raise ApiError(400, f"timeControl: {exc}") from None
-        return within_maxima(control, written)
+        return within_limits(control, written)
     if minutes:
         limit_min = int_field(fields, "time", 0, MAX_LIMIT_S // 60)
         limit = None if limit_min is None else limit_min * 60
@@ -159,9 +163,10 @@ def read_control(fields: Mapping[str, Any], *, minutes: bool = False) -> TimeCon
     try:
         control = TimeControl((Period(limit * 1000, None, inc * 1000,
                                       BonusMode.INCREMENT if inc else BonusMode.NONE),))
-        return require_playable(control, f"{limit}+{inc}")
+        require_playable(control, f"{limit}+{inc}")
     except TimeControlError as exc:
         raise ApiError(400, f"clock.limit: {exc}") from None
+    return within_limits(control, f"{limit}+{inc}", "clock.limit")
 
 
 CLOCK_FIELDS: Final = ("clock.limit", "clock.increment", "time", "increment", "timeControl")
@@ -183,14 +188,32 @@ def read_days(fields: Mapping[str, Any]) -> TimeControl | None:
     return correspondence(int(text))
 
 
-def within_maxima(control: TimeControl | None, written: str) -> TimeControl | None:
-    """``control`` (written ``written``) if each period's time is at most
-    :data:`MAX_LIMIT_S` and its bonus at most :data:`MAX_INCREMENT_S`, as the lichess
-    fields are; ``ApiError`` 400 naming ``timeControl`` otherwise."""
-    for period in () if control is None else control.periods:
+def written_control(fields: Mapping[str, Any]) -> str | None:
+    """``timeControl`` as written (``None``: absent); 400 when it is there but empty, never
+    taken for a game without clocks."""
+    written = text_field(fields, "timeControl")
+    if written is not None and not written.strip():
+        raise ApiError(400, f"timeControl: empty: {EMPTY_CONTROL}")
+    return written
+
+
+def within_limits(control: TimeControl | None, written: str,
+                  field: str = "timeControl") -> TimeControl | None:
+    """``control`` (written ``written``) if its first period's time is at least
+    :data:`MIN_LIMIT_S` and each period's time at most :data:`MAX_LIMIT_S` and its bonus
+    at most :data:`MAX_INCREMENT_S`, as the lichess fields are; ``ApiError`` 400 naming
+    ``field`` otherwise."""
+    if control is None:
+        return None
+    first = control.periods[0].time_ms
+    if first < MIN_LIMIT_S * 1000:
+        raise ApiError(400, f"{field}: {written[:40]!r}: the first period's time is at least "
+                            f"{MIN_LIMIT_S} s, not {first / 1000:g} s")
+    for period in control.periods:
         if period.time_ms > MAX_LIMIT_S * 1000 or period.bonus_ms > MAX_INCREMENT_S * 1000:
-            raise ApiError(400, f"timeControl: {written[:40]!r}: a period's time is at most "
-                                f"{MAX_LIMIT_S} s and its bonus at most {MAX_INCREMENT_S} s")
+            raise ApiError(400, f"{field}: {written[:40]!r}: a period's time is at most "
+                                f"{MAX_LIMIT_S // 60} minutes and its bonus at most "
+                                f"{MAX_INCREMENT_S} s")
     return control
 
 

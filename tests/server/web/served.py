@@ -31,10 +31,11 @@ def free_port() -> int:
 
 class Served:
     """The server running: its ``base`` URL and its ``hub`` (used on the server's loop).
-    ``port``: a given one (a server restarted where the pages look for it)."""
+    ``port``: a given one (a server restarted where the pages look for it); ``settings``:
+    more of :class:`ServerConfig` (e.g. an injected time source)."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
-        config = ServerConfig(port=port or free_port(), db=db)
+    def __init__(self, db: Path, port: int | None = None, **settings: Any) -> None:
+        config = ServerConfig(port=port or free_port(), db=db, **settings)
         self.port = config.port
         self.hub = Hub(config)
         self.base = f"http://127.0.0.1:{config.port}"

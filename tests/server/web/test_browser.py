@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.web.browser import ARTIFACTS, VIEWPORT, WAIT_MS
@@ -89,9 +90,14 @@ def test_a_spectator_cannot_move_a_player_aborts_then_one_resigns(
 
 
 def test_flag_against_a_lone_king_is_a_draw(served: Served, browser: Browser) -> None:
-    # White's clock runs from the start (Art. 6.5, FIDE blitz); 2 s are soon gone.
-    links = served.open_challenge(timeControl="0.034+0", profile="fide-2023-blitz",
+    # White's clock runs from the start (Art. 6.5, FIDE blitz); the arbiter leaves it 2 s
+    # (a control that short is refused: 15 s at least).
+    links = served.open_challenge(timeControl="1+0", profile="fide-2023-blitz",
                                   fen="4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    set_clocks = httpx.post(f"{served.base}/api/arbiter/game/{links['id']}/set-clocks",
+                            json={"wtime": 2000, "btime": 60000}, timeout=10,
+                            headers={"Authorization": f"Bearer {served.arbiter_token('flag')}"})
+    assert set_clocks.status_code == 200, set_clocks.text
     white = page(browser, links["urlWhite"], status="outoftime")
     black = page(browser, links["urlBlack"], status="outoftime")
     for board in (white, black):

@@ -1,9 +1,10 @@
 """The page's controls in Debian's chromium (Playwright) against a real server: Abort asks
 first and is off once both players have moved, a finished game links to a new one, a seek
-can be cancelled, a copied link says so, the friend's link stays on the board until the
-opponent moves, a failed request's error goes once the page is connected again, and the
-addresses that lead nowhere: a game that does not exist, a mistyped page (HTML for people,
-JSON for the API), the favicon."""
+can be cancelled, a copied link says so, the friend's link stays reachable on the board
+and on the home page (Back) until the game ends, a failed request's error goes once the
+page is connected again, bad time controls are refused alike by the pages and the API, and
+the addresses that lead nowhere: a game that does not exist, a mistyped page (HTML for
+people, JSON for the API), the favicon."""
 
 from __future__ import annotations
 
@@ -48,19 +49,34 @@ def test_the_friends_link_abort_and_a_new_game(served: Served, browser: Browser)
     assert home.evaluate("() => navigator.clipboard.readText()") == friend_link
     home.click("#link-mine")
     expect(home.locator("body")).to_have_attribute("data-status", "started")
-    expect(home.locator("#status")).to_have_text("Your move. Your opponent has not moved yet.")
+    expect(home.locator("#status")).to_have_text("Your move. Your opponent has not arrived yet.")
     expect(home.locator("#invite-link")).to_have_value(friend_link)
     home.click("#invite-copy")
     expect(home.locator("#invite-copied")).to_have_text("Copied.")
 
+    home.go_back()  # the home page lists the game and its link again, not an empty form
+    kept = home.locator("#kept-games li")
+    expect(kept).to_have_count(1)
+    expect(kept.locator("input")).to_have_value(friend_link)
+    kept.get_by_role("button").click()
+    expect(kept.get_by_role("status")).to_have_text("Copied.")
+    kept.get_by_role("link").click()
+    expect(home.locator("body")).to_have_attribute("data-status", "started")
+
     black = board(browser, friend_link)
+    expect(home.locator("#status")).to_have_text("Your move.")
+    invite = home.locator("#invite")
+    expect(invite).to_be_visible()  # folded once the opponent is here, still reachable
+    expect(home.locator("#invite-link")).to_be_hidden()
+    invite.locator("summary").click()
+    expect(home.locator("#invite-link")).to_have_value(friend_link)
+    expect(home.locator("#invite-link")).to_be_visible()
     click_move(home, "e2e4")
     plies(black, 1)
-    expect(home.locator("#invite")).to_be_visible()  # black has not moved yet
     expect(home.locator("#abort")).to_be_enabled()
     click_move(black, "e7e5")
     plies(home, 2)
-    expect(home.locator("#invite")).to_be_hidden()
+    expect(invite).to_be_visible()
     expect(home.locator("#status")).to_have_text("Your move.")
     expect(home.locator("#abort")).to_be_disabled()
     expect(black.locator("#abort")).to_be_disabled()
@@ -70,8 +86,10 @@ def test_the_friends_link_abort_and_a_new_game(served: Served, browser: Browser)
     black.once("dialog", lambda dialog: dialog.accept())
     black.click("#resign")
     expect(home.locator("#result")).to_contain_text("1-0 White wins")
+    expect(invite).to_be_hidden()
     home.get_by_role("link", name="New game").click()
     expect(home.locator("h1")).to_have_text("Play a game")
+    expect(home.locator("#kept")).to_be_hidden()  # the game is over: its link is forgotten
 
 
 def test_abort_asks_first(served: Served, browser: Browser) -> None:
@@ -163,7 +181,9 @@ def test_the_console_asks_nothing_unsigned_refreshes_while_focused_and_ticks(
     expect(warn).to_be_focused()  # refreshed, the focus kept
 
 
-def test_an_empty_time_control_is_refused(served: Served, browser: Browser) -> None:
+def test_bad_time_controls_are_refused_alike(served: Served, browser: Browser) -> None:
+    """An empty field, 0.01+0 (0.6 s a side) and 100000+0 are refused by the page, with the
+    server's words, and by the API (400 naming the field), for games and tournaments."""
     home = fresh(browser)
     home.goto(served.base + "/")
     home.fill("#control", "")
@@ -171,6 +191,40 @@ def test_an_empty_time_control_is_refused(served: Served, browser: Browser) -> N
     expect(home.locator("#error")).to_have_text(
         "time control: write one (e.g. 5+3), or - for a game without clocks")
     expect(home.locator("#control")).to_be_focused()
-    home.fill("#control", "100000+0")
-    home.click("#go")
-    expect(home.locator("#error")).to_contain_text("a period's time is at most")
+    for written, said in (("0.01+0", "the first period's time is at least 15 s, not 0.6 s"),
+                          ("100000+0", "a period's time is at most 180 minutes")):
+        home.fill("#control", written)
+        home.click("#go")
+        expect(home.locator("#error")).to_contain_text(said)
+        expect(home.locator("#links")).to_be_hidden()
+        answer = httpx.post(served.base + "/api/challenge/open", timeout=10,
+                            json={"timeControl": written})
+        assert answer.status_code == 400 and said in answer.json()["error"], answer.text
+    answer = httpx.post(served.base + "/api/challenge/open", json={"timeControl": " "},
+                        timeout=10)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"] == (
+        "timeControl: empty: write one (e.g. 5+3), or - for a game without clocks")
+    assert httpx.post(served.base + "/api/challenge/open", json={"timeControl": "0.25+0"},
+                      timeout=10).status_code == 200  # 15 s: lichess' shortest clock
+
+    _, token = served.run(served.hub.add_account("director"))
+    for written in ("", "0.01+0", "100000+0"):
+        answer = httpx.post(served.base + "/api/tournament/new", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"name": "t", "system": "roundrobin", "timeControl": written})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"].startswith("timeControl:"), answer.text
+    listing = fresh(browser)
+    listing.goto(served.base + "/tournaments")
+    listing.fill("#token", token)
+    listing.click("#login button[type=submit]")
+    expect(listing.locator("#who")).to_contain_text("signed in as director")
+    listing.fill('input[name="name"]', "Blitz night")
+    listing.fill('input[name="timeControl"]', "")
+    listing.get_by_role("button", name="Create").click()
+    expect(listing.locator("#error")).to_have_text(
+        "Time control: write one (e.g. 5+3), or - for a game without clocks")
+    listing.fill('input[name="timeControl"]', "0.01+0")
+    listing.get_by_role("button", name="Create").click()
+    expect(listing.locator("#error")).to_contain_text("at least 15 s")

@@ -11,71 +11,15 @@ console, the tournament pages), seen as a person sees them:
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.axe import BLOCKING, audit, install_axe
+from tests.server.web.seen import Seer, opened
 from tests.server.web.served import Served
-
-ALLOWED_MODERATE: Final[frozenset[str]] = frozenset()
-"""Moderate rules docs/server-web.md explains (none at present)."""
-DESKTOP: Final[ViewportSize] = {"width": 1280, "height": 800}
-PHONE: Final[ViewportSize] = {"width": 390, "height": 844}
-
-
-
-
-@pytest.fixture(scope="module")
-def axe_found(tmp_path_factory: pytest.TempPathFactory) -> tuple[str | None, str]:
-    return install_axe(tmp_path_factory.mktemp("axe"))
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    named = os.environ.get("CHESSARBITER_SCREENSHOTS")
-    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-class Seer:
-    """Looks at a page in its state: the audit, the phone's width, the screenshots."""
-
-    def __init__(self, axe: str | None, shots: Path) -> None:
-        self.axe = axe
-        self.shots = shots
-
-    def __call__(self, page: Page, state: str) -> None:
-        name = re.sub(r"[^a-z0-9]+", "-", state.lower()).strip("-")
-        page.set_viewport_size(PHONE)
-        page.wait_for_timeout(150)  # the board redraws for the new width
-        page.screenshot(path=str(self.shots / f"{name}-390x844.png"), full_page=True)
-        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
-        assert width[0] <= width[1], f"{state}: {width[0]} px wide on a {width[1]} px phone"
-        if page.locator("#san").is_visible():
-            box = page.locator("#san").bounding_box()
-            assert box is not None and box["y"] + box["height"] <= PHONE["height"], state
-        page.set_viewport_size(DESKTOP)
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(self.shots / f"{name}-1280x800.png"), full_page=True)
-        if self.axe is None:
-            return
-        found = audit(page, self.axe)
-        blocking = [v for v in found if v["impact"] in BLOCKING]
-        assert blocking == [], f"{state}: {blocking}"
-        moderate = [v for v in found if v["id"] not in ALLOWED_MODERATE]
-        assert moderate == [], f"{state}: {moderate}"
-
-
-@pytest.fixture(scope="module")
-def see(axe_found: tuple[str | None, str], shots: Path) -> Seer:
-    return Seer(axe_found[0], shots)
 
 
 def test_axe_core_is_there(axe_found: tuple[str | None, str]) -> None:
@@ -83,13 +27,6 @@ def test_axe_core_is_there(axe_found: tuple[str | None, str]) -> None:
     if axe_found[0] is None:
         pytest.skip(axe_found[1])
     assert "axe" in axe_found[0][:2000]
-
-
-def opened(browser: Browser, url: str) -> Page:
-    """A page in a context of its own whose CSP lets the audit's script in."""
-    page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
-    page.goto(url)
-    return page
 
 
 def board(browser: Browser, url: str) -> Page:
@@ -117,6 +54,9 @@ def test_home_and_a_friends_game_waiting(served: Served, browser: Browser, see: 
     home.click("#link-mine")
     expect(home.locator("body")).to_have_attribute("data-status", "started")
     see(home, "a game waiting for the friend")
+    home.go_back()
+    expect(home.locator("#kept-games li")).to_have_count(1)
+    see(home, "home, a friend's game kept")
 
 
 def test_a_game_in_progress_offer_over_spectator_accessible(

@@ -16,8 +16,9 @@ from chessarbiter.clock import Side
 from chessarbiter.server import auth
 from chessarbiter.server.board_api import fields, hub_of
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.requests import choice_field, int_field, text_field
+from chessarbiter.server.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
+from chessarbiter.server.tournaments.rounds import end_game, start_round
 from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS
 from chessarbiter.server.tournaments.view import tournament_json
 from chessarbiter.tournament.events import RESULTS, Registered, Settings, System
@@ -90,7 +91,7 @@ async def create(request: Request) -> Response:
     account = auth.require_account(request, hub)
     data = await fields(request)
     settings = read_settings(data)
-    control = text_field(data, "timeControl") or "-"
+    control = written_control(data) or "-"
     profile = text_field(data, "profile") or "auto"
     number = await desk_of(request).create(account, settings, control, profile)
     return JSONResponse({"id": number, "url": f"/tournament/{number}"})
@@ -142,8 +143,18 @@ async def pair(request: Request) -> Response:
                          "boards": [board_json(b) for b in boards]})
 
 
+async def start(request: Request) -> Response:
+    """A director starts a round: the clocks of its games start."""
+    hub = hub_of(request)
+    account = auth.require_account(request, hub)
+    round_no: int = request.path_params["round"]
+    started = await start_round(desk_of(request), account, tournament_id(request), round_no)
+    return JSONResponse({"ok": True, "round": round_no, "started": started})
+
+
 async def result(request: Request) -> Response:
-    """A director enters (or corrects) a board's result."""
+    """A director enters (or corrects) a board's result; the board's live game ends with
+    it."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     data = await fields(request)
@@ -152,9 +163,11 @@ async def result(request: Request) -> Response:
     entered = choice_field(data, "result", tuple(RESULTS), "")
     if round_no is None or board is None or not entered:
         raise ApiError(400, f"round, board and result ({', '.join(RESULTS)}): required")
-    done = await desk_of(request).enter_result(account, tournament_id(request), round_no,
-                                               board, entered)
-    return JSONResponse({"ok": True, **board_json(done), "result": entered})
+    desk = desk_of(request)
+    done = await desk.enter_result(account, tournament_id(request), round_no, board, entered)
+    ended = done.game_id is not None and await end_game(desk, done.game_id, entered)
+    return JSONResponse({"ok": True, **board_json(done), "result": entered,
+                         "gameEnded": ended})
 
 
 def routes() -> list[BaseRoute]:
@@ -167,5 +180,6 @@ def routes() -> list[BaseRoute]:
         Route(path + "/player", add_player, methods=["POST"]),
         Route(path + "/withdraw", withdraw, methods=["POST"]),
         Route(path + "/pair", pair, methods=["POST"]),
+        Route(path + "/round/{round:int}/start", start, methods=["POST"]),
         Route(path + "/result", result, methods=["POST"]),
     ]

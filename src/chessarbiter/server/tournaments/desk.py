@@ -39,7 +39,7 @@ from chessarbiter.server.db import Worker
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.hub import Hub
 from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.requests import within_maxima
+from chessarbiter.server.requests import within_limits
 from chessarbiter.server.table import HubGame
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
@@ -224,7 +224,7 @@ class Desk:
     async def create(self, organiser: Account, settings: Settings, control_text: str,
                      profile_name: str) -> int:
         """A new tournament organised by ``organiser``; its id."""
-        control = within_maxima(read_control(control_text), control_text)
+        control = within_limits(read_control(control_text), control_text)
         try:
             profile = profile_for(control, profile_name)
         except ValueError as exc:
@@ -437,7 +437,8 @@ class Desk:
                 "White": seats[0].name, "Black": seats[1].name}
         game = Game(loaded.profile, loaded.control, tags=tags)
         await self.hub.create_game(game, seats[0], seats[1], source="tournament",
-                                   creator=loaded.organiser, game_id=board.game_id)
+                                   creator=loaded.organiser, game_id=board.game_id,
+                                   start_clocks=False)  # the director starts the round
 
     # -- results flowing in ----------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, Response
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.board_api import hub_of
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.requests import EMPTY_CONTROL
 from chessarbiter.server.tournaments.api import desk_of, tournament_id
 from chessarbiter.server.tournaments.view import tournament_json
 from chessarbiter.tournament.events import RESULTS
@@ -40,7 +41,7 @@ def page(title: str, body: str, status: int = 200, **config: object) -> HTMLResp
 
 
 def form(action: str, fields: str, button: str, label: str) -> str:
-    return (f'<form class="action" data-post="{e(action)}" aria-label="{e(label)}">'
+    return (f'<form class="action" data-post="{e(action)}" aria-label="{e(label)}" novalidate>'
             f'{fields} <button type="submit">{e(button)}</button></form>')
 
 
@@ -96,7 +97,8 @@ async def listing(request: Request) -> Response:
         field("name", "Name", required="")
         + f'<label>System <select name="system">{systems}</select></label>'
         + field("rounds", "Rounds (Swiss)", "number", "5", min="1", max="99")
-        + field("timeControl", "Time control", value="5+3")
+        + field("timeControl", "Time control", value="5+3", required="",
+                **{"data-empty": f"Time control: {EMPTY_CONTROL}"})
         + f'<label>Rules <select name="profile">{profiles}</select></label>'
         + field("tiebreaks", "Tie-breaks (empty: the usual)")), "Create", "Create a tournament")
     body = ("<h1>Tournaments</h1>"
@@ -165,6 +167,12 @@ async def pairings(request: Request) -> Response:
                      f'<span class="score">{e(board["result"] or "…")}</span>', link, enter])
     bye = game_round["bye"]
     text = "" if bye is None else f"<p>Bye (1 point): {_who(bye)}</p>"
+    if data["clockStart"] == "black-starts-white" and round_no == data["paired"]:
+        text += ("<section><h2>Start the round</h2><p>Under these rules the clocks start "
+                 "when a director starts the round (Art. 6.5), not when it is paired.</p>"
+                 + form(f"/api/tournament/{data['id']}/round/{round_no}/start", "",
+                        f"Start round {round_no}", f"Start round {round_no}")
+                 + "</section>")
     body = (heading(data) + table(f"Round {round_no}", ["Board", "White", "Black", "Result",
                                                         "Game", "Enter result (director)"],
                                   rows, "pairings") + text)

@@ -48,8 +48,11 @@ def operations() -> list[dict[str, Any]]:
                                             "start number"}}, path_params=tid),
         _op("post", "/api/tournament/{tournamentId}/pair", "Extension: the organiser or an "
            "arbiter pairs the next round; its games start", path_params=tid),
+        _op("post", "/api/tournament/{tournamentId}/round/{round}/start", "Extension: the "
+           "organiser or an arbiter starts a round: the clocks of its games start",
+           path_params={**tid, "round": {"type": "integer", "minimum": 1}}),
         _op("post", "/api/tournament/{tournamentId}/result", "Extension: the organiser or an "
-           "arbiter enters a board's result", OK, body={
+           "arbiter enters a board's result (a live game ends with it)", OK, body={
                "round": {"type": "integer", "minimum": 1}, "board": {"type": "integer",
                                                                      "minimum": 1},
                "result": {"type": "string", "enum": list(RESULTS)}}, path_params=tid),

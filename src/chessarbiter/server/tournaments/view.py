@@ -68,6 +68,7 @@ def tournament_json(loaded: Loaded, accounts: Accounts) -> dict[str, Any]:
         "finished": state.finished,
         "timeControl": loaded.control_text,
         "profile": loaded.profile.name,
+        "clockStart": None if loaded.control is None else loaded.profile.clock_start.value,
         "organiser": loaded.organiser,
         "tiebreaks": list(settings.tiebreaks),
         "players": players,

@@ -146,6 +146,11 @@ function playerName(player) {
 function pendingText(game) {
     const parts = []
     if (halted(game)) parts.push("clocks stopped: start them, set them or declare a result (Art. 6.12)")
+    if (game.awaitsRound) parts.push("the round has not started: its director starts it (Art. 6.5)")
+    for (const side of ["white", "black"]) {  // for the default time (Art. 6.7)
+        if (game.presence?.[side] === "absent") parts.push(`${side} has not arrived`)
+        if (game.presence?.[side] === "gone") parts.push(`${side} has left`)
+    }
     if (game.pendingRuling) parts.push(`flag to rule on: ${game.pendingRuling}`)
     if (game.suddenDeathClaim) parts.push(`sudden-death draw claim by ${game.suddenDeathClaim}`)
     if (game.pendingOffer) parts.push(`draw offer by ${game.pendingOffer}`)

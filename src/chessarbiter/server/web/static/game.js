@@ -6,7 +6,7 @@ import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/marker
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js"
 import {config, follow, gameView, readTypedMove, formatMs, msWords, deadlineText, ApiError} from "./api.js"
 import * as server from "./server.js"
-import {copyLink, inviteKey} from "./copy.js"
+import {copyLink, forgetInvite, keptInvite} from "./copy.js"
 
 const cfg = config()
 const gameId = cfg.gameId
@@ -208,9 +208,14 @@ function halted() {
 }
 
 const HALTED = "The clocks are stopped after an interruption (Art. 6.12): waiting for the arbiter to start them."
+const ROUND = "The round has not started: the clocks start when the tournament's director starts the round (Art. 6.5)."
+
+function awaitingRound() {
+    return !!state && !!full && server.awaitsRound(full, state, plyCount(), haltNoted)
+}
 
 function myTurn() {
-    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted()
+    return !!me && !!state && !OVER(state.status) && view && view.turn === me && !pending && !halted() && !awaitingRound()
 }
 
 function updateInput() {
@@ -271,22 +276,39 @@ async function sendMove(uci) {
 function onLine(line) {
     if (line.type === "gameFull") {
         full = line
+        if (me && line.presence) opponent = line.presence[OTHER[me]]
         onState(line.state, true)
     } else if (line.type === "gameState") {
         onState(line)
     } else if (line.type === "opponentGone") {
-        $("status").textContent = line.gone ? "Your opponent has left the game." : statusText()
+        const was = opponent
+        opponent = line.gone ? "gone" : "here"
+        if (OVER(state?.status || "started") || was === opponent) return
+        announce(line.gone ? "Your opponent has left the game." : was === "absent" ? "Your opponent has arrived." : "Your opponent is back.")
+        $("status").textContent = statusText()
+        drawInvite()
     }
+}
+
+const OTHER = {white: "black", black: "white"}
+let opponent = null  // the opponent at the board: "here", "absent" (not arrived), "gone" or null (not told)
+
+// The opponent's presence in words, after the state: never "Your move." alone while the
+// opponent is not at the board.
+function presenceText() {
+    if (opponent === "absent") return " Your opponent has not arrived yet."
+    if (opponent === "gone") return " Your opponent has left the game."
+    return opponent === null && opponentAbsent() ? " Your opponent has not moved yet." : ""
 }
 
 function statusText() {
     if (!state) return "Connecting…"
     if (OVER(state.status)) return "Game over."
-    if (halted()) return HALTED
     const turn = turnOf(state.moves)
-    if (!me) return `${SIDE_NAME[turn]} to move.`
-    const waiting = opponentAbsent() ? " Your opponent has not moved yet." : ""
-    return (turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`) + waiting
+    if (!me) return halted() ? HALTED : awaitingRound() ? ROUND : `${SIDE_NAME[turn]} to move.`
+    const now = halted() ? HALTED : awaitingRound() ? ROUND
+        : turn === me ? "Your move." : `${SIDE_NAME[turn]} to move: waiting for your opponent.`
+    return now + presenceText()
 }
 
 // Whether the opponent has not made a move yet (the page cannot see whether they opened it).
@@ -296,13 +318,20 @@ function opponentAbsent() {
     return plyCount() < (first === me ? 2 : 1)
 }
 
-// The friend's link (kept by the home page that made the game) while the opponent has not
-// moved: the board is where the player waits.
+// The friend's link (kept by the home page that made the game), on the board until the game
+// ends: unfolded while the opponent has not arrived (not told: has not moved), then folded.
+let inviteWaiting = null
+
 function drawInvite() {
-    const link = localStorage.getItem(inviteKey(gameId))
-    $("invite").hidden = !link || !opponentAbsent()
-    if (link && $("invite-link").value !== link) $("invite-link").value = link
-    if (link && !opponentAbsent()) localStorage.removeItem(inviteKey(gameId))
+    const kept = keptInvite(gameId)
+    const over = !state || OVER(state.status)
+    $("invite").hidden = !kept || over
+    if (kept && over && state) forgetInvite(gameId)
+    if (!kept || over) return
+    if ($("invite-link").value !== kept.other) $("invite-link").value = kept.other
+    const waiting = opponent === "absent" || (opponent === null && opponentAbsent())
+    if (waiting !== inviteWaiting) $("invite").open = waiting  // else as the player left it
+    inviteWaiting = waiting
 }
 
 $("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
@@ -310,10 +339,13 @@ $("invite-copy").onclick = () => copyLink($("invite-link"), $("invite-copied"))
 function onState(next, fresh = false) {
     const before = state
     const wasHalted = halted()
+    const wasAwaiting = awaitingRound()
     state = next
     if (server.clockStopped(state)) haltNoted ||= server.notesStopClocks(state)
     else haltNoted = false
     if (halted() && !wasHalted) announce(HALTED)
+    if (awaitingRound() && !wasAwaiting) announce(ROUND)
+    else if (wasAwaiting && !awaitingRound() && !OVER(state.status)) announce("The round has started: the clocks run.")
     setClocks()
     drawClocks()
     $("status").textContent = statusText()
@@ -363,12 +395,32 @@ function showResult(before) {
     board.disableMoveInput()
 }
 
+// A tournament game over: the player's next game is announced here when its round is paired
+// (the account's event stream, held by the browser session that plays the tournament).
+let watchingNext = false
+
+function watchNextGame() {
+    if (watchingNext || !me || full?.source !== "tournament") return
+    watchingNext = true
+    follow("/api/stream/event", "", line => {
+        const game = line.game
+        if (line.type !== "gameStart" || game?.source !== "tournament" || game.gameId === gameId) return
+        if (!["created", "started"].includes(game.status?.name) || !$("next-game").hidden) return
+        const text = `Your next tournament game: you play ${game.color} against ${game.opponent?.username || "your opponent"}.`
+        const link = Object.assign(document.createElement("a"), {href: `/${game.gameId}`, textContent: "Go to your board"})
+        $("next-game").append(text + " ", link)
+        $("next-game").hidden = false
+        announce(text)
+    }, () => false, () => {})
+}
+
 function updateButtons() {
     const over = !state || OVER(state.status)
     for (const id of ["offer-draw", "claim", "resign", "abort", "with-offer"]) $(id).disabled = over || !me
     $("abort").disabled ||= plyCount() >= 2  // once both players have moved, resign instead
     $("actions").hidden = !me || over
     $("after").hidden = !over
+    if (over && state) watchNextGame()
 }
 
 // -- actions --
@@ -509,6 +561,7 @@ $("typed").onsubmit = event => {
     if (command(text)) return
     act("move", async () => {
         if (halted()) throw new Error("the clocks are stopped: waiting for the arbiter")
+        if (awaitingRound()) throw new Error("the round has not started: waiting for the director")
         if (!myTurn()) throw new Error(me ? "it is not your move" : "spectators cannot move")
         const {uci} = await readTypedMove(full.initialFen, state.moves, text, chess960())
         await sendMove(uci)

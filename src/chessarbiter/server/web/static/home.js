@@ -1,7 +1,8 @@
 // The home page: start a game against a friend (two links), anyone (an open seek) or the
 // built-in engine. The server reads the time control and profile and says what is wrong.
 import * as server from "./start.js"
-import {copyLink, inviteKey} from "./copy.js"
+import {copyLink, forgetInvite, keepInvite, keptGames, keptInvite} from "./copy.js"
+import {getJson} from "./api.js"
 
 const $ = id => document.getElementById(id)
 const form = $("start")
@@ -45,7 +46,7 @@ form.onsubmit = async event => {
             $("link-mine").href = boardUrl(mine, choice.accessible)
             $("copied").textContent = ""
             const gameId = new URL(mine, location.href).pathname.slice(1)
-            localStorage.setItem(inviteKey(gameId), $("link-other").value)  // for the board
+            keepInvite(gameId, {other: $("link-other").value, mine: $("link-mine").href, watch})
             $("links").hidden = false
             $("link-mine").focus()
         } else if (choice.opponent === "engine") {
@@ -68,3 +69,38 @@ form.onsubmit = async event => {
 $("copy").onclick = () => copyLink($("link-other"), $("copied"))
 // Closing the seek's stream withdraws it (the server drops a seek whose stream is gone).
 $("cancel-seek").onclick = () => seeking?.abort()
+
+// The friends' games this browser made that have not ended, listed again (Back from a board,
+// a later visit): the friend's link with Copy, and the way to the player's board.
+async function drawKept() {
+    const list = $("kept-games")
+    list.innerHTML = ""
+    for (const gameId of keptGames()) {
+        const links = keptInvite(gameId)
+        let game = null
+        try {
+            game = await getJson(`/api/game/${encodeURIComponent(gameId)}`)
+        } catch (e) {
+            if (e instanceof TypeError) continue  // offline: kept for later
+        }
+        if (!links || !game || !["created", "started"].includes(game.state.status)) {
+            forgetInvite(gameId)
+            continue
+        }
+        const item = document.createElement("li")
+        const label = `Link for your friend, game ${gameId}`
+        const input = Object.assign(document.createElement("input"), {readOnly: true, value: links.other})
+        input.setAttribute("aria-label", label)
+        const copy = Object.assign(document.createElement("button"), {type: "button", textContent: "Copy"})
+        copy.setAttribute("aria-label", `Copy the link for your friend, game ${gameId}`)
+        const copied = document.createElement("span")
+        copied.setAttribute("role", "status")
+        copy.onclick = () => copyLink(input, copied)
+        const board = Object.assign(document.createElement("a"), {href: links.mine, textContent: `Go to your board (game ${gameId})`})
+        item.append(input, " ", copy, " ", copied, " ", board)
+        list.append(item)
+    }
+    $("kept").hidden = !list.childElementCount
+}
+
+drawKept()

@@ -42,6 +42,15 @@ export function clocksHalted(full, state, plies, noted) {
     return plies >= 2 || noted
 }
 
+// Whether a tournament game waits for its round to start: under rules whose clocks start at
+// the start of the game (Art. 6.5), the director starts the round; before that no clock runs
+// and no move is taken.
+export function awaitsRound(full, state, plies, noted) {
+    return full.source === "tournament" && full.profile?.clock_start === "black-starts-white"
+        && !!full.clock && clockStopped(state) && !state.pendingRuling && plies === 0 && !noted
+        && ["created", "started"].includes(state.status)
+}
+
 // Whether one of the notes says the clocks were stopped (Art. 6.12).
 export function notesStopClocks(state) {
     return (state.notes || []).some(note => /stops the clocks/.test(note.text))
