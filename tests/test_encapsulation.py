@@ -18,7 +18,25 @@ PACKAGE: Final = Path(__file__).resolve().parents[1] / "src" / "chessarbiter"
 
 
 def _private_names() -> frozenset[str]:
-    names = {*Board.__slots__, *Position.__slots__, *vars(Board), *vars(Position)}
+    """The private names the two classes define, read from their source (a compiled class
+    has neither ``__slots__`` nor its attributes in ``vars``)."""
+    names: set[str] = set()
+    for cls in (Board, Position):
+        source = PACKAGE / "core" / f"{cls.__module__.rsplit('.', 1)[1]}.py"
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.FunctionDef):
+                        names.add(inner.name)
+                    elif isinstance(inner, ast.AnnAssign) and isinstance(inner.target,
+                                                                          ast.Name):
+                        names.add(inner.target.id)
+                    elif isinstance(inner, ast.Attribute) and isinstance(
+                            inner.value, ast.Name) and inner.value.id == "self":
+                        names.add(inner.attr)
+                    elif isinstance(inner, ast.Constant) and isinstance(inner.value, str) \
+                            and inner.value.startswith("_"):
+                        names.add(inner.value)  # the names of __slots__
     return frozenset(n for n in names if n.startswith("_") and not n.startswith("__"))
 
 

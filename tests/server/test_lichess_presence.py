@@ -93,6 +93,8 @@ def test_no_claim_in_correspondence(tmp_path: Path) -> None:
         presence.arrive(entry, Side.WHITE, white)
         presence.arrive(entry, Side.BLACK, black)
         presence.leave(entry, Side.WHITE, white)
+        s.clock.advance(GONE_MS)
+        presence.look()
         assert lines(black) == [{"type": "opponentGone", "gone": True}]  # no wait: no claim
         s.clock.advance(10 * WAIT_MS)
         refused = await s.post(f"/api/board/game/{game_id}/claim-victory", bob)
