@@ -17,9 +17,6 @@ SLOW_FIRST = (
     "tests/server/web/test_browser.py",
     "tests/tournament/test_trf_io.py",  # the first to build bbpPairings (both cores)
     "tests/server/web/test_every_page.py",
-    "tests/acceptance/test_signals.py",  # by now the installs started ahead are made
-    "tests/acceptance/test_play.py",
-    "tests/acceptance/",
     "tests/laws/test_deadpos_corpus.py",
     "tests/tui/test_app.py",
     "tests/tui/test_terminal.py",
@@ -37,8 +34,11 @@ SLOW_FIRST = (
     "tests/tournament/test_dutch_bbp.py",
     "tests/tournament/test_tiebreak_oracles.py",
 )
-"""Path prefixes of the files that take longest (measured with --durations), slowest first;
-the acceptance files after enough work for the installs to be made meanwhile."""
+"""Path prefixes of the files that take longest (measured with --durations), slowest first."""
+
+LAST = "tests/acceptance/"
+"""Handed out after every other file: the wheel they install compiles (one core, minutes)
+while the workers run the rest; were they first, both workers would wait on its lock."""
 
 AHEAD = pytest.StashKey[Ahead]()
 
@@ -50,6 +50,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _rank(item: pytest.Item) -> int:
     path = item.nodeid.split("::", 1)[0]
+    if path.startswith(LAST):
+        return len(SLOW_FIRST) + 1
     return next((i for i, prefix in enumerate(SLOW_FIRST) if path.startswith(prefix)),
                 len(SLOW_FIRST))
 
