@@ -277,6 +277,20 @@ def _render(value: object, indent: int) -> str:
     return "(\n" + inner + ",\n" + " " * indent + ")"
 
 
+def _annotation(value: object) -> str:
+    """A group's annotation: a table (indexed by a variable) is a variable-length tuple, which
+    mypyc keeps as one tuple object; a (middlegame, endgame) pair of numbers stays a fixed pair,
+    which it keeps unboxed. A fixed-length table would be unboxed too and rebuilt as a tuple at
+    every variable index (and inflate the compiled code a hundredfold)."""
+    def kind(item: object) -> str:
+        return f"tuple[{kind(item[0])}, ...]" if isinstance(item, tuple) else "int"
+
+    assert isinstance(value, tuple)
+    if all(isinstance(item, int) for item in value) and len(value) == 2:
+        return "Final"
+    return f"Final[{kind(value)}]"
+
+
 def write_weights(keys: list[Key], values: list[float], header: str) -> None:
     """Rewrite ``weights.py`` with ``values`` rounded, in the shapes of the current file."""
     rounded = {key: round(v) for key, v in zip(keys, values, strict=True)}
@@ -290,7 +304,7 @@ def write_weights(keys: list[Key], values: list[float], header: str) -> None:
              "from typing import Final", ""]
     for group in GROUPS:
         value = rebuild((group,), getattr(weights, group))
-        lines.append(f"{group}: Final = {_render(value, 0)}")
+        lines.append(f"{group}: {_annotation(value)} = {_render(value, 0)}")
     WEIGHTS_PY.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

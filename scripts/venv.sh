@@ -27,12 +27,27 @@ if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install -q --upgrade pip
     # compiled modules left by an earlier install would shadow the sources
     find "$root/src" -name '*.so' -delete
-    if [ "$pure" = 1 ]; then
-        CHESSARBITER_PURE=1 "$venv/bin/python" -m pip install -q -e "$root[test]"
-    elif ! "$venv/bin/python" -m pip install -q -e "$root[test]"; then
-        echo "warning: compiling the hot modules failed; installing pure Python (slower)" >&2
-        find "$root/src" -name '*.so' -delete
-        CHESSARBITER_PURE=1 "$venv/bin/python" -m pip install -q -e "$root[test]"
+    rm -rf "$venv/dist"
+    # the sources installed editable, then (unless pure) the package built once as the wheel a
+    # user's `pip install .` builds, its compiled modules placed beside their sources (as an
+    # in-place build would); the acceptance tests install that same wheel when it still holds
+    # today's sources (tests/acceptance/venvs.py), instead of compiling a second time
+    CHESSARBITER_PURE=1 "$venv/bin/python" -m pip install -q -e "$root[test]"
+    if [ "$pure" != 1 ]; then
+        if "$venv/bin/python" -m pip wheel -q --no-deps -w "$venv/dist" "$root"; then
+            "$venv/bin/python" - "$venv/dist" "$root/src" <<'UNPACK'
+import sys, zipfile
+from pathlib import Path
+(wheel,) = Path(sys.argv[1]).glob("chessarbiter-*.whl")
+with zipfile.ZipFile(wheel) as packed:
+    for name in packed.namelist():
+        if name.endswith(".so"):
+            packed.extract(name, sys.argv[2])
+UNPACK
+        else
+            echo "warning: compiling the hot modules failed; installing pure Python (slower)" >&2
+            rm -rf "$venv/dist" "$root/src/chessarbiter/compiled.txt"
+        fi
     fi
     rm -f "$venv"/.installed-*
     touch "$stamp"

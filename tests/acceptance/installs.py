@@ -1,5 +1,5 @@
 """The two installs every acceptance test runs, made once per test run in a folder that
-pytest-xdist's workers share: one wheel built from a copy of the checkout, installed without
+pytest-xdist's workers share: one wheel of the checkout (``pip wheel .``), installed without
 extras (``plain``) and with ``[scale]`` (``scale``). The build and the installs overlap where
 they can: the environments are made while the wheel compiles, and both installs run at once.
 
@@ -7,8 +7,9 @@ The run starts them as soon as it knows acceptance tests are selected (:class:`A
 from ``tests/conftest.py``), in a thread of pytest's main process, so the workers run other
 tests meanwhile instead of one of them compiling while the other waits; the fixture waits
 for them under the same lock (and makes them itself when nothing started them).
-``CHESSARBITER_TEST_WHEEL=FILE`` installs that wheel instead of building one (to work on
-these tests; it must be of today's sources)."""
+The wheel is the one ``scripts/venv.sh`` built when it holds today's sources
+(:func:`~tests.acceptance.venvs.built_wheel`); ``CHESSARBITER_TEST_WHEEL=FILE`` installs that
+wheel instead (to work on these tests; it must be of today's sources)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from typing import IO
 from tests.acceptance.venvs import (
     BUILD_S,
     INSTALL_S,
+    built_wheel,
     copy_sources,
     create,
     finished,
@@ -69,7 +71,7 @@ def made(shared: Path, started: list[subprocess.Popen[str]] | None = None) -> Pa
 
 def install(root: Path, started: list[subprocess.Popen[str]]) -> None:
     """Build the wheel and install it into ``root/plain`` and ``root/scale``."""
-    given = os.environ.get("CHESSARBITER_TEST_WHEEL")
+    given = os.environ.get("CHESSARBITER_TEST_WHEEL") or built_wheel()
     build: subprocess.Popen[str] | None = None
     if not given:
         build = start_wheel(copy_sources(root / "sources"), root / "wheels")

@@ -1,6 +1,8 @@
-"""The package as a user installs it: a wheel built once from a copy of the checkout
-(``pip wheel . --no-deps``, compiling the hot modules), installed with pip into fresh virtual
-environments, dependencies fetched from the package index as a user's install fetches them."""
+"""The package as a user installs it: the wheel ``pip wheel .`` builds from the checkout
+(compiling the hot modules), installed with pip into fresh virtual environments, dependencies
+fetched from the package index as a user's install fetches them. The wheel is the one
+``scripts/venv.sh`` built when it holds today's sources (:func:`built_wheel`), else one built
+here from a copy of the checkout."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +21,8 @@ LEFT_BEHIND = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info", "compi
 """What a build or an editable install leaves in the sources: not part of a fresh clone."""
 CLEARED = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PYTHONSAFEPATH")
 """Variables of the test run that would make an installed program import other sources."""
+BUILT = ROOT / ".venv" / "dist"
+"""Where ``scripts/venv.sh`` keeps the wheel it built."""
 BUILD_S = 900
 INSTALL_S = 600
 
@@ -29,6 +34,34 @@ def copy_sources(to: Path) -> Path:
         shutil.copy2(ROOT / name, to / name)
     shutil.copytree(ROOT / "src", to / "src", ignore=LEFT_BEHIND)
     return to
+
+
+def built_wheel() -> Path | None:
+    """The wheel ``scripts/venv.sh`` built, if it holds today's sources: every file it packs
+    equal to the checkout's and every source file of the checkout packed (the build files
+    unchanged since, too: the install's stamp covers them); None otherwise."""
+    wheels = list(BUILT.glob("chessarbiter-*.whl"))
+    stamps = list((ROOT / ".venv").glob(".installed-0-*"))
+    if len(wheels) != 1 or len(stamps) != 1 or not _newer(stamps[0], ROOT / "pyproject.toml",
+                                                           ROOT / "setup.py"):
+        return None
+    src = ROOT / "src"
+    with zipfile.ZipFile(wheels[0]) as packed:
+        files = {name: packed.read(name) for name in packed.namelist()
+                 if name.startswith("chessarbiter/") and not name.endswith(".so")}
+    here = {path.relative_to(src).as_posix() for path in (src / "chessarbiter").rglob("*")
+            if path.is_file() and not _left_behind(path)}
+    return wheels[0] if here == set(files) and all(
+        (src / name).read_bytes() == data for name, data in files.items()) else None
+
+
+def _left_behind(path: Path) -> bool:
+    return path.suffix == ".so" or path.name == "compiled.txt" or any(
+        part == "__pycache__" or part.endswith(".egg-info") for part in path.parts)
+
+
+def _newer(stamp: Path, *files: Path) -> bool:
+    return all(stamp.stat().st_mtime >= file.stat().st_mtime for file in files)
 
 
 def start_wheel(sources: Path, out: Path) -> subprocess.Popen[str]:

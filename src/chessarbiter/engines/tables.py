@@ -13,7 +13,7 @@ from typing import Final
 
 from chessarbiter.engines.weights import MATERIAL, PST
 
-ORDER_VALUE: Final = (0, 100, 310, 330, 500, 950, 20000)
+ORDER_VALUE: Final[tuple[int, ...]] = (0, 100, 310, 330, 500, 950, 20000)
 """Piece values for move ordering and pruning margins (the king: effectively infinite)."""
 
 FULL_PHASE: Final = 24

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Final
 
-MATERIAL: Final = (
+MATERIAL: Final[tuple[tuple[int, ...], ...]] = (
     (0, 90, 320, 335, 480, 960, 0),
     (0, 115, 290, 320, 530, 980, 0),
 )
-PST: Final = (
+PST: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (
     (
         (),
         (
@@ -147,15 +147,15 @@ PST: Final = (
         ),
     ),
 )
-MOBILITY: Final = (
+MOBILITY: Final[tuple[tuple[int, ...], ...]] = (
     (0, 0, 0, 0, 0, 0, 0),
     (0, 0, 0, 0, 0, 0, 0),
 )
-KING_ATTACK: Final = (
+KING_ATTACK: Final[tuple[tuple[int, ...], ...]] = (
     (0, 0, 0, 0, 0, 0, 0),
     (0, 0, 0, 0, 0, 0, 0),
 )
-PASSED: Final = (
+PASSED: Final[tuple[tuple[int, ...], ...]] = (
     (0, 5, 5, 10, 20, 35, 60, 0),
     (0, 10, 15, 25, 45, 75, 120, 0),
 )
