@@ -55,7 +55,7 @@ from chessarbiter.core.validation import placement_error
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
 from chessarbiter.laws.deadpos.closure import Exploration
 from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
-from chessarbiter.laws.deadpos.forced import play_forced_moves
+from chessarbiter.laws.deadpos.forced import play_forced_moves, unforced
 from chessarbiter.laws.deadpos.guided import GuidedSearch
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
@@ -127,6 +127,13 @@ positions in a few thousand nodes) and again after the exploration's half; its n
 other searches, and it runs only while they have nodes left."""
 
 
+_BY_MATERIAL: Final = tuple(
+    Verdict(Winnability.UNWINNABLE, side, reason=MATERIAL[0]) for side in Side
+)
+"""The verdicts on material alone, by winner: most queries of a game's end, answered without
+copying the position."""
+
+
 class IllegalPositionError(ChessError):
     """A position no game can reach in a way the analysis relies on."""
 
@@ -154,6 +161,8 @@ def can_checkmate(
     _validate(pos, winner, mode, budget)
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    if cannot_mate_by_material(pos.pieces, winner) and unforced(pos):
+        return _BY_MATERIAL[winner]  # no forced move, no game end: material decides first
     deadline = Deadline(seconds, clock)
     try:
         outcome, line, reason = _analyse(pos, winner, mode, budget, deadline)
