@@ -190,8 +190,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
     parser.add_argument("--cpu", action="store_true", help="sample: CPU time, not wall clock")
     parser.add_argument("--rows", type=Path, default=None, help="sample verdicts (JSON lines)")
-    parser.add_argument("--modes", nargs="+", choices=("quick", "full"),
-                        default=["quick", "full"], help="modes to run (default both)")
     parser.add_argument("--cha", nargs="?", const="build", default=None, metavar="DIR",
                         help="side by side with CHA (built in a scratch folder, or from DIR)")
     args = parser.parse_args()
@@ -204,7 +202,7 @@ def main() -> None:
     for name in args.sets:
         cases = game_finals(args.games) if name == "games" else corpus_set(SETS[name], args.every)
         print(f"{name} ({SETS[name]})")
-        for mode in args.modes:
+        for mode in ("quick", "full"):
             if cha is not None:
                 print(versus_cha(cases, mode, cha), flush=True)
             else:

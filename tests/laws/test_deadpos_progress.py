@@ -5,9 +5,9 @@ helpmates that replay to mate and proving some positions unwinnable."""
 from __future__ import annotations
 
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.core.squares import BLACK, WHITE, Side
+from chessarbiter.core.squares import WHITE, Side
 from chessarbiter.laws.deadpos import Verdict, Winnability, can_checkmate
-from chessarbiter.laws.deadpos.progress import Progress, is_wall
+from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.strategy import Found, Spent
 from tests.laws.corpus_lines import labelled_positions, winnable_label
 from tests.laws.test_deadpos_api import replays_to_mate
@@ -16,21 +16,6 @@ BISHOP_AGAINST_ROOK = "6k1/2B2pp1/3Kp1p1/8/1r6/8/8/8 b - - 5 45"
 """White mates with its lone bishop only after Black's pawns clear g7 and its rook blocks
 its own king (a helpmate of about a hundred plies); undetermined after the whole budget
 before this search."""
-
-
-WALL = "8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/4B3 b - - 0 1"
-"""A closed wall of pawns and bishops (no gap) against two white bishops: Black's bishop
-and king head for the mating corner (h1, on the light bishop's colour), White's bishops
-for the squares next to it."""
-
-
-def test_in_a_wall_of_pawns_and_bishops_the_pieces_head_for_the_corner() -> None:
-    pos = parse_fen(WALL)
-    assert is_wall(pos.pieces)
-    found = Progress(pos, BLACK).run(20_000)
-    assert isinstance(found, Found), found
-    assert replays_to_mate(pos, Verdict(Winnability.WINNABLE, BLACK, found.line))
-    assert not is_wall(parse_fen("8/5k2/8/3p4/3P4/2K5/8/8 w - - 0 1").pieces)
 
 
 def test_the_lone_bishop_helpmate_is_found() -> None:

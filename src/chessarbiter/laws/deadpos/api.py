@@ -68,7 +68,7 @@ from chessarbiter.laws.deadpos.pipeline import (
     search_stage,
 )
 from chessarbiter.laws.deadpos.plies import every_move_proved
-from chessarbiter.laws.deadpos.progress import Progress, is_wall
+from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.promote import StagedSearch
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.strategy import Found, Proved, Strategy
@@ -222,15 +222,11 @@ def _full(
 ) -> Answer:
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
     ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
-    every, blocked = _blocked_moves(work, winner)
-    if every:
+    if _every_move_blocked(work, winner):
         return Winnability.UNWINNABLE, (), "piece mobility after each move"
     if phases and every_move_proved(work, winner, phases, deadline):
         return Winnability.UNWINNABLE, (), "pawn structures after each move"
     searches = {name: make(work, winner) for name, make in SEARCHES.items()}
-    progress = searches[PROGRESS]
-    if isinstance(progress, Progress):
-        progress.proved = blocked  # as CHA does: search only the moves not proved
     shared = [search for search in searches.values() if not search.extra]
     for rounds in _rounds(nodes):
         for name, share in SCHEDULE:
@@ -273,26 +269,17 @@ def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = N
     return Winnability.UNDETERMINED
 
 
-def _blocked_moves(pos: Position, winner: int) -> tuple[bool, frozenset[Move]]:
-    """Whether after every legal move the static analysis (or material) proves ``winner``
-    cannot mate; and, in a wall of pawns and bishops (:func:`.progress.is_wall`), the moves
-    after which it does (elsewhere the scan stops at the first move it does not prove)."""
-    wall = is_wall(pos.pieces)
-    out = []
-    every = True
+def _every_move_blocked(pos: Position, winner: int) -> bool:
+    """Whether after every legal move the static analysis (or material) proves it."""
     for move in pos.legal_moves():
-        undo = pos.make(move)
+        pos.push(move)
         proved = cannot_mate_by_material(pos.pieces, winner) or statically_unwinnable(
             pos, winner
         )
-        pos.unmake(undo)
-        if proved:
-            out.append(move)
-        else:
-            every = False
-            if not wall:
-                break
-    return every, frozenset(out)
+        pos.pop()
+        if not proved:
+            return False
+    return True
 
 
 def _validate(pos: Position, winner: int, mode: str, budget: int | None) -> None:

@@ -9,15 +9,7 @@ middle of the board; and when the winner's pieces cannot mate without a loser's 
 blocker, the loser's pawns' moves (not promotions to a queen or rook). A move right after a
 free one is free too. The loser's captures (and, when it must promote first, its other
 moves) cost three. The mating corner is on the loser's first rank, of the winner's bishops'
-colour (:func:`.targets.home_corner`).
-
-In a wall of pawns and bishops (:func:`is_wall`) the plan is to go through it: once a line
-has met a gap (a square between a white pawn and a black pawn two ranks ahead), the winner's
-captures and a king's step towards the gap are free, other king moves cost one and every
-other move three; in a wall without a gap, against more than one loser's bishop, kings and
-bishops stepping towards their squares of the corner are free. The moves from the root
-after which the static analysis proves the winner cannot mate (:attr:`Progress.proved`) are
-not searched.
+colour (dark when it has none).
 
 A transposition table keeps, for each position, the most depth left it was searched with; a
 position met again with no more depth left is not searched again. An iteration may visit
@@ -35,7 +27,7 @@ from typing import Final
 
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position, Undo
-from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, RANKS, ROOK
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import DISTANCE, KNIGHT_DISTANCE
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES, cannot_mate_by_material
@@ -50,35 +42,6 @@ PUNISHED: Final = 3
 MAX_DEPTH: Final = 1_000
 MAX_PLIES: Final = 400
 """The longest line searched; a longer one is cut."""
-
-
-WALL_PAWNS: Final = 4
-"""Fewest white pawns with a black pawn right ahead in a wall (:func:`wall_gap`)."""
-_LOWER: Final = RANKS[0] | RANKS[1] | RANKS[2] | RANKS[3] | RANKS[4] | RANKS[5]
-_UPPER: Final = _LOWER << 16
-
-
-def _files(b: int) -> int:
-    """The files of the squares of ``b``, as one byte."""
-    b |= b >> 32
-    b |= b >> 16
-    return (b | b >> 8) & 0xFF
-
-
-def is_wall(pieces: list[int]) -> bool:
-    """Whether the pawns and bishops (no knight, rook or queen on the board) form a wall: at
-    least :data:`WALL_PAWNS` white pawns with a black pawn right ahead, and the files of the
-    white pawns below the 7th rank those of the black pawns above the 2nd. A *gap* is a
-    square between a white pawn and a black pawn two ranks ahead of it: the kings may walk
-    through it once a pawn is taken."""
-    if pieces[KNIGHT] | pieces[ROOK] | pieces[QUEEN]:
-        return False
-    if pieces[8 | KNIGHT] | pieces[8 | ROOK] | pieces[8 | QUEEN]:
-        return False
-    white, black = pieces[PAWN], pieces[8 | PAWN]
-    if ((white << 8) & black).bit_count() < WALL_PAWNS:
-        return False
-    return _files(white & _LOWER) == _files(black & _UPPER)
 
 
 class _Spent(Exception):
@@ -112,9 +75,6 @@ class Progress:
         self.outcome = Winnability.UNDETERMINED
         self.resumes = True
         self.extra = True
-        self.proved: frozenset[Move] = frozenset()
-        """Moves from the root after which the winner is proved unable to mate: not
-        searched (the full mode sets them from the static analysis one move on)."""
 
     def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
         """Search at most ``budget`` more nodes: :class:`.strategy.Found` (the helpmate also
@@ -136,7 +96,7 @@ class Progress:
                 self.cut = self.stale = False
                 self.serial += 1
                 stop = self.nodes + ITERATION_NODES * self.depth
-                if self._search(0, False, False, stop):
+                if self._search(0, False, stop):
                     self.line.reverse()
                     self.outcome = Winnability.WINNABLE
                     return self.outcome, self.nodes - before
@@ -152,10 +112,9 @@ class Progress:
                 self.pos.unmake(self.undos.pop())
         return Winnability.UNDETERMINED, self.nodes - before
 
-    def _search(self, depth: int, rewarded: bool, walled: bool, stop: int) -> bool:
+    def _search(self, depth: int, rewarded: bool, stop: int) -> bool:
         """Whether a helpmate lies within the iteration's depth from here (``depth`` used);
-        the line, last move first, is in :attr:`line`. ``rewarded``: the move before made
-        progress; ``walled``: a gap in the pawns was met on the way (see :func:`is_wall`)."""
+        the line, last move first, is in :attr:`line`."""
         pos = self.pos
         winner = self.winner
         if cannot_mate_by_material(pos.pieces, winner):
@@ -175,27 +134,15 @@ class Progress:
             return False
         self.table[key] = (left, self.serial)
         costs = self._costs(moves)
-        pieces = pos.pieces
-        gaps = (pieces[PAWN] << 8) & (pieces[8 | PAWN] >> 8)
-        gap = (gaps & -gaps).bit_length() - 1
-        if is_wall(pieces):
-            if gap >= 0 or walled:
-                self._through_the_wall(moves, costs, gap)
-            else:
-                self._towards_the_corner(moves, costs)
-        walled = walled or gap >= 0
         undos = self.undos
-        proved = self.proved if not undos else ()
         for move, cost in zip(moves, costs, strict=True):
-            if move in proved:
-                continue
             if self.nodes >= self.budget:
                 raise _Spent
             self.nodes += 1
             self.deadline.tick()
             undos.append(pos.make(move))
             step = 0 if cost == 1 and rewarded else cost
-            found = self._search(min(self.depth, depth + step), cost == 0, walled, stop)
+            found = self._search(min(self.depth, depth + step), cost == 0, stop)
             pos.unmake(undos.pop())
             if found:
                 self.line.append(move)
@@ -246,49 +193,6 @@ class Progress:
                 cost = PUNISHED
             out.append(cost)
         return out
-
-    def _through_the_wall(self, moves: list[Move], costs: list[int], gap: int) -> None:
-        """The costs in a wall of pawns and bishops with a gap (``gap``, or -1 when only
-        one met earlier on the line): the winner's captures are free, a king stepping
-        towards the gap is free, any other king move costs 1, every other move
-        :data:`PUNISHED` (the kings walk round the wall, the winner takes its way through)."""
-        pos = self.pos
-        board = pos.board
-        winners = pos.turn == self.winner
-        near = DISTANCE[gap] if gap >= 0 else None
-        for i, move in enumerate(moves):
-            fr = move & 63
-            to = (move >> 6) & 63
-            kind = board[fr] & 7
-            capture = (board[to] and not move & CASTLE_FLAG) or (
-                kind == PAWN and (to & 7) != (fr & 7)
-            )
-            if capture and winners:
-                costs[i] = 0
-            elif kind == KING:
-                costs[i] = 0 if near is not None and near[to] < near[fr] else 1
-            else:
-                costs[i] = PUNISHED
-
-    def _towards_the_corner(self, moves: list[Move], costs: list[int]) -> None:
-        """In a closed wall of pawns and bishops without a gap, with more than one loser's
-        bishop: kings and bishops stepping towards their squares of the mating corner are
-        free (the winner's king to two ranks from it, its bishops to the corner, the loser's
-        king to the corner, its bishops next to it)."""
-        pos = self.pos
-        if (pos.pieces[self.loser << 3 | BISHOP]).bit_count() < 2:
-            return
-        board = pos.board
-        winners = pos.turn == self.winner
-        king_to = DISTANCE[self.winner_king if winners else self.loser_king]
-        piece_to = DISTANCE[self.loser_king if winners else self.loser_knight]
-        for i, move in enumerate(moves):
-            fr = move & 63
-            to = (move >> 6) & 63
-            kind = board[fr] & 7
-            near = king_to if kind == KING else piece_to if kind == BISHOP else None
-            if near is not None and near[to] < near[fr]:
-                costs[i] = 0
 
     def _loser_must_promote(self, pieces: list[int]) -> bool:
         """Whether the winner's pieces cannot mate without a blocker the loser has yet to

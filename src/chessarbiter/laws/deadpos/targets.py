@@ -61,15 +61,8 @@ def nearest_corner(pos: Position, winner: int) -> int:
 
 def home_corner(pos: Position, winner: int) -> int:
     """The corner on the loser's first rank of the winner's bishops' colour (the dark one
-    when it has bishops of both colours); without a bishop, the dark one when the loser has
-    a light-squared bishop (a blocker on the corner's light flight squares), else the light
-    one."""
-    pieces = pos.pieces
-    bishops = pieces[winner << 3 | BISHOP]
-    if bishops:
-        light = bishop_colour(bishops) == LIGHT_SQUARES
-    else:
-        light = not pieces[(winner ^ 1) << 3 | BISHOP] & LIGHT_SQUARES
+    when the winner has no bishop or bishops of both colours)."""
+    light = bishop_colour(pos.pieces[winner << 3 | BISHOP]) == LIGHT_SQUARES
     corner = 56 if light else 63  # a8 or h8: the loser's first rank is the 8th
     return corner ^ 63 if winner else corner  # mirrored for Black: h1 or a1
 
