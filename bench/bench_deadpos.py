@@ -15,6 +15,13 @@ label and every helpmate replayed (as ``deadpos_verdicts.py`` does). It prints t
 verdicts; ``--seconds`` is the time bound of a ruling, ``--cpu`` measures (and bounds) the
 process's CPU time instead of the wall clock (for a loaded machine), ``--rows`` writes every
 verdict as a JSON line.
+
+``--cha [DIR]`` measures side by side with CHA (D3-Chess), one query at a time, alternating
+which tool goes first: CHA's timing driver is built from ``../shared/tools/cha/build.sh``
+into a scratch folder (or taken from ``DIR``, a folder that build printed). Both report the
+thread's CPU time per query (a loaded machine inflates it less than the wall clock); the
+script prints each tool's median and p99 per mode and set, their ratio, and the same for
+the queries chessarbiter decides on material alone (its fixed cost per query).
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -87,6 +96,64 @@ def measure(cases: list[tuple[Position, int]], mode: str, budget: int | None) ->
             f"p99 {p99:9.3f} ms  {dict(verdicts)}")
 
 
+def build_cha() -> Path:
+    """CHA's timing driver built into a scratch folder by the shared build script."""
+    script = CORPUS.parent / "tools" / "cha" / "build.sh"
+    scratch = tempfile.mkdtemp(prefix="cha-")
+    done = subprocess.run(["bash", str(script), scratch], capture_output=True, text=True,
+                          check=True)
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def versus_cha(cases: list[tuple[Position, int]], mode: str, cha: Path) -> str:
+    """CPU microseconds per query, chessarbiter and CHA alternating: medians, p99s, ratios,
+    and the same on the queries chessarbiter answers on material alone."""
+    flags = ["-quick"] if mode == "quick" else []
+    driver = subprocess.Popen([str(cha / "cha_bench"), *flags], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert driver.stdin is not None and driver.stdout is not None
+    assert driver.stdout.readline().strip() == "ready"
+    ours: list[float] = []
+    theirs: list[float] = []
+    material: list[int] = []
+    for index, (pos, side) in enumerate(cases):
+        order = ("ours", "theirs") if index % 2 == 0 else ("theirs", "ours")
+        for who in order:
+            if who == "theirs":
+                driver.stdin.write(f"{pos.fen()} {'white' if side == 0 else 'black'}\n")
+                driver.stdin.flush()
+                words = driver.stdout.readline().split()
+                theirs.append(int(words[words.index("cpu") + 1]) / 1000)
+            else:
+                start = time.thread_time_ns()
+                verdict = can_checkmate(pos, side, mode)  # type: ignore[arg-type]
+                ours.append((time.thread_time_ns() - start) / 1000)
+                if verdict.reason == "material":
+                    material.append(index)
+    driver.stdin.write("quit\n")
+    driver.stdin.close()
+    driver.wait()
+
+    def row(label: str, mine: list[float], other: list[float]) -> str:
+        if not mine:
+            return f"    {label}: none"
+        a, b = statistics.median(mine), statistics.median(other)
+        return (f"    {label} (n={len(mine)}): median {a:9.1f} / {b:9.1f} us = {a / b:6.2f}x  "
+                f"p99 {_p99(mine):11.1f} / {_p99(other):11.1f} us = "
+                f"{_p99(mine) / _p99(other):6.2f}x")
+
+    return "\n".join((
+        f"  {mode} (chessarbiter / CHA, thread CPU time, {build()}):",
+        row("all", ours, theirs),
+        row("material alone", [ours[i] for i in material], [theirs[i] for i in material]),
+    ))
+
+
 def sample(seconds: float | None, rows_out: Path | None, cpu: bool) -> None:
     """The corpus sample: every 10th line of both files, both sides, judged."""
     todo = [c for name in FILES for c in cases(name, SAMPLE_EVERY, None)]
@@ -123,15 +190,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
     parser.add_argument("--cpu", action="store_true", help="sample: CPU time, not wall clock")
     parser.add_argument("--rows", type=Path, default=None, help="sample verdicts (JSON lines)")
+    parser.add_argument("--cha", nargs="?", const="build", default=None, metavar="DIR",
+                        help="side by side with CHA (built in a scratch folder, or from DIR)")
     args = parser.parse_args()
     if args.sample:
         sample(args.seconds, args.rows, args.cpu)
         return
+    cha = None
+    if args.cha:
+        cha = build_cha() if args.cha == "build" else Path(args.cha)
     for name in args.sets:
         cases = game_finals(args.games) if name == "games" else corpus_set(SETS[name], args.every)
         print(f"{name} ({SETS[name]})")
         for mode in ("quick", "full"):
-            print("  " + measure(cases, mode, args.budget), flush=True)
+            if cha is not None:
+                print(versus_cha(cases, mode, cha), flush=True)
+            else:
+                print("  " + measure(cases, mode, args.budget), flush=True)
 
 
 if __name__ == "__main__":

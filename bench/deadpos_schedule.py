@@ -34,19 +34,17 @@ from typing import Any
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KNIGHT, QUEEN, ROOK
 from chessarbiter.laws.deadpos import api
-from chessarbiter.laws.deadpos.bestfirst import BestFirst
-from chessarbiter.laws.deadpos.closure import Exploration
+from chessarbiter.laws.deadpos.deadline import Deadline
 from chessarbiter.laws.deadpos.forced import play_forced_moves
-from chessarbiter.laws.deadpos.guided import guided_helpmate
-from chessarbiter.laws.deadpos.promote import staged_helpmate
+from chessarbiter.laws.deadpos.promote import StagedSearch
+from chessarbiter.laws.deadpos.strategy import Found, Spent, has_piece
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 NEVER = 10**12
 """A need no budget meets."""
 STAGED_BUDGETS = (6_250, 12_500, 25_000, 50_000, 100_000)
-SEARCHES = ("guided search", "best-first search", api.EXPLORED, "staged search")
+SEARCHES = (api.GUIDED, api.BEST_FIRST, api.EXPLORED, api.STAGED)
 Schedule = tuple[tuple[str, int], ...]
 Need = dict[str, Any]
 
@@ -90,30 +88,23 @@ def _alone(pos: Position, side: int, budget: int) -> Need:
     clock = time.process_time
     work = Position.from_snapshot(pos.snapshot())
     play_forced_moves(work)
-    need: Need = {"has_piece": any(work.pieces[side << 3 | kind]
-                                   for kind in (KNIGHT, BISHOP, ROOK, QUEEN))}
-    began = clock()
-    line, used = guided_helpmate(work, side, budget)
-    need["guided search"] = (used if line else NEVER, (clock() - began) / max(used, 1))
-    if need["has_piece"]:
-        search = BestFirst(work, side)
+    need: Need = {"has_piece": has_piece(work, side)}
+    wanted = [api.GUIDED, api.BEST_FIRST if need["has_piece"] else api.STAGED, api.EXPLORED]
+    for name in wanted:
+        if name == api.STAGED:
+            staged = {}
+            for nodes in STAGED_BUDGETS:
+                began = clock()
+                outcome = StagedSearch(work, side).run(nodes)
+                used = outcome.nodes
+                staged[nodes] = (isinstance(outcome, Found), used, (clock() - began) / max(used, 1))
+            need[name] = staged
+            continue
         began = clock()
-        line = search.run(budget)
-        need["best-first search"] = (search.nodes if line else NEVER,
-                                     (clock() - began) / max(search.nodes, 1))
-    else:
-        staged = {}
-        for nodes in STAGED_BUDGETS:
-            began = clock()
-            line, used = staged_helpmate(work, side, nodes)
-            staged[nodes] = (bool(line), used, (clock() - began) / max(used, 1))
-        need["staged search"] = staged
-    exploration = Exploration(work, side)
-    began = clock()
-    outcome = exploration.run(work, budget)
-    seen = len(exploration.seen)
-    need[api.EXPLORED] = (seen if outcome is not Winnability.UNDETERMINED else NEVER,
-                          (clock() - began) / max(seen, 1))
+        outcome = api.SEARCHES[name](work, side).run(budget, Deadline())
+        used = outcome.nodes
+        need[name] = (NEVER if isinstance(outcome, Spent) else used,
+                      (clock() - began) / max(used, 1))
     return need
 
 

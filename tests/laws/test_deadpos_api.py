@@ -50,6 +50,23 @@ def test_checkmate_on_the_board_comes_first() -> None:
     assert can_checkmate(pos, BLACK, "quick").outcome is Winnability.UNDETERMINED
 
 
+@pytest.mark.parametrize(
+    ("fen", "reason"),
+    [
+        ("8/8/4k3/8/8/8/3BK3/8 w - - 0 1", "material"),  # king steps: no forced move
+        ("8/8/8/8/3q4/8/8/k1K1N3 b - - 0 1", "material"),  # the queen moves: no forced move
+        ("7k/5K2/6B1/8/8/8/8/8 b - - 0 1", "the game ends without that mate"),  # stalemate
+        ("qK6/3k4/8/8/8/8/8/8 w - - 0 1", "material"),  # Kxa8 forced first
+    ],
+)
+def test_material_answers_first_only_when_nothing_is_forced(fen: str, reason: str) -> None:
+    pos = parse_fen(fen, lenient=True)
+    for mode in ("quick", "full"):
+        verdict = can_checkmate(pos, WHITE, mode)
+        assert verdict == Verdict(Winnability.UNWINNABLE, WHITE, reason=reason), verdict
+    assert pos.fen() == parse_fen(fen, lenient=True).fen()
+
+
 def test_forced_moves_are_played() -> None:
     # Black's only move is Kxa8; then no mating material is left.
     pos = parse_fen("qK6/3k4/8/8/8/8/8/8 w - - 0 1", lenient=True)

@@ -8,12 +8,13 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.laws.deadpos.bestfirst import BestFirst, bestfirst_helpmate
+from chessarbiter.laws.deadpos.bitboards import KNIGHT_DISTANCE
 from chessarbiter.laws.deadpos.estimate import (
-    KNIGHT_DISTANCE,
     Estimate,
     blockers_needed,
     promotion_moves,
 )
+from chessarbiter.laws.deadpos.strategy import Found, Spent
 from tests.laws.lines import mates
 
 
@@ -42,8 +43,9 @@ def test_a_paused_best_first_search_goes_on_as_if_never_stopped() -> None:
     fen = "4k3/8/8/8/8/8/8/4KNN1 w - - 0 1"
     at_once = bestfirst_helpmate(parse_fen(fen), 0, 10_000)
     search = BestFirst(parse_fen(fen), 0)
-    assert search.run(300) == () and search.nodes == 300 and not search.dry
-    assert search.run(10_000) == at_once[0] and search.nodes == at_once[1]
+    assert search.run(300) == Spent(300) and search.nodes == 300 and not search.dry
+    assert search.run(10_000 - 300) == Found(at_once[0], at_once[1] - 300)
+    assert search.nodes == at_once[1]
     assert mates(fen, search.found, 0)
 
 

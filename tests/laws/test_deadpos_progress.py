@@ -8,6 +8,7 @@ from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.squares import WHITE, Side
 from chessarbiter.laws.deadpos import Verdict, Winnability, can_checkmate
 from chessarbiter.laws.deadpos.progress import Progress
+from chessarbiter.laws.deadpos.strategy import Found, Spent
 from tests.laws.corpus_lines import labelled_positions, winnable_label
 from tests.laws.test_deadpos_api import replays_to_mate
 
@@ -23,9 +24,9 @@ def test_the_lone_bishop_helpmate_is_found() -> None:
     assert verdict.winnable and verdict.reason == "progress search", verdict
     assert replays_to_mate(pos, verdict)
     search = Progress(parse_fen(BISHOP_AGAINST_ROOK), WHITE)
-    outcome, used = search.run(30_000)
-    assert outcome is Winnability.WINNABLE and used <= 30_000
-    assert search.run(60_000) == (Winnability.WINNABLE, 0)  # decided: nothing more to do
+    found = search.run(30_000)
+    assert isinstance(found, Found) and found.nodes <= 30_000
+    assert search.run(30_000) == Found(found.line, 0)  # decided: nothing more to do
 
 
 def test_it_never_contradicts_the_corpus() -> None:
@@ -35,10 +36,11 @@ def test_it_never_contradicts_the_corpus() -> None:
             if pos.count_legal_moves() == 0:
                 continue
             search = Progress(pos, side)
-            outcome, used = search.run(2_000)
-            assert used <= 2_000
-            if outcome is Winnability.UNDETERMINED:
+            ran = search.run(2_000)
+            assert ran.nodes <= 2_000
+            if isinstance(ran, Spent):
                 continue
+            outcome = Winnability.WINNABLE if isinstance(ran, Found) else Winnability.UNWINNABLE
             decided[outcome] += 1
             assert (outcome is Winnability.WINNABLE) == winnable_label(label, side), pos.fen()
             if outcome is Winnability.WINNABLE:

@@ -9,7 +9,8 @@ import pytest
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.squares import BLACK
 from chessarbiter.laws.deadpos import can_checkmate
-from chessarbiter.laws.deadpos.promote import promotion_cost, staged_helpmate
+from chessarbiter.laws.deadpos.promote import StagedSearch, promotion_cost
+from chessarbiter.laws.deadpos.strategy import Found, Spent
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
@@ -21,17 +22,16 @@ c-pawn promotes, a black pawn captures the new piece and promotes on the next fi
 @pytest.mark.parametrize("fen", [SHUT, "6kB/p3p1P1/2p3P1/p7/8/K3P3/P1P5/8 w - - 0 1"])
 def test_staged_search_mates_through_the_losers_promotion(fen: str) -> None:
     pos = parse_fen(fen)
-    line, used = staged_helpmate(pos, 1, 20_000)
-    assert mates(fen, line, 1)
-    assert len(line) > 20
-    assert used <= 20_000
+    found = StagedSearch(pos, 1).run(20_000)
+    assert isinstance(found, Found) and mates(fen, found.line, 1)
+    assert len(found.line) > 20
+    assert found.nodes <= 20_000
     assert pos.fen() == parse_fen(fen).fen()
 
 
 def test_staged_search_keeps_to_its_budget() -> None:
-    line, used = staged_helpmate(parse_fen(SHUT), 1, 3_000)
-    assert line == ()
-    assert used <= 3_000
+    spent = StagedSearch(parse_fen(SHUT), 1).run(3_000)
+    assert isinstance(spent, Spent) and spent.nodes <= 3_000
 
 
 def test_promotion_cost_counts_the_kings_walk_to_clear_a_file() -> None:

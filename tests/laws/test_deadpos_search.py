@@ -17,37 +17,43 @@ from chessarbiter.laws.deadpos.guide import (
     gives_check,
     king_distances,
     knight_jumps,
-    mating_squares,
 )
-from chessarbiter.laws.deadpos.guided import guided_helpmate
+from chessarbiter.laws.deadpos.guided import GuidedSearch
+from chessarbiter.laws.deadpos.strategy import Found, Spent
 from chessarbiter.laws.deadpos.successors import child_key, children
+from chessarbiter.laws.deadpos.targets import mating_squares
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
 
 
+def _guide(pos: Position, winner: int) -> Guide:
+    """The guide towards the first mating square, as the guided search starts."""
+    return Guide(pos, winner, mating_squares(pos, winner)[0])
+
+
 def test_the_corner_follows_the_bishops_colour() -> None:
     light = parse_fen("8/8/8/8/8/1k6/8/4KB2 w - - 0 1")
-    assert Guide(light, 0).corner == 56
+    assert _guide(light, 0).corner == 56
     dark = parse_fen("8/8/8/8/8/1k6/8/2B1K3 w - - 0 1")
-    assert Guide(dark, 0).corner == 0
+    assert _guide(dark, 0).corner == 0
 
 
 def test_the_losing_king_is_steered_to_the_corner() -> None:
     pos = parse_fen("8/8/8/3k4/8/8/8/Q3K3 b - - 0 1")
-    guide = Guide(pos, 0)
+    guide = _guide(pos, 0)
     first = guide.order(pos, pos.legal_moves())[0]
     assert guide.corner == 56 and pos.uci(first) == "d5c6"
 
 
 def test_a_winner_with_pawns_goes_for_the_blocker() -> None:
     pos = parse_fen("8/8/1k6/7p/7P/3K4/8/8 w - - 0 1")
-    guide = Guide(pos, 1)
+    guide = _guide(pos, 1)
     assert guide.target(pos) == 31  # h4, the white pawn blocking h5
-    assert Guide(pos, 0).target(pos) == 39  # h5
+    assert _guide(pos, 0).target(pos) == 39  # h5
     knight = parse_fen("8/3kp3/8/8/8/3KN3/8/8 b - - 0 1")
-    assert Guide(knight, 0).target(knight) == Guide(knight, 0).corner
+    assert _guide(knight, 0).target(knight) == _guide(knight, 0).corner
     bishop = parse_fen("8/8/1k6/7p/7P/3K4/8/5B2 w - - 0 1")
-    assert Guide(bishop, 0).target(bishop) == 39
+    assert _guide(bishop, 0).target(bishop) == 39
     pos.push(pos.parse_uci("d3e3"))
     assert pos.uci(guide.order(pos, pos.legal_moves())[0]) == "b6c5"
 
@@ -57,7 +63,7 @@ def test_kings_walk_round_the_pawns() -> None:
     walk = king_distances(pos, 0, 56)  # the white king to a8
     assert walk[18] >= WALLED  # c3 is walled off: b4, d4, f4, h4 are attacked
     assert king_distances(pos, 1, 0)[56] == 7  # the black king a5, takes a4, on to a1
-    assert Guide(pos, 0).corner == 56
+    assert _guide(pos, 0).corner == 56
 
 
 def test_mating_squares_are_corners_or_boxes_the_king_can_reach() -> None:
@@ -69,7 +75,7 @@ def test_mating_squares_are_corners_or_boxes_the_king_can_reach() -> None:
 
 def test_the_winner_lures_pawns_off_their_file() -> None:
     pos = parse_fen("k1b5/8/8/1pBpBpBp/1PbPbPpP/6P1/6P1/K1B1B3 w - - 0 1")
-    guide = Guide(pos, 1)
+    guide = _guide(pos, 1)
     pos.push(pos.parse_uci("a1b2"))
     first = [pos.uci(m) for m in guide.order(pos, pos.legal_moves())[:2]]
     assert "e4f3" in first  # g2xf3 g4xf3 frees the black g-pawn
@@ -79,7 +85,7 @@ def test_a_blocking_knight_heads_for_the_corner() -> None:
     jumps = knight_jumps(1 << 1)
     assert jumps[1] == 0 and jumps[16] == 1 and jumps[0] == 3
     pos = parse_fen("k7/8/8/8/8/8/8/K5nN b - - 0 1")
-    guide = Guide(pos, 0)
+    guide = _guide(pos, 0)
     assert guide.needs_blockers and guide.corner == 56
     assert pos.uci(guide.order(pos, pos.legal_moves())[0]) in ("g1e2", "g1f3")
 
@@ -113,7 +119,7 @@ def test_check_squares_agree_with_gives_check(fen: str) -> None:
 def test_guide_keys_sort_to_its_order() -> None:
     pos = parse_fen("k1b5/8/8/1pBpBpBp/1PbPbPpP/6P1/6P1/K1B1B3 w - - 0 1")
     for winner in (0, 1):
-        guide = Guide(pos, winner)
+        guide = _guide(pos, winner)
         moves = pos.legal_moves()
         keys = guide.keys(pos, moves)
         assert sorted(k & 255 for k in keys) == list(range(len(moves)))
@@ -133,22 +139,21 @@ def test_guide_keys_sort_to_its_order() -> None:
 )
 def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -> None:
     pos = parse_fen(fen)
-    line, used = guided_helpmate(pos, winner, nodes)
-    assert line and used <= nodes and mates(fen, line, winner)
+    found = GuidedSearch(pos, winner).run(nodes)
+    assert isinstance(found, Found) and found.nodes <= nodes and mates(fen, found.line, winner)
     assert pos.fen() == fen
 
 
 def test_guided_search_gives_up_within_its_budget() -> None:
     pos = parse_fen("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1")
-    line, used = guided_helpmate(pos, 0, 300)
-    assert line == () and used == 301
+    assert GuidedSearch(pos, 0).run(300) == Spent(300)
 
 
 def test_guided_search_out_of_budget_takes_back_its_line() -> None:
     fen = "1k6/3n4/8/8/8/2Q5/1K5P/8 w - - 0 1"
     pos = parse_fen(fen)
     key = pos.key()
-    assert guided_helpmate(pos, 1, 500) == ((), 501)
+    assert GuidedSearch(pos, 1).run(500) == Spent(500)
     assert pos.fen() == fen and pos.key() == key
     assert pos.legal_moves() == parse_fen(fen).legal_moves()
 
@@ -174,11 +179,9 @@ def test_a_paused_exploration_goes_on_where_it_stopped() -> None:
     pos = parse_fen(fen)
     at_once = explore(pos, 1, 20_000)
     exploration = Exploration(pos, 1)
-    assert exploration.run(pos, 500) is Winnability.UNDETERMINED
+    assert exploration.run(499) == Spent(499)
     assert len(exploration.seen) == 500 and pos.fen() == fen
-    with pytest.raises(ValueError, match="position object"):
-        exploration.run(parse_fen(fen), 20_000)  # its move generators read the first one
-    assert exploration.run(pos, 20_000) is Winnability.WINNABLE
+    assert isinstance(exploration.run(20_000), Found)
     assert (Winnability.WINNABLE, exploration.found, len(exploration.seen)) == at_once
     assert pos.fen() == fen
 

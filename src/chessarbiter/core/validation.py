@@ -137,16 +137,29 @@ def _en_passant(setup: Setup, lenient: bool, text: str) -> int:
                    f"{SQUARE_NAMES[pawn]} and {field} and {SQUARE_NAMES[origin]} empty", text)
 
 
+def placement_error(pieces: list[int], us: int) -> str | None:
+    """Why a placement (``pieces``: bitboards by piece, ``us`` to move) is illegal whatever
+    came before (Art. 3.10.3): a pawn on the first or last rank, or the side not to move in
+    check; ``None`` when neither. The one test of both, for the FEN reader and the
+    dead-position analysis."""
+    pawns = (pieces[PAWN] | pieces[8 | PAWN]) & (RANKS[0] | RANKS[7])
+    if pawns:
+        where = ", ".join(SQUARE_NAMES[sq] for sq in squares_of(pawns))
+        return f"a pawn on the first or last rank ({where})"
+    them = us ^ 1
+    if attackers(pieces, us, pieces[them << 3 | KING].bit_length() - 1, sum(pieces)):
+        return f"{COLOUR_NAMES[them]} is in check but not to move"
+    return None
+
+
 def _check_placement(
     us: int, board: tuple[int, ...], pieces: list[int], ep: int, text: str
 ) -> None:
-    if (pieces[PAWN] | pieces[8 | PAWN]) & (RANKS[0] | RANKS[7]):
-        raise FenError("piece placement", "a pawn stands on the first or last rank", text)
+    error = placement_error(pieces, us)
+    if error:
+        raise FenError("piece placement", error, text)
     occupied = sum(pieces)  # the bitboards of the pieces are disjoint
     them = us ^ 1
-    if attackers(pieces, us, pieces[them << 3 | KING].bit_length() - 1, occupied):
-        raise FenError("piece placement", f"{COLOUR_NAMES[them]} is in check but not to move",
-                       text)
     king = pieces[us << 3 | KING].bit_length() - 1
     squares = squares_of(attackers(pieces, them, king, occupied))
     if len(squares) > 2:

@@ -6,12 +6,12 @@
 
 from chessarbiter.laws.deadpos.api import (
     FULL_BUDGET,
-    QUICK_BUDGET,
     IllegalPositionError,
     Mode,
     can_checkmate,
     is_dead_position,
 )
+from chessarbiter.laws.deadpos.pipeline import QUICK_BUDGET
 from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
 __all__ = [

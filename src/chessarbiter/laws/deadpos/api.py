@@ -11,13 +11,15 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 3. material that can never mate (:mod:`.material`);
 4. the static mobility analysis of blocked pawn structures (:mod:`.static`);
 5. the exploration of the reachable pawn structures with the pieces abstracted to regions
-   (:mod:`.phases`, at most :data:`QUICK_PHASES` phases in quick mode, a tenth of the
+   (:mod:`.phases`, at most :data:`.pipeline.QUICK_PHASES` phases in quick mode, a tenth of the
    budget in full mode);
 6. in ``"quick"`` mode, a small helpmate search (:mod:`.search`) that only proves
-   unwinnability (it stops at the first line it cannot finish); in ``"full"`` mode, within
-   a node budget: the static analysis after each legal move, the cheap proofs after each
-   legal move and its forced replies (:mod:`.plies`), then the searches of
-   :data:`SCHEDULE` in turn, each with a growing share of the budget: the progress search
+   unwinnability (it stops at the first line it cannot finish): stages 3 to 6 are the
+   pipeline of :mod:`.pipeline`, which the per-move proof shares; in ``"full"`` mode,
+   within a node budget: the static analysis after each legal move, the cheap proofs after
+   each legal move and its forced replies (:mod:`.plies`), then the searches of
+   :data:`SCHEDULE` in turn (each a :class:`.strategy.Strategy`), each with a growing share
+   of the budget: the progress search
    (:mod:`.progress`, which finds long helpmates that drive the loser's king to a corner
    while the winner's units come, and proves when it runs out of lines), the guided helpmate
    search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
@@ -26,12 +28,13 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    position (:mod:`.closure`), which both finds helpmates and proves, and has the most.
 
 A time bound (``seconds``) turns a search still running past it into UNDETERMINED, with the
-nodes searched until then (:mod:`.deadline`). A budget beyond :data:`FULL_BUDGET` runs the
-schedule again in rounds of twice as many nodes, after the default one: more budget never
-takes work from the searches a smaller one ran. Quick mode never answers WINNABLE (only
-UNWINNABLE or UNDETERMINED, read "possibly winnable") and is meant for every move of a game;
-full mode is for flags, resignations and adjudication. Neither mode ever returns a wrong
-WINNABLE or UNWINNABLE.
+nodes searched until then (:mod:`.deadline`): every verdict reports the deadline's count of
+search nodes, so a verdict cut short counts exactly as one that finishes. A budget beyond
+:data:`FULL_BUDGET` runs the schedule again in rounds of twice as many nodes, after the
+default one: more budget never takes work from the searches a smaller one ran. Quick mode
+never answers WINNABLE (only UNWINNABLE or UNDETERMINED, read "possibly winnable") and is
+meant for every move of a game; full mode is for flags, resignations and adjudication.
+Neither mode ever returns a wrong WINNABLE or UNWINNABLE.
 
 The 50/75-move and repetition rules are ignored, as in the published solver: "any series of
 legal moves" refers to legality under Art. 3, so a helpmate that would take longer than the
@@ -42,45 +45,37 @@ first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Final, Literal
 
-from chessarbiter.core.attacks import attackers
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import (
-    BISHOP,
-    COLOUR_NAMES,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    RANKS,
-    ROOK,
-    SQUARE_NAMES,
-    Side,
-    squares_of,
-)
+from chessarbiter.core.squares import Side
+from chessarbiter.core.validation import placement_error
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
 from chessarbiter.laws.deadpos.closure import Exploration
 from chessarbiter.laws.deadpos.deadline import Deadline, TimeUp
-from chessarbiter.laws.deadpos.forced import play_forced_moves
-from chessarbiter.laws.deadpos.guided import guided_helpmate
+from chessarbiter.laws.deadpos.forced import play_forced_moves, unforced
+from chessarbiter.laws.deadpos.guided import GuidedSearch
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
+from chessarbiter.laws.deadpos.pipeline import (
+    MATERIAL,
+    MOBILITY,
+    QUICK,
+    QUICK_BUDGET,
+    first_proof,
+    search_stage,
+)
 from chessarbiter.laws.deadpos.plies import every_move_proved
 from chessarbiter.laws.deadpos.progress import Progress
-from chessarbiter.laws.deadpos.promote import staged_helpmate
-from chessarbiter.laws.deadpos.search import find_helpmate
+from chessarbiter.laws.deadpos.promote import StagedSearch
 from chessarbiter.laws.deadpos.static import statically_unwinnable
+from chessarbiter.laws.deadpos.strategy import Found, Proved, Strategy
 from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
 Mode = Literal["quick", "full"]
 
-QUICK_BUDGET: Final = 400
-"""Nodes the quick search may visit."""
-QUICK_COST: Final = 6
-"""The quick iteration's cost: about six plies."""
 FULL_BUDGET: Final = 200_000
 """Default node budget of the full search."""
 PHASE_SHARE: Final = 10
@@ -88,39 +83,55 @@ PHASE_SHARE: Final = 10
 in phases (at most :data:`MAX_PHASES`), on top of the nodes of the other stages."""
 MAX_PHASES: Final = 5_000
 """The most phases the full mode explores, whatever the budget."""
-QUICK_PHASES: Final = 32
-"""Phases the quick mode may explore."""
 PROBE_MIN: Final = 10_000
 """From this budget on, the full mode runs a very short guided search (a
 :data:`EARLY_SHARE`-th of the budget) before the pawn structures."""
 EARLY_SHARE: Final = 400
 EXPLORED: Final = "every reachable position"
 PROGRESS: Final = "progress search"
+GUIDED: Final = "guided search"
+BEST_FIRST: Final = "best-first search"
+STAGED: Final = "staged search"
+SEARCHES: Final[dict[str, Callable[[Position, int], Strategy]]] = {
+    PROGRESS: Progress,
+    GUIDED: GuidedSearch,
+    BEST_FIRST: BestFirst,
+    EXPLORED: Exploration,
+    STAGED: StagedSearch,
+}
+"""The full mode's strategies by name (each made once per analysis)."""
 SCHEDULE: Final = (
     (PROGRESS, 32),
-    ("guided search", 32),
-    ("best-first search", 32),
+    (GUIDED, 32),
+    (BEST_FIRST, 32),
     (EXPLORED, 16),
-    ("staged search", 16),
-    ("best-first search", 8),
+    (STAGED, 16),
+    (BEST_FIRST, 8),
     (EXPLORED, 2),
     (PROGRESS, 4),
-    ("staged search", 4),
-    ("guided search", 4),
-    ("best-first search", 4),
+    (STAGED, 4),
+    (GUIDED, 4),
+    (BEST_FIRST, 4),
     (EXPLORED, 1),
 )
 """The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th of
-the round's nodes (:func:`_rounds`; less when fewer nodes are left): the guided and staged
-searches start afresh with it, the progress search, the best-first search and the
-exploration go on up to it in all (the best-first search only when the winner has a piece,
-the staged search only when it has none). The last exploration of a round gets what is left
-of it. The exploration decides most hard corpus positions alone, so it has half the budget
-before the helpmate searches get their largest shares; the short turns first decide most of
-the others at a small cost. The progress search comes first (CHA's kind of search, it
-decides many positions in a few thousand nodes) and again after the exploration's half; its
-nodes come on top of the budget (up to a quarter more), so that it takes nothing from the
+the round's nodes (:func:`_rounds`; less when fewer nodes are left): a strategy that starts
+afresh (guided, staged) gets it, one that resumes (progress, best-first, exploration) goes on
+up to it in all (the best-first search only runs when the winner has a piece, the staged
+search only when it has none). The last exploration of a round gets what is left of it. The
+exploration decides most hard corpus positions alone, so it has half the budget before the
+helpmate searches get their largest shares; the short turns first decide most of the others
+at a small cost. The progress search comes first (CHA's kind of search, it decides many
+positions in a few thousand nodes) and again after the exploration's half; its nodes are
+``extra``, on top of the budget (up to a quarter more), so that it takes nothing from the
 other searches, and it runs only while they have nodes left."""
+
+
+_BY_MATERIAL: Final = tuple(
+    Verdict(Winnability.UNWINNABLE, side, reason=MATERIAL[0]) for side in Side
+)
+"""The verdicts on material alone, by winner: most queries of a game's end, answered without
+copying the position."""
 
 
 class IllegalPositionError(ChessError):
@@ -150,54 +161,55 @@ def can_checkmate(
     _validate(pos, winner, mode, budget)
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+    if cannot_mate_by_material(pos.pieces, winner) and unforced(pos):
+        return _BY_MATERIAL[winner]  # no forced move, no game end: material decides first
     deadline = Deadline(seconds, clock)
     try:
-        return _analyse(pos, winner, mode, budget, deadline)
+        outcome, line, reason = _analyse(pos, winner, mode, budget, deadline)
     except TimeUp:
-        return Verdict(Winnability.UNDETERMINED, winner, nodes=deadline.nodes, reason="time")
+        outcome, line, reason = Winnability.UNDETERMINED, (), "time"
+    return Verdict(outcome, winner, line, deadline.nodes, reason)
+
+
+Answer = tuple[Winnability, tuple[Move, ...], str]
+"""A verdict's outcome, line and reason (its nodes are the deadline's count)."""
 
 
 def _analyse(
     pos: Position, winner: Side, mode: Mode, budget: int | None, deadline: Deadline
-) -> Verdict:
+) -> Answer:
     """:func:`can_checkmate` on valid arguments; raises :class:`TimeUp` past ``deadline``."""
     work = Position.from_snapshot(pos.snapshot())
     forced, looped = play_forced_moves(work)
     quick = mode == "quick"
     if looped:
-        return Verdict(Winnability.UNWINNABLE, winner, reason="the forced moves repeat")
+        return Winnability.UNWINNABLE, (), "the forced moves repeat"
     if work.count_legal_moves() == 0:
         if work.is_check() and work.turn != winner:
-            outcome = Winnability.UNDETERMINED if quick else Winnability.WINNABLE
-            return Verdict(outcome, winner, () if quick else tuple(forced), reason="checkmate")
-        return Verdict(Winnability.UNWINNABLE, winner, reason="the game ends without that mate")
-    if cannot_mate_by_material(work.pieces, winner):
-        return Verdict(Winnability.UNWINNABLE, winner, reason="material")
-    if statically_unwinnable(work, winner):
-        return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility")
+            if quick:
+                return Winnability.UNDETERMINED, (), "checkmate"
+            return Winnability.WINNABLE, tuple(forced), "checkmate"
+        return Winnability.UNWINNABLE, (), "the game ends without that mate"
     nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
-    early = 0
+    if quick:
+        stages = QUICK if nodes == QUICK_BUDGET else (*QUICK[:-1], search_stage(nodes))
+        reason = first_proof(work, winner, stages, deadline)
+        if reason:
+            return Winnability.UNWINNABLE, (), reason
+        return Winnability.UNDETERMINED, (), "quick mode"
+    reason = first_proof(work, winner, (MATERIAL, MOBILITY), deadline)
+    if reason:
+        return Winnability.UNWINNABLE, (), reason
     unit = min(nodes, FULL_BUDGET)  # the probe's and the phases' shares do not grow beyond
-    if not quick and nodes >= PROBE_MIN:
-        line, early = guided_helpmate(work, winner, unit // EARLY_SHARE, deadline)
-        if line:
-            found_line = tuple(forced) + line
-            return Verdict(Winnability.WINNABLE, winner, found_line, early, "guided search")
-    cap = QUICK_PHASES
-    if not quick:
-        cap = min(MAX_PHASES, max(1, unit // PHASE_SHARE))
+    if nodes >= PROBE_MIN:
+        found = GuidedSearch(work, winner).run(unit // EARLY_SHARE, deadline)
+        if isinstance(found, Found):
+            return Winnability.WINNABLE, tuple(forced) + found.line, GUIDED
+    cap = min(MAX_PHASES, max(1, unit // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
-        return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures")
-    if quick:
-        found = find_helpmate(
-            work, winner, budget=nodes, max_cost=QUICK_COST, stop_at_cut=True, deadline=deadline
-        )
-        if found.outcome is Winnability.UNWINNABLE:
-            return Verdict(Winnability.UNWINNABLE, winner, nodes=found.nodes, reason="search")
-        return Verdict(Winnability.UNDETERMINED, winner, nodes=found.nodes, reason="quick mode")
-    verdict = _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
-    return replace(verdict, nodes=verdict.nodes + early)
+        return Winnability.UNWINNABLE, (), "pawn structures"
+    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
 
 
 def _full(
@@ -207,57 +219,30 @@ def _full(
     forced: tuple[Move, ...],
     phases: int,
     deadline: Deadline,
-) -> Verdict:
+) -> Answer:
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
     ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
     if _every_move_blocked(work, winner):
-        return Verdict(Winnability.UNWINNABLE, winner, reason="piece mobility after each move")
+        return Winnability.UNWINNABLE, (), "piece mobility after each move"
     if phases and every_move_proved(work, winner, phases, deadline):
-        return Verdict(Winnability.UNWINNABLE, winner, reason="pawn structures after each move")
-    pieces = work.pieces
-    has_piece = any(pieces[winner << 3 | kind] for kind in (KNIGHT, BISHOP, ROOK, QUEEN))
-    exploration = Exploration(work, winner)
-    bestfirst = BestFirst(work, winner)
-    progress = Progress(work, winner)
-    others = 0  # the nodes of every search but the exploration and the progress search
+        return Winnability.UNWINNABLE, (), "pawn structures after each move"
+    searches = {name: make(work, winner) for name, make in SEARCHES.items()}
+    shared = [search for search in searches.values() if not search.extra]
     for rounds in _rounds(nodes):
-        for stage, share in SCHEDULE:
-            left = min(rounds, nodes) - others - (len(exploration.seen) - 1)
-            if stage == EXPLORED:
-                cap = min(rounds // share, rounds - others, nodes - others)
-                outcome = exploration.run(work, cap, deadline)
-                if outcome is not Winnability.UNDETERMINED:
-                    line = forced + exploration.found if exploration.found else ()
-                    used = others + len(exploration.seen) - 1 + progress.nodes
-                    return Verdict(outcome, winner, line, used, EXPLORED)
-                continue
+        for name, share in SCHEDULE:
+            left = min(rounds, nodes) - sum(search.nodes for search in shared)
             if left <= 0:
                 continue
-            if stage == PROGRESS:
-                outcome, _ = progress.run(rounds // share, deadline)
-                if outcome is not Winnability.UNDETERMINED:
-                    line = forced + tuple(progress.line) if progress.line else ()
-                    used = others + len(exploration.seen) - 1 + progress.nodes
-                    return Verdict(outcome, winner, line, used, PROGRESS)
-                continue
-            if stage == "best-first search":
-                if not has_piece:
-                    continue
-                before = bestfirst.nodes
-                line = bestfirst.run(min(rounds // share, before + left), deadline)
-                used = bestfirst.nodes - before
-            elif stage == "staged search":
-                if has_piece:
-                    continue
-                line, used = staged_helpmate(work, winner, min(rounds // share, left), deadline)
-            else:
-                line, used = guided_helpmate(work, winner, min(rounds // share, left), deadline)
-            others += used
-            if line:
-                used = others + len(exploration.seen) - 1 + progress.nodes
-                return Verdict(Winnability.WINNABLE, winner, forced + line, used, stage)
-    used = others + len(exploration.seen) - 1 + progress.nodes
-    return Verdict(Winnability.UNDETERMINED, winner, nodes=used, reason="budget spent")
+            search = searches[name]
+            allowance = rounds // share - (search.nodes if search.resumes else 0)
+            if not search.extra:
+                allowance = min(allowance, left)
+            outcome = search.run(max(0, allowance), deadline)
+            if isinstance(outcome, Found):
+                return Winnability.WINNABLE, forced + outcome.line, name
+            if isinstance(outcome, Proved):
+                return Winnability.UNWINNABLE, (), name
+    return Winnability.UNDETERMINED, (), "budget spent"
 
 
 def _rounds(nodes: int) -> list[int]:
@@ -306,11 +291,6 @@ def _validate(pos: Position, winner: int, mode: str, budget: int | None) -> None
         raise ValueError(f"mode must be 'quick' or 'full', not {mode!r}")
     if budget is not None and (not isinstance(budget, int) or budget < 1):
         raise ValueError(f"budget must be a positive number of nodes, not {budget!r}")
-    pawns = (pos.pieces[PAWN] | pos.pieces[8 | PAWN]) & (RANKS[0] | RANKS[7])
-    if pawns:
-        where = ", ".join(SQUARE_NAMES[sq] for sq in squares_of(pawns))
-        raise IllegalPositionError(f"illegal position: a pawn on the first or last rank ({where})")
-    occupied = pos.occupied_co[0] | pos.occupied_co[1]
-    if attackers(pos.pieces, pos.turn, pos.king(pos.turn ^ 1), occupied):
-        side = COLOUR_NAMES[pos.turn ^ 1]
-        raise IllegalPositionError(f"illegal position: {side} is in check but not to move")
+    error = placement_error(pos.pieces, pos.turn)
+    if error:
+        raise IllegalPositionError(f"illegal position: {error}")

@@ -19,6 +19,7 @@ from chessarbiter.core.position import Position, Undo
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import Estimate
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Spent, has_piece
 from chessarbiter.laws.deadpos.successors import child_key
 
 WEIGHT: Final = 10
@@ -89,23 +90,36 @@ class Tree:
 
 
 class BestFirst:
-    """A best-first helpmate search that stops at a node budget and can go on later with a
-    larger one, as if it had been given that budget from the start."""
+    """A best-first helpmate search as a :class:`.strategy.Strategy` that resumes: each run
+    goes on where the last one stopped, as if given their budgets together from the start.
+    It runs only for a winner with a piece (the staged search of :mod:`.promote` serves a
+    winner with nothing but pawns): otherwise every run spends nothing."""
 
     def __init__(self, pos: Position, winner: int) -> None:
         self.winner = winner
+        self.resumes = True
+        self.extra = False
+        self.applies = has_piece(pos, winner)
         self.estimate = Estimate(winner)
         self.tree = Tree(pos)
-        self.nodes = 1
+        self.nodes = 0
         self.index, self.work = 0, self.tree.root()
         self.moves = self.work.legal_moves()
         self.next = 0
         self.found: tuple[Move, ...] = ()
         self.dry = False
 
-    def run(self, budget: int, deadline: Deadline = NEVER) -> tuple[Move, ...]:
-        """Go on until ``budget`` nodes in all: a helpmate by the winner, or ``()`` when the
-        budget is spent or every position was expanded (:attr:`dry`)."""
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """Go on for at most ``budget`` more nodes: :class:`.strategy.Found` with a helpmate,
+        else :class:`.strategy.Spent` (also when every position was expanded: :attr:`dry`)."""
+        before = self.nodes
+        if not self.applies:
+            return Spent(0)
+        line = self.until(before + budget, deadline)
+        return Found(line, self.nodes - before) if line else Spent(self.nodes - before)
+
+    def until(self, budget: int, deadline: Deadline) -> tuple[Move, ...]:
+        """Go on until ``budget`` nodes in all: a helpmate, or ``()``."""
         winner, loser, tree = self.winner, self.winner ^ 1, self.tree
         seen = tree.seen
         while not (self.found or self.dry):
@@ -144,6 +158,7 @@ def bestfirst_helpmate(
     pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
 ) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
-    the nodes used. ``pos`` is not changed."""
+    the nodes used, whatever the winner's material (the last stage of :mod:`.promote`).
+    ``pos`` is not changed."""
     search = BestFirst(pos, winner)
-    return search.run(budget, deadline), search.nodes
+    return search.until(budget, deadline), search.nodes

@@ -136,3 +136,31 @@ def pawn_fill(seed: int, allowed: int, prey: int, colour: int) -> int:
         if grown == region:
             return region
         region = grown
+
+
+DISTANCE: Final = tuple(
+    tuple(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64))
+    for a in range(64)
+)
+"""``DISTANCE[a][b]``: king steps between two squares."""
+
+
+def _knight_distances() -> tuple[tuple[int, ...], ...]:
+    rows = []
+    for a in range(64):
+        row = [0] * 64
+        seen = frontier = 1 << a
+        d = 0
+        while frontier:
+            for b in range(64):
+                if frontier >> b & 1:
+                    row[b] = d
+            frontier = knight_step(frontier) & ~seen & FULL
+            seen |= frontier
+            d += 1
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+KNIGHT_DISTANCE: Final = _knight_distances()
+"""``KNIGHT_DISTANCE[a][b]``: knight jumps between two squares on an empty board."""

@@ -31,6 +31,7 @@ from chessarbiter.core.squares import PAWN
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
 from chessarbiter.laws.deadpos.successors import MOVE, STRUCTURAL, children
 from chessarbiter.laws.deadpos.verdict import Winnability
 
@@ -38,8 +39,9 @@ MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
 
 class Exploration:
-    """A depth-first exploration from a root position that pauses at a cap on the positions
-    seen and can go on later with a larger one (nothing is explored twice)."""
+    """A depth-first exploration from a root position as a :class:`.strategy.Strategy` that
+    resumes: it pauses when a run's budget of new positions is seen and goes on later
+    (nothing is explored twice). Its nodes are the positions seen besides the root."""
 
     def __init__(self, pos: Position, winner: int) -> None:
         self.winner = winner
@@ -53,17 +55,27 @@ class Exploration:
         """The entry the walk paused on, taken from the last of :attr:`moves` (0: none)."""
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
+        self.resumes = True
+        self.extra = False
+        self.nodes = 0
 
-    def run(self, pos: Position, cap: int, deadline: Deadline = NEVER) -> Winnability:
-        """Go on until ``cap`` positions are seen in all: WINNABLE with a helpmate in
-        :attr:`found`, UNWINNABLE when every reachable position was seen without one, else
-        UNDETERMINED. ``pos`` is the root position, the same object each time (the move
-        generators read it; ValueError otherwise), restored afterwards (not when
-        ``deadline`` raises)."""
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """See at most ``budget`` more positions: :class:`.strategy.Found` with a helpmate
+        (also in :attr:`found`), :class:`.strategy.Proved` when every reachable position was
+        seen without one, else :class:`.strategy.Spent`. The root position is restored
+        afterwards (not when ``deadline`` raises)."""
+        before = self.nodes
+        outcome = self._go(before + 1 + budget, deadline)
+        self.nodes = used = len(self.seen) - 1
+        if outcome is Winnability.WINNABLE:
+            return Found(self.found, used - before)
+        return Proved(used - before) if outcome is Winnability.UNWINNABLE else Spent(used - before)
+
+    def _go(self, cap: int, deadline: Deadline) -> Winnability:
+        """Go on until ``cap`` positions are seen in all."""
         if self.found:
             return Winnability.WINNABLE
-        if pos is not self.root:
-            raise ValueError("an exploration goes on only on the position object it began on")
+        pos = self.root
         undos = [pos.make(move) for move in self.line]
         try:
             outcome = self._run(pos, cap, deadline, undos)
@@ -159,9 +171,13 @@ class Exploration:
 def explore(
     pos: Position, winner: int, cap: int, deadline: Deadline = NEVER
 ) -> tuple[Winnability, tuple[Move, ...], int]:
-    """Explore up to ``cap`` positions: WINNABLE with a helpmate, UNWINNABLE when every
-    reachable position was seen without one, else UNDETERMINED; and the positions seen.
-    ``pos`` is restored afterwards (not when ``deadline`` raises)."""
+    """The exploration from ``pos`` up to ``cap`` positions seen: the outcome, a helpmate
+    (empty unless WINNABLE) and the positions seen."""
     exploration = Exploration(pos, winner)
-    outcome = exploration.run(pos, cap, deadline)
-    return outcome, exploration.found, len(exploration.seen)
+    outcome = exploration.run(cap - 1, deadline)
+    verdict = (
+        Winnability.WINNABLE if isinstance(outcome, Found)
+        else Winnability.UNWINNABLE if isinstance(outcome, Proved)
+        else Winnability.UNDETERMINED
+    )
+    return verdict, exploration.found, len(exploration.seen)

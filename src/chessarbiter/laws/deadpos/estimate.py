@@ -19,7 +19,6 @@ round the pawns: a king never stands on its own pawns nor where enemy pawns atta
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Final
 
 from chessarbiter.core.attacks import (
@@ -38,7 +37,6 @@ from chessarbiter.core.attacks import (
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import (
     BISHOP,
-    FILES,
     FULL,
     KING,
     KNIGHT,
@@ -48,13 +46,16 @@ from chessarbiter.core.squares import (
     ROOK,
     squares_of,
 )
-from chessarbiter.laws.deadpos.bitboards import NOT_A, NOT_H, knight_step, pawn_attacks
-from chessarbiter.laws.deadpos.guide import DISTANCE
+from chessarbiter.laws.deadpos.bitboards import (
+    DISTANCE,
+    KNIGHT_DISTANCE,
+    NOT_A,
+    NOT_H,
+    pawn_attacks,
+)
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
+from chessarbiter.laws.deadpos.targets import mating_targets, nearest
 
-EDGES: Final = RANKS[0] | RANKS[7] | FILES[0] | FILES[7]
-CORNER_SETS: Final = (1 | 1 << 7 | 1 << 56 | 1 << 63, 1 | 1 << 63, 1 << 7 | 1 << 56)
-"""Every corner; the dark corners; the light corners."""
 RING: Final = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] == 2) for a in range(64))
 """``RING[sq]``: the squares two king steps from ``sq``."""
 CLOSING: Final = tuple(tuple(max(d - 2, 0) // 2 for d in row) for row in DISTANCE)
@@ -69,25 +70,6 @@ CACHE_SIZE: Final = 20_000
 """King walks kept before the cache starts again."""
 
 
-def _knight_distances() -> tuple[tuple[int, ...], ...]:
-    rows = []
-    for a in range(64):
-        row = [FAR] * 64
-        seen = frontier = 1 << a
-        d = 0
-        while frontier:
-            for b in range(64):
-                if frontier >> b & 1:
-                    row[b] = d
-            frontier = knight_step(frontier) & ~seen & FULL
-            seen |= frontier
-            d += 1
-        rows.append(tuple(row))
-    return tuple(rows)
-
-
-KNIGHT_DISTANCE: Final = _knight_distances()
-"""``KNIGHT_DISTANCE[a][b]``: knight jumps between two squares on an empty board."""
 
 
 def _pawn_checks(colour: int, king: int) -> tuple[int, ...]:
@@ -132,7 +114,7 @@ class Estimate:
         knights = pieces[w | KNIGHT]
         free_l = FULL & ~loser_pawns & ~pawn_attacks(winner_pawns, winner)
         free_w = FULL & ~winner_pawns & ~pawn_attacks(loser_pawns, self.loser)
-        target = EDGES if heavy else self._corners(pieces, bishops, knights)
+        target = mating_targets(pieces, winner)
         stuck = not KING_ATTACKS[own] & free_w & ~pos.occupied_co[winner]
         if stuck and target & ~(1 << own):
             target &= ~(1 << own)
@@ -171,23 +153,6 @@ class Estimate:
         ):
             total += 2 * promotion_moves(pos, self.loser)
         return total
-
-    def _corners(self, pieces: list[int], bishops: int, knights: int) -> int:
-        """The corners a minor-piece mate can happen in: those of the winner's bishops'
-        colour when they are all on one; else those of the colour opposite to the loser's
-        bishops when these are its only blockers, since a corner's two edge flights are of
-        the other colour."""
-        if bishops and not knights:
-            return CORNER_SETS[1] if not bishops & LIGHT_SQUARES else CORNER_SETS[2]
-        lo = self.loser << 3
-        blockers = pieces[lo | BISHOP]
-        if pieces[lo | KNIGHT] | pieces[lo | ROOK] | pieces[lo | QUEEN] | pieces[lo | PAWN]:
-            return CORNER_SETS[0]
-        if blockers and not blockers & LIGHT_SQUARES:
-            return CORNER_SETS[2]
-        if blockers and not blockers & DARK_SQUARES:
-            return CORNER_SETS[1]
-        return CORNER_SETS[0]
 
     def _walk(self, free: int, start: int, target: int, missing: int) -> int:
         """King steps from ``start`` to the nearest ``target`` square through ``free``
@@ -251,17 +216,11 @@ def _around(b: int) -> int:
 def blockers_needed(pos: Position, loser: int, king: int, target: int, bishops: int) -> int:
     """Flight squares of the target corner nearest the loser's ``king`` that the winner's
     ``bishops`` can never cover (the other colour) and no loser's unit holds."""
-    corner = _nearest(target, king)
+    corner = nearest(target, king)
     covered = (DARK_SQUARES if bishops & DARK_SQUARES else 0) | (
         LIGHT_SQUARES if bishops & LIGHT_SQUARES else 0
     )
     return (KING_ATTACKS[corner] & ~covered & ~pos.occupied_co[loser]).bit_count()
-
-
-@cache
-def _nearest(target: int, king: int) -> int:
-    """The square of ``target`` nearest ``king``, the lowest among equals."""
-    return min(squares_of(target), key=DISTANCE[king].__getitem__)
 
 
 def _walk(free: int, dear: int, start: int, target: int, missing: int) -> int:

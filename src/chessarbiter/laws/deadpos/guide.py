@@ -3,7 +3,7 @@ computed from the move alone without playing it, after the heuristics Ambrona de
 (FUN 2022).
 
 The plan it steers towards: the loser's king walks to a mating square (see
-:func:`mating_squares`: a corner, of the winner's bishops' colour when those are all on
+:func:`.targets.mating_squares`: a corner, of the winner's bishops' colour when those are all on
 one colour, or a square its pawns box it in); the winner's king comes to two squares from
 it, or, for a winner with pawns and no queen or rook, goes to take the loser's unit in
 front of one of its pawns (an undefended one first, then the one before the most advanced
@@ -32,16 +32,8 @@ from chessarbiter.core.attacks import (
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
-from chessarbiter.laws.deadpos.bitboards import king_step, knight_step, pawn_attacks
-from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES
+from chessarbiter.laws.deadpos.bitboards import DISTANCE, king_step, knight_step, pawn_attacks
 
-CORNERS: Final = (0, 7, 56, 63)
-CORNER_SQUARES: Final = sum(1 << c for c in CORNERS)
-DISTANCE: Final = tuple(
-    tuple(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64))
-    for a in range(64)
-)
-"""``DISTANCE[a][b]``: king steps between two squares."""
 LURE: Final = 10
 """Bonus for a winner's piece moving where a loser's pawn could take it: the pawn would
 leave its file, which may free a winner's pawn."""
@@ -117,7 +109,7 @@ def check_squares(pos: Position, king: int) -> Callable[[int, int], int]:
     return squares
 
 
-def _free(white: int, black: int, colour: int) -> int:
+def free_squares(white: int, black: int, colour: int) -> int:
     """The squares ``colour``'s king could stand on as far as the pawns (``white`` and
     ``black``) tell: neither its own pawns' nor those the enemy pawns attack."""
     own, enemy = (white, black) if colour == 0 else (black, white)
@@ -137,7 +129,7 @@ def king_distances(pos: Position, colour: int, target: int) -> tuple[int, ...]:
 @lru_cache(maxsize=4096)
 def _walk(white: int, black: int, colour: int, target: int) -> tuple[int, ...]:
     """:func:`king_distances` for these pawns, cached."""
-    free = _free(white, black, colour)
+    free = free_squares(white, black, colour)
     out = list(_WALLED_OFF[target])
     out[target] = 0
     seen = layer = 1 << target
@@ -201,47 +193,18 @@ def _blocker(pos: Position, winner: int, default: int) -> int:
     return best
 
 
-def mating_squares(pos: Position, winner: int) -> tuple[int, ...]:
-    """Where the loser's king may be mated, best first. Among the squares it can walk to
-    (any, if none; of the colour of the winner's bishops when it mates with bishops of one
-    colour and no knight), count for each the flight squares next to it that hold none of
-    its pawns and that the winner's pawns do not attack: the first has the fewest, a
-    corner counting one fewer and two or fewer alike, the nearest first; the second, if
-    another, has the fewest outright. Without pawns: the nearest corner."""
-    pieces = pos.pieces
-    bishops = pieces[winner << 3 | BISHOP]
-    squares = FULL
-    if bishops and not pieces[winner << 3 | KNIGHT]:
-        if not bishops & LIGHT_SQUARES:
-            squares = DARK_SQUARES
-        elif not bishops & DARK_SQUARES:
-            squares = LIGHT_SQUARES
-    king = pos.king(winner ^ 1)
-    if not pieces[PAWN] | pieces[8 | PAWN]:
-        return (min(squares_of(squares & CORNER_SQUARES), key=lambda c: DISTANCE[king][c]),)
-    walk = king_distances(pos, winner ^ 1, king)
-    free = _free(pieces[PAWN], pieces[8 | PAWN], winner ^ 1)
-    reached = [sq for sq in squares_of(squares) if walk[sq] < WALLED] or squares_of(squares)
-    keys = [
-        ((KING_ATTACKS[sq] & free).bit_count(), walk[sq], DISTANCE[king][sq], sq) for sq in reached
-    ]
-    usual = min(keys, key=lambda k: (max(2, k[0] - (k[3] in CORNERS)), *k[1:]))[3]
-    fewest = min(keys)[3]
-    return (usual,) if fewest == usual else (usual, fewest)
-
-
 class Guide:
-    """Scores moves for one intended winner and mating square ``corner`` (by default the
-    first of :func:`mating_squares`); the winner's king's target is cached by pawn
+    """Scores moves for one intended winner and mating square ``corner`` (one of
+    :func:`.targets.mating_squares`); the winner's king's target is cached by pawn
     structure."""
 
-    def __init__(self, pos: Position, winner: int, corner: int | None = None) -> None:
+    def __init__(self, pos: Position, winner: int, corner: int) -> None:
         self.winner = winner
         self.loser = winner ^ 1
         pieces = pos.pieces
         w = winner << 3
         self.needs_blockers = not (pieces[w | PAWN] or pieces[w | ROOK] or pieces[w | QUEEN])
-        self.corner = mating_squares(pos, winner)[0] if corner is None else corner
+        self.corner = corner
         self.blocking = knight_jumps(KING_ATTACKS[self.corner])
         self.targets: dict[tuple[int, int, int], int] = {}
         near = DISTANCE[self.corner]

@@ -1,7 +1,7 @@
 """Guided helpmate search: finds long helpmates fast, proves nothing.
 
 Limited-discrepancy iterative deepening over the :class:`.guide.Guide` ordering, one
-guide per mating square of :func:`.guide.mating_squares`, taking turns: in iteration
+guide per mating square of :func:`.targets.mating_squares`, taking turns: in iteration
 ``k`` a line may leave the guide's first choice at most ``k`` times (the second choice
 counts one, any later one two) and be at most ``FIRST_PLIES + k * MORE_PLIES`` plies
 long. A guide's iterations go on until the budget is spent or one cuts no line short (it
@@ -21,8 +21,10 @@ from chessarbiter.core.attacks import BISHOP_RAYS, KNIGHT_ATTACKS, ROOK_RAYS
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
-from chessarbiter.laws.deadpos.guide import Guide, check_squares, mating_squares
+from chessarbiter.laws.deadpos.guide import Guide, check_squares
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Spent
+from chessarbiter.laws.deadpos.targets import mating_squares
 
 FIRST_PLIES: Final = 24
 """The longest line of the first iteration; each later one allows ``MORE_PLIES`` more."""
@@ -62,9 +64,9 @@ class _Guided:
         """Whether a helpmate lies within ``left`` discrepancies; the line (last move first)
         is in ``self.line``. Moves are made with :meth:`Position.make`; their undos stay in
         ``self.undos`` while a line is searched below them."""
-        self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes >= self.budget:
             raise _Spent
+        self.nodes += 1
         self.deadline.tick()
         pos = self.pos
         key = pos.key()
@@ -148,8 +150,26 @@ class _Guided:
         return False
 
 
-def guided_helpmate(
-    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+class GuidedSearch:
+    """The guided search as a :class:`.strategy.Strategy`: each run starts afresh; it finds
+    helpmates, never proves."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.resumes = False
+        self.extra = False
+        self.nodes = 0
+
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """A helpmate found within ``budget`` nodes, else :class:`.strategy.Spent`."""
+        line, used = _guided(self.pos, self.winner, budget, deadline)
+        self.nodes += used
+        return Found(line, used) if line else Spent(used)
+
+
+def _guided(
+    pos: Position, winner: int, budget: int, deadline: Deadline
 ) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is restored afterwards (not when ``deadline`` raises)."""

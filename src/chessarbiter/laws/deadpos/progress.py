@@ -28,9 +28,11 @@ from typing import Final
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.laws.deadpos.bitboards import DISTANCE, KNIGHT_DISTANCE
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
-from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import DARK_SQUARES, LIGHT_SQUARES, cannot_mate_by_material
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
+from chessarbiter.laws.deadpos.targets import home_corner
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 ITERATION_NODES: Final = 10_000
@@ -42,44 +44,20 @@ MAX_PLIES: Final = 400
 """The longest line searched; a longer one is cut."""
 
 
-def _knight_distances() -> tuple[tuple[int, ...], ...]:
-    """Knight moves between every two squares (breadth-first on the empty board)."""
-    steps = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
-    out = []
-    for start in range(64):
-        far = [-1] * 64
-        far[start] = 0
-        todo = [start]
-        for sq in todo:
-            for df, dr in steps:
-                f, r = (sq & 7) + df, (sq >> 3) + dr
-                if 0 <= f < 8 and 0 <= r < 8 and far[r * 8 + f] < 0:
-                    far[r * 8 + f] = far[sq] + 1
-                    todo.append(r * 8 + f)
-        out.append(tuple(far))
-    return tuple(out)
-
-
-KNIGHT_DISTANCE: Final = _knight_distances()
-
-
 class _Spent(Exception):
     """The node budget ran out."""
 
 
 class Progress:
-    """The search of one position and winner; :meth:`run` goes on with a larger budget
-    where the last call stopped (the iteration it was in starts again)."""
+    """The search of one position and winner as a :class:`.strategy.Strategy` that resumes:
+    :meth:`run` goes on where the last call stopped (the iteration it was in starts again).
+    Its nodes are ``extra``: the full mode gives it nodes on top of the budget."""
 
     def __init__(self, pos: Position, winner: int) -> None:
         self.pos = pos
         self.winner = winner
         self.loser = winner ^ 1
-        bishops = pos.pieces[winner << 3 | BISHOP]
-        light = bool(bishops & LIGHT_SQUARES) and not bishops & DARK_SQUARES
-        corner = 56 if light else 63  # a8 or h8: the loser's first rank is the 8th
-        if winner:  # mirrored: h1 or a1
-            corner ^= 63
+        corner = home_corner(pos, winner)
         step = -8 if corner >= 56 else 8  # from the corner towards the board's middle
         self.loser_king = corner
         self.loser_knight = corner + (-1 if corner & 7 else 1)
@@ -95,11 +73,20 @@ class Progress:
         self.cut = False
         self.deadline = NEVER
         self.outcome = Winnability.UNDETERMINED
+        self.resumes = True
+        self.extra = True
 
-    def run(self, budget: int, deadline: Deadline = NEVER) -> tuple[Winnability, int]:
-        """Search until ``budget`` nodes in all: WINNABLE (the helpmate in :attr:`line`),
-        UNWINNABLE (proved), or UNDETERMINED; and the nodes this call used. ``pos`` is
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """Search at most ``budget`` more nodes: :class:`.strategy.Found` (the helpmate also
+        in :attr:`line`), :class:`.strategy.Proved` or :class:`.strategy.Spent`. ``pos`` is
         restored afterwards (not when ``deadline`` raises)."""
+        outcome, used = self._run(self.nodes + budget, deadline)
+        if outcome is Winnability.WINNABLE:
+            return Found(tuple(self.line), used)
+        return Proved(used) if outcome is Winnability.UNWINNABLE else Spent(used)
+
+    def _run(self, budget: int, deadline: Deadline) -> tuple[Winnability, int]:
+        """Search until ``budget`` nodes in all: the outcome and the nodes this call used."""
         before = self.nodes
         if self.outcome is not Winnability.UNDETERMINED:
             return self.outcome, 0

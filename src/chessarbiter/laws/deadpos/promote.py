@@ -24,10 +24,11 @@ from chessarbiter.core.moves import Move, promotion
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import FILES, KING, PAWN, squares_of
 from chessarbiter.laws.deadpos.bestfirst import Tree, bestfirst_helpmate
+from chessarbiter.laws.deadpos.bitboards import DISTANCE
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.estimate import BLOCKED, FAR, promotion_moves
-from chessarbiter.laws.deadpos.guide import DISTANCE
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Spent, has_piece
 from chessarbiter.laws.deadpos.successors import child_key
 
 WEIGHT: Final = 3
@@ -51,8 +52,30 @@ class _Count:
         self.dry = False
 
 
-def staged_helpmate(
-    pos: Position, winner: int, budget: int, deadline: Deadline = NEVER
+class StagedSearch:
+    """The staged search as a :class:`.strategy.Strategy`: each run starts afresh; it runs
+    only for a winner with no piece (otherwise every run spends nothing), finds helpmates,
+    never proves."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.resumes = False
+        self.extra = False
+        self.applies = not has_piece(pos, winner)
+        self.nodes = 0
+
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """A helpmate found within ``budget`` nodes, else :class:`.strategy.Spent`."""
+        if not self.applies:
+            return Spent(0)
+        line, used = _staged(self.pos, self.winner, budget, deadline)
+        self.nodes += used
+        return Found(line, used) if line else Spent(used)
+
+
+def _staged(
+    pos: Position, winner: int, budget: int, deadline: Deadline
 ) -> tuple[tuple[Move, ...], int]:
     """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
     the nodes used. ``pos`` is not changed."""

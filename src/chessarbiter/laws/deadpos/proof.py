@@ -1,13 +1,14 @@
 """Is the position proved dead? The arbiter's question after every move (Laws Art. 5.2.2,
 S9.6): neither side can checkmate by any series of legal moves.
 
-The cheap, sound stages of :mod:`.api`'s quick analysis run: material (:mod:`.material`);
+The cheap, sound stages of the quick analysis run, from the pipeline :mod:`.api` shares
+(:mod:`.pipeline`): material (:mod:`.material`);
 the forced replies played out (:mod:`.forced`), a loop or a stalemate at their end being dead
 and a checkmate not; then, for each side, the static mobility analysis (:mod:`.static`) or the
 exploration of pawn structures (:mod:`.phases`, with the quick mode's cap); then, when only
 one or two moves are legal, each of them must stalemate or lead to a position those stages
 prove dead (one ply); last, behind the tightest gate, quick's proof search
-(:func:`.search.find_helpmate` with ``stop_at_cut``: it exhausts every line within a small
+(:class:`.search.CostSearch` with ``stop_at_cut``: it exhausts every line within a small
 cost, a proof, and gives up at the first line it cannot finish; never a helpmate hunt). A
 position that is not dead, or not proved so, answers ``None``.
 
@@ -51,7 +52,6 @@ from chessarbiter.core.attacks import (
 )
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
-from chessarbiter.laws.deadpos.api import QUICK_BUDGET, QUICK_COST, QUICK_PHASES
 from chessarbiter.laws.deadpos.bitboards import (
     NOT_A,
     NOT_H,
@@ -63,10 +63,13 @@ from chessarbiter.laws.deadpos.bitboards import (
 )
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
-from chessarbiter.laws.deadpos.phases import phases_unwinnable
-from chessarbiter.laws.deadpos.search import find_helpmate
-from chessarbiter.laws.deadpos.static import statically_unwinnable
-from chessarbiter.laws.deadpos.verdict import Winnability
+from chessarbiter.laws.deadpos.pipeline import (
+    MATERIAL,
+    MOBILITY,
+    SEARCH,
+    STRUCTURES,
+    first_proof,
+)
 
 MIN_STUCK: Final = 4
 """Fewest stuck pawns a position with a pawn free to step needs to be analysed
@@ -92,6 +95,9 @@ FEW_UNITS: Final = 6
 """Most units other than kings in a position the first gate lets through whatever its
 pawns."""
 
+
+Known = tuple[dict[str, bool], dict[str, bool]]
+"""The answers of the pipeline's stages for one position, by winner and stage name."""
 
 _REACH: Final = tuple(
     KNIGHT_ATTACKS if kind == KNIGHT
@@ -269,15 +275,15 @@ def _proved(pos: Position, branch: bool, *, walls: bool = True) -> str | None:
         if _material_dead(work.pieces):
             return "insufficient material after the forced moves"
         walls = walls or _may_close(work.pieces, work.occupied_co[0] | work.occupied_co[1])
-    static: dict[int, bool] = {}
-    reason = _structure(work, static) if walls else None
+    known: Known = ({}, {})
+    reason = _structure(work, known) if walls else None
     if reason is None and branch and 0 < count <= MAX_REPLIES and _every_reply_dead(work):
         return "every legal move leads to a dead position"
     if (
         reason is None
         and branch
         and _search_worthy(work, walls or forced, few, count)
-        and _searched(work, static)
+        and _searched(work, known)
     ):
         return "every line of play is exhausted"
     return reason
@@ -305,19 +311,10 @@ def _pawns_locked(pos: Position) -> bool:
     return not (pawn_push(pieces[PAWN], 0) | pawn_push(pieces[8 | PAWN], 1)) & empty
 
 
-def _searched(pos: Position, static: dict[int, bool]) -> bool:
+def _searched(pos: Position, known: Known) -> bool:
     """Whether quick's proof search exhausts, for each side that material or the static
-    analysis (``static``: its answers known so far, by winner) do not already rule out,
-    every line within its cost (:mod:`.search`)."""
-    for winner in (0, 1):
-        if cannot_mate_by_material(pos.pieces, winner) or _static(pos, winner, static):
-            continue
-        found = find_helpmate(
-            pos, winner, budget=QUICK_BUDGET, max_cost=QUICK_COST, stop_at_cut=True
-        )
-        if found.outcome is not Winnability.UNWINNABLE:
-            return False
-    return True
+    analysis do not already rule out, every line within its cost (:mod:`.search`)."""
+    return all(first_proof(pos, w, (MATERIAL, MOBILITY, SEARCH), known=known[w]) for w in (0, 1))
 
 
 def _few_moves(pos: Position, side: int, most: int) -> bool:
@@ -395,25 +392,15 @@ def _every_reply_dead(pos: Position) -> bool:
     return True
 
 
-def _static(pos: Position, winner: int, known: dict[int, bool]) -> bool:
-    """:func:`.static.statically_unwinnable`, remembered in ``known`` (by winner) for the
-    one position it is asked about."""
-    answer = known.get(winner)
-    if answer is None:
-        answer = known[winner] = statically_unwinnable(pos, winner)
-    return answer
-
-
-def _structure(pos: Position, static: dict[int, bool]) -> str | None:
-    """The static analysis (its answers kept in ``static``), else the pawn-structure
-    exploration, for each side."""
+def _structure(pos: Position, known: Known) -> str | None:
+    """The static analysis, else the pawn-structure exploration, for each side."""
     reason = "blocked pawn structure"
     for winner in (0, 1):
-        if _static(pos, winner, static):
-            continue
-        if not phases_unwinnable(pos, winner, QUICK_PHASES)[0]:
+        proof = first_proof(pos, winner, (MOBILITY, STRUCTURES), known=known[winner])
+        if proof is None:
             return None
-        reason = "pawn structure"
+        if proof == STRUCTURES[0]:
+            reason = "pawn structure"
     return reason
 
 

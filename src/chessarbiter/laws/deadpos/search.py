@@ -13,19 +13,14 @@ and none is checkmate: that is a proof that no helpmate exists.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, KING, QUEEN
+from chessarbiter.core.squares import KING, QUEEN
+from chessarbiter.laws.deadpos.bitboards import DISTANCE
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
-from chessarbiter.laws.deadpos.guide import DISTANCE
-from chessarbiter.laws.deadpos.material import (
-    DARK_SQUARES,
-    LIGHT_SQUARES,
-    cannot_mate_by_material,
-)
-from chessarbiter.laws.deadpos.verdict import Winnability
+from chessarbiter.laws.deadpos.material import cannot_mate_by_material
+from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
+from chessarbiter.laws.deadpos.targets import nearest_corner
 
 ITERATION_NODES = 1_000
 """Nodes each iteration may use per unit of cost before the next iteration starts."""
@@ -37,15 +32,6 @@ class _Stop(Exception):
 
 class _IterationSpent(Exception):
     """The iteration used up its share of nodes; the next, deeper one starts."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """What a helpmate search found."""
-
-    outcome: Winnability
-    line: tuple[Move, ...]
-    nodes: int
 
 
 class _Helpmate:
@@ -64,19 +50,7 @@ class _Helpmate:
         self.iteration = 0
         self.table: dict[int, tuple[int, int]] = {}
         self.line: list[Move] = []
-        self.corner = self._corner()
-
-    def _corner(self) -> int:
-        """The corner nearest the losing king, of the bishops' colour when the winner's
-        bishops are all on one colour."""
-        bishops = self.pos.pieces[self.winner << 3 | BISHOP]
-        corners: tuple[int, ...] = (0, 7, 56, 63)
-        if bishops & DARK_SQUARES and not bishops & LIGHT_SQUARES:
-            corners = (0, 63)
-        elif bishops & LIGHT_SQUARES and not bishops & DARK_SQUARES:
-            corners = (7, 56)
-        king = self.pos.king(self.loser)
-        return min(corners, key=DISTANCE[king].__getitem__)
+        self.corner = nearest_corner(pos, winner)
 
     def _ordered(self, moves: list[Move]) -> list[int]:
         """The moves by promise, each as ``cost << 24 | (rank + 8) << 16 | move``, sorted
@@ -117,11 +91,11 @@ class _Helpmate:
     def search(self, remaining: int) -> bool:
         """Whether a helpmate within ``remaining`` cost exists; the line is in ``self.line``
         (last move first)."""
-        self.nodes += 1
-        if self.nodes > self.limit:
-            if self.nodes > self.budget:
+        if self.nodes >= self.limit:
+            if self.nodes >= self.budget:
                 raise _Stop
             raise _IterationSpent
+        self.nodes += 1
         self.deadline.tick()
         pos = self.pos
         key = pos.key()
@@ -161,40 +135,46 @@ class _Helpmate:
         return False
 
 
-def find_helpmate(
-    pos: Position,
-    winner: int,
-    *,
-    budget: int,
-    max_cost: int,
-    stop_at_cut: bool = False,
-    deadline: Deadline = NEVER,
-) -> SearchResult:
-    """Search for a helpmate by ``winner`` with iterative deepening up to ``max_cost``.
+class CostSearch:
+    """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
+    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration and stops at
+    its first cut: the quick mode's proof, which never hunts for a helpmate."""
 
-    WINNABLE comes with the line; UNWINNABLE only when an iteration finished without a cut
-    (an exhaustive proof); otherwise UNDETERMINED (budget spent, or, with ``stop_at_cut``,
-    the first cut met: the quick, proof-only mode). ``pos`` is restored afterwards (not
-    when ``deadline`` raises).
-    """
-    helper = _Helpmate(pos, winner, budget, stop_at_cut, deadline)
-    depth = len(pos.move_stack)
-    try:
-        for cost in range(max_cost if stop_at_cut else 0, max_cost + 1):
-            helper.iteration = cost
-            helper.cut = False
-            helper.limit = min(budget, helper.nodes + ITERATION_NODES * (cost + 1))
-            try:
-                if helper.search(cost):
-                    line = tuple(reversed(helper.line))
-                    return SearchResult(Winnability.WINNABLE, line, helper.nodes)
-            except _IterationSpent:
-                helper.cut = True
+    def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.max_cost = max_cost
+        self.stop_at_cut = stop_at_cut
+        self.resumes = False
+        self.extra = False
+        self.nodes = 0
+
+    def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
+        """:class:`.strategy.Found` with the line; :class:`.strategy.Proved` only when an
+        iteration finished without a cut (an exhaustive proof); else
+        :class:`.strategy.Spent` (budget spent, or the first cut met with ``stop_at_cut``)."""
+        pos, max_cost = self.pos, self.max_cost
+        helper = _Helpmate(pos, self.winner, budget, self.stop_at_cut, deadline)
+        depth = len(pos.move_stack)
+        outcome: Outcome | None = None
+        try:
+            for cost in range(max_cost if self.stop_at_cut else 0, max_cost + 1):
+                helper.iteration = cost
+                helper.cut = False
+                helper.limit = min(budget, helper.nodes + ITERATION_NODES * (cost + 1))
+                try:
+                    if helper.search(cost):
+                        outcome = Found(tuple(reversed(helper.line)), helper.nodes)
+                        break
+                except _IterationSpent:
+                    helper.cut = True
+                for _ in range(len(pos.move_stack) - depth):
+                    pos.pop()
+                if not helper.cut:
+                    outcome = Proved(helper.nodes)
+                    break
+        except _Stop:
             for _ in range(len(pos.move_stack) - depth):
                 pos.pop()
-            if not helper.cut:
-                return SearchResult(Winnability.UNWINNABLE, (), helper.nodes)
-    except _Stop:
-        for _ in range(len(pos.move_stack) - depth):
-            pos.pop()
-    return SearchResult(Winnability.UNDETERMINED, (), helper.nodes)
+        self.nodes += helper.nodes
+        return outcome or Spent(helper.nodes)

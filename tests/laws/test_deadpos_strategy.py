@@ -1,0 +1,73 @@
+"""One interface for every helpmate search (``strategy.Strategy``): the full mode's schedule
+names only strategies, each run keeps to its budget, reports exactly the nodes the deadline
+counted, and a strategy that resumes goes on where it stopped."""
+
+from __future__ import annotations
+
+import pytest
+
+from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.position import Position
+from chessarbiter.core.squares import WHITE
+from chessarbiter.laws.deadpos import can_checkmate
+from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES
+from chessarbiter.laws.deadpos.deadline import Deadline
+from chessarbiter.laws.deadpos.search import CostSearch
+from chessarbiter.laws.deadpos.strategy import Found, Proved, Spent, Strategy
+from tests.laws.lines import mates
+
+KNIGHTS = "4k3/8/8/8/8/8/8/4KNN1 w - - 0 1"
+"""K+NN v K: a helpmate every strategy but the staged search (pawns only) can find."""
+PAWNS = "6kB/p3p1P1/2p3P1/p7/8/K3P3/P1P5/8 w - - 0 1"
+"""A winner (Black) with nothing but pawns: the staged search's case."""
+LOCKED = "k1b5/1p1p4/1P1P4/2K5/8/8/8/8 b - - 0 1"
+"""A locked position: the exploration and the progress search prove it for White."""
+
+
+def _strategies(pos: Position, winner: int) -> list[Strategy]:
+    made: list[Strategy] = [make(pos, winner) for make in SEARCHES.values()]
+    made.append(CostSearch(pos, winner, 12, stop_at_cut=False))
+    return made
+
+
+def test_the_schedule_names_only_strategies() -> None:
+    assert {name for name, _ in SCHEDULE} == set(SEARCHES)
+    assert all(share >= 1 for _, share in SCHEDULE)
+
+
+@pytest.mark.parametrize(("fen", "winner"), [(KNIGHTS, 0), (PAWNS, 1), (LOCKED, 0)])
+def test_each_run_keeps_to_its_budget_and_counts_exactly(fen: str, winner: int) -> None:
+    for strategy in _strategies(parse_fen(fen), winner):
+        deadline = Deadline()
+        total = 0
+        for budget in (200, 3_000, 20_000):
+            outcome = strategy.run(budget, deadline)
+            assert 0 <= outcome.nodes <= budget, (type(strategy).__name__, outcome)
+            total += outcome.nodes
+            assert deadline.nodes == total, type(strategy).__name__
+            if isinstance(outcome, Found):
+                assert mates(fen, outcome.line, winner), type(strategy).__name__
+            if isinstance(outcome, Proved):
+                assert fen == LOCKED, type(strategy).__name__
+            if not isinstance(outcome, Spent):
+                break
+        if strategy.resumes:
+            assert strategy.nodes == total
+
+
+def test_the_searches_find_and_prove_through_one_interface() -> None:
+    found = {type(s).__name__ for s in _strategies(parse_fen(KNIGHTS), 0)
+             if isinstance(s.run(20_000, Deadline()), Found)}
+    assert {"BestFirst", "GuidedSearch", "Progress"} <= found, found
+    proved = {type(s).__name__ for s in _strategies(parse_fen(LOCKED), 0)
+              if isinstance(s.run(20_000, Deadline()), Proved)}
+    assert "Exploration" in proved, proved
+
+
+def test_a_verdict_counts_the_nodes_whether_it_finishes_or_not() -> None:
+    # The deadline counts every node of every search; a verdict reports that count, so a
+    # clock that never runs out and no clock at all give the same count.
+    pos = parse_fen("7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1")
+    plain = can_checkmate(pos, WHITE)
+    timed = can_checkmate(pos, WHITE, seconds=10.0, clock=lambda: 0.0)
+    assert plain == timed and plain.winnable and plain.nodes > 0
