@@ -18,11 +18,11 @@ import uvicorn
 from chessarbiter.server.accounts import Role, insert_account
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import read_request
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.meta import Seat
+from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.lobby.requests import read_request
 from tests.clock.fake_time import FakeTime
 
 

@@ -15,10 +15,10 @@ import pytest
 from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
-from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games import hub as hub_module
+from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
 Scenario = Callable[[InProcess], Awaitable[None]]

@@ -219,7 +219,7 @@ def stored_moves(dsn: str, game_id: str) -> tuple[list[str], int]:
 def test_killing_an_owner_loses_no_acknowledged_move(three: Cluster) -> None:
     import redis
 
-    from chessarbiter.server.lease import TTL_MS
+    from chessarbiter.server.cluster.lease import TTL_MS
 
     async def run() -> tuple[list[Game], list[float]]:
         urls = three.urls

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server import cluster as cluster_module
-from chessarbiter.server import cluster_lobby
 from chessarbiter.server.accounts import Role, insert_account, select_account
-from chessarbiter.server.cluster import ACCOUNT_CHECK_S
-from chessarbiter.server.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.cluster import cluster as cluster_module
+from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.requests import read_request
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.lobby import cluster_lobby
+from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
 from tests.services import fresh_schema, redis_url
 

@@ -18,8 +18,8 @@ import pytest
 from chessarbiter.clock.correspondence import DAY
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.table import ndjson
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.lichess_spec import SPECS, violations

@@ -18,7 +18,7 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks
 
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.openapi import document
+from chessarbiter.server.http.openapi import document
 from tests.server.helpers import Live, add_accounts, live_server
 
 EXAMPLES = 12

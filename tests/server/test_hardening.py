@@ -10,15 +10,17 @@ import json
 import re
 from pathlib import Path
 
-from chessarbiter.server import guard, requests, table
 from chessarbiter.server.accounts import DAY_MS, SESSION_DAYS, Role, Sessions, hash_secret
+from chessarbiter.server.games import table
+from chessarbiter.server.http import guard
+from chessarbiter.server.lobby import requests
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, run
 
 HERE = "http://test"
 """The test app's own origin (httpx' base URL)."""
-PAGES = Path(guard.__file__).parent
+PAGES = Path(guard.__file__).parents[1]
 
 
 async def _anonymous_game(s: InProcess) -> tuple[str, str]:

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.chat import LINES_PER_ACCOUNT, MAX_CHARS
+from chessarbiter.server.games.chat import LINES_PER_ACCOUNT, MAX_CHARS
 from tests.server.helpers import InProcess, in_process, next_line
 from tests.server.test_api import Scenario, friendly_game, play
 

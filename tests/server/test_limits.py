@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from chessarbiter.server import limits
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import InProcess, Live, add_accounts, live_server
 from tests.server.test_api import play, run
 

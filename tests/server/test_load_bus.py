@@ -19,11 +19,11 @@ pytest.importorskip("redis", reason="redis (the Python client) is not installed"
 import redis
 
 from chessarbiter.server.app import create_app
-from chessarbiter.server.asgi import RELAY_HEADER
-from chessarbiter.server.bus import WATCH_TTL_S, Bus
+from chessarbiter.server.cluster.lease import RENEW_CHUNK, Leases
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.lease import RENEW_CHUNK, Leases
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.asgi import RELAY_HEADER
+from chessarbiter.server.streams.bus import WATCH_TTL_S, Bus
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The hot routes served without the framework's layers (server/fastpath.py) answer as the
+"""The hot routes served without the framework's layers (server/http/fastpath.py) answer as the
 app does: the same endpoint for every path, the same statuses and bodies."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from starlette.routing import Match, Route
 
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.fastpath import FastPath, match
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.fastpath import FastPath, match
 
 PATHS = [  # (method, path, whether it is a hot route)
     ("POST", "/api/board/game/abcd1234/move/e2e4", True),

@@ -22,9 +22,9 @@ from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.limits import START_TIMEOUT_MS
-from chessarbiter.server.meta import Seat, new_id
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play

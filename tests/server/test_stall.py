@@ -21,8 +21,8 @@ import pytest
 
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database, _Append
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.db import Database, _Append
+from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.tournaments.desk import DESKS
 from chessarbiter.store.sqlite import SqliteStore
 from chessarbiter.tournament.director import pair_next

@@ -15,13 +15,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import arbiter_api, board_api, bot_api, games_api, tournaments, web
+from chessarbiter.server import tournaments, web
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.cors import Cors
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.guard import BodyLimit, SecurityHeaders
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.openapi import document
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http import arbiter_api, board_api, bot_api, games_api
+from chessarbiter.server.http.cors import Cors
+from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
+from chessarbiter.server.http.openapi import document
 from chessarbiter.store.base import StoreError
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.laws.endings import Result
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.tournaments.desk import Desk
 from chessarbiter.store.tournaments import TournamentLogs
 

@@ -26,13 +26,14 @@ from chessarbiter.arbiter.events import (
 )
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
-from chessarbiter.server import auth, presence, shapes
-from chessarbiter.server.board_api import fields, hub_of
-from chessarbiter.server.dormant import Sleeper
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.requests import bool_field, choice_field, int_field, text_field
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games import presence, shapes
+from chessarbiter.server.games.dormant import Sleeper
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.lobby.requests import bool_field, choice_field, int_field, text_field
 from chessarbiter.server.tournaments.rounds import awaits_round_start
 
 MAX_ADJUST_MS = 24 * 60 * 60 * 1000

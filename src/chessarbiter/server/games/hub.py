@@ -13,7 +13,7 @@ falls: it records the flag through the arbiter (a flag against a side that canno
 is a draw, Art. 6.9, by the dead-position analysis; an undetermined analysis leaves the
 game awaiting the arbiter's ruling). Engines think in worker threads. On start, the
 unfinished games are not rebuilt: each is loaded when first asked for or due
-(:mod:`~chessarbiter.server.dormant`), its time running on from its last event from the
+(:mod:`~chessarbiter.server.games.dormant`), its time running on from its last event from the
 start (the time the server was down is charged to no one)."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
-from chessarbiter.server import correspondence, shapes
+from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.accounts import (
     Account,
     Accounts,
@@ -52,10 +52,10 @@ from chessarbiter.server.accounts import (
     insert_account,
     insert_session,
 )
-from chessarbiter.server.collector import keep_pauses_short
+from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database, Worker
-from chessarbiter.server.dormant import (
+from chessarbiter.server.games.db import Database, Worker
+from chessarbiter.server.games.dormant import (
     DELETE_DEADLINE,
     INSERT_DEADLINE,
     SELECT_DORMANT,
@@ -65,13 +65,13 @@ from chessarbiter.server.dormant import (
 )
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
-from chessarbiter.server.meta import GameMeta, Seat, new_id
-from chessarbiter.server.outage import recover
-from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
+from chessarbiter.server.games.meta import GameMeta, Seat, new_id
+from chessarbiter.server.games.outage import recover
+from chessarbiter.server.games.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.store.base import StoreError
 
 if TYPE_CHECKING:
-    from chessarbiter.server.cluster import Cluster
+    from chessarbiter.server.cluster.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class Hub:
     Use it on the event loop: ``await hub.start()`` ... ``await hub.stop()``."""
 
     def __init__(self, config: ServerConfig, db: Database | None = None) -> None:
-        from chessarbiter.server.lobby import Lobby
+        from chessarbiter.server.lobby.lobby import Lobby
 
         self.config = config
         self.db = db or Database(config.db)
@@ -133,7 +133,7 @@ class Hub:
         self.cluster: Cluster | None = None
         """This process's part of a cluster (``config.bus``): games owned one at a time."""
         if config.bus is not None:
-            from chessarbiter.server.cluster import Cluster
+            from chessarbiter.server.cluster.cluster import Cluster
 
             self.cluster = Cluster(self, config.bus,
                                    config.advertise or f"{config.host}:{config.port}")
@@ -711,7 +711,7 @@ class Hub:
         seat = entry.meta.seat(side)
         if seat.engine is None or self._engines is None:
             return
-        from chessarbiter.server.engines import engine_for, think  # on an engine's turn only
+        from chessarbiter.server.games.engines import engine_for, think  # on an engine's turn only
 
         if entry.engine is None:
             entry.engine = engine_for(seat, self.config, game.setup.chess960)

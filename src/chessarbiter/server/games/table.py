@@ -14,8 +14,8 @@ from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.events import Event, Moved
 from chessarbiter.clock.records import Side
 from chessarbiter.core.moves import uci
-from chessarbiter.server import shapes
-from chessarbiter.server.meta import GameMeta
+from chessarbiter.server.games import shapes
+from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.session.live import LiveGame
 
 LAG_QUOTA: Final = 3

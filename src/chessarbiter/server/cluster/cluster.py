@@ -1,6 +1,6 @@
 """Several server processes serving the same games: a PostgreSQL database they share, one
-owner per game (a Redis lease, :mod:`chessarbiter.server.lease`, with the store fenced by the
-lease's token), and the Redis bus (:mod:`chessarbiter.server.bus`) for fan-out.
+owner per game (a Redis lease, :mod:`~.lease`, with the store fenced by the lease's
+token), and the Redis bus (:mod:`chessarbiter.server.streams.bus`) for fan-out.
 
 The owner of a game is the only process that stamps its moves, runs its flag timer and
 writes its events. A request about a game reaching another process is forwarded over HTTP
@@ -11,7 +11,7 @@ unfinished games: when an owner dies its leases expire (:data:`~lease.TTL_MS`) a
 are taken over, rebuilt from their logs and continue (the time the owner was gone is not
 charged: each game's time continues from its last event, as after a restart).
 
-The lobby is shared through Redis (:mod:`chessarbiter.server.cluster_lobby`): challenges,
+The lobby is shared through Redis (:mod:`chessarbiter.server.lobby.cluster_lobby`): challenges,
 seeks and the accounts' events. Accounts live in the shared database: a token this process
 does not know, or has not checked for :data:`ACCOUNT_CHECK_S`, is looked up there before the
 request is served (so an account made through another process works at once, and a token
@@ -41,19 +41,19 @@ from chessarbiter.server.accounts import (
     select_account,
     select_session,
 )
-from chessarbiter.server.asgi import RELAY_HEADER
-from chessarbiter.server.bus import Bus, Line
-from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
+from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.table import HubGame, ndjson
+from chessarbiter.server.http.asgi import RELAY_HEADER
 from chessarbiter.server.limits import client_address
-from chessarbiter.server.meta import GameMeta
-from chessarbiter.server.table import HubGame, ndjson
+from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
+from chessarbiter.server.streams.bus import Bus, Line
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-en
 
 FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
 """The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
-by a cookie must come from the origin it names, :func:`~chessarbiter.server.auth.check_origin`)."""
+by a cookie must come from the origin it names,
+:func:`~chessarbiter.server.http.auth.check_origin`)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

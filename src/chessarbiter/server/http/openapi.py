@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from chessarbiter.server.accounts import NAME
-from chessarbiter.server.arbiter_api import DECISIONS
-from chessarbiter.server.shapes import DECLINE_REASONS
+from chessarbiter.server.games.shapes import DECLINE_REASONS
+from chessarbiter.server.http.arbiter_api import DECISIONS
 
 ID: Final = {"type": "string", "pattern": "^[A-Za-z0-9]{1,32}$"}
 UCI: Final = {"type": "string", "pattern": "^[a-h][1-8][a-h][1-8][qrbnQRBN]?$"}

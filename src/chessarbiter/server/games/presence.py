@@ -29,13 +29,13 @@ from starlette.types import Receive, Scope
 
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
-from chessarbiter.server import auth
+from chessarbiter.server.http import auth
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.server.games.table import HubGame, Line, ndjson
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 GONE_MS: Final = 5_000
 """A player whose streams have all been closed this long has left the game."""

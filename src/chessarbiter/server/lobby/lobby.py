@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.server import correspondence, shapes
 from chessarbiter.server.accounts import Account, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games.meta import Seat, new_id
+from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
-from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.requests import GameRequest
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.lobby.requests import GameRequest
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ def seating(waiting: Account | None, waiting_color: str, account: Account | None
 
 class Lobby:
     """The hub's challenges and seeks, in this process (a cluster's are in Redis:
-    :class:`~chessarbiter.server.cluster_lobby.ClusterLobby`)."""
+    :class:`~chessarbiter.server.lobby.cluster_lobby.ClusterLobby`)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub

@@ -39,9 +39,14 @@ from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.server import auth, correspondence, presence, shapes
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
-from chessarbiter.server.asgi import (
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, presence, shapes
+from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
+from chessarbiter.server.games.meta import Seat
+from chessarbiter.server.games.table import HubGame, close_queue, ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.asgi import (
     NDJSON_TYPE,
     RELAY_HEADER,
     Raw,
@@ -51,19 +56,15 @@ from chessarbiter.server.asgi import (
     send_body,
     until_disconnected,
 )
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.limits import client_address
-from chessarbiter.server.lobby import (
+from chessarbiter.server.lobby.lobby import (
     account_seat,
     anonymous_seat,
     challenge_json,
     colours,
     request_json,
 )
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import GameRequest, int_field, read_request, text_field
-from chessarbiter.server.table import HubGame, close_queue, ndjson
+from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
 
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}

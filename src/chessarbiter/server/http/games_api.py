@@ -12,8 +12,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server import auth, shapes
-from chessarbiter.server.board_api import (
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import shapes
+from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.board_api import (
     OK,
     Held,
     base_url,
@@ -21,9 +24,7 @@ from chessarbiter.server.board_api import (
     open_stream,
     token_side,
 )
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.lobby import challenge_json
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.lobby.lobby import challenge_json
 
 MAX_IDS: Final = 100
 """Users one ``/api/users/status`` may ask about (lichess' limit)."""

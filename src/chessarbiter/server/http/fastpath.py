@@ -4,7 +4,7 @@ Under load nearly every request is a move (``POST /api/board/game/{id}/move/{uci
 nearly every line sent is a game stream's (``GET /api/board/game/stream/{id}``). Through
 Starlette each passes two error middlewares and the router's match against every route.
 :class:`FastPath` sends these two routes straight to their endpoints (the same ASGI
-endpoints, :mod:`chessarbiter.server.asgi`, so the same answers: an unexpected error is
+endpoints, :mod:`chessarbiter.server.http.asgi`, so the same answers: an unexpected error is
 answered and logged by the app's own handler) and everything else to the app. Measured in
 ``docs/server-ops.md`` (``bench/load_server.py``).
 """
@@ -17,9 +17,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from chessarbiter.server import board_api
 from chessarbiter.server.app import server_error
-from chessarbiter.server.asgi import Raw
+from chessarbiter.server.http import board_api
+from chessarbiter.server.http.asgi import Raw
 
 GAME_PREFIXES = ("board", "bot")
 """``/api/board/game/...`` and ``/api/bot/game/...`` (the same routes)."""

@@ -9,14 +9,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import auth, chat, shapes
 from chessarbiter.server.accounts import AccountError, upgrade_to_bot
-from chessarbiter.server.asgi import encode_json
-from chessarbiter.server.board_api import OK, fields, hub_of
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import chat, shapes
+from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.asgi import encode_json
+from chessarbiter.server.http.board_api import OK, fields, hub_of
 from chessarbiter.server.limits import Buckets
-from chessarbiter.server.requests import text_field
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.lobby.requests import text_field
 
 SCOPES: Final = ("board:play", "bot:play", "challenge:read", "challenge:write",
                  "preference:read")
