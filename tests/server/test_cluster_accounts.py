@@ -15,12 +15,14 @@ import pytest
 
 from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import Role, insert_account, select_account
+from chessarbiter.server.app import open_hub
 from chessarbiter.server.cluster import cluster as cluster_module
-from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S
+from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S, Cluster
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.lobby import cluster_lobby
 from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
 from tests.services import fresh_schema, redis_url
@@ -28,7 +30,7 @@ from tests.services import fresh_schema, redis_url
 
 @asynccontextmanager
 async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
-    hub = Hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
+    hub = open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
     await hub.start()
     try:
         yield hub
@@ -43,7 +45,7 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
             cluster = hub.cluster
-            assert cluster is not None
+            assert isinstance(cluster, Cluster)
             now = [1000.0]
             cluster.clock = lambda: now[0]
             account, token, _ = await hub.db.run(  # made by another process
@@ -90,7 +92,7 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
-            lobby = hub.lobby
+            lobby = lobby_of(hub)
             assert isinstance(lobby, ClusterLobby)
             kind = lobby._seeks(request)
             await lobby.redis.delete(kind)
@@ -125,7 +127,7 @@ def test_a_pairing_whose_message_was_lost_is_read_from_redis(
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
-            lobby = hub.lobby
+            lobby = lobby_of(hub)
             assert isinstance(lobby, ClusterLobby)
             kind = lobby._seeks(request)
             await lobby.redis.delete(kind)

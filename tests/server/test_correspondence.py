@@ -20,6 +20,7 @@ from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.lichess_spec import SPECS, violations
@@ -176,7 +177,7 @@ def test_correspondence_seeks_answer_at_once_and_pair(tmp_path: Path) -> None:
         again = await s.post("/api/board/seek", alice, data={"days": "5"})  # not with herself
         other = await s.post("/api/board/seek", bob, data={"days": "3"})  # not the same game
         assert len({first.json()["id"], again.json()["id"], other.json()["id"]}) == 3
-        await until(lambda: len(s.hub.lobby.seeks) == 3)  # all three wait
+        await until(lambda: len(lobby_of(s.hub).seeks) == 3)  # all three wait
         assert s.hub.games == {}
         joined = await s.post("/api/board/seek", bob, data={"days": "5"})
         valid("post", "/api/board/seek", joined.content)

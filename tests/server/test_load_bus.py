@@ -18,11 +18,11 @@ from tests.services import fresh_schema, redis_url
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
 
-from chessarbiter.server.app import create_app
+from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.cluster.cluster import Cluster
 from chessarbiter.server.cluster.lease import RENEW_CHUNK, Leases
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
-from chessarbiter.server.http.asgi import RELAY_HEADER
 from chessarbiter.server.streams.bus import WATCH_TTL_S, Bus
 
 
@@ -111,9 +111,9 @@ def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> N
     dsn, url = fresh_schema("load_relayed"), redis_url()
 
     async def run() -> tuple[int, bool, int, bool]:
-        hub = Hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
+        hub = open_hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
         await hub.start()
-        assert hub.cluster is not None
+        assert isinstance(hub.cluster, Cluster)
         bus = hub.cluster.bus
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(hub=hub)),

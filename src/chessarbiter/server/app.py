@@ -3,10 +3,10 @@ browser pages, over one :class:`Hub` started and stopped with the app."""
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -18,14 +18,15 @@ from starlette.routing import BaseRoute, Route
 from chessarbiter.server import tournaments, web
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.http import arbiter_api, board_api, bot_api, games_api
 from chessarbiter.server.http.cors import Cors
+from chessarbiter.server.http.failures import api_error, database_error, server_error
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
-from chessarbiter.server.http.openapi import document
+from chessarbiter.server.http.openapi import Op, document
+from chessarbiter.server.tournaments.spec import operations as tournament_operations
 from chessarbiter.store.base import StoreError
-
-log = logging.getLogger(__name__)
 
 
 def page_routes(hub: Hub) -> list[BaseRoute]:
@@ -33,13 +34,13 @@ def page_routes(hub: Hub) -> list[BaseRoute]:
     return web.routes()
 
 
+def api_document() -> dict[str, Any]:
+    """The OpenAPI document of every route, the tournaments' among them."""
+    return document([Op(**fields) for fields in tournament_operations()])
+
+
 async def openapi(request: Request) -> Response:
-    return JSONResponse(document())
-
-
-async def api_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+    return JSONResponse(api_document())
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -50,31 +51,22 @@ async def http_error(request: Request, exc: Exception) -> Response:
                         headers=exc.headers)
 
 
-async def database_error(request: Request, exc: Exception) -> Response:
-    """A database that fails (a full disk, a lost connection): 503 saying so."""
-    log.error("%s %s: the database failed: %s", request.method, request.url.path, exc)
-    cause = (str(exc) if isinstance(exc, sqlite3.Error)
-             else str(exc).partition(": ")[2] if isinstance(exc, StoreError)
-             else type(exc).__name__)  # the store's text without the file's path
-    return JSONResponse({"error": f"the server's database failed ({cause}); nothing was "
-                                  "changed, try again later"}, status_code=503)
+def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
+    """The server's hub over ``db`` (made from ``config`` when not given); with a bus
+    (``config.bus``), this process's part of the cluster, which brings the shared lobby."""
+    hub = Hub(config, db)
+    if config.bus is not None:
+        from chessarbiter.server.cluster.cluster import Cluster
 
-
-async def server_error(request: Request, exc: Exception) -> Response:
-    """The last handler (and the fast path's): a failure of SQLite, the store or the
-    PostgreSQL driver as :func:`database_error`; anything else a 500 naming the error's
-    kind (logged with its traceback)."""
-    if isinstance(exc, sqlite3.Error | StoreError) or \
-            type(exc).__module__.partition(".")[0] == "psycopg":
-        return await database_error(request, exc)
-    log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+        hub.cluster = Cluster(hub, config.bus,
+                              config.advertise or f"{config.host}:{config.port}")
+    return hub
 
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Starlette:
-    """The server's app: ``hub`` (made from ``config`` when not given) starts with the app's
-    lifespan and is ``app.state.hub``."""
-    the_hub = hub or Hub(config or ServerConfig())
+    """The server's app: ``hub`` (:func:`open_hub` from ``config`` when not given) starts
+    with the app's lifespan and is ``app.state.hub``."""
+    the_hub = hub or open_hub(config or ServerConfig())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

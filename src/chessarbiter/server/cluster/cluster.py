@@ -41,11 +41,11 @@ from chessarbiter.server.accounts import (
     select_account,
     select_session,
 )
+from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.games.table import HubGame, ndjson
-from chessarbiter.server.http.asgi import RELAY_HEADER
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
 from chessarbiter.server.streams.bus import Bus, Line
@@ -95,7 +95,7 @@ class Cluster:
         self.bus = Bus(bus_url, relays=True)
         self.lobby_bus = LobbyBus(bus_url, prefix="chessarbiter:lobby:")
         self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
-        hub.lobby = self.lobby  # challenges and seeks shared by every process
+        """The hub's lobby: challenges and seeks shared by every process."""
         self._checked: dict[str, float] = {}
         """When each token's account was last read from the database (:attr:`clock`)."""
         self.clock: Callable[[], float] = time.monotonic
@@ -196,6 +196,10 @@ class Cluster:
         the game (keep-alive lines stay local)."""
         if line != b"\n" and self.bus.relayed(game_id):
             self.bus.publish(game_id, line)
+
+    def watch(self, game_id: str) -> None:
+        """Another process relays the game's stream: its lines go on the bus from now on."""
+        self.bus.watch(game_id)
 
     # -- accounts and their events -------------------------------------------------------
 

@@ -30,11 +30,10 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import presence, shapes
 from chessarbiter.server.games.dormant import Sleeper
 from chessarbiter.server.games.hub import Hub
-from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.games.table import HubGame, awaits_round_start
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.board_api import fields, hub_of
 from chessarbiter.server.lobby.requests import bool_field, choice_field, int_field, text_field
-from chessarbiter.server.tournaments.rounds import awaits_round_start
 
 MAX_ADJUST_MS = 24 * 60 * 60 * 1000
 RESULTS = tuple(r.value for r in Result if r is not Result.BOTH_LOSE)

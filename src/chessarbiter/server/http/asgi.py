@@ -22,9 +22,6 @@ Handler = Callable[["Hub", Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE: Final = (b"content-type", b"application/json")
 NDJSON_TYPE: Final = (b"content-type", b"application/x-ndjson")
-RELAY_HEADER: Final = "x-chessarbiter-relay"
-"""Sent by a cluster's process with its request for the first line of a game stream it
-relays: the owner publishes the game's lines on the bus from then on."""
 
 
 class Raw:

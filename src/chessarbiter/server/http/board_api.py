@@ -40,6 +40,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
+from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import correspondence, presence, shapes
 from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
@@ -48,7 +49,6 @@ from chessarbiter.server.games.table import HubGame, close_queue, ndjson
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.asgi import (
     NDJSON_TYPE,
-    RELAY_HEADER,
     Raw,
     bearer,
     encode_json,
@@ -62,6 +62,7 @@ from chessarbiter.server.lobby.lobby import (
     anonymous_seat,
     challenge_json,
     colours,
+    lobby_of,
     request_json,
 )
 from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
@@ -260,7 +261,7 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
         queue = await cluster.subscribe_user(account.id)
         playing = await cluster.playing(account.id)
     first = [ndjson({"type": "gameStart", "game": game}) for game in playing]
-    incoming, _ = await hub.lobby.pending_for(account)
+    incoming, _ = await lobby_of(hub).pending_for(account)
     first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
               for c in incoming]
 
@@ -299,16 +300,16 @@ async def create_challenge(request: Request) -> Response:
         opponent = hub.accounts.by_token(accepting)
         if opponent is None or opponent.name.lower() != username.lower():
             raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
-    challenge = await hub.lobby.challenge(account, username, game, base_url(request))
+    challenge = await lobby_of(hub).challenge(account, username, game, base_url(request))
     if opponent is not None:
-        await hub.lobby.accept(challenge.id, opponent)
+        await lobby_of(hub).accept(challenge.id, opponent)
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
 async def list_challenges(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    incoming, outgoing = await hub.lobby.pending_for(account)
+    incoming, outgoing = await lobby_of(hub).pending_for(account)
     url = base_url(request)
     return JSONResponse({"in": [challenge_json(c, url) for c in incoming],
                          "out": [challenge_json(c, url) for c in outgoing]})
@@ -318,7 +319,7 @@ async def accept_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     creating(request, hub, account)
-    await hub.lobby.accept(request.path_params["challengeId"], account)
+    await lobby_of(hub).accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
 
@@ -326,7 +327,7 @@ async def decline_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     reason = decline_reason(text_field(await fields(request), "reason") or "generic")
-    await hub.lobby.decline(request.path_params["challengeId"], account, reason,
+    await lobby_of(hub).decline(request.path_params["challengeId"], account, reason,
                       base_url(request))
     return JSONResponse(OK)
 
@@ -346,7 +347,7 @@ async def cancel_challenge(request: Request) -> Response:
     account = auth.require_account(request, hub)
     challenge_id = request.path_params["challengeId"]
     try:
-        await hub.lobby.cancel(challenge_id, account, base_url(request))
+        await lobby_of(hub).cancel(challenge_id, account, base_url(request))
     except ApiError as refused:
         if refused.status != 404 or not await hub.exists(challenge_id):
             raise
@@ -449,7 +450,7 @@ async def seek(request: Request) -> Response:
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        pairing = asyncio.ensure_future(hub.lobby.seek(account, game_request))
+        pairing = asyncio.ensure_future(lobby_of(hub).seek(account, game_request))
         try:
             while not (await asyncio.wait({pairing}, timeout=KEEPALIVE_S))[0]:
                 yield b"\n"  # lichess' keep-alive line while the seek waits
@@ -471,10 +472,20 @@ def correspondence_seek(hub: Hub, account: Account | None, game_request: GameReq
     if account is None:
         raise ApiError(401, "a correspondence seek needs an account: its game is announced "
                             "on the account's event stream")
-    return JSONResponse({"id": hub.lobby.post_seek(account, game_request)})
+    return JSONResponse({"id": lobby_of(hub).post_seek(account, game_request)})
 
 
 # -- games -----------------------------------------------------------------------------
+
+def _player_side(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side | None:
+    """The side of a game stream's holder; ``None`` for a spectator (no player's
+    credentials) or once the game is over."""
+    if entry.over:
+        return None
+    with contextlib.suppress(ApiError):  # not a player: a spectator
+        return auth.player_side(Request(scope, receive), hub, entry)
+    return None
+
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull`` (with the players' ``presence``), then a ``gameState`` line after every
@@ -486,7 +497,7 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
-    side = presence.arrive(hub, scope, receive, entry, queue)  # who is at the board
+    side = presence.arrive(hub, entry, _player_side(hub, scope, receive, entry), queue)
     try:
         first = ndjson(presence.full(hub, entry))
         over = entry.over
@@ -531,10 +542,11 @@ async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
     requester (``you``) if a player. Asked by another process of a cluster for a stream it
-    relays (:data:`~asgi.RELAY_HEADER`): the game's lines go on the bus from now on."""
+    relays (:data:`~chessarbiter.server.cluster.RELAY_HEADER`): the game's lines go on the
+    bus from now on."""
     hub = hub_of(request)
     if hub.cluster is not None and RELAY_HEADER in request.headers:
-        hub.cluster.bus.watch(request.path_params["gameId"])
+        hub.cluster.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []

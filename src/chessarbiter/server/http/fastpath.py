@@ -17,9 +17,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from chessarbiter.server.app import server_error
 from chessarbiter.server.http import board_api
 from chessarbiter.server.http.asgi import Raw
+from chessarbiter.server.http.failures import server_error
 
 GAME_PREFIXES = ("board", "bot")
 """``/api/board/game/...`` and ``/api/bot/game/...`` (the same routes)."""

@@ -24,7 +24,7 @@ from chessarbiter.server.http.board_api import (
     open_stream,
     token_side,
 )
-from chessarbiter.server.lobby.lobby import challenge_json
+from chessarbiter.server.lobby.lobby import challenge_json, lobby_of
 
 MAX_IDS: Final = 100
 """Users one ``/api/users/status`` may ask about (lichess' limit)."""
@@ -35,7 +35,7 @@ async def show_challenge(request: Request) -> Response:
     accepted, declined or canceled, to its challenger or its opponent."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    challenge = await hub.lobby.show(request.path_params["challengeId"])
+    challenge = await lobby_of(hub).show(request.path_params["challengeId"])
     if account.id not in (challenge.challenger.id, challenge.dest.id):
         raise ApiError(404, f"no challenge {challenge.id!r} of {account.name}")
     return JSONResponse(challenge_json(challenge, base_url(request)))

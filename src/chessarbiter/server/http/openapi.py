@@ -3,6 +3,7 @@ route. Streaming routes (NDJSON that stays open) carry ``x-stream: true``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -101,9 +102,8 @@ def _board(prefix: str) -> list[Op]:
 
 
 def operations() -> list[Op]:
-    """Every route of the API."""
-    from chessarbiter.server.tournaments.spec import operations as tournament_operations
-
+    """Every route of the API but the tournaments' (:mod:`chessarbiter.server.tournaments.spec`
+    lists those)."""
     name = {"type": "string", "pattern": f"^{NAME.pattern}$"}
     challenge = {"challengeId": ID}
     return [
@@ -183,7 +183,6 @@ def operations() -> list[Op]:
            path_params={"gameId": ID, "decision": {"type": "string",
                                                    "enum": sorted(DECISIONS)}}),
         Op("get", "/api/openapi.json", "This document", auth="none"),
-        *(Op(**fields) for fields in tournament_operations()),
     ]
 
 
@@ -228,10 +227,10 @@ def _operation_id(op: Op) -> str:
     return op.method + "".join(w[:1].upper() + w[1:] for w in words).replace(".", "_")
 
 
-def document() -> dict[str, Any]:
-    """The OpenAPI document."""
+def document(more: Sequence[Op] = ()) -> dict[str, Any]:
+    """The OpenAPI document of :func:`operations` and ``more``."""
     paths: dict[str, dict[str, Any]] = {}
-    for op in operations():
+    for op in (*operations(), *more):
         paths.setdefault(op.path, {})[op.method] = _operation(op)
     return {
         "openapi": "3.0.3",

@@ -87,7 +87,7 @@ def challenge_from_text(text: str) -> Challenge:
 
 class ClusterLobby(Lobby):
     """The lobby over the Redis at ``url`` and the lobby's ``bus`` (started by the
-    cluster); ``account_named`` finds an account in the shared database."""
+    cluster)."""
 
     def __init__(self, hub: Hub, url: str, bus: LobbyBus, *, prefix: str = "chessarbiter:"
                  ) -> None:
@@ -98,10 +98,6 @@ class ClusterLobby(Lobby):
 
     async def aclose(self) -> None:
         await self.redis.aclose()
-
-    async def account_named(self, name: str) -> Account | None:
-        assert self.hub.cluster is not None
-        return await self.hub.cluster.account_named(name)
 
     # -- challenges ----------------------------------------------------------------------
 

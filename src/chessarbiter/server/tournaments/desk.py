@@ -258,7 +258,7 @@ class Desk:
         another process may have created them)."""
         loaded = await self.run(lambda store, conn: self.load(store, conn, tournament_id))
         for player in loaded.tournament.state.players.values():
-            await self.hub.lobby.account_named(player.name)
+            await self.hub.account_named(player.name)
         return loaded
 
     async def render(self, tournament_id: int, render: Callable[[Loaded], T]) -> T:
