@@ -132,7 +132,6 @@ def serve(config: Any) -> int:
 
     from chessarbiter.server.app import create_app
     from chessarbiter.server.games.db import Database
-    from chessarbiter.server.http.fastpath import FastPath
     from chessarbiter.store.base import StoreError
 
     try:  # a database that cannot be opened is a bad argument, said in one line
@@ -143,15 +142,10 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     sockets = listen(config.host, config.port, BACKLOG)
     try:
-        app = create_app(config)
-        outer: Any = FastPath(app)
-        if app.state.hub.cluster is not None:  # requests about games others own go there first
-            from chessarbiter.server.cluster.cluster import Forwarding
-
-            outer = Forwarding(outer, app.state.hub.cluster)
+        app = create_app(config)  # with the fast path, and forwarding in a cluster
         # uvloop and httptools (uvicorn[standard]) are taken when installed; no access log: a
         # line per move would cost more than the move
-        settings = uvicorn.Config(outer, host=config.host, port=config.port, access_log=False,
+        settings = uvicorn.Config(app, host=config.host, port=config.port, access_log=False,
                                   log_level="warning", timeout_graceful_shutdown=STOP_S,
                                   backlog=BACKLOG)
         port = sockets[0].getsockname()[1]

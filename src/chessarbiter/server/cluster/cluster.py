@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -57,10 +56,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GAME_PATH: Final = re.compile(
-    r"^/(?:api/(?:board/game/|bot/game/|game/|arbiter/game/)|game/export/)"
-    r"(?P<stream>stream/)?(?P<id>[A-Za-z0-9]{1,32})(?:/|$)")
-"""The routes about one game: forwarded to its owner."""
+GameOf = Callable[[str, str], tuple[str, bool] | None]
+"""The game a request is about by its method and path, and whether it asks for the game's
+stream (the route table's routes about one game,
+:meth:`chessarbiter.server.http.routes.Table.game_of`): forwarded to its owner."""
 EVERY_GAME: Final = "/api/arbiter/games"
 """The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
@@ -466,20 +465,22 @@ class Forwarding:
     (a game stream is relayed from the bus); everything else is served here."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]],
-                 cluster: Cluster) -> None:
+                 cluster: Cluster, game_of: GameOf) -> None:
         self.app = app
         self.cluster = cluster
+        self.game_of = game_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        found = GAME_PATH.match(scope["path"])
+        found = self.game_of(scope["method"], scope["path"])
         if found is not None:
-            address = await self.cluster.owner(found["id"])
+            game_id, stream = found
+            address = await self.cluster.owner(game_id)
             if address is not None:
-                if found["stream"] and scope["method"] == "GET":
-                    await self._relay(found["id"], address, scope, receive, send)
+                if stream:
+                    await self._relay(game_id, address, scope, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return

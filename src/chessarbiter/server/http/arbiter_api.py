@@ -8,7 +8,6 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chessarbiter.arbiter.events import (
     ArbiterRuled,
@@ -189,10 +188,3 @@ async def decide(request: Request) -> Response:
     make = maker(await fields(request))
     decisions = await hub.act(entry, None, make)
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
-
-
-def routes() -> list[BaseRoute]:
-    return [
-        Route("/api/arbiter/games", list_games, methods=["GET"]),
-        Route("/api/arbiter/game/{gameId}/{decision}", decide, methods=["POST"]),
-    ]

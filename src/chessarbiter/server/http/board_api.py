@@ -14,7 +14,6 @@ from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
-from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from chessarbiter.arbiter.events import (
@@ -769,41 +768,3 @@ async def export(request: Request) -> Response:
             data["winner"] = won
         return JSONResponse(data)
     return PlainTextResponse(pgn, media_type="application/x-chess-pgn")
-
-
-def routes() -> list[BaseRoute]:
-    game_routes: list[BaseRoute] = []
-    for prefix in ("/api/board/game", "/api/bot/game"):
-        game_routes += [
-            Route(prefix + "/{gameId}/move/{move}", move, methods=["POST"]),
-            Route(prefix + "/{gameId}/draw/{accept}", draw, methods=["POST"]),
-            Route(prefix + "/{gameId}/takeback/{accept}", takeback, methods=["POST"]),
-            Route(prefix + "/{gameId}/resign", resign, methods=["POST"]),
-            Route(prefix + "/{gameId}/abort", abort, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-victory", claim_victory, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-victory/", claim_victory, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-draw", claim_draw, methods=["POST"]),
-            Route(prefix + "/{gameId}/berserk", berserk, methods=["POST"]),
-            Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
-        ]
-    return [  # the game routes first: they are the hot path (matched in order)
-        *game_routes,
-        Route("/api/account", get_account, methods=["GET"]),
-        Route("/api/account/playing", get_playing, methods=["GET"]),
-        Route("/api/register", register, methods=["POST"]),
-        Route("/api/session", open_session, methods=["POST"]),
-        Route("/api/session", close_session, methods=["DELETE"]),
-        Route("/api/stream/event", event_stream, methods=["GET"]),
-        Route("/api/challenge", list_challenges, methods=["GET"]),
-        Route("/api/challenge/open", open_challenge, methods=["POST"]),
-        Route("/api/challenge/ai", challenge_ai, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/accept", accept_challenge, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/decline", decline_challenge, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/cancel", cancel_challenge, methods=["POST"]),
-        Route("/api/challenge/{username}", create_challenge, methods=["POST"]),
-        Route("/api/board/seek", seek, methods=["POST"]),
-        Route("/api/game/{gameId}", game_json, methods=["GET"]),
-        Route("/game/export/{gameId}", export, methods=["GET"]),
-        Route("/api/round/{gameId}/add-time/{seconds}", add_time, methods=["POST"]),
-    ]

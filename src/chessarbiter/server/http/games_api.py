@@ -9,7 +9,6 @@ from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chessarbiter.clock.records import Side
 from chessarbiter.server.errors import ApiError
@@ -129,12 +128,3 @@ async def stream_game(request: Request) -> Response:
             entry.unsubscribe(queue)
 
     return Held(lines(), closed)
-
-
-def routes() -> list[BaseRoute]:
-    return [
-        Route("/api/challenge/{challengeId}/show", show_challenge, methods=["GET"]),
-        Route("/api/challenge/{gameId}/start-clocks", start_clocks, methods=["POST"]),
-        Route("/api/users/status", users_status, methods=["GET"]),
-        Route("/api/stream/game/{id}", stream_game, methods=["GET"]),
-    ]
