@@ -9,6 +9,7 @@ import shlex
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 Scenario = Callable[[InProcess], Awaitable[None]]
 
 
-def run(tmp_path: Path, scenario: Scenario, **settings: object) -> None:
+def run(tmp_path: Path, scenario: Scenario, **settings: Any) -> None:
     async def main() -> None:
         async with in_process(tmp_path / "games.sqlite", **settings) as server:
             await scenario(server)

@@ -12,17 +12,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from chessarbiter.clock.correspondence import DAY
-from chessarbiter.server.app import create_app
-from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.table import ndjson
 from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess
+from tests.server.helpers import InProcess, in_process
 from tests.server.lichess_spec import SPECS, violations
 
 HOUR = 3_600_000
@@ -33,15 +29,8 @@ NDJSON = "application/x-ndjson"
 @asynccontextmanager
 async def served(db: Path, clock: FakeTime, timers: bool = False) -> AsyncIterator[InProcess]:
     """The app over a hub whose monotonic clock and calendar are both ``clock``."""
-    config = ServerConfig(db=db, now_ms=clock, calendar_ms=clock, timers=timers)
-    hub = Hub(config)
-    await hub.start()
-    transport = httpx.ASGITransport(app=create_app(config, hub))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
-    finally:
-        await hub.stop()
+    async with in_process(db, clock, calendar_ms=clock, timers=timers) as server:
+        yield server
 
 
 def run(tmp_path: Path, scenario: Callable[[InProcess], Awaitable[None]]) -> None:
