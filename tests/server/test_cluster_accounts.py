@@ -25,7 +25,7 @@ from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, wall_ms
 from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
-from tests.services import fresh_schema, redis_url
+from tests.services import fresh_bus, fresh_schema
 
 
 @asynccontextmanager
@@ -40,7 +40,7 @@ async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
 
 def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    dsn, bus = fresh_schema("cluster_accounts"), redis_url()
+    dsn, bus = fresh_schema("cluster_accounts"), fresh_bus("cluster_accounts")
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
@@ -87,7 +87,7 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
 
 
 def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
-    dsn, bus = fresh_schema("cluster_seeks"), redis_url()
+    dsn, bus = fresh_schema("cluster_seeks"), fresh_bus("cluster_seeks")
     request = read_request({"time": "9", "increment": "9"}, minutes=True)
 
     async def run() -> None:
@@ -122,7 +122,7 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
 def test_a_pairing_whose_message_was_lost_is_read_from_redis(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cluster_lobby, "SEEK_RENEW_S", 0.02)
-    dsn, bus = fresh_schema("cluster_told"), redis_url()
+    dsn, bus = fresh_schema("cluster_told"), fresh_bus("cluster_told")
     request = read_request({"time": "11", "increment": "11"}, minutes=True)
 
     async def run() -> None:

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.server.test_cluster import free_port
-from tests.services import fresh_schema, redis_url
+from tests.services import fresh_bus, fresh_schema, redis_url
 
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
@@ -108,7 +108,7 @@ def test_leases_renewed_together_answer_as_one_by_one(prefix: str) -> None:
 
 
 def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> None:
-    dsn, url = fresh_schema("load_relayed"), redis_url()
+    dsn, url = fresh_schema("load_relayed"), fresh_bus("load_relayed")
 
     async def run() -> tuple[int, bool, int, bool]:
         hub = open_hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
