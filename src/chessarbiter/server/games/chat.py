@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.limits import Buckets, Rate
 from chessarbiter.server.games.presence import presence_of
 from chessarbiter.server.games.table import HubGame, ndjson
+from chessarbiter.server.limits import Buckets, Rate
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub

@@ -20,8 +20,8 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.laws.profiles import Outage
 from chessarbiter.server.games.db import Due
-from chessarbiter.server.limits import START_TIMEOUT_MS
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.limits import START_TIMEOUT_MS
 
 SELECT_DORMANT = (
     "SELECT s.id, d.white, d.black, d.due_ms, d.events = coalesce("

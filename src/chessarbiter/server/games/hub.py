@@ -42,7 +42,6 @@ from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
-from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.accounts import (
     Account,
     Accounts,
@@ -52,8 +51,10 @@ from chessarbiter.server.accounts import (
     insert_account,
     insert_session,
 )
-from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.dormant import (
     DELETE_DEADLINE,
@@ -63,12 +64,11 @@ from chessarbiter.server.games.dormant import (
     deadline_row,
     due_line,
 )
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
 from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.table import HubGame, Line, close_queue, ndjson
+from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
 from chessarbiter.store.base import StoreError
 
 log = logging.getLogger(__name__)

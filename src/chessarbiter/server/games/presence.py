@@ -26,7 +26,6 @@ from weakref import WeakKeyDictionary
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.table import HubGame, Line, ndjson
 
 if TYPE_CHECKING:
