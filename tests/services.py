@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -51,3 +52,28 @@ def redis_url() -> str:
     except redis.RedisError as exc:
         pytest.skip(f"no Redis: {REDIS_VARIABLE} does not answer ({exc})")
     return url
+
+
+CLUSTERS = ("cluster_two", "cluster_three", "cluster_lobby", "cluster_tournament",
+            "cluster_accounts", "cluster_seeks", "cluster_told", "load_relayed")
+"""The clusters the tests run, each on a Redis database of its own (1, 2, ...). A process
+finds the others by the leases in its database (the arbiter's list of games is gathered
+from each holder): with one database for all, test files running side by side (pytest -n)
+saw each other's processes, and a list asked with one cluster's arbiter token was refused
+by another cluster's process (401, no such token)."""
+
+
+def fresh_bus(name: str) -> str:
+    """The test Redis's URL on the emptied database of the cluster ``name``
+    (:data:`CLUSTERS`; a new cluster test adds its name there)."""
+    url = urlsplit(redis_url())
+    assert name in CLUSTERS, f"{name}: add it to tests.services.CLUSTERS"
+    fresh = urlunsplit(url._replace(path=f"/{CLUSTERS.index(name) + 1}"))
+    import redis
+
+    client = redis.Redis.from_url(fresh, socket_connect_timeout=5)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return fresh

@@ -24,11 +24,11 @@ BACKENDS = {
     "chessarbiter.store.postgres": "psycopg: the PostgreSQL game store (--store/--db "
                                    "postgresql://)",
     "chessarbiter.store.pg_tournaments": "psycopg: tournaments in the PostgreSQL store",
-    "chessarbiter.server.pgdb": "psycopg: the server's tables on PostgreSQL",
-    "chessarbiter.server.bus": "redis: the cluster's bus (serve --bus redis://)",
-    "chessarbiter.server.lease": "redis: the cluster's game leases",
-    "chessarbiter.server.cluster_lobby": "redis: the cluster's shared lobby",
-    "chessarbiter.server.cluster": "httpx, redis and psycopg: one process of a cluster",
+    "chessarbiter.server.games.pgdb": "psycopg: the server's tables on PostgreSQL",
+    "chessarbiter.server.streams.bus": "redis: the cluster's bus (serve --bus redis://)",
+    "chessarbiter.server.cluster.lease": "redis: the cluster's game leases",
+    "chessarbiter.server.lobby.cluster_lobby": "redis: the cluster's shared lobby",
+    "chessarbiter.server.cluster.cluster": "httpx, redis and psycopg: one process of a cluster",
 }
 """The modules that are the optional backends by nature, each with the extra's package it
 needs and what for; every other module must import without the extra."""

@@ -179,6 +179,85 @@ def module_cycles(found: list[Import], *, typing: bool = False) -> list[list[str
     return _cycles(graph)
 
 
+SERVER: Final = f"{ROOT}.server"
+
+SERVER_LAYERS: Final = (
+    ("accounts", "config", "errors", "limits"),
+    ("streams",),
+    ("games",),
+    ("lobby",),
+    ("cluster",),
+    ("http",),
+    ("tournaments", "web"),
+    ("app", "__init__"),
+)
+"""The server's parts, bottom up: its shared modules (at the package's root), the streams'
+fan-out, the game room, the lobby (which makes games), the cluster (which owns games and
+shares the lobby), the HTTP side, the features built on it, and the app that assembles
+them. A part may import its own modules and any part of a lower layer."""
+
+SERVER_SIBLINGS: Final = frozenset({
+    ("limits", "errors"),  # a limit passed is answered as the API's error
+    ("__init__", "app"),  # the package names its app
+})
+"""The imports allowed inside a layer of the server, (importer, imported)."""
+
+WEB_FRAMEWORKS: Final = ("starlette", "uvicorn", "httpx")
+"""The HTTP side's libraries, which no part below the cluster imports."""
+
+
+def server_part(module: str) -> str:
+    """The server's part a module is in: ``chessarbiter.server.games.hub`` is in ``games``,
+    ``chessarbiter.server.config`` is ``config``, the package itself ``__init__``."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 else "__init__"
+
+
+def _server_layer(part: str) -> int | None:
+    for level, parts in enumerate(SERVER_LAYERS):
+        if part in parts:
+            return level
+    return None
+
+
+def server_breaches(found: list[Import]) -> list[str]:
+    """Each import, for type checks too, of a higher part of the server or of a same-layer
+    part not in ``SERVER_SIBLINGS``, and each part not placed in a layer."""
+    problems = []
+    for imp in found:
+        if package_of(imp.importer) != "server" or package_of(imp.imported) != "server":
+            continue
+        src, dst = server_part(imp.importer), server_part(imp.imported)
+        if src == dst:
+            continue
+        low, high = _server_layer(src), _server_layer(dst)
+        where = f"{imp.importer} (line {imp.line}) imports {imp.imported}"
+        if low is None or high is None:
+            problems.append(f"{where}: {src if low is None else dst} is in no layer")
+        elif high > low:
+            problems.append(f"{where}: {src} is below {dst}")
+        elif high == low and (src, dst) not in SERVER_SIBLINGS:
+            problems.append(f"{where}: {src} may not import its sibling {dst}")
+    return problems
+
+
+def framework_imports(src: Path, parts: frozenset[str]) -> list[str]:
+    """The modules of the server's ``parts`` that import a web framework, with the line."""
+    found = []
+    for path in sorted((src / ROOT / "server").rglob("*.py")):
+        parts_of = path.relative_to(src).with_suffix("").parts
+        module = ".".join(parts_of[:-1] if parts_of[-1] == "__init__" else parts_of)
+        if server_part(module) not in parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""])
+                found += [f"{module} (line {node.lineno}) imports {name}" for name in names
+                          if name.partition(".")[0] in WEB_FRAMEWORKS]
+    return found
+
+
 SRC: Final = Path(__file__).resolve().parent.parent / "src"
 
 
@@ -205,6 +284,50 @@ def test_the_rules_core_has_no_cycle_even_through_type_checks() -> None:
     ]
     assert len(found) > 20
     assert module_cycles(found, typing=True) == []
+
+
+def test_the_server_parts_import_only_downwards_even_for_type_checks() -> None:
+    """The game room knows no lobby, cluster or HTTP; the lobby and the cluster know the
+    game room and not the HTTP side; counted for imports only for type checks too."""
+    found = imports(SRC)
+    server = [imp for imp in found
+              if package_of(imp.importer) == package_of(imp.imported) == "server"]
+    assert len(server) > 100
+    assert {server_part(module) for module in _modules(SRC) if package_of(module) == "server"
+            } == {part for layer in SERVER_LAYERS for part in layer}  # each part placed
+    assert server_breaches(found) == []
+    assert module_cycles(server, typing=True) == []
+
+
+def test_below_the_cluster_the_server_knows_no_web_framework() -> None:
+    below = frozenset(part for layer in SERVER_LAYERS[:4] for part in layer)
+    assert "games" in below and "lobby" in below
+    assert framework_imports(SRC, below) == []
+    assert framework_imports(SRC, frozenset({"http"}))  # the check sees the HTTP side's
+
+
+def test_a_server_part_importing_upwards_for_types_is_reported(tmp_path: Path) -> None:
+    """The hub's old shape: the game room knew the cluster for its types."""
+    src = _fake_tree(tmp_path, {
+        "server/__init__.py": "",
+        "server/games/hub.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from chessarbiter.server.cluster.cluster import Cluster\n"
+        ),
+        "server/cluster/cluster.py": "from chessarbiter.server.games.hub import Hub\n",
+        "server/extra/thing.py": "from chessarbiter.server.errors import ApiError\n",
+        "server/errors.py": "",
+    })
+    found = imports(src)
+    assert server_breaches(found) == [
+        "chessarbiter.server.extra.thing (line 1) imports chessarbiter.server.errors: "
+        "extra is in no layer",
+        "chessarbiter.server.games.hub (line 3) imports chessarbiter.server.cluster.cluster: "
+        "games is below cluster",
+    ]
+    assert module_cycles(found) == []
+    assert module_cycles(found, typing=True) == [[
+        "chessarbiter.server.cluster.cluster", "chessarbiter.server.games.hub"]]
 
 
 def _fake_tree(root: Path, files: dict[str, str]) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
@@ -18,11 +19,11 @@ import uvicorn
 from chessarbiter.server.accounts import Role, insert_account
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import read_request
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.meta import Seat
+from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.lobby.requests import read_request
 from tests.clock.fake_time import FakeTime
 
 
@@ -48,14 +49,22 @@ class InProcess:
 
 
 @asynccontextmanager
-async def in_process(db: Path, **settings: Any) -> AsyncIterator[InProcess]:
-    """The app over a hub on ``db`` whose games run on a :class:`FakeTime` (flag timers off:
-    ``hub.fire_due()`` records fallen flags)."""
-    clock = FakeTime()
-    config = ServerConfig(db=db, now_ms=clock, timers=False, **settings)
-    hub = Hub(config)
+async def in_process(db: Path, clock: FakeTime | None = None, *,
+                     database: Database | None = None, starts: list[float] | None = None,
+                     **settings: Any) -> AsyncIterator[InProcess]:
+    """The app over a hub on ``db`` (through ``database`` when given) whose games run on
+    ``clock`` (a new :class:`FakeTime` by default), with the server's other ``settings``;
+    flag timers off unless ``timers=True`` (``hub.fire_due()`` records fallen flags).
+    ``starts`` gets how long the hub took to start (after which the server listens;
+    seconds)."""
+    clock = FakeTime() if clock is None else clock
+    config = ServerConfig(db=db, now_ms=clock, **{"timers": False, **settings})
+    hub = Hub(config, database)
     app = create_app(config, hub)
+    began = time.perf_counter()
     await hub.start()
+    if starts is not None:
+        starts.append(time.perf_counter() - began)
     transport = httpx.ASGITransport(app=app)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:

@@ -9,22 +9,23 @@ import shlex
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
-from chessarbiter.server import hub as hub_module
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games import hub as hub_module
+from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
 Scenario = Callable[[InProcess], Awaitable[None]]
 
 
-def run(tmp_path: Path, scenario: Scenario, **settings: object) -> None:
+def run(tmp_path: Path, scenario: Scenario, **settings: Any) -> None:
     async def main() -> None:
         async with in_process(tmp_path / "games.sqlite", **settings) as server:
             await scenario(server)

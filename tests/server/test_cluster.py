@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import chessarbiter
-from tests.services import fresh_schema, redis_url
+from tests.services import fresh_bus, fresh_schema
 
 OPENING = ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
            "f1e1", "b7b5", "a4b3", "d7d6", "c2c3", "e8g8")
@@ -81,7 +81,7 @@ class Cluster:
 def running(name: str, count: int, *options: str) -> Iterator[Cluster]:
     """``count`` processes (with ``chessarbiter serve``'s ``options``) over the schema
     ``name`` of the test database."""
-    cluster = Cluster(fresh_schema(name), redis_url())
+    cluster = Cluster(fresh_schema(name), fresh_bus(name))
     try:
         cluster.start(count, *options)
         yield cluster
@@ -219,7 +219,7 @@ def stored_moves(dsn: str, game_id: str) -> tuple[list[str], int]:
 def test_killing_an_owner_loses_no_acknowledged_move(three: Cluster) -> None:
     import redis
 
-    from chessarbiter.server.lease import TTL_MS
+    from chessarbiter.server.cluster.lease import TTL_MS
 
     async def run() -> tuple[list[Game], list[float]]:
         urls = three.urls

@@ -14,21 +14,23 @@ from typing import Any
 import pytest
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server import cluster as cluster_module
-from chessarbiter.server import cluster_lobby
 from chessarbiter.server.accounts import Role, insert_account, select_account
-from chessarbiter.server.cluster import ACCOUNT_CHECK_S
-from chessarbiter.server.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.app import open_hub
+from chessarbiter.server.cluster import cluster as cluster_module
+from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S, Cluster
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.requests import read_request
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.lobby import cluster_lobby
+from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.lobby.lobby import lobby_of
+from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
-from tests.services import fresh_schema, redis_url
+from tests.services import fresh_bus, fresh_schema
 
 
 @asynccontextmanager
 async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
-    hub = Hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
+    hub = open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
     await hub.start()
     try:
         yield hub
@@ -38,12 +40,12 @@ async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
 
 def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    dsn, bus = fresh_schema("cluster_accounts"), redis_url()
+    dsn, bus = fresh_schema("cluster_accounts"), fresh_bus("cluster_accounts")
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
             cluster = hub.cluster
-            assert cluster is not None
+            assert isinstance(cluster, Cluster)
             now = [1000.0]
             cluster.clock = lambda: now[0]
             account, token, _ = await hub.db.run(  # made by another process
@@ -85,12 +87,12 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
 
 
 def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
-    dsn, bus = fresh_schema("cluster_seeks"), redis_url()
+    dsn, bus = fresh_schema("cluster_seeks"), fresh_bus("cluster_seeks")
     request = read_request({"time": "9", "increment": "9"}, minutes=True)
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
-            lobby = hub.lobby
+            lobby = lobby_of(hub)
             assert isinstance(lobby, ClusterLobby)
             kind = lobby._seeks(request)
             await lobby.redis.delete(kind)
@@ -120,12 +122,12 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
 def test_a_pairing_whose_message_was_lost_is_read_from_redis(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cluster_lobby, "SEEK_RENEW_S", 0.02)
-    dsn, bus = fresh_schema("cluster_told"), redis_url()
+    dsn, bus = fresh_schema("cluster_told"), fresh_bus("cluster_told")
     request = read_request({"time": "11", "increment": "11"}, minutes=True)
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
-            lobby = hub.lobby
+            lobby = lobby_of(hub)
             assert isinstance(lobby, ClusterLobby)
             kind = lobby._seeks(request)
             await lobby.redis.delete(kind)

@@ -19,7 +19,7 @@ from tests.services import redis_url
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
 
-from chessarbiter.server.lease import Lease, Leases, monotonic_ms
+from chessarbiter.server.cluster.lease import Lease, Leases, monotonic_ms
 
 TTL_MS = 400
 MARGIN_MS = 100

@@ -15,8 +15,8 @@ import pytest
 
 from chessarbiter.server import limits
 from chessarbiter.server.accounts import Role, insert_account
-from chessarbiter.server.db import Database
-from chessarbiter.server.meta import new_id
+from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.meta import new_id
 from tests.server.test_cluster import Cluster, running
 
 WAIT_S = 30.0

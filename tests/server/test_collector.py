@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from chessarbiter.server import collector
+from chessarbiter.server.games import collector
 
 
 class FakeGc:

@@ -12,16 +12,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from chessarbiter.clock.correspondence import DAY
-from chessarbiter.server.app import create_app
-from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess
+from tests.server.helpers import InProcess, in_process
 from tests.server.lichess_spec import SPECS, violations
 
 HOUR = 3_600_000
@@ -32,15 +29,8 @@ NDJSON = "application/x-ndjson"
 @asynccontextmanager
 async def served(db: Path, clock: FakeTime, timers: bool = False) -> AsyncIterator[InProcess]:
     """The app over a hub whose monotonic clock and calendar are both ``clock``."""
-    config = ServerConfig(db=db, now_ms=clock, calendar_ms=clock, timers=timers)
-    hub = Hub(config)
-    await hub.start()
-    transport = httpx.ASGITransport(app=create_app(config, hub))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
-    finally:
-        await hub.stop()
+    async with in_process(db, clock, calendar_ms=clock, timers=timers) as server:
+        yield server
 
 
 def run(tmp_path: Path, scenario: Callable[[InProcess], Awaitable[None]]) -> None:
@@ -176,7 +166,7 @@ def test_correspondence_seeks_answer_at_once_and_pair(tmp_path: Path) -> None:
         again = await s.post("/api/board/seek", alice, data={"days": "5"})  # not with herself
         other = await s.post("/api/board/seek", bob, data={"days": "3"})  # not the same game
         assert len({first.json()["id"], again.json()["id"], other.json()["id"]}) == 3
-        await until(lambda: len(s.hub.lobby.seeks) == 3)  # all three wait
+        await until(lambda: len(lobby_of(s.hub).seeks) == 3)  # all three wait
         assert s.hub.games == {}
         joined = await s.post("/api/board/seek", bob, data={"days": "5"})
         valid("post", "/api/board/seek", joined.content)

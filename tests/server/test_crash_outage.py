@@ -1,4 +1,4 @@
-"""The outage rule (server/outage.py): the clocks of a game resumed from the store after the
+"""The outage rule (server/games/outage.py): the clocks of a game resumed from the store after the
 server was down, on an injected time source (no sleeping)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from chessarbiter.clock import Side, parse_control
 from chessarbiter.laws.profiles import FIDE_2023, ONLINE, Outage, RuleProfile
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.outage import recover
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.meta import Seat
+from chessarbiter.server.games.outage import recover
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store import Recording, SqliteStore
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from chessarbiter.arbiter.events import ClocksStarted, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
-from chessarbiter.server.db import Database
+from chessarbiter.server.games.db import Database
 from chessarbiter.store.base import StoreError
 
 

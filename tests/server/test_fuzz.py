@@ -18,7 +18,8 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks
 
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.openapi import document
+from chessarbiter.server.app import api_document as document
+from chessarbiter.server.lobby.lobby import lobby_of
 from tests.server.helpers import Live, add_accounts, live_server
 
 EXAMPLES = 12
@@ -48,7 +49,7 @@ def snapshot(live: Live) -> Any:
     return (
         {gid: (e.meta.source == "ai" or len(e.game.log), e.meta.aborted,
                e.meta.source == "ai" or e.game.outcome) for gid, e in hub.games.items()},
-        sorted(hub.lobby.challenges), len(hub.lobby.seeks), len(hub.accounts),
+        sorted(lobby_of(hub).challenges), len(lobby_of(hub).seeks), len(hub.accounts),
     )
 
 

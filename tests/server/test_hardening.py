@@ -10,15 +10,18 @@ import json
 import re
 from pathlib import Path
 
-from chessarbiter.server import guard, requests, table
 from chessarbiter.server.accounts import DAY_MS, SESSION_DAYS, Role, Sessions, hash_secret
+from chessarbiter.server.games import table
+from chessarbiter.server.http import guard
+from chessarbiter.server.lobby import requests
+from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, run
 
 HERE = "http://test"
 """The test app's own origin (httpx' base URL)."""
-PAGES = Path(guard.__file__).parent
+PAGES = Path(guard.__file__).parents[1]
 
 
 async def _anonymous_game(s: InProcess) -> tuple[str, str]:
@@ -66,7 +69,7 @@ def test_a_browser_session_instead_of_the_token(tmp_path: Path) -> None:
         assert me.status_code == 200 and me.json()["username"] == "alice"
         forged = await s.post("/api/challenge/bob", {"Origin": "https://evil.example"})
         assert forged.status_code == 403
-        assert not s.hub.lobby.challenges
+        assert not lobby_of(s.hub).challenges
         made = await s.post("/api/challenge/bob", {"Origin": HERE}, data={"color": "white"})
         assert made.status_code == 200, made.text
         bob = await s.account("carol")

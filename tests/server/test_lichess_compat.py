@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.chat import LINES_PER_ACCOUNT, MAX_CHARS
+from chessarbiter.server.games.chat import LINES_PER_ACCOUNT, MAX_CHARS
+from chessarbiter.server.lobby.lobby import lobby_of
 from tests.server.helpers import InProcess, in_process, next_line
 from tests.server.test_api import Scenario, friendly_game, play
 
@@ -187,7 +188,7 @@ def test_odd_clock_limits_are_refused_clearly(tmp_path: Path) -> None:
             made = await s.post("/api/challenge/bob", alice, data={"clock.limit": limit})
             assert made.json()["timeControl"]["limit"] == int(limit)
             await s.post(f"/api/challenge/{made.json()['id']}/cancel", alice)
-        assert s.hub.lobby.challenges == {} and s.hub.games == {}  # nothing made
+        assert lobby_of(s.hub).challenges == {} and s.hub.games == {}  # nothing made
 
     run(tmp_path, scenario)
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS, presence_of
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import Live, add_accounts, live_server
 from tests.server.lichess_spec import SPECS, violations

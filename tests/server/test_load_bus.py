@@ -13,17 +13,17 @@ import httpx
 import pytest
 
 from tests.server.test_cluster import free_port
-from tests.services import fresh_schema, redis_url
+from tests.services import fresh_bus, fresh_schema, redis_url
 
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
 
-from chessarbiter.server.app import create_app
-from chessarbiter.server.asgi import RELAY_HEADER
-from chessarbiter.server.bus import WATCH_TTL_S, Bus
+from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.cluster.cluster import Cluster
+from chessarbiter.server.cluster.lease import RENEW_CHUNK, Leases
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.lease import RENEW_CHUNK, Leases
+from chessarbiter.server.streams.bus import WATCH_TTL_S, Bus
 
 
 class Clock:
@@ -108,12 +108,12 @@ def test_leases_renewed_together_answer_as_one_by_one(prefix: str) -> None:
 
 
 def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> None:
-    dsn, url = fresh_schema("load_relayed"), redis_url()
+    dsn, url = fresh_schema("load_relayed"), fresh_bus("load_relayed")
 
     async def run() -> tuple[int, bool, int, bool]:
-        hub = Hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
+        hub = open_hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
         await hub.start()
-        assert hub.cluster is not None
+        assert isinstance(hub.cluster, Cluster)
         bus = hub.cluster.bus
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(hub=hub)),

@@ -1,4 +1,4 @@
-"""The hot routes served without the framework's layers (server/fastpath.py) answer as the
+"""The hot routes served without the framework's layers (server/http/fastpath.py) answer as the
 app does: the same endpoint for every path, the same statuses and bodies."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from starlette.routing import Match, Route
 
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.fastpath import FastPath, match
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.routes import ROUTES
 
 PATHS = [  # (method, path, whether it is a hot route)
     ("POST", "/api/board/game/abcd1234/move/e2e4", True),
@@ -38,12 +38,12 @@ def test_a_hot_route_is_the_one_the_router_finds(method: str, path: str, hot: bo
     app = create_app(ServerConfig(db=tmp_path / "g.sqlite"))
     scope = {"type": "http", "method": method, "path": path, "root_path": ""}
     routed = None
-    for route in app.routes:
+    for route in app.app.routes:
         matched, child = route.matches(scope)
         if isinstance(route, Route) and matched is Match.FULL:
             routed = (route.endpoint, child["path_params"])
             break
-    found = match(method, path)
+    found = ROUTES.hot(method, path)
     assert (found is not None) == hot
     if found is not None:  # a path it takes is routed to the same endpoint, same params
         assert found == routed
@@ -54,7 +54,7 @@ def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Pat
         hub = Hub(ServerConfig(db=tmp_path / f"{fast}.sqlite", timers=False))
         await hub.start()
         app = create_app(hub=hub)
-        served = FastPath(app) if fast else app
+        served = app if fast else app.app  # the whole stack, or the Starlette app alone
         answers: list[tuple[int, object]] = []
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=served),
@@ -92,9 +92,8 @@ def test_a_stream_ends_when_its_client_goes_away(tmp_path: Path) -> None:
         hub = Hub(ServerConfig(db=tmp_path / "g.sqlite", timers=False))
         await hub.start()
         app = create_app(hub=hub)
-        fast = FastPath(app)
         try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=fast),
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                          base_url="http://test") as client:
                 game = (await client.post("/api/challenge/open", json={})).json()
                 entry = hub.games[game["id"]]
@@ -115,7 +114,7 @@ def test_a_stream_ends_when_its_client_goes_away(tmp_path: Path) -> None:
 
                 scope = {"type": "http", "method": "GET", "headers": [], "query_string": b"",
                          "path": f"/api/board/game/stream/{game['id']}"}
-                streaming = asyncio.create_task(fast(scope, receive, send))  # type: ignore[arg-type]
+                streaming = asyncio.create_task(app(scope, receive, send))  # type: ignore[arg-type]
                 while not entry.subscribers:
                     await asyncio.sleep(0)
                 moved = await client.post(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from chessarbiter.arbiter.events import ClocksSet
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import next_line, queen_ending
 
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import httpx
 import pytest
 
 from chessarbiter.arbiter.game import Game
@@ -20,13 +18,10 @@ from chessarbiter.clock.parse import parse_control
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.app import create_app
-from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.limits import START_TIMEOUT_MS
-from chessarbiter.server.meta import Seat, new_id
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess
+from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, play
 from tests.server.test_crash_outage import moved
 
@@ -45,19 +40,8 @@ def served(db: Path, *steps: Step, starts: list[float] | None = None,
     async def main() -> None:
         clock = FakeTime()
         for step in steps:
-            config = ServerConfig(db=db, now_ms=clock, timers=timers)
-            hub = Hub(config)
-            began = time.perf_counter()
-            await hub.start()
-            if starts is not None:
-                starts.append(time.perf_counter() - began)
-            transport = httpx.ASGITransport(app=create_app(config, hub))
-            try:
-                async with httpx.AsyncClient(transport=transport,
-                                             base_url="http://test") as client:
-                    await step(InProcess(hub, client, clock))
-            finally:
-                await hub.stop()
+            async with in_process(db, clock, starts=starts, timers=timers) as server:
+                await step(server)
             clock.advance(HOUR)
 
     asyncio.run(main())

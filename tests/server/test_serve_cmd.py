@@ -16,7 +16,7 @@ import pytest
 
 from chessarbiter.cli.main import main
 from chessarbiter.server.accounts import Accounts, hash_secret
-from chessarbiter.server.db import Database
+from chessarbiter.server.games.db import Database
 
 
 def test_add_account_prints_a_token_kept_hashed(tmp_path: Path,

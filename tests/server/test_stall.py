@@ -16,20 +16,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from chessarbiter.server.app import create_app
-from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database, _Append
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.db import Database, _Append
 from chessarbiter.server.tournaments.desk import DESKS
 from chessarbiter.store.sqlite import SqliteStore
 from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.events import Event as TournamentEvent
 from chessarbiter.tournament.log import TournamentState
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess
+from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, play
 
 MINUTE = 60_000
@@ -65,16 +61,9 @@ Scenario = Callable[[InProcess, StallingDatabase], Awaitable[None]]
 async def stalling(tmp_path: Path, **settings: Any) -> AsyncIterator[
         tuple[InProcess, StallingDatabase]]:
     clock = FakeTime()
-    config = ServerConfig(db=tmp_path / "g.sqlite", now_ms=clock, timers=False, **settings)
     db = StallingDatabase(tmp_path / "g.sqlite", clock)
-    hub = Hub(config, db)
-    await hub.start()
-    transport = httpx.ASGITransport(app=create_app(config, hub))
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield InProcess(hub, client, clock), db
-    finally:
-        await hub.stop()
+    async with in_process(tmp_path / "g.sqlite", clock, database=db, **settings) as server:
+        yield server, db
 
 
 def run(tmp_path: Path, scenario: Scenario, **settings: Any) -> None:

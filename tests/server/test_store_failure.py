@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from chessarbiter.server import db as db_module
+from chessarbiter.server.games import db as db_module
 from chessarbiter.store import SqliteStore
 from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, play

@@ -87,7 +87,7 @@ def backend(option: str, module: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from chessarbiter.server.accounts import AccountError, Role, insert_account
     from chessarbiter.server.config import ServerConfig
-    from chessarbiter.server.db import Database
+    from chessarbiter.server.games.db import Database
     from chessarbiter.store.base import StoreError
     from chessarbiter.store.names import is_postgres
 
@@ -96,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if args.arbiter and args.add_account is None:
         raise CommandError("--arbiter: only with --add-account NAME")
     if is_postgres(args.db):
-        backend("--db", "chessarbiter.server.pgdb")
+        backend("--db", "chessarbiter.server.games.pgdb")
     if args.bus is not None:
-        backend("--bus", "chessarbiter.server.cluster")
+        backend("--bus", "chessarbiter.server.cluster.cluster")
     if args.add_account is not None:
         role = Role.ARBITER if args.arbiter else Role.PLAYER
         db = Database(args.db)
@@ -131,8 +131,7 @@ def serve(config: Any) -> int:
     import uvicorn
 
     from chessarbiter.server.app import create_app
-    from chessarbiter.server.db import Database
-    from chessarbiter.server.fastpath import FastPath
+    from chessarbiter.server.games.db import Database
     from chessarbiter.store.base import StoreError
 
     try:  # a database that cannot be opened is a bad argument, said in one line
@@ -143,15 +142,10 @@ def serve(config: Any) -> int:
         raise CommandError(f"--db: {exc}") from None
     sockets = listen(config.host, config.port, BACKLOG)
     try:
-        app = create_app(config)
-        outer: Any = FastPath(app)
-        if app.state.hub.cluster is not None:  # requests about games others own go there first
-            from chessarbiter.server.cluster import Forwarding
-
-            outer = Forwarding(outer, app.state.hub.cluster)
+        app = create_app(config)  # with the fast path, and forwarding in a cluster
         # uvloop and httptools (uvicorn[standard]) are taken when installed; no access log: a
         # line per move would cost more than the move
-        settings = uvicorn.Config(outer, host=config.host, port=config.port, access_log=False,
+        settings = uvicorn.Config(app, host=config.host, port=config.port, access_log=False,
                                   log_level="warning", timeout_graceful_shutdown=STOP_S,
                                   backlog=BACKLOG)
         port = sockets[0].getsockname()[1]

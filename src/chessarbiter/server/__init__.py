@@ -5,6 +5,6 @@ the SQLite store. See docs/server.md."""
 
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
 
 __all__ = ["Hub", "ServerConfig", "create_app"]

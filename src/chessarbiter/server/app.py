@@ -1,30 +1,35 @@
-"""The ASGI application: the Board API, the arbiter's routes, the OpenAPI document and the
-browser pages, over one :class:`Hub` started and stopped with the app."""
+"""The server assembled: the hub (with, in a cluster, its part of the cluster), the ASGI
+application (the route table's routes, the tournaments' and the browser pages, over one
+:class:`Hub` started and stopped with the app) and the production stack in front of it."""
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from chessarbiter.server import arbiter_api, board_api, bot_api, games_api, tournaments, web
+from chessarbiter.server import tournaments, web
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.cors import Cors
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.guard import BodyLimit, SecurityHeaders
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.openapi import document
+from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.cors import Cors
+from chessarbiter.server.http.failures import api_error, database_error, server_error
+from chessarbiter.server.http.fastpath import FastPath
+from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
+from chessarbiter.server.http.openapi import Op, document
+from chessarbiter.server.http.routes import ROUTES
+from chessarbiter.server.tournaments.spec import operations as tournament_operations
 from chessarbiter.store.base import StoreError
-
-log = logging.getLogger(__name__)
 
 
 def page_routes(hub: Hub) -> list[BaseRoute]:
@@ -32,13 +37,10 @@ def page_routes(hub: Hub) -> list[BaseRoute]:
     return web.routes()
 
 
-async def openapi(request: Request) -> Response:
-    return JSONResponse(document())
-
-
-async def api_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+def api_document() -> dict[str, Any]:
+    """The OpenAPI document of every route, the tournaments' among them."""
+    return document([*ROUTES.documented(),
+                     *(Op(**fields) for fields in tournament_operations())])
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -49,53 +51,70 @@ async def http_error(request: Request, exc: Exception) -> Response:
                         headers=exc.headers)
 
 
-async def database_error(request: Request, exc: Exception) -> Response:
-    """A database that fails (a full disk, a lost connection): 503 saying so."""
-    log.error("%s %s: the database failed: %s", request.method, request.url.path, exc)
-    cause = (str(exc) if isinstance(exc, sqlite3.Error)
-             else str(exc).partition(": ")[2] if isinstance(exc, StoreError)
-             else type(exc).__name__)  # the store's text without the file's path
-    return JSONResponse({"error": f"the server's database failed ({cause}); nothing was "
-                                  "changed, try again later"}, status_code=503)
+def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
+    """The server's hub over ``db`` (made from ``config`` when not given); with a bus
+    (``config.bus``), this process's part of the cluster, which brings the shared lobby."""
+    hub = Hub(config, db)
+    if config.bus is not None:
+        from chessarbiter.server.cluster.cluster import Cluster
+
+        hub.cluster = Cluster(hub, config.bus,
+                              config.advertise or f"{config.host}:{config.port}")
+    return hub
 
 
-async def server_error(request: Request, exc: Exception) -> Response:
-    """The last handler (and the fast path's): a failure of SQLite, the store or the
-    PostgreSQL driver as :func:`database_error`; anything else a 500 naming the error's
-    kind (logged with its traceback)."""
-    if isinstance(exc, sqlite3.Error | StoreError) or \
-            type(exc).__module__.partition(".")[0] == "psycopg":
-        return await database_error(request, exc)
-    log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+class Server:
+    """The server's ASGI app, as ``chessarbiter serve`` runs it and the tests call it: in a
+    cluster, a request about a game another process owns goes there first
+    (:class:`~chessarbiter.server.cluster.cluster.Forwarding`); the hot routes go straight
+    to their endpoints (:class:`~chessarbiter.server.http.fastpath.FastPath`); the rest
+    through the Starlette app :attr:`app` (:attr:`state` is its state: ``state.hub``)."""
+
+    def __init__(self, app: Starlette, entry: ASGIApp) -> None:
+        self.app = app
+        self.state = app.state
+        self._entry = entry
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._entry(scope, receive, send)
 
 
-def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Starlette:
-    """The server's app: ``hub`` (made from ``config`` when not given) starts with the app's
-    lifespan and is ``app.state.hub``."""
-    the_hub = hub or Hub(config or ServerConfig())
+def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Server:
+    """The server: ``hub`` (:func:`open_hub` from ``config`` when not given) starts with the
+    app's lifespan and is ``state.hub``; its routes are the route table's
+    (:data:`~chessarbiter.server.http.routes.ROUTES`), the tournaments' and the pages'."""
+    the_hub = hub or open_hub(config or ServerConfig())
+    app = starlette_app(the_hub)
+    entry: ASGIApp = FastPath(app, ROUTES.hot)
+    if the_hub.cluster is not None:
+        from chessarbiter.server.cluster.cluster import Cluster, Forwarding
+
+        assert isinstance(the_hub.cluster, Cluster)  # as open_hub attaches it
+        entry = Forwarding(entry, the_hub.cluster, ROUTES.game_of)
+    return Server(app, entry)
+
+
+def starlette_app(hub: Hub) -> Starlette:
+    """The Starlette app over ``hub``: every route, the guards, the error handlers."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await the_hub.start()
+        await hub.start()
         try:
             yield
         finally:
-            await the_hub.stop()
+            await hub.stop()
 
     routes: list[BaseRoute] = [
-        *board_api.routes(),
-        *bot_api.routes(),
-        *games_api.routes(),
-        *arbiter_api.routes(),
-        Route("/api/openapi.json", openapi, methods=["GET"]),
-        *tournaments.routes(the_hub),
-        *page_routes(the_hub),
+        *ROUTES.routes(),
+        *tournaments.routes(hub),
+        *page_routes(hub),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[
         Middleware(SecurityHeaders), Middleware(Cors), Middleware(BodyLimit)],
                     exception_handlers={
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
         StoreError: database_error, Exception: server_error})
-    app.state.hub = the_hub
+    app.state.hub = hub
+    app.state.openapi = api_document()
     return app

@@ -40,7 +40,7 @@ class ServerConfig:
     ``behind_proxy``: served behind a reverse proxy terminating TLS, whose
     ``X-Forwarded-Proto`` and ``X-Forwarded-For`` are trusted (docs/server.md, "Limits").
     ``db`` may be a ``postgresql://`` URI; with it, ``bus`` (a ``redis://`` URL) makes this
-    process one of a cluster serving the same games (:mod:`chessarbiter.server.cluster`),
+    process one of a cluster serving the same games (:mod:`chessarbiter.server.cluster.cluster`),
     reached by the others at ``advertise`` (``host:port``, default ``host:port``)."""
 
     host: str = "127.0.0.1"

@@ -16,7 +16,7 @@ import uvicorn
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
 
 T = TypeVar("T")
 START_TIMEOUT_S = 20.0

@@ -10,7 +10,7 @@ import httpx
 from starlette.applications import Starlette
 
 from chessarbiter.laws.profiles import PROFILES
-from chessarbiter.server.auth import cookie_name
+from chessarbiter.server.http.auth import cookie_name
 from chessarbiter.server.web import routes
 from chessarbiter.server.web.position import MAX_PLIES
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.clock.records import Side
-from chessarbiter.server.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS, presence_of
 from tests.server.web.seen import Seer, opened
 from tests.server.web.served import Served
 

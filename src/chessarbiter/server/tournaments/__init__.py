@@ -10,7 +10,7 @@ from pathlib import Path
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from chessarbiter.server.hub import Hub
+from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.tournaments import api, pages
 from chessarbiter.server.tournaments.desk import DESKS, Desk
 

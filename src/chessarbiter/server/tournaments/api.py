@@ -13,10 +13,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from chessarbiter.clock import Side
-from chessarbiter.server import auth
-from chessarbiter.server.board_api import fields, hub_of
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.requests import choice_field, int_field, text_field, written_control
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
 from chessarbiter.server.tournaments.rounds import end_game, start_round
 from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS

@@ -4,7 +4,7 @@ their rounds' games created on the server, and the games' results entered in the
 they end.
 
 Every tournament operation runs in the desk's own thread with its own connection
-(:class:`~chessarbiter.server.db.Worker`: never the event loop, never the writer that
+(:class:`~chessarbiter.server.games.db.Worker`: never the event loop, never the writer that
 commits the games' moves), reading the tournament's log afresh, so a tournament changed
 meanwhile by the ``chessarbiter tournament`` command is seen as it is (and a change made
 meanwhile refuses an event computed on the log as it was: the log's events are numbered).
@@ -35,12 +35,12 @@ from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
 from chessarbiter.server.accounts import Account
-from chessarbiter.server.db import Worker
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.requests import within_limits
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.db import Worker
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.meta import Seat, new_id
+from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.lobby.requests import within_limits
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
@@ -176,7 +176,7 @@ class Desk:
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
             shared = None
             if is_postgres(str(path)):  # psycopg (the [scale] extra): only for PostgreSQL
-                from chessarbiter.server.pgdb import shared_tournaments
+                from chessarbiter.server.games.pgdb import shared_tournaments
 
                 shared = shared_tournaments(store, conn)
             if not self._ready:
@@ -258,7 +258,7 @@ class Desk:
         another process may have created them)."""
         loaded = await self.run(lambda store, conn: self.load(store, conn, tournament_id))
         for player in loaded.tournament.state.players.values():
-            await self.hub.lobby.account_named(player.name)
+            await self.hub.account_named(player.name)
         return loaded
 
     async def render(self, tournament_id: int, render: Callable[[Loaded], T]) -> T:

@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from chessarbiter.laws.profiles import PROFILES
-from chessarbiter.server.board_api import hub_of
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.requests import EMPTY_CONTROL
+from chessarbiter.server.http.board_api import hub_of
+from chessarbiter.server.lobby.requests import EMPTY_CONTROL
 from chessarbiter.server.tournaments.api import desk_of, tournament_id
 from chessarbiter.server.tournaments.view import tournament_json
 from chessarbiter.tournament.events import RESULTS

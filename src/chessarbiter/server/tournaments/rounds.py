@@ -15,24 +15,13 @@ from chessarbiter.arbiter.events import (
     Forfeited,
     ResultDeclared,
 )
-from chessarbiter.clock.records import Side, Start
+from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.table import awaits_round_start
 from chessarbiter.server.tournaments.desk import Desk
 from chessarbiter.store.tournaments import TournamentLogs
-
-
-def awaits_round_start(entry: HubGame) -> bool:
-    """Whether a tournament game waits for its round to start: its profile starts the
-    clocks at the start of the game (Art. 6.5: the arbiter starts the round, then Black
-    starts White's clock), and they have not run yet (no move, the clocks still)."""
-    setup = entry.game.setup
-    return (not entry.over and setup.control is not None
-            and setup.profile.clock_start is Start.BLACK_STARTS_WHITE
-            and not entry.moves and entry.game.time_to_flag() is None
-            and entry.game.pending_ruling is None)
 
 
 async def start_round(desk: Desk, director: Account, tournament_id: int, round_no: int

@@ -20,7 +20,7 @@ def _op(method: str, path: str, summary: str, ok: dict[str, Any] | None = None,
 
 
 def operations() -> list[dict[str, Any]]:
-    """The routes, as the fields of ``chessarbiter.server.openapi.Op``."""
+    """The routes, as the fields of ``chessarbiter.server.http.openapi.Op``."""
     tid = {"tournamentId": {"type": "integer", "minimum": 1}}
     player = {"rating": {"type": "integer", "minimum": 0, "maximum": MAX_RATING},
               "title": {"type": "string", "enum": list(TITLES)}}

@@ -16,9 +16,9 @@ from starlette.staticfiles import StaticFiles
 
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import PROFILES
-from chessarbiter.server.auth import cookie_name, secure
-from chessarbiter.server.meta import ID_LENGTH
-from chessarbiter.server.requests import DEFAULT_PROFILE
+from chessarbiter.server.games.meta import ID_LENGTH
+from chessarbiter.server.http.auth import cookie_name, secure
+from chessarbiter.server.lobby.requests import DEFAULT_PROFILE
 from chessarbiter.server.web.position import read_move, view
 
 HERE: Final = Path(__file__).parent

@@ -13,7 +13,7 @@ hold them up.
 With each batch the writer keeps ``server_deadlines`` up to date: for every unfinished game,
 how long after its last event something is due (its flag may fall, a first move is late, an
 engine is to move), so that a restarted server loads a game only when it is asked for or
-due (:meth:`chessarbiter.server.hub.Hub.start`)."""
+due (:meth:`chessarbiter.server.games.hub.Hub.start`)."""
 
 from __future__ import annotations
 
@@ -254,7 +254,7 @@ def open_database(path: Path | str) -> tuple[Any, Any]:
     """The store and a connection for the server's tables at ``path``: SQLite, or
     PostgreSQL for a ``postgresql://`` URI (a cluster's shared database)."""
     if is_postgres(str(path)):
-        from chessarbiter.server.pgdb import open_postgres
+        from chessarbiter.server.games.pgdb import open_postgres
 
         return open_postgres(str(path), SCHEMA)
     store = SqliteStore(Path(path))

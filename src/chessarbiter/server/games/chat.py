@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games.presence import presence_of
+from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
-from chessarbiter.server.presence import presence_of
-from chessarbiter.server.table import HubGame, ndjson
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 ROOMS: Final = ("player", "spectator")
 MAX_CHARS: Final = 140

@@ -19,23 +19,17 @@ present by the streams this process serves, and ``gameFull`` has no ``presence``
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 from weakref import WeakKeyDictionary
 
-from starlette.requests import Request
-from starlette.types import Receive, Scope
-
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
-from chessarbiter.server import auth
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.table import HubGame, Line, ndjson
+from chessarbiter.server.games.table import HubGame, Line, ndjson
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 GONE_MS: Final = 5_000
 """A player whose streams have all been closed this long has left the game."""
@@ -191,17 +185,12 @@ def presence_of(hub: Hub) -> Presence:
     return found
 
 
-def arrive(hub: Hub, scope: Scope, receive: Receive, entry: HubGame,
-           queue: Queue) -> Side | None:
-    """A game stream opened: the side of its holder (``None``: a spectator, or the game is
-    over), counted at the board."""
-    if entry.over:
+def arrive(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> Side | None:
+    """A game stream opened by ``side``'s player (``None``: a spectator): the side counted
+    at the board, ``None`` for a spectator or when the game is over."""
+    if entry.over or side is None:
         return None
-    side = None
-    with contextlib.suppress(ApiError):  # not a player: a spectator
-        side = auth.player_side(Request(scope, receive), hub, entry)
-    if side is not None:
-        presence_of(hub).arrive(entry, side, queue)
+    presence_of(hub).arrive(entry, side, queue)
     return side
 
 

@@ -11,19 +11,20 @@ import logging
 import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.server import correspondence, shapes
 from chessarbiter.server.accounts import Account, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games.meta import Seat, new_id
+from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
-from chessarbiter.server.meta import Seat, new_id
-from chessarbiter.server.requests import GameRequest
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.lobby.requests import GameRequest
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -146,10 +147,13 @@ def seating(waiting: Account | None, waiting_color: str, account: Account | None
 
 class Lobby:
     """The hub's challenges and seeks, in this process (a cluster's are in Redis:
-    :class:`~chessarbiter.server.cluster_lobby.ClusterLobby`)."""
+    :class:`~chessarbiter.server.lobby.cluster_lobby.ClusterLobby`). Made, it is the hub's
+    lobby (:func:`lobby_of`) and closes with it."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        _LOBBIES[hub] = self
+        hub.closing_hooks.append(self.close)
         self.challenges: dict[str, Challenge] = {}
         self.seeks: list[Seek] = []
         self.closed: dict[str, Challenge] = {}
@@ -177,7 +181,7 @@ class Lobby:
         return challenge
 
     async def account_named(self, name: str) -> Account | None:
-        return self.hub.accounts.by_name(name)
+        return await self.hub.account_named(name)
 
     async def keep(self, challenge: Challenge) -> None:
         """Keep an open challenge (and forget the expired ones)."""
@@ -328,3 +332,13 @@ class Lobby:
             if not seek.paired.done():
                 seek.paired.cancel()
         self.seeks.clear()
+
+
+_LOBBIES: WeakKeyDictionary[Hub, Lobby] = WeakKeyDictionary()
+
+
+def lobby_of(hub: Hub) -> Lobby:
+    """The hub's lobby: the last one made for it (a cluster's), or one in memory made when
+    first asked for."""
+    found = _LOBBIES.get(hub)
+    return Lobby(hub) if found is None else found

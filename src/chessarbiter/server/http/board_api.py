@@ -14,7 +14,6 @@ from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
-from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from chessarbiter.arbiter.events import (
@@ -39,11 +38,16 @@ from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
-from chessarbiter.server import auth, correspondence, presence, shapes
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
-from chessarbiter.server.asgi import (
+from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, presence, shapes
+from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
+from chessarbiter.server.games.meta import Seat
+from chessarbiter.server.games.table import HubGame, close_queue, ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.asgi import (
     NDJSON_TYPE,
-    RELAY_HEADER,
     Raw,
     bearer,
     encode_json,
@@ -51,19 +55,16 @@ from chessarbiter.server.asgi import (
     send_body,
     until_disconnected,
 )
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.limits import client_address
-from chessarbiter.server.lobby import (
+from chessarbiter.server.lobby.lobby import (
     account_seat,
     anonymous_seat,
     challenge_json,
     colours,
+    lobby_of,
     request_json,
 )
-from chessarbiter.server.meta import Seat
-from chessarbiter.server.requests import GameRequest, int_field, read_request, text_field
-from chessarbiter.server.table import HubGame, close_queue, ndjson
+from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
 
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}
@@ -259,7 +260,7 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
         queue = await cluster.subscribe_user(account.id)
         playing = await cluster.playing(account.id)
     first = [ndjson({"type": "gameStart", "game": game}) for game in playing]
-    incoming, _ = await hub.lobby.pending_for(account)
+    incoming, _ = await lobby_of(hub).pending_for(account)
     first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
               for c in incoming]
 
@@ -298,16 +299,16 @@ async def create_challenge(request: Request) -> Response:
         opponent = hub.accounts.by_token(accepting)
         if opponent is None or opponent.name.lower() != username.lower():
             raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
-    challenge = await hub.lobby.challenge(account, username, game, base_url(request))
+    challenge = await lobby_of(hub).challenge(account, username, game, base_url(request))
     if opponent is not None:
-        await hub.lobby.accept(challenge.id, opponent)
+        await lobby_of(hub).accept(challenge.id, opponent)
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
 async def list_challenges(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    incoming, outgoing = await hub.lobby.pending_for(account)
+    incoming, outgoing = await lobby_of(hub).pending_for(account)
     url = base_url(request)
     return JSONResponse({"in": [challenge_json(c, url) for c in incoming],
                          "out": [challenge_json(c, url) for c in outgoing]})
@@ -317,7 +318,7 @@ async def accept_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     creating(request, hub, account)
-    await hub.lobby.accept(request.path_params["challengeId"], account)
+    await lobby_of(hub).accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
 
@@ -325,7 +326,7 @@ async def decline_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     reason = decline_reason(text_field(await fields(request), "reason") or "generic")
-    await hub.lobby.decline(request.path_params["challengeId"], account, reason,
+    await lobby_of(hub).decline(request.path_params["challengeId"], account, reason,
                       base_url(request))
     return JSONResponse(OK)
 
@@ -345,7 +346,7 @@ async def cancel_challenge(request: Request) -> Response:
     account = auth.require_account(request, hub)
     challenge_id = request.path_params["challengeId"]
     try:
-        await hub.lobby.cancel(challenge_id, account, base_url(request))
+        await lobby_of(hub).cancel(challenge_id, account, base_url(request))
     except ApiError as refused:
         if refused.status != 404 or not await hub.exists(challenge_id):
             raise
@@ -448,7 +449,7 @@ async def seek(request: Request) -> Response:
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        pairing = asyncio.ensure_future(hub.lobby.seek(account, game_request))
+        pairing = asyncio.ensure_future(lobby_of(hub).seek(account, game_request))
         try:
             while not (await asyncio.wait({pairing}, timeout=KEEPALIVE_S))[0]:
                 yield b"\n"  # lichess' keep-alive line while the seek waits
@@ -470,10 +471,20 @@ def correspondence_seek(hub: Hub, account: Account | None, game_request: GameReq
     if account is None:
         raise ApiError(401, "a correspondence seek needs an account: its game is announced "
                             "on the account's event stream")
-    return JSONResponse({"id": hub.lobby.post_seek(account, game_request)})
+    return JSONResponse({"id": lobby_of(hub).post_seek(account, game_request)})
 
 
 # -- games -----------------------------------------------------------------------------
+
+def _player_side(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side | None:
+    """The side of a game stream's holder; ``None`` for a spectator (no player's
+    credentials) or once the game is over."""
+    if entry.over:
+        return None
+    with contextlib.suppress(ApiError):  # not a player: a spectator
+        return auth.player_side(Request(scope, receive), hub, entry)
+    return None
+
 
 async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull`` (with the players' ``presence``), then a ``gameState`` line after every
@@ -485,7 +496,7 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()
-    side = presence.arrive(hub, scope, receive, entry, queue)  # who is at the board
+    side = presence.arrive(hub, entry, _player_side(hub, scope, receive, entry), queue)
     try:
         first = ndjson(presence.full(hub, entry))
         over = entry.over
@@ -530,10 +541,11 @@ async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
     requester (``you``) if a player. Asked by another process of a cluster for a stream it
-    relays (:data:`~asgi.RELAY_HEADER`): the game's lines go on the bus from now on."""
+    relays (:data:`~chessarbiter.server.cluster.RELAY_HEADER`): the game's lines go on the
+    bus from now on."""
     hub = hub_of(request)
     if hub.cluster is not None and RELAY_HEADER in request.headers:
-        hub.cluster.bus.watch(request.path_params["gameId"])
+        hub.cluster.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
@@ -756,41 +768,3 @@ async def export(request: Request) -> Response:
             data["winner"] = won
         return JSONResponse(data)
     return PlainTextResponse(pgn, media_type="application/x-chess-pgn")
-
-
-def routes() -> list[BaseRoute]:
-    game_routes: list[BaseRoute] = []
-    for prefix in ("/api/board/game", "/api/bot/game"):
-        game_routes += [
-            Route(prefix + "/{gameId}/move/{move}", move, methods=["POST"]),
-            Route(prefix + "/{gameId}/draw/{accept}", draw, methods=["POST"]),
-            Route(prefix + "/{gameId}/takeback/{accept}", takeback, methods=["POST"]),
-            Route(prefix + "/{gameId}/resign", resign, methods=["POST"]),
-            Route(prefix + "/{gameId}/abort", abort, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim/{kind}", claim, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-victory", claim_victory, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-victory/", claim_victory, methods=["POST"]),
-            Route(prefix + "/{gameId}/claim-draw", claim_draw, methods=["POST"]),
-            Route(prefix + "/{gameId}/berserk", berserk, methods=["POST"]),
-            Route(prefix + "/stream/{gameId}", game_stream, methods=["GET"]),
-        ]
-    return [  # the game routes first: they are the hot path (matched in order)
-        *game_routes,
-        Route("/api/account", get_account, methods=["GET"]),
-        Route("/api/account/playing", get_playing, methods=["GET"]),
-        Route("/api/register", register, methods=["POST"]),
-        Route("/api/session", open_session, methods=["POST"]),
-        Route("/api/session", close_session, methods=["DELETE"]),
-        Route("/api/stream/event", event_stream, methods=["GET"]),
-        Route("/api/challenge", list_challenges, methods=["GET"]),
-        Route("/api/challenge/open", open_challenge, methods=["POST"]),
-        Route("/api/challenge/ai", challenge_ai, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/accept", accept_challenge, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/decline", decline_challenge, methods=["POST"]),
-        Route("/api/challenge/{challengeId}/cancel", cancel_challenge, methods=["POST"]),
-        Route("/api/challenge/{username}", create_challenge, methods=["POST"]),
-        Route("/api/board/seek", seek, methods=["POST"]),
-        Route("/api/game/{gameId}", game_json, methods=["GET"]),
-        Route("/game/export/{gameId}", export, methods=["GET"]),
-        Route("/api/round/{gameId}/add-time/{seconds}", add_time, methods=["POST"]),
-    ]

@@ -13,8 +13,8 @@ from starlette.requests import Request
 from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, hash_secret
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.table import HubGame
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.table import HubGame
 
 COOKIE_PREFIX: Final = "chessarbiter-"
 """The cookie ``chessarbiter-GAMEID`` holds a game's secret for the browser."""

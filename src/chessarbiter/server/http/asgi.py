@@ -1,6 +1,6 @@
 """Endpoints written in plain ASGI, for the hot routes (a move, a game stream): no
 ``Request``/``Response`` objects, no task group per stream, the answer's bytes built once.
-They are routed as any endpoint (:class:`Raw`), and :mod:`chessarbiter.server.fastpath`
+They are routed as any endpoint (:class:`Raw`), and :mod:`chessarbiter.server.http.fastpath`
 calls them without the router and the middlewares."""
 
 from __future__ import annotations
@@ -15,16 +15,13 @@ from starlette.types import Receive, Scope, Send
 from chessarbiter.server.errors import ApiError
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 Handler = Callable[["Hub", Scope, Receive, Send], Awaitable[None]]
 """An endpoint's work, given the app's hub and the request's ASGI triple."""
 
 JSON_TYPE: Final = (b"content-type", b"application/json")
 NDJSON_TYPE: Final = (b"content-type", b"application/x-ndjson")
-RELAY_HEADER: Final = "x-chessarbiter-relay"
-"""Sent by a cluster's process with its request for the first line of a game stream it
-relays: the owner publishes the game's lines on the bus from then on."""
 
 
 class Raw:
@@ -73,7 +70,7 @@ def header(scope: Scope, name: bytes) -> str | None:
 
 
 def bearer(scope: Scope) -> str | None:
-    """The request's Bearer token, as :func:`chessarbiter.server.auth.bearer` reads it."""
+    """The request's Bearer token, as :func:`chessarbiter.server.http.auth.bearer` reads it."""
     scheme, _, value = (header(scope, b"authorization") or "").partition(" ")
     value = value.strip()
     return value if scheme.lower() == "bearer" and value else None

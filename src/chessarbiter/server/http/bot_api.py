@@ -7,16 +7,16 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
-from chessarbiter.server import auth, chat, shapes
 from chessarbiter.server.accounts import AccountError, upgrade_to_bot
-from chessarbiter.server.asgi import encode_json
-from chessarbiter.server.board_api import OK, fields, hub_of
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import chat, shapes
+from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.asgi import encode_json
+from chessarbiter.server.http.board_api import OK, fields, hub_of
 from chessarbiter.server.limits import Buckets
-from chessarbiter.server.requests import text_field
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.lobby.requests import text_field
 
 SCOPES: Final = ("board:play", "bot:play", "challenge:read", "challenge:write",
                  "preference:read")
@@ -107,16 +107,3 @@ async def read_chat(request: Request) -> Response:
     auth.player_side(request, hub, entry)
     lines = await hub.db.run(lambda store, conn: chat.select_lines(conn, entry.id, "player"))
     return Response(encode_json(lines) + b"\n", media_type="application/x-ndjson")
-
-
-def routes() -> list[BaseRoute]:
-    found: list[BaseRoute] = [
-        Route("/api/token/test", token_test, methods=["POST"]),
-        Route("/api/token/admin-challenge", admin_tokens, methods=["POST"]),
-        Route("/api/bot/account/upgrade", upgrade, methods=["POST"]),
-        Route("/api/bot/online", bots_online, methods=["GET"]),
-    ]
-    for prefix in ("/api/board/game", "/api/bot/game"):
-        found += [Route(prefix + "/{gameId}/chat", write_chat, methods=["POST"]),
-                  Route(prefix + "/{gameId}/chat", read_chat, methods=["GET"])]
-    return found

@@ -9,11 +9,13 @@ from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server import auth, shapes
-from chessarbiter.server.board_api import (
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import shapes
+from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.board_api import (
     OK,
     Held,
     base_url,
@@ -21,9 +23,7 @@ from chessarbiter.server.board_api import (
     open_stream,
     token_side,
 )
-from chessarbiter.server.errors import ApiError
-from chessarbiter.server.lobby import challenge_json
-from chessarbiter.server.table import ndjson
+from chessarbiter.server.lobby.lobby import challenge_json, lobby_of
 
 MAX_IDS: Final = 100
 """Users one ``/api/users/status`` may ask about (lichess' limit)."""
@@ -34,7 +34,7 @@ async def show_challenge(request: Request) -> Response:
     accepted, declined or canceled, to its challenger or its opponent."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    challenge = await hub.lobby.show(request.path_params["challengeId"])
+    challenge = await lobby_of(hub).show(request.path_params["challengeId"])
     if account.id not in (challenge.challenger.id, challenge.dest.id):
         raise ApiError(404, f"no challenge {challenge.id!r} of {account.name}")
     return JSONResponse(challenge_json(challenge, base_url(request)))
@@ -128,12 +128,3 @@ async def stream_game(request: Request) -> Response:
             entry.unsubscribe(queue)
 
     return Held(lines(), closed)
-
-
-def routes() -> list[BaseRoute]:
-    return [
-        Route("/api/challenge/{challengeId}/show", show_challenge, methods=["GET"]),
-        Route("/api/challenge/{gameId}/start-clocks", start_clocks, methods=["POST"]),
-        Route("/api/users/status", users_status, methods=["GET"]),
-        Route("/api/stream/game/{id}", stream_game, methods=["GET"]),
-    ]

@@ -15,7 +15,7 @@ from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.controls import TimeControl
 from chessarbiter.clock.correspondence import days_per_turn, deadline_ms
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.meta import GameMeta
+from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.session.live import LiveGame
 
 

@@ -9,8 +9,8 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chessarbiter.server.asgi import header, send_json
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.http.asgi import header, send_json
 from chessarbiter.server.limits import MAX_BODY_BYTES
 
 CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "

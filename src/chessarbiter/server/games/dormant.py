@@ -19,9 +19,9 @@ from typing import Any
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.laws.profiles import Outage
-from chessarbiter.server.db import Due
+from chessarbiter.server.games.db import Due
+from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.limits import START_TIMEOUT_MS
-from chessarbiter.server.meta import GameMeta
 
 SELECT_DORMANT = (
     "SELECT s.id, d.white, d.black, d.due_ms, d.events = coalesce("
@@ -37,10 +37,10 @@ def due_after(game: Game, meta: GameMeta) -> int | None:
     """How long after its last event (game time) the game needs its server if nobody asks
     for it: its flag may fall (Art. 6.8), its first move is late; at once (0) when an
     engine is to move or the arbiter has to act (a ruling awaited; an over-the-board game,
-    interrupted by the restart, :func:`chessarbiter.server.outage.recover`, waits for him
+    interrupted by the restart, :func:`chessarbiter.server.games.outage.recover`, waits for him
     to start the clocks: both in the arbiter's list of games) or when it is a correspondence
     game (its deadlines are dates, which the time the server was down may have passed:
-    :mod:`chessarbiter.server.correspondence`); ``None`` for nothing."""
+    :mod:`chessarbiter.server.games.correspondence`); ``None`` for nothing."""
     if meta.aborted or game.is_over:
         return None
     if meta.seat(game.to_move).engine is not None or game.pending_ruling is not None \

@@ -1,6 +1,6 @@
 """Several server processes serving the same games: a PostgreSQL database they share, one
-owner per game (a Redis lease, :mod:`chessarbiter.server.lease`, with the store fenced by the
-lease's token), and the Redis bus (:mod:`chessarbiter.server.bus`) for fan-out.
+owner per game (a Redis lease, :mod:`~.lease`, with the store fenced by the lease's
+token), and the Redis bus (:mod:`chessarbiter.server.streams.bus`) for fan-out.
 
 The owner of a game is the only process that stamps its moves, runs its flag timer and
 writes its events. A request about a game reaching another process is forwarded over HTTP
@@ -11,7 +11,7 @@ unfinished games: when an owner dies its leases expire (:data:`~lease.TTL_MS`) a
 are taken over, rebuilt from their logs and continue (the time the owner was gone is not
 charged: each game's time continues from its last event, as after a restart).
 
-The lobby is shared through Redis (:mod:`chessarbiter.server.cluster_lobby`): challenges,
+The lobby is shared through Redis (:mod:`chessarbiter.server.lobby.cluster_lobby`): challenges,
 seeks and the accounts' events. Accounts live in the shared database: a token this process
 does not know, or has not checked for :data:`ACCOUNT_CHECK_S`, is looked up there before the
 request is served (so an account made through another process works at once, and a token
@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -41,26 +40,26 @@ from chessarbiter.server.accounts import (
     select_account,
     select_session,
 )
-from chessarbiter.server.asgi import RELAY_HEADER
-from chessarbiter.server.bus import Bus, Line
-from chessarbiter.server.cluster_lobby import ClusterLobby, LobbyBus
+from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import client_address
-from chessarbiter.server.meta import GameMeta
-from chessarbiter.server.table import HubGame, ndjson
+from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
+from chessarbiter.server.streams.bus import Bus, Line
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
-GAME_PATH: Final = re.compile(
-    r"^/(?:api/(?:board/game/|bot/game/|game/|arbiter/game/)|game/export/)"
-    r"(?P<stream>stream/)?(?P<id>[A-Za-z0-9]{1,32})(?:/|$)")
-"""The routes about one game: forwarded to its owner."""
+GameOf = Callable[[str, str], tuple[str, bool] | None]
+"""The game a request is about by its method and path, and whether it asks for the game's
+stream (the route table's routes about one game,
+:meth:`chessarbiter.server.http.routes.Table.game_of`): forwarded to its owner."""
 EVERY_GAME: Final = "/api/arbiter/games"
 """The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
@@ -76,7 +75,8 @@ HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-en
 
 FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
 """The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
-by a cookie must come from the origin it names, :func:`~chessarbiter.server.auth.check_origin`)."""
+by a cookie must come from the origin it names,
+:func:`~chessarbiter.server.http.auth.check_origin`)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -94,7 +94,7 @@ class Cluster:
         self.bus = Bus(bus_url, relays=True)
         self.lobby_bus = LobbyBus(bus_url, prefix="chessarbiter:lobby:")
         self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
-        hub.lobby = self.lobby  # challenges and seeks shared by every process
+        """The hub's lobby: challenges and seeks shared by every process."""
         self._checked: dict[str, float] = {}
         """When each token's account was last read from the database (:attr:`clock`)."""
         self.clock: Callable[[], float] = time.monotonic
@@ -195,6 +195,10 @@ class Cluster:
         the game (keep-alive lines stay local)."""
         if line != b"\n" and self.bus.relayed(game_id):
             self.bus.publish(game_id, line)
+
+    def watch(self, game_id: str) -> None:
+        """Another process relays the game's stream: its lines go on the bus from now on."""
+        self.bus.watch(game_id)
 
     # -- accounts and their events -------------------------------------------------------
 
@@ -461,20 +465,22 @@ class Forwarding:
     (a game stream is relayed from the bus); everything else is served here."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]],
-                 cluster: Cluster) -> None:
+                 cluster: Cluster, game_of: GameOf) -> None:
         self.app = app
         self.cluster = cluster
+        self.game_of = game_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        found = GAME_PATH.match(scope["path"])
+        found = self.game_of(scope["method"], scope["path"])
         if found is not None:
-            address = await self.cluster.owner(found["id"])
+            game_id, stream = found
+            address = await self.cluster.owner(game_id)
             if address is not None:
-                if found["stream"] and scope["method"] == "GET":
-                    await self._relay(found["id"], address, scope, receive, send)
+                if stream:
+                    await self._relay(game_id, address, scope, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return

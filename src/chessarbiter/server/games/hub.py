@@ -13,7 +13,7 @@ falls: it records the flag through the arbiter (a flag against a side that canno
 is a draw, Art. 6.9, by the dead-position analysis; an undetermined analysis leaves the
 game awaiting the arbiter's ruling). Engines think in worker threads. On start, the
 unfinished games are not rebuilt: each is loaded when first asked for or due
-(:mod:`~chessarbiter.server.dormant`), its time running on from its last event from the
+(:mod:`~chessarbiter.server.games.dormant`), its time running on from its last event from the
 start (the time the server was down is charged to no one)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.errors import ArbiterError
@@ -42,7 +42,6 @@ from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
 from chessarbiter.laws.profiles import FlagRule
-from chessarbiter.server import correspondence, shapes
 from chessarbiter.server.accounts import (
     Account,
     Accounts,
@@ -52,10 +51,12 @@ from chessarbiter.server.accounts import (
     insert_account,
     insert_session,
 )
-from chessarbiter.server.collector import keep_pauses_short
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.db import Database, Worker
-from chessarbiter.server.dormant import (
+from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games.collector import keep_pauses_short
+from chessarbiter.server.games.db import Database, Worker
+from chessarbiter.server.games.dormant import (
     DELETE_DEADLINE,
     INSERT_DEADLINE,
     SELECT_DORMANT,
@@ -63,15 +64,12 @@ from chessarbiter.server.dormant import (
     deadline_row,
     due_line,
 )
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games.meta import GameMeta, Seat, new_id
+from chessarbiter.server.games.outage import recover
+from chessarbiter.server.games.ownership import Ownership
+from chessarbiter.server.games.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
-from chessarbiter.server.meta import GameMeta, Seat, new_id
-from chessarbiter.server.outage import recover
-from chessarbiter.server.table import HubGame, Line, close_queue, ndjson
 from chessarbiter.store.base import StoreError
-
-if TYPE_CHECKING:
-    from chessarbiter.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -98,8 +96,6 @@ class Hub:
     Use it on the event loop: ``await hub.start()`` ... ``await hub.stop()``."""
 
     def __init__(self, config: ServerConfig, db: Database | None = None) -> None:
-        from chessarbiter.server.lobby import Lobby
-
         self.config = config
         self.db = db or Database(config.db)
         self.reader = Worker(config.db, "chessarbiter-db-read")
@@ -114,7 +110,6 @@ class Hub:
         """When the hub was started (the server's time source): the dormant games' time
         runs from then."""
         self._wakes: asyncio.Queue[str] = asyncio.Queue()
-        self.lobby = Lobby(self)
         self.limits = Limits(config.now_ms)
         self.sessions = Sessions(wall_ms)
         """The browsers signed in (``POST /api/session``)."""
@@ -128,15 +123,15 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.finish_hooks: list[Callable[[HubGame], None]] = []
         """Called on the loop when a game has ended (durably) or was aborted."""
+        self.closing_hooks: list[Callable[[], None]] = []
+        """Called on the loop when the hub stops, once the streams are closed (the lobby's
+        seeks withdrawn)."""
         self.stop_hooks: list[Callable[[], None]] = []
         """Called (in a thread) when the hub stops, once the games' writes are stored."""
-        self.cluster: Cluster | None = None
-        """This process's part of a cluster (``config.bus``): games owned one at a time."""
-        if config.bus is not None:
-            from chessarbiter.server.cluster import Cluster
-
-            self.cluster = Cluster(self, config.bus,
-                                   config.advertise or f"{config.host}:{config.port}")
+        self.cluster: Ownership | None = None
+        """This process's part of a cluster (``config.bus``): games owned one at a time; set
+        by the cluster when the server is assembled
+        (:func:`chessarbiter.server.app.open_hub`)."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -233,7 +228,8 @@ class Hub:
         for queues in self.user_streams.values():
             for queue in queues:
                 close_queue(queue)
-        self.lobby.close()
+        for hook in self.closing_hooks:
+            hook()
         for pool in (self._engines, self._rulings):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -245,6 +241,12 @@ class Hub:
             await self.cluster.stop()
 
     # -- accounts ----------------------------------------------------------------------
+
+    async def account_named(self, name: str) -> Account | None:
+        """The account named ``name`` (in a cluster, wherever it was made)."""
+        if self.cluster is None:
+            return self.accounts.by_name(name)
+        return await self.cluster.account_named(name)
 
     async def add_account(self, name: str, role: Role = Role.PLAYER) -> tuple[Account, str]:
         """A new named account and its API token (shown once; kept hashed);
@@ -388,7 +390,7 @@ class Hub:
             return self.games[entry.id]
         self.games[entry.id] = entry
         if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
-            self.cluster.bus.watch(entry.id)  # published until the relays say so
+            self.cluster.watch(entry.id)  # published until the relays say so
         async with entry.sequence:
             events = len(entry.game.log)
             decisions = recover(entry.live)
@@ -711,7 +713,7 @@ class Hub:
         seat = entry.meta.seat(side)
         if seat.engine is None or self._engines is None:
             return
-        from chessarbiter.server.engines import engine_for, think  # on an engine's turn only
+        from chessarbiter.server.games.engines import engine_for, think  # on an engine's turn only
 
         if entry.engine is None:
             entry.engine = engine_for(seat, self.config, game.setup.chess960)

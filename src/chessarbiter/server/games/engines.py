@@ -13,7 +13,7 @@ from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.meta import Seat
+from chessarbiter.server.games.meta import Seat
 from chessarbiter.session.players import EnginePlayer, failure_event, player_from_spec
 
 Answer = Callable[[Game, int], Event]

@@ -31,17 +31,17 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server import shapes
 from chessarbiter.server.accounts import Account, Role
-from chessarbiter.server.bus import Bus, Line
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import shapes
+from chessarbiter.server.games.meta import new_id
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
-from chessarbiter.server.lobby import Challenge, Lobby, seating
-from chessarbiter.server.meta import new_id
-from chessarbiter.server.requests import GameRequest
+from chessarbiter.server.lobby.lobby import Challenge, Lobby, seating
+from chessarbiter.server.lobby.requests import GameRequest
+from chessarbiter.server.streams.bus import Bus, Line
 
 if TYPE_CHECKING:
-    from chessarbiter.server.hub import Hub
+    from chessarbiter.server.games.hub import Hub
 
 CHALLENGE_TTL_S: Final = CHALLENGE_EXPIRY_MS // 1000
 """How long a challenge waits for an answer (as in one process)."""
@@ -87,7 +87,7 @@ def challenge_from_text(text: str) -> Challenge:
 
 class ClusterLobby(Lobby):
     """The lobby over the Redis at ``url`` and the lobby's ``bus`` (started by the
-    cluster); ``account_named`` finds an account in the shared database."""
+    cluster)."""
 
     def __init__(self, hub: Hub, url: str, bus: LobbyBus, *, prefix: str = "chessarbiter:"
                  ) -> None:
@@ -98,10 +98,6 @@ class ClusterLobby(Lobby):
 
     async def aclose(self) -> None:
         await self.redis.aclose()
-
-    async def account_named(self, name: str) -> Account | None:
-        assert self.hub.cluster is not None
-        return await self.hub.cluster.account_named(name)
 
     # -- challenges ----------------------------------------------------------------------
 

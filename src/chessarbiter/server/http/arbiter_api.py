@@ -8,7 +8,6 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chessarbiter.arbiter.events import (
     ArbiterRuled,
@@ -26,14 +25,14 @@ from chessarbiter.arbiter.events import (
 )
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
-from chessarbiter.server import auth, presence, shapes
-from chessarbiter.server.board_api import fields, hub_of
-from chessarbiter.server.dormant import Sleeper
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.hub import Hub
-from chessarbiter.server.requests import bool_field, choice_field, int_field, text_field
-from chessarbiter.server.table import HubGame
-from chessarbiter.server.tournaments.rounds import awaits_round_start
+from chessarbiter.server.games import presence, shapes
+from chessarbiter.server.games.dormant import Sleeper
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.table import HubGame, awaits_round_start
+from chessarbiter.server.http import auth
+from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.lobby.requests import bool_field, choice_field, int_field, text_field
 
 MAX_ADJUST_MS = 24 * 60 * 60 * 1000
 RESULTS = tuple(r.value for r in Result if r is not Result.BOTH_LOSE)
@@ -189,10 +188,3 @@ async def decide(request: Request) -> Response:
     make = maker(await fields(request))
     decisions = await hub.act(entry, None, make)
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
-
-
-def routes() -> list[BaseRoute]:
-    return [
-        Route("/api/arbiter/games", list_games, methods=["GET"]),
-        Route("/api/arbiter/game/{gameId}/{decision}", decide, methods=["POST"]),
-    ]

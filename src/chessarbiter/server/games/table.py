@@ -12,10 +12,10 @@ from typing import Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
 from chessarbiter.arbiter.events import Event, Moved
-from chessarbiter.clock.records import Side
+from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.moves import uci
-from chessarbiter.server import shapes
-from chessarbiter.server.meta import GameMeta
+from chessarbiter.server.games import shapes
+from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.session.live import LiveGame
 
 LAG_QUOTA: Final = 3
@@ -212,3 +212,14 @@ def close_queue(queue: asyncio.Queue[Line]) -> None:
             return
         except asyncio.QueueFull:
             queue.get_nowait()
+
+
+def awaits_round_start(entry: HubGame) -> bool:
+    """Whether a tournament game waits for its round to start: its profile starts the
+    clocks at the start of the game (Art. 6.5: the arbiter starts the round, then Black
+    starts White's clock), and they have not run yet (no move, the clocks still)."""
+    setup = entry.game.setup
+    return (not entry.over and setup.control is not None
+            and setup.profile.clock_start is Start.BLACK_STARTS_WHITE
+            and not entry.moves and entry.game.time_to_flag() is None
+            and entry.game.pending_ruling is None)

@@ -17,7 +17,7 @@ from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.laws.endings import Outcome, Result, Termination
 from chessarbiter.present.controls import control_words
 from chessarbiter.server.accounts import Account
-from chessarbiter.server.meta import GameMeta, Seat
+from chessarbiter.server.games.meta import GameMeta, Seat
 
 NO_CLOCK_MS: Final = 2_147_483_647
 """``wtime``/``btime`` of a game without a clock (as lichess' correspondence games)."""

@@ -1,0 +1,1 @@
+"""The game streams' fan-out between processes: the Redis bus (:mod:`.bus`)."""
