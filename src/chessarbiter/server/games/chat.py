@@ -1,6 +1,7 @@
 """A game's chat (lichess' ``/api/bot/game/{id}/chat`` and the Board API's): two rooms,
-``player`` (the players) and ``spectator`` (any account), kept in the table
-``server_chat``; a line's length and an account's pace are limited (values in
+``player`` (the players) and ``spectator`` (any account), kept with the game's record in
+the store (:mod:`chessarbiter.store.chat`: a stream of its own beside the game's events,
+read back after a restart and by every process of a cluster); a line's length and an account's pace are limited (values in
 docs/server.md, "Limits"). A line written also goes out on the game's streams as lichess'
 ``chatLine``: the player room's to the players' streams only, the spectator room's to
 every stream of the game."""
@@ -8,7 +9,6 @@ every stream of the game."""
 from __future__ import annotations
 
 import math
-import sqlite3
 from typing import TYPE_CHECKING, Any, Final
 
 from chessarbiter.server.accounts import Account
@@ -16,6 +16,7 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.presence import presence_of
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
+from chessarbiter.store.chat import ChatLine
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub
@@ -52,18 +53,35 @@ def pace(buckets: Buckets, account: Account) -> None:
     buckets.take(account.id)
 
 
-def insert_line(conn: sqlite3.Connection, game: str, room: str, author: str, text: str,
-                at_ms: int) -> None:
-    conn.execute("INSERT INTO server_chat (game, room, author, text, at_ms) "
-                 "VALUES (?, ?, ?, ?, ?)", (game, room, author, text, at_ms))
+async def write(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
+    """Keep a line in the game's record (durable when it returns), then :func:`announce`
+    it."""
+    line = ChatLine(room, author, text, len(entry.game.log), hub.config.calendar_ms())
+    store_id = entry.meta.store_id
+    await hub.db.run(lambda store, conn: store.append_chat(store_id, line))
+    announce(hub, entry, room, author, text)
 
 
-def select_lines(conn: sqlite3.Connection, game: str, room: str) -> list[dict[str, Any]]:
+async def read(hub: Hub, entry: HubGame, room: str) -> list[dict[str, Any]]:
     """The room's last :data:`SHOWN` lines, oldest first, in lichess' shape
     (``{"user": ..., "text": ...}``)."""
-    rows = conn.execute("SELECT author, text FROM server_chat WHERE game = ? AND room = ? "
-                        "ORDER BY at_ms DESC LIMIT ?", (game, room, SHOWN)).fetchall()
-    return [{"user": str(author), "text": str(text)} for author, text in reversed(rows)]
+    lines = await _kept(hub, entry)
+    return [{"user": line.author, "text": line.text}
+            for line in lines if line.room == room][-SHOWN:]
+
+
+async def exported(hub: Hub, entry: HubGame, rooms: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every line of ``rooms``, in the order written, for the game's export: each one's
+    ``room``, ``user``, ``text`` and ``events`` (the game's events when it was written,
+    where it falls in the log)."""
+    return [{"room": line.room, "user": line.author, "text": line.text, "events": line.events}
+            for line in await _kept(hub, entry) if line.room in rooms]
+
+
+async def _kept(hub: Hub, entry: HubGame) -> list[ChatLine]:
+    store_id = entry.meta.store_id
+    lines: list[ChatLine] = await hub.db.run(lambda store, conn: store.chat(store_id))
+    return lines
 
 
 def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
