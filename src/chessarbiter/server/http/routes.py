@@ -229,7 +229,7 @@ def _table() -> list[Op]:
                                               "withGameIds": {"type": "boolean"}},
            handler=games_api.users_status),
         Op("get", "/api/stream/game/{id}", "A game for spectators: the game, a line per "
-           "move, the game again at its end", {"type": "string"}, "none", stream=True,
+           "move (an ongoing game three moves behind), the game again at its end", {"type": "string"}, "none", stream=True,
            media="application/x-ndjson", path_params={"id": ID},
            handler=games_api.stream_game),
         Op("post", "/api/challenge/{username}", "Challenge an account (acceptByToken: the "
