@@ -298,8 +298,7 @@ def test_presence_and_chat_across_two_processes(two: Cluster) -> None:
     a.call("POST", chat, alice, data={"room": "player", "text": "Good luck"})
     bob_stream.join(20)
     assert chat_lines(bob_lines) == [("player", "bob", "Hello from b"),
-                                     ("spectator", "alice", "Welcome, watchers"),
-                                     ("player", "alice", "Good luck")]
+                                     ("player", "alice", "Good luck")]  # no spectators' room
     # bob's stream closed at b: the owner sees him leave (5 s), then says so to alice
     wait_for(alice_lines, '"opponentGone","gone":true')
     gone = json.loads(next(line for line in alice_lines if b'"gone":true' in line))
