@@ -38,7 +38,8 @@ class Spectated:
         moves = self.entry.moves
         found = []
         if moves[:len(self.seen)] != self.seen:
-            kept = next((i for i, (shown, now) in enumerate(zip(self.seen, moves))
+            kept = next((i for i, (shown, now)
+                         in enumerate(zip(self.seen, moves, strict=False))
                          if shown != now), min(len(self.seen), len(moves)))
             self.position = self._replayed(kept)
             found.append(ndjson(self._move_line()))
