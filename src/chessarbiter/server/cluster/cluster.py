@@ -45,6 +45,7 @@ from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
@@ -61,9 +62,6 @@ GameOf = Callable[[str, str], tuple[str, bool] | None]
 """The game a request is about by its method and path, and whether it asks for the game's
 stream (the route table's routes about one game,
 :meth:`chessarbiter.server.http.routes.Table.game_of`): forwarded to its owner."""
-SPECTATORS: Final = "/api/stream/game/"
-"""The spectators' stream of a game (lichess' ``MoveStream``), served by its owner and passed
-on whoever asks (a board stream is passed on only to who says who he is)."""
 EVERY_GAME: Final = "/api/arbiter/games"
 """The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0

@@ -13,6 +13,11 @@ from chessarbiter.core.position import Position
 from chessarbiter.server.games import shapes
 from chessarbiter.server.games.table import HubGame, ndjson
 
+SPECTATORS: Final = "/api/stream/game/"
+"""The path of a game's spectators' stream (lichess' ``MoveStream``, ``SPECTATORS + id``): in
+a cluster served by the game's owner and passed on whoever asks (a board stream is passed on
+only to who says who he is)."""
+
 DELAY_PLIES: Final = 3
 """How many moves behind an ongoing game its spectators' stream runs (lichess' delay)."""
 

@@ -12,8 +12,8 @@ from typing import Any, Final
 from starlette.routing import BaseRoute, Route
 
 from chessarbiter.server.accounts import NAME
-from chessarbiter.server.cluster.cluster import SPECTATORS
 from chessarbiter.server.games.shapes import DECLINE_REASONS
+from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.http import arbiter_api, board_api, bot_api, games_api, openapi
 from chessarbiter.server.http.arbiter_api import DECISIONS
 from chessarbiter.server.http.asgi import Raw
