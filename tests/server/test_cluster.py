@@ -1,6 +1,7 @@
 """Several ``chessarbiter serve`` processes serving the same games (PostgreSQL + Redis): a
 move made through any process appears on the streams held by every other (two and three
-processes), and when the owner of games is killed with SIGKILL mid-game the others take them
+processes), players connected to different processes see each other at the board and chat
+as on one process, and when the owner of games is killed with SIGKILL mid-game the others take them
 over and play continues: every acknowledged move kept, one owner per game, the time to
 recovery printed."""
 
@@ -23,6 +24,8 @@ import httpx
 import pytest
 
 import chessarbiter
+from tests.server.helpers import add_accounts
+from tests.server.test_lichess_schemas import Checked, wait_for
 from tests.services import fresh_bus, fresh_schema
 
 OPENING = ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
@@ -252,3 +255,73 @@ def test_killing_an_owner_loses_no_acknowledged_move(three: Cluster) -> None:
         assert int(token) == fence, f"game {game.id}: the store is fenced for another owner"
         assert address != three.urls[0].removeprefix("http://")
     leases.close()
+
+
+def chat_lines(lines: list[bytes]) -> list[tuple[str, str, str]]:
+    said = [json.loads(line) for line in lines if b'"chatLine"' in line]
+    return [(line["room"], line["username"], line["text"]) for line in said]
+
+
+def test_presence_and_chat_across_two_processes(two: Cluster) -> None:
+    """A player connected to one process and his opponent to the other: the owner counts
+    both at the board, so ``opponentGone`` (gone, the seconds to a claim, back) and the
+    chat's two rooms work as on one process; an anonymous spectator relayed from the bus
+    gets the spectator room only, and the spectators' ``MoveStream`` through the other
+    process runs three moves behind. Every body and line validated against lichess'
+    specification."""
+    a, b = Checked(two.urls[0]), Checked(two.urls[1])
+    tokens = add_accounts(two.dsn, "alice", "bob")  # type: ignore[arg-type]
+    alice, bob = tokens["alice"], tokens["bob"]
+    made = a.call("POST", "/api/challenge/bob", alice, data={
+        "clock.limit": 180, "clock.increment": 2, "color": "white"}).json()
+    a.call("POST", f"/api/challenge/{made['id']}/accept", bob)  # the game is a's
+    game_id = made["id"]
+    board, chat = f"/api/board/game/stream/{game_id}", f"/api/board/game/{game_id}/chat"
+    alice_lines: list[bytes] = []
+    a.stream(board, alice, alice_lines, '"resign"')
+    wait_for(alice_lines, "gameFull")
+    assert json.loads(alice_lines[0])["presence"] == {"white": "here", "black": "absent"}
+    watcher: list[bytes] = []
+    b.stream(board, None, watcher, '"resign"')  # anonymous: relayed from the bus
+    behind: list[bytes] = []
+    b.stream(f"/api/stream/game/{game_id}", None, behind, '"resign"')
+    bob_lines: list[bytes] = []
+    bob_stream = b.stream(board, bob, bob_lines, "Good luck")  # ends at that line
+    wait_for(bob_lines, "gameFull")
+    wait_for(alice_lines, '"opponentGone","gone":false')  # bob arrived, through b
+    assert json.loads(bob_lines[0])["presence"] == {"white": "here", "black": "here"}
+
+    b.call("POST", chat, bob, data={"room": "player", "text": "Hello from b"})
+    wait_for(alice_lines, "Hello from b")
+    a.call("POST", chat, alice, data={"room": "spectator", "text": "Welcome, watchers"})
+    wait_for(watcher, "Welcome, watchers")
+    a.call("POST", chat, alice, data={"room": "player", "text": "Good luck"})
+    bob_stream.join(20)
+    assert chat_lines(bob_lines) == [("player", "bob", "Hello from b"),
+                                     ("player", "alice", "Good luck")]  # no spectators' room
+    # bob's stream closed at b: the owner sees him leave (5 s), then says so to alice
+    wait_for(alice_lines, '"opponentGone","gone":true')
+    gone = json.loads(next(line for line in alice_lines if b'"gone":true' in line))
+    assert 0 < gone["claimWinInSeconds"] <= 25
+    assert b.call("GET", f"/api/board/game/{game_id}/chat", bob).json() == [
+        {"user": "bob", "text": "Hello from b"}, {"user": "alice", "text": "Good luck"}]
+
+    back: list[bytes] = []
+    b.stream(board, bob, back, '"resign"')
+    wait_for(back, "gameFull")
+    for _ in range(400):  # bob is back: a second "gone": false
+        if sum(b'"gone":false' in line for line in alice_lines) == 2:
+            break
+        time.sleep(0.05)
+    assert [json.loads(line)["gone"] for line in alice_lines if b"opponentGone" in line
+            ] == [False, True, False]
+    for token, move, at in ((alice, "e2e4", a), (bob, "e7e5", b), (alice, "g1f3", b),
+                            (bob, "b8c6", b)):
+        at.call("POST", f"/api/board/game/{game_id}/move/{move}", token)
+    wait_for(behind, '"lm":"e2e4"')
+    assert b'"lm":"e7e5"' not in b"".join(behind)  # three moves behind
+    b.call("POST", f"/api/board/game/{game_id}/resign", bob)
+    for lines in (alice_lines, watcher, behind, back):
+        wait_for(lines, '"resign"')
+    assert chat_lines(watcher) == [("spectator", "alice", "Welcome, watchers")]
+    assert a.found == b.found == [], "\n".join(a.found + b.found)

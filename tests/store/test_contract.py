@@ -32,6 +32,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.laws.endings import Result
 from chessarbiter.laws.profiles import FIDE_2023
 from chessarbiter.store import EventStore, JsonlStore, SqliteStore, open_store
+from chessarbiter.store.sqlite import MIGRATIONS
 from tests.arbiter.driver import MIN, B, Driver, S, W
 from tests.arbiter.test_log import rich_game
 from tests.services import fresh_schema
@@ -256,7 +257,7 @@ def test_a_file_that_is_no_database_or_a_newer_schema_is_refused(tmp_path: Path)
 def test_the_schema_is_versioned_and_the_log_is_written_ahead(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "g.sqlite")
     db = store._db
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     store.close()

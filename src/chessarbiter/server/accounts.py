@@ -22,6 +22,8 @@ TOKEN_PREFIX: Final = "cha_"
 COLUMNS: Final = "id, name, token_hash, role, created_ms"
 SESSION_PREFIX: Final = "chs_"
 """Every browser session's secret starts so."""
+COOKIE_PREFIX: Final = "chessarbiter-"
+"""The cookie ``chessarbiter-GAMEID`` holds a game's secret for the browser."""
 SESSION_COOKIE: Final = "chessarbiter-session"
 """The browser session's cookie (HttpOnly): an account signed in (``POST /api/session``)."""
 SESSION_DAYS: Final = 30

@@ -23,6 +23,7 @@ import psycopg
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
+from chessarbiter.store.chat import ChatLine
 from chessarbiter.store.names import described
 from chessarbiter.store.rows import event_row, game_header, game_infos, replay_rows, setup_row
 
@@ -51,6 +52,18 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     ),
     (  # fencing: only the holder of a game's newest lease token may append to it
         "ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
+    ),
+    (  # a game's chat, a stream of its own beside its events (store/chat.py)
+        """CREATE TABLE chat (
+            id BIGSERIAL PRIMARY KEY,  -- the order the lines were written in
+            game_id BIGINT NOT NULL REFERENCES games (id),
+            events INTEGER NOT NULL,  -- the game's events when the line was written
+            at_ms BIGINT NOT NULL,
+            room TEXT NOT NULL,
+            author TEXT NOT NULL,
+            text TEXT NOT NULL
+        )""",
+        "CREATE INDEX chat_game ON chat (game_id, id)",
     ),
 )
 """The SQL from each schema version to the next (version 0 is an empty schema)."""
@@ -244,6 +257,30 @@ class PostgresStore:
         game = game_header(game_id, row)
         replay_rows(game_id, game, rows, recorded=row[3] is not None)
         return game
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        number = self._id(game_id)
+
+        def work(db: psycopg.Connection[Any]) -> None:
+            try:
+                db.execute("INSERT INTO chat (game_id, events, at_ms, room, author, text) "
+                           "VALUES (%s, %s, %s, %s, %s, %s)", (
+                               number, line.events, line.at_ms, line.room, line.author,
+                               line.text))
+            except psycopg.errors.ForeignKeyViolation:
+                raise _Refused(game_id) from None
+
+        try:
+            self._run(f"{self.name}: cannot write", work)
+        except _Refused:
+            raise StoreError(f"game {game_id}: no such game in {self.name}") from None
+
+    def chat(self, game_id: str) -> list[ChatLine]:
+        number = self._id(game_id)
+        rows = self._run(f"game {game_id}: cannot be read", lambda db: db.execute(
+            "SELECT room, author, text, events, at_ms FROM chat WHERE game_id = %s "
+            "ORDER BY id", (number,)).fetchall())
+        return [ChatLine(*row) for row in rows]
 
     def games(self) -> list[GameInfo]:
         rows = self._run(f"{self.name}: cannot be read", lambda db: db.execute(

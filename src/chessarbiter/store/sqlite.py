@@ -26,6 +26,7 @@ from typing import Any, Final
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
 from chessarbiter.store.base import GameInfo, StoreError
+from chessarbiter.store.chat import ChatLine
 from chessarbiter.store.rows import event_row, game_header, game_infos, replay_rows, setup_row
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
@@ -49,6 +50,18 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             json TEXT NOT NULL,
             PRIMARY KEY (game_id, seq)
         ) WITHOUT ROWID""",
+    ),
+    (  # a game's chat, a stream of its own beside its events (store/chat.py)
+        """CREATE TABLE chat (
+            id INTEGER PRIMARY KEY,  -- the order the lines were written in
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            events INTEGER NOT NULL,  -- the game's events when the line was written
+            at_ms INTEGER NOT NULL,
+            room TEXT NOT NULL,
+            author TEXT NOT NULL,
+            text TEXT NOT NULL
+        )""",
+        "CREATE INDEX chat_game ON chat (game_id, id)",
     ),
 )
 """The SQL from each schema version to the next (version 0 is an empty file)."""
@@ -199,6 +212,29 @@ class SqliteStore:
         game = game_header(game_id, row)
         replay_rows(game_id, game, rows, recorded=row[3] is not None)
         return game
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        number = self._id(game_id)
+
+        def work(db: sqlite3.Connection) -> None:
+            try:
+                db.execute("INSERT INTO chat (game_id, events, at_ms, room, author, text) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", (number, line.events, line.at_ms,
+                                                         line.room, line.author, line.text))
+            except sqlite3.IntegrityError:
+                raise StoreError(f"game {game_id}: no such game in {self.path}") from None
+
+        self._write(work)
+
+    def chat(self, game_id: str) -> list[ChatLine]:
+        number = self._id(game_id)
+        try:
+            with self._lock:
+                rows = self._db.execute("SELECT room, author, text, events, at_ms FROM chat "
+                                        "WHERE game_id = ? ORDER BY id", (number,)).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"game {game_id}: cannot be read ({exc})") from None
+        return [ChatLine(*row) for row in rows]
 
     def games(self) -> list[GameInfo]:
         try:

@@ -96,3 +96,45 @@ def test_the_opponent_arrives_leaves_and_comes_back(
     board(browser, links["urlBlack"])
     expect(status).to_have_text("Your move.")
     expect(white.locator("#announce")).to_contain_text("Your opponent is back.")
+
+
+def test_the_board_counts_down_to_a_claim_and_claims_the_game(
+        shifted: Served, clock: Shifted, browser: Browser, see: Seer) -> None:
+    links = shifted.open_challenge(timeControl="10+0")
+    white = board(browser, links["urlWhite"])
+    white.clock.install()  # the page's own countdown, on a clock the test moves
+    black = board(browser, links["urlBlack"])
+    gone, text = white.locator("#gone"), white.locator("#gone-text")
+    win, draw = white.locator("#claim-victory"), white.locator("#claim-draw")
+    expect(white.locator("#status")).to_have_text("Your move.")
+    expect(gone).to_be_hidden()
+
+    black.context.close()
+    left(shifted, links["id"], Side.BLACK)
+    clock.shift += GONE_MS
+    assert look(shifted) == 1  # {"gone": true, "claimWinInSeconds": 25}
+    expect(text).to_have_text("Your opponent has left the game: you may claim it in 25 s.")
+    expect(win).to_be_disabled()
+    expect(draw).to_be_disabled()
+    white.clock.run_for(5_000)
+    expect(text).to_have_text("Your opponent has left the game: you may claim it in 20 s.")
+    see(white, "the opponent gone, a claim counted down")
+
+    black = board(browser, links["urlBlack"])  # back: no claim any more
+    expect(gone).to_be_hidden()
+    black.context.close()
+    left(shifted, links["id"], Side.BLACK)
+    clock.shift += GONE_MS
+    assert look(shifted) == 1
+    expect(text).to_have_text("Your opponent has left the game: you may claim it in 25 s.")
+    clock.shift += 25_000
+    assert look(shifted) == 1  # {"gone": true, "claimWinInSeconds": 0}: the server's word
+    ready = "Your opponent has left the game: you may claim the win, or a draw."
+    expect(text).to_have_text(ready)
+    expect(white.locator("#announce")).to_contain_text(ready)
+    expect(win).to_be_enabled()
+    see(white, "the opponent gone, the game may be claimed")
+    win.click()
+    expect(white.locator("body")).to_have_attribute("data-status", "timeout")
+    expect(white.locator("#result")).to_contain_text("White wins")
+    expect(gone).to_be_hidden()

@@ -33,6 +33,7 @@ import httpx
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.server.accounts import (
+    COOKIE_PREFIX,
     SESSION_COOKIE,
     TOKEN_PREFIX,
     Account,
@@ -44,6 +45,7 @@ from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
@@ -366,10 +368,7 @@ class Cluster:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k.decode(), v.decode()) for k, v in scope["headers"]  # with the Host:
-                   if k.decode().lower() not in FORWARDED_HOP]  # the Origin checked against it
-        query = scope.get("query_string", b"").decode()
-        url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
+        headers, url = _forwarded(address, scope)
         try:
             answer = await self._client.request(scope["method"], url, headers=headers,
                                                 content=body)
@@ -381,6 +380,47 @@ class Cluster:
                     "headers": [(k.encode(), v.encode()) for k, v in answer.headers.items()
                                 if k.lower() not in HOP_HEADERS]})
         await send({"type": "http.response.body", "body": answer.content})
+
+    async def forward_stream(self, address: str, scope: Scope, receive: Receive,
+                             send: Send) -> None:
+        """A stream served by the owner at ``address``, passed on as it comes until it
+        ends or the client goes away (the owner then sees it close): the owner counts a
+        player's stream at the board and sends it what is his alone (``opponentGone``, the
+        player room's chat)."""
+        assert self._client is not None
+        headers, url = _forwarded(address, scope)
+        gone = asyncio.create_task(_disconnected(receive))
+        try:
+            try:
+                answer = await self._client.send(
+                    self._client.build_request("GET", url, headers=headers), stream=True)
+            except httpx.HTTPError as exc:
+                await _json(send, 503, {"error": f"the game's owner ({address}) does not "
+                                                 f"answer ({type(exc).__name__})"})
+                return
+            try:
+                await send({"type": "http.response.start", "status": answer.status_code,
+                            "headers": [(k.encode(), v.encode())
+                                        for k, v in answer.headers.items()
+                                        if k.lower() not in HOP_HEADERS]})
+                chunks = answer.aiter_raw()
+                while True:
+                    getter = asyncio.ensure_future(anext(chunks))
+                    await asyncio.wait((getter, gone), return_when=asyncio.FIRST_COMPLETED)
+                    if gone.done():
+                        getter.cancel()
+                        return
+                    try:
+                        chunk = getter.result()
+                    except (StopAsyncIteration, httpx.HTTPError):
+                        break  # the end, or the owner gone: the client streams again
+                    await send({"type": "http.response.body", "body": chunk,
+                                "more_body": True})
+                await send({"type": "http.response.body", "body": b""})
+            finally:
+                await answer.aclose()
+        finally:
+            gone.cancel()
 
     async def gather(self, scope: Scope, send: Send) -> None:
         """The arbiter's list of games (:data:`EVERY_GAME`) as every process holding games
@@ -480,7 +520,7 @@ class Forwarding:
             address = await self.cluster.owner(game_id)
             if address is not None:
                 if stream:
-                    await self._relay(game_id, address, scope, receive, send)
+                    await self._stream(game_id, address, scope, receive, send)
                     return
                 await self.cluster.forward(address, scope, receive, send)
                 return
@@ -497,10 +537,12 @@ class Forwarding:
         await self.app(scope, receive, send)
 
 
-    async def _relay(self, game_id: str, address: str, scope: Scope, receive: Receive,
-                     send: Send) -> None:
-        """Relay a game stream, counted among the client's streams (429 beyond the
-        limits, as a stream served here)."""
+    async def _stream(self, game_id: str, address: str, scope: Scope,
+                      receive: Receive, send: Send) -> None:
+        """A stream of a game another process owns, counted among the client's streams
+        (429 beyond the limits, as a stream served here): the board stream of someone who
+        says who he is (a player, it may be) and the spectators' ``MoveStream`` are served
+        by the owner and passed on; an anonymous board stream is relayed from the bus."""
         hub = self.cluster.hub
         token = _token(scope)
         if token is not None:
@@ -514,9 +556,31 @@ class Forwarding:
             return
         try:
             with contextlib.suppress(OSError):  # the client went away
-                await self.cluster.relay(game_id, address, receive, send)
+                if scope["path"].startswith(SPECTATORS) or _credentials(scope):
+                    await self.cluster.forward_stream(address, scope, receive, send)
+                else:
+                    await self.cluster.relay(game_id, address, receive, send)
         finally:
             closed()
+
+
+def _forwarded(address: str, scope: Scope) -> tuple[list[tuple[str, str]], str]:
+    """The headers and URL of the request for the owner at ``address``."""
+    headers = [(k.decode(), v.decode()) for k, v in scope["headers"]  # with the Host:
+               if k.decode().lower() not in FORWARDED_HOP]  # the Origin checked against it
+    query = scope.get("query_string", b"").decode()
+    return headers, f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
+
+
+def _credentials(scope: Scope) -> bool:
+    """Whether the request says who sends it: a token or a game secret (``Authorization``),
+    or one of the server's cookies (a game's secret, a browser session)."""
+    for key, value in scope["headers"]:
+        if key == b"authorization" or (key == b"cookie" and any(
+                part.strip().startswith(COOKIE_PREFIX)
+                for part in value.decode("latin-1").split(";"))):
+            return True
+    return False
 
 
 def _token(scope: Scope) -> str | None:

@@ -1,21 +1,23 @@
 """A game's chat (lichess' ``/api/bot/game/{id}/chat`` and the Board API's): two rooms,
-``player`` (the players) and ``spectator`` (any account), kept in the table
-``server_chat``; a line's length and an account's pace are limited (values in
-docs/server.md, "Limits"). A line written also goes out on the game's streams as lichess'
-``chatLine``: the player room's to the players' streams only, the spectator room's to
-every stream of the game."""
+``player`` (the players) and ``spectator`` (any account), kept with the game's record in
+the store (:mod:`chessarbiter.store.chat`: a stream of its own beside the game's events,
+read back after a restart and by every process of a cluster); a line's length and an
+account's pace are limited (values in docs/server.md, "Limits"). A line written also goes
+out on the game's streams as lichess' ``chatLine`` (:func:`announce`).
 
+"""
 from __future__ import annotations
 
 import math
-import sqlite3
 from typing import TYPE_CHECKING, Any, Final
 
+from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.presence import presence_of
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
+from chessarbiter.store.chat import ChatLine
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub
@@ -52,29 +54,56 @@ def pace(buckets: Buckets, account: Account) -> None:
     buckets.take(account.id)
 
 
-def insert_line(conn: sqlite3.Connection, game: str, room: str, author: str, text: str,
-                at_ms: int) -> None:
-    conn.execute("INSERT INTO server_chat (game, room, author, text, at_ms) "
-                 "VALUES (?, ?, ?, ?, ?)", (game, room, author, text, at_ms))
+async def write(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
+    """Keep a line in the game's record (durable when it returns), then :func:`announce`
+    it."""
+    line = ChatLine(room, author, text, len(entry.game.log), hub.config.calendar_ms())
+    store_id = entry.meta.store_id
+    await hub.db.run(lambda store, conn: store.append_chat(store_id, line))
+    announce(hub, entry, room, author, text)
 
 
-def select_lines(conn: sqlite3.Connection, game: str, room: str) -> list[dict[str, Any]]:
+async def read(hub: Hub, entry: HubGame, room: str) -> list[dict[str, Any]]:
     """The room's last :data:`SHOWN` lines, oldest first, in lichess' shape
     (``{"user": ..., "text": ...}``)."""
-    rows = conn.execute("SELECT author, text FROM server_chat WHERE game = ? AND room = ? "
-                        "ORDER BY at_ms DESC LIMIT ?", (game, room, SHOWN)).fetchall()
-    return [{"user": str(author), "text": str(text)} for author, text in reversed(rows)]
+    lines = await _kept(hub, entry)
+    return [{"user": line.author, "text": line.text}
+            for line in lines if line.room == room][-SHOWN:]
+
+
+async def exported(hub: Hub, entry: HubGame, rooms: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every line of ``rooms``, in the order written, for the game's export: each one's
+    ``room``, ``user``, ``text`` and ``events`` (the game's events when it was written,
+    where it falls in the log)."""
+    return [{"room": line.room, "user": line.author, "text": line.text, "events": line.events}
+            for line in await _kept(hub, entry) if line.room in rooms]
+
+
+async def _kept(hub: Hub, entry: HubGame) -> list[ChatLine]:
+    store_id = entry.meta.store_id
+    lines: list[ChatLine] = await hub.db.run(lambda store, conn: store.chat(store_id))
+    return lines
 
 
 def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
-    """Send a written line as a ``chatLine`` on the game's streams: a ``spectator`` line
-    on every stream (and to the processes relaying the game), a ``player`` line only on
-    the streams its players hold open here (:mod:`presence` knows them)."""
+    """Send a written line as a ``chatLine`` on the game's streams (the players' streams
+    are known to :mod:`presence`): a ``player`` line to the players only; a ``spectator``
+    line to every other stream (and to the processes relaying the game), and to a player
+    only if his account is a BOT (a program answering spectators, as lichess-bot does):
+    a person playing takes no advice from the spectators (F23 11.3.1)."""
     line = ndjson({"type": "chatLine", "room": room, "username": author, "text": text})
-    if room == "spectator":
-        entry.publish(line)
-        return
     seats = presence_of(hub).games.get(entry.id)
-    for queue in () if seats is None else (*seats.queues[0], *seats.queues[1]):
+    players = (set(), set()) if seats is None else seats.queues
+    if room == "spectator":
+        people = [side for side in (Side.WHITE, Side.BLACK) if not _bot(hub, entry, side)]
+        entry.publish(line, skip=frozenset(q for side in people for q in players[side]))
+        return
+    for queue in (*players[0], *players[1]):
         if not queue.full():
             queue.put_nowait(line)
+
+
+def _bot(hub: Hub, entry: HubGame, side: Side) -> bool:
+    account = entry.meta.seat(side).account
+    found = None if account is None else hub.accounts.by_id(account)
+    return found is not None and found.is_bot

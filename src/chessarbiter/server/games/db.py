@@ -64,16 +64,20 @@ SCHEMA: Final = (
         events INTEGER NOT NULL,  -- the events of the game's log when due_ms was computed
         due_ms BIGINT  -- game time after the last event when it is due (NULL: never)
     )""",
-    """CREATE TABLE IF NOT EXISTS server_chat (
-        game TEXT NOT NULL,  -- server_games.id
-        room TEXT NOT NULL,  -- player | spectator
-        author TEXT NOT NULL,  -- the writer's account name
-        text TEXT NOT NULL,
-        at_ms BIGINT NOT NULL  -- wall ms
-    )""",
 )
 """The server's tables beside the store's (``CREATE ... IF NOT EXISTS``: the store's schema
 version is its own)."""
+
+MOVE_CHAT: Final = (
+    "BEGIN",
+    "INSERT INTO chat (game_id, events, at_ms, room, author, text) SELECT CAST(g.store_id "
+    "AS BIGINT), 0, c.at_ms, c.room, c.author, c.text FROM server_chat c JOIN server_games g "
+    "ON g.id = c.game ORDER BY c.at_ms",
+    "DROP TABLE server_chat",
+    "COMMIT",
+)
+"""The chat lines an earlier version kept in its own table ``server_chat``, moved to the
+store's stream of each game (:mod:`chessarbiter.store.chat`), in one transaction."""
 
 Done = Callable[[BaseException | None], None]
 """Called on the event loop once an append is durable (``None``) or failed (the error)."""
@@ -256,14 +260,33 @@ def open_database(path: Path | str) -> tuple[Any, Any]:
     if is_postgres(str(path)):
         from chessarbiter.server.games.pgdb import open_postgres
 
-        return open_postgres(str(path), SCHEMA)
-    store = SqliteStore(Path(path))
-    conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
-    conn.execute("PRAGMA synchronous=FULL")
-    for statement in SCHEMA:
-        conn.execute(statement)
-    return store, conn
+        opened: tuple[Any, Any] = open_postgres(str(path), SCHEMA)
+    else:
+        store = SqliteStore(Path(path))
+        conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None,
+                               check_same_thread=False)
+        opened = store, conn
+        conn.execute("PRAGMA synchronous=FULL")
+        for statement in SCHEMA:
+            conn.execute(statement)
+    _move_chat(opened[1])
+    return opened
+
+
+def _move_chat(conn: Any) -> None:
+    """Run :data:`MOVE_CHAT` when the database still has ``server_chat``; when it fails
+    (another connection moving them at the same time) the lines stay where they were."""
+    try:
+        conn.execute("SELECT 1 FROM server_chat LIMIT 1")
+    except (sqlite3.Error, StoreError):
+        return  # moved already, or never made
+    try:
+        for statement in MOVE_CHAT:
+            conn.execute(statement)
+    except (sqlite3.Error, StoreError) as exc:
+        with contextlib.suppress(sqlite3.Error, StoreError):
+            conn.execute("ROLLBACK")
+        log.warning("chat lines not moved from server_chat yet: %s", exc)
 
 
 class Worker:

@@ -13,8 +13,9 @@ profile has no claim), again with ``claimWinInSeconds: 0`` once the wait is over
 ``gone: false`` when he arrives or comes back. ``gameFull`` carries the extension
 ``presence``: each side's state by colour, which the board page reads. Time is the
 server's time source (injectable): :meth:`Presence.look` tells what is due, on timers or
-when a test calls it. Kept in this process's memory: in a cluster a player counts as
-present by the streams this process serves, and ``gameFull`` has no ``presence``."""
+when a test calls it. Kept in the memory of the process owning the game: in a cluster the
+other processes pass a player's stream on from the owner (``Cluster.forward_stream``), so
+every stream of a player is counted here."""
 
 from __future__ import annotations
 
@@ -201,9 +202,9 @@ def leave(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> None:
 
 
 def sides(hub: Hub, entry: HubGame) -> dict[str, str] | None:
-    """Each side's presence (:meth:`Presence.state`) by colour; ``None`` when it is not
-    known (a cluster) or the game is over."""
-    if hub.cluster is not None or entry.over:
+    """Each side's presence (:meth:`Presence.state`) by colour; ``None`` once the game is
+    over."""
+    if entry.over:
         return None
     presence = presence_of(hub)
     return {side.name.lower(): presence.state(entry, side) for side in SIDES}

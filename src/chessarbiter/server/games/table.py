@@ -158,12 +158,13 @@ class HubGame:
         self.line = self._state_line()
         return self.line
 
-    def publish(self, line: Line) -> None:
-        """Queue ``line`` on every stream; a stream too far behind is closed."""
+    def publish(self, line: Line, skip: frozenset[asyncio.Queue[Line]] = frozenset()) -> None:
+        """Queue ``line`` on every stream (but those in ``skip``); a stream too far behind
+        is closed."""
         self.published_at = time.monotonic()
         if self.relay is not None:
             self.relay(line)
-        for queue in tuple(self.subscribers):
+        for queue in tuple(self.subscribers - skip):
             try:
                 queue.put_nowait(line)
             except asyncio.QueueFull:

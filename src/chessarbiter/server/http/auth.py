@@ -11,13 +11,11 @@ from typing import Final
 from starlette.requests import Request
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.accounts import SESSION_COOKIE, Account, hash_secret
+from chessarbiter.server.accounts import COOKIE_PREFIX, SESSION_COOKIE, Account, hash_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.table import HubGame
 
-COOKIE_PREFIX: Final = "chessarbiter-"
-"""The cookie ``chessarbiter-GAMEID`` holds a game's secret for the browser."""
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 

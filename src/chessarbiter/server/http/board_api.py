@@ -41,7 +41,7 @@ from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.games import correspondence, presence, shapes
+from chessarbiter.server.games import chat, correspondence, presence, shapes
 from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame, close_queue, ndjson
@@ -766,5 +766,10 @@ async def export(request: Request) -> Response:
         won = shapes.winner(game.outcome)
         if won is not None:
             data["winner"] = won
+        rooms: tuple[str, ...] = ("spectator",)  # and the players' room to its players
+        with contextlib.suppress(ApiError):
+            auth.player_side(request, hub, entry)
+            rooms = ("player", "spectator")
+        data["chat"] = await chat.exported(hub, entry, rooms)
         return JSONResponse(data)
     return PlainTextResponse(pgn, media_type="application/x-chess-pgn")

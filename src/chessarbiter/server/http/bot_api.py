@@ -82,7 +82,7 @@ def _pace(request: Request) -> Buckets:
 
 async def write_chat(request: Request) -> Response:
     """Write a line in the game's ``player`` room (the players) or ``spectator`` room;
-    it goes out on the game's streams (:func:`chat.announce`)."""
+    kept with the game, it goes out on its streams (:func:`chat.write`)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     entry = await hub.get(request.path_params["gameId"])
@@ -92,10 +92,7 @@ async def write_chat(request: Request) -> Response:
     if room == "player":
         auth.player_side(request, hub, entry)  # 403 for anyone else
     chat.pace(_pace(request), account)
-    at = hub.config.now_ms()
-    await hub.db.run(lambda store, conn: chat.insert_line(conn, entry.id, room, account.name,
-                                                          text, at))
-    chat.announce(hub, entry, room, account.name, text)
+    await chat.write(hub, entry, room, account.name, text)
     return JSONResponse(OK)
 
 
@@ -105,5 +102,5 @@ async def read_chat(request: Request) -> Response:
     hub = hub_of(request)
     entry = await hub.get(request.path_params["gameId"])
     auth.player_side(request, hub, entry)
-    lines = await hub.db.run(lambda store, conn: chat.select_lines(conn, entry.id, "player"))
+    lines = await chat.read(hub, entry, "player")
     return Response(encode_json(lines) + b"\n", media_type="application/x-ndjson")

@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response
 from chessarbiter.clock.records import Side
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import shapes
-from chessarbiter.server.games.table import ndjson
+from chessarbiter.server.games.spectate import Spectated
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.board_api import (
     OK,
@@ -99,31 +99,25 @@ async def users_status(request: Request) -> Response:
 
 
 async def stream_game(request: Request) -> Response:
-    """``GET /api/stream/game/{id}``: the game (lichess' ``MoveStreamEntry``), a line per
-    move (position, move, clocks in seconds), keep-alive lines, and the game again when it
-    ends, then the end of the stream. Not delayed (lichess delays ongoing games by three
-    moves against cheating; the arbiter here watches the clocks, not the engines)."""
+    """``GET /api/stream/game/{id}``: the game for spectators, an ongoing game
+    :data:`~spectate.DELAY_PLIES` moves behind as lichess shows it (:mod:`~.spectate`),
+    keep-alive lines, and the game whole when it ends, then the end of the stream."""
     hub = hub_of(request)
     entry = await hub.get(request.path_params["id"])
     closed = open_stream(hub, request.scope, auth.account(request, hub))
     queue = entry.subscribe()
+    view = Spectated(entry)
 
     async def lines() -> AsyncIterator[bytes]:
         try:
-            yield ndjson(shapes.move_stream_game(entry.game, entry.meta, entry.moves))
+            yield view.first()
             if entry.over:
                 return
-            shown = len(entry.moves)
-            while (line := await queue.get()) is not None:
-                if line == b"\n":
-                    yield line
-                elif len(entry.moves) != shown:
-                    shown = len(entry.moves)
-                    yield ndjson(shapes.move_stream_move(entry.game, entry.moves,
-                                                         entry.game.clock_ms()))
-                if entry.over:
-                    break
-            yield ndjson(shapes.move_stream_game(entry.game, entry.meta, entry.moves))
+            while (line := await queue.get()) is not None and not entry.over:
+                for due in [line] if line == b"\n" else view.lines():
+                    yield due
+            for due in view.last():
+                yield due
         finally:
             entry.unsubscribe(queue)
 

@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 
 from chessarbiter.server.accounts import NAME
 from chessarbiter.server.games.shapes import DECLINE_REASONS
+from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.http import arbiter_api, board_api, bot_api, games_api, openapi
 from chessarbiter.server.http.arbiter_api import DECISIONS
 from chessarbiter.server.http.asgi import Raw
@@ -86,7 +87,8 @@ class Table:
         for template, op in self._owned:
             params = template.match(parts)
             if params is not None and (found is None or op.method.upper() == method):
-                found = (params["gameId"], op.stream and op.method.upper() == method)
+                game_id = params["gameId"] if "gameId" in params else params["id"]
+                found = (game_id, op.stream and op.method.upper() == method)
                 if op.method.upper() == method:
                     break
         if found is None or not GAME_ID.fullmatch(found[0]):
@@ -228,10 +230,10 @@ def _table() -> list[Op]:
            {"type": "array"}, "none", query={"ids": {"type": "string"},
                                               "withGameIds": {"type": "boolean"}},
            handler=games_api.users_status),
-        Op("get", "/api/stream/game/{id}", "A game for spectators: the game, a line per "
-           "move, the game again at its end", {"type": "string"}, "none", stream=True,
-           media="application/x-ndjson", path_params={"id": ID},
-           handler=games_api.stream_game),
+        Op("get", SPECTATORS + "{id}", "A game for spectators: the game, a line per move "
+           "(an ongoing game three moves behind), the game again at its end",
+           {"type": "string"}, "none", stream=True, media="application/x-ndjson",
+           path_params={"id": ID}, handler=games_api.stream_game, owned=True),
         Op("post", "/api/challenge/{username}", "Challenge an account (acceptByToken: the "
            "opponent's token accepts it at once)",
            body={**GAME_FIELDS, "acceptByToken": {"type": "string"}},

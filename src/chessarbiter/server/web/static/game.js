@@ -7,6 +7,7 @@ import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from "./vendor/cm-chessbo
 import {config, follow, gameView, readTypedMove, formatMs, msWords, deadlineText, ApiError} from "./api.js"
 import * as server from "./server.js"
 import {copyLink, forgetInvite, keptInvite} from "./copy.js"
+import {GoneBox} from "./gone.js"
 
 const cfg = config()
 const gameId = cfg.gameId
@@ -283,6 +284,8 @@ function onLine(line) {
     } else if (line.type === "opponentGone") {
         const was = opponent
         opponent = line.gone ? "gone" : "here"
+        if (line.gone && line.claimWinInSeconds !== undefined && !OVER(state?.status || "started")) gone.show(line.claimWinInSeconds)
+        else gone.hide()
         if (OVER(state?.status || "started") || was === opponent) return
         announce(line.gone ? "Your opponent has left the game." : was === "absent" ? "Your opponent has arrived." : "Your opponent is back.")
         $("status").textContent = statusText()
@@ -291,6 +294,7 @@ function onLine(line) {
 }
 
 const OTHER = {white: "black", black: "white"}
+const gone = new GoneBox(announce)  // the claims against an opponent gone (online profile)
 let opponent = null  // the opponent at the board: "here", "absent" (not arrived), "gone" or null (not told)
 
 // The opponent's presence in words, after the state: never "Your move." alone while the
@@ -353,7 +357,10 @@ function onState(next, fresh = false) {
     drawOffer(before)
     drawNotes(fresh)
     drawInvite()
-    if (OVER(state.status)) showResult(before)
+    if (OVER(state.status)) {
+        gone.hide()
+        showResult(before)
+    }
     refreshView()
     updateInput()
     updateButtons()
@@ -439,6 +446,8 @@ $("accept").onclick = () => act("accept", () => server.draw(gameId, token, true)
 $("decline").onclick = () => act("decline", () => server.draw(gameId, token, false))
 $("resign").onclick = () => act("resign", () => confirm("Resign this game?") && server.resign(gameId, token))
 $("abort").onclick = () => act("abort", () => confirm("Abort this game? It will not count.") && server.abort(gameId, token))
+$("claim-victory").onclick = () => act("claim", () => server.claimGone(gameId, token, true))
+$("claim-draw").onclick = () => act("claim", () => server.claimGone(gameId, token, false))
 $("claim").onclick = () => { $("claim-form").hidden = false }
 $("claim-cancel").onclick = () => { $("claim-form").hidden = true }
 $("claim-form").onsubmit = event => {

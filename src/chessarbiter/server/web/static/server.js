@@ -9,6 +9,8 @@ export const move = (id, token, uci, offeringDraw) =>
 export const draw = (id, token, yes) => post(`${game(id)}/draw/${yes ? "yes" : "no"}`, token)
 export const resign = (id, token) => post(`${game(id)}/resign`, token)
 export const abort = (id, token) => post(`${game(id)}/abort`, token)
+export const claimGone = (id, token, victory) =>
+    post(`${game(id)}/claim-${victory ? "victory" : "draw"}`, token)
 export const claim = (id, token, kind, intended) =>
     post(`${game(id)}/claim/${kind}${intended ? `?move=${intended}` : ""}`, token)
 
