@@ -19,6 +19,9 @@ _QUEENING: Final = QUEEN << 12
 TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
+MOVE_BITS: Final = 16
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+"""Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
 
 
 def captures(pos: Position) -> list[Move]:
@@ -62,7 +65,9 @@ def capture_score(board: list[int], move: int) -> int:
 def order_captures(pos: Position, moves: list[Move]) -> list[Move]:
     """Captures sorted by MVV-LVA."""
     board = pos.board
-    return sorted(moves, key=lambda m: capture_score(board, m), reverse=True)
+    keyed = [capture_score(board, m) << MOVE_BITS | m for m in moves]
+    keyed.sort(reverse=True)
+    return [Move(k & MOVE_MASK) for k in keyed]
 
 
 def order_moves(
@@ -72,9 +77,9 @@ def order_moves(
     killers: tuple[int, int],
     history: list[int],
 ) -> list[Move]:
-    """All moves, best candidates first."""
+    """All moves, best candidates first (equal scores: the higher move number first)."""
     board = pos.board
-    scored = []
+    keyed: list[int] = []
     for m in moves:
         if m == tt_move:
             score = TT_SCORE
@@ -86,6 +91,6 @@ def order_moves(
             score = KILLER_SCORE
         else:
             score = history[board[m & 63] << 6 | (m >> 6) & 63]
-        scored.append((score, m))
-    scored.sort(reverse=True)
-    return [m for _, m in scored]
+        keyed.append(score << MOVE_BITS | m)
+    keyed.sort(reverse=True)
+    return [Move(k & MOVE_MASK) for k in keyed]
