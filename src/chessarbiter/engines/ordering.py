@@ -1,12 +1,13 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
 victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
-generator of the quiescence search."""
+generator of the quiescence search and the static exchange evaluation that prunes it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
 from chessarbiter.core import movegen
+from chessarbiter.core.attacks import attackers
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.squares import QUEEN, RANKS
 from chessarbiter.engines.tables import ORDER_VALUE
@@ -94,3 +95,41 @@ def order_moves(
         keyed.append(score << MOVE_BITS | m)
     keyed.sort(reverse=True)
     return [Move(k & MOVE_MASK) for k in keyed]
+
+
+def loses_material(pos: Position, move: int) -> bool:
+    """Whether a capture loses material once the exchanges on its square are played out
+    with the least valuable piece first (a static exchange evaluation below zero). Only a
+    capture by a piece worth more than its victim can; promotions and en passant count as
+    not losing."""
+    board = pos.board
+    to = (move >> 6) & 63
+    fr = move & 63
+    on_square = ORDER_VALUE[board[fr] & 7]
+    gain = ORDER_VALUE[board[to] & 7]
+    if move >> 12 or on_square <= gain or not board[to]:
+        return False
+    p = pos.pieces
+    occupied = (pos.occupied_co[0] | pos.occupied_co[1]) ^ 1 << fr
+    side = pos.colour_to_move() ^ 1
+    gains = [gain]
+    while True:
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break
+        hits = attackers(p, side, to, occupied) & occupied
+        if not hits:
+            break
+        base = side << 3
+        for kind in range(1, 7):
+            bb = hits & p[base | kind]
+            if bb:
+                occupied ^= bb & -bb
+                on_square = ORDER_VALUE[kind]
+                break
+        side ^= 1
+    gains.pop()
+    while len(gains) > 1:
+        last = gains.pop()
+        gains[-1] = -max(-gains[-1], last)
+    return gains[0] < 0

@@ -1,5 +1,6 @@
 """Alpha-beta search: iterative deepening with aspiration windows over a principal variation
-search (negamax) with a transposition table, quiescence search, check extension, null-move
+search (negamax) with a transposition table, quiescence search (captures that lose material
+by static exchange left out), check extension, null-move
 pruning, late move reductions, futility pruning, mate-distance pruning, killer and history
 move ordering, and draw detection (repetition along the game and the search path, the
 50-move rule, insufficient material). A proven mate ends the iterations.
@@ -23,6 +24,7 @@ from chessarbiter.engines.evaluation import PawnCache, evaluate, insufficient_ma
 from chessarbiter.engines.ordering import (
     captures,
     is_tactical,
+    loses_material,
     order_captures,
     order_moves,
 )
@@ -571,6 +573,7 @@ class Searcher:
         for m in moves:
             if not in_check and not m >> 12 and (
                 stand + ORDER_VALUE[board[(m >> 6) & 63] & 7 or 1] + DELTA_MARGIN <= alpha
+                or loses_material(pos, m)
             ):
                 continue
             pos.push(m)
