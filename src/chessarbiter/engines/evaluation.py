@@ -160,7 +160,8 @@ def phase(p: list[int]) -> int:
     )
 
 
-# -- the terms, counted: the evaluation weighs them, bench/tune_eval.py fits their weights ----
+# -- the terms, counted: the evaluation weighs them, and bench/tune_eval.py counts them with
+# these same functions to fit their weights -------------------------------------------------
 
 def file_fill(bb: int) -> int:
     """Every square of the files holding a square of ``bb``."""
@@ -239,6 +240,16 @@ def rook_files(p: list[int], colour: int) -> tuple[int, int]:
     return (rooks & ~(own | enemy)).bit_count(), (rooks & enemy & ~own).bit_count()
 
 
+def relative_rank(sq: int, colour: int) -> int:
+    """The rank of a square counted from ``colour``'s side (0 its first rank)."""
+    return 7 - (sq >> 3) if colour else sq >> 3
+
+
+def bishop_pair(p: list[int], colour: int) -> bool:
+    """Whether ``colour`` has two bishops or more."""
+    return p[colour << 3 | 3].bit_count() >= 2
+
+
 def shelter(p: list[int], colour: int) -> int:
     """Own pawns on the two ranks in front of ``colour``'s king, on its file and beside."""
     return (SHIELD[colour][p[colour << 3 | 6].bit_length() - 1] & p[colour << 3 | 1]).bit_count()
@@ -266,9 +277,7 @@ def _pawn_score(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int
     while passed:
         low = passed & -passed
         passed ^= low
-        rank = (low.bit_length() - 1) >> 3
-        if colour:
-            rank = 7 - rank
+        rank = relative_rank(low.bit_length() - 1, colour)
         mg += PASSED[0][rank]
         eg += PASSED[1][rank]
     return mg, eg
@@ -290,7 +299,7 @@ def _pieces(p: list[int], occupied: int, colour: int, enemy_attacks: int) -> tup
         open_files, half_open = rook_files(p, colour)
         mg += ROOK_OPEN_FILE[0] * open_files + ROOK_HALF_OPEN_FILE[0] * half_open
         eg += ROOK_OPEN_FILE[1] * open_files + ROOK_HALF_OPEN_FILE[1] * half_open
-    if p[base | 3].bit_count() >= 2:
+    if bishop_pair(p, colour):
         mg += BISHOP_PAIR[0]
         eg += BISHOP_PAIR[1]
     own_shelter = shelter(p, colour)
