@@ -1,8 +1,8 @@
 """The built-in engine's speed and strength (issue: engines).
 
-Speed: ``.venv/bin/python bench/bench_engine.py nps [--seconds 3]`` searches a few positions
-for the same time with the built-in engine and with Debian's Stockfish (one thread, 16 MB
-hash) and prints both engines' nodes per second and the ratio.
+Speed: ``.venv/bin/python bench/bench_engine.py nps [--seconds 3] [--rounds 1]`` searches a few
+positions in turn with the built-in engine and with Debian's Stockfish (one thread, 16 MB
+hash), for the same time each, and prints both engines' nodes per CPU second and the ratio.
 
 Strength: ``.venv/bin/python bench/bench_engine.py match --opponent OPP --games N
 [--level L] [--tc 10+0.1]`` plays a small match against ``random``, ``sf-elo:1350``
@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import shutil
 import subprocess
 import time
+from pathlib import Path
 from typing import Protocol
 
 from chessarbiter.clock import BonusMode, parse_human
@@ -181,8 +183,15 @@ def match(args: argparse.Namespace) -> None:
           f"Elo difference {elo(score, args.games)}")
 
 
-def stockfish_nps(path: str, fen: str, seconds: float) -> tuple[int, int]:
-    """Stockfish's nodes and nodes/s on ``fen`` in ``seconds`` (one thread, 16 MB hash)."""
+def _cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), from ``/proc`` (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stockfish_nps(path: str, fen: str, seconds: float) -> tuple[int, float]:
+    """Stockfish's nodes on ``fen`` in ``seconds`` (one thread, 16 MB hash) and the CPU
+    seconds its search took."""
     proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
 
@@ -199,52 +208,57 @@ def stockfish_nps(path: str, fen: str, seconds: float) -> tuple[int, int]:
 
     say("uci", "uciok")
     say("setoption name Threads value 1\nsetoption name Hash value 16\nisready", "readyok")
-    proc.stdin.write(f"position fen {fen}\n")
+    say(f"position fen {fen}\nisready", "readyok")
+    before = _cpu_seconds(proc.pid)
     lines = say(f"go movetime {int(seconds * 1000)}", "bestmove")
+    cpu = _cpu_seconds(proc.pid) - before
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     proc.wait(10)
-    nodes = speed = 0
+    nodes = 0
     for line in lines:
         words = line.split()
-        if "nps" in words and "nodes" in words:
+        if "nodes" in words:
             nodes = int(words[words.index("nodes") + 1])
-            speed = int(words[words.index("nps") + 1])
-    return nodes, speed
+    return nodes, cpu
 
 
 def nps(args: argparse.Namespace) -> None:
-    """Nodes/s of the built-in engine and of Stockfish on the same positions, for the same
-    time each, and the ratio."""
+    """Nodes per CPU second of the built-in engine and of Stockfish on the same positions,
+    searched in turn for the same time each, and the ratio. CPU time, not wall time: on a
+    shared machine the wall time is mostly time spent waiting for a core."""
     path = args.stockfish or shutil.which("stockfish") or shutil.which(
         "stockfish", path="/usr/games")
     ours_nodes = theirs_nodes = 0
     ours_s = theirs_s = 0.0
     print(f"{'position':<66} {'ours n/s':>9} {'stockfish n/s':>14} {'ratio':>7}")
-    for fen in POSITIONS:
-        searcher = Searcher()
-        started = time.perf_counter()
-        result = searcher.search(parse_fen(fen), Limits(soft_ms=2_000_000,
-                                                        hard_ms=int(args.seconds * 1000)))
-        elapsed = time.perf_counter() - started
-        ours_nodes += result.nodes
-        ours_s += elapsed
-        ours = result.nodes / elapsed
-        line = f"{fen:<66} {ours:>9,.0f}"
-        if path is not None:
-            nodes, speed = stockfish_nps(path, fen, args.seconds)
-            theirs_nodes += nodes
-            theirs_s += nodes / speed if speed else 0.0
-            line += f" {speed:>14,} {ours / speed if speed else 0:>7.3f}"
-        print(line)
+    for _ in range(args.rounds):
+        for fen in POSITIONS:
+            searcher = Searcher()
+            started = time.process_time()
+            result = searcher.search(parse_fen(fen), Limits(
+                soft_ms=2_000_000, hard_ms=int(args.seconds * 1000)))
+            elapsed = time.process_time() - started
+            ours_nodes += result.nodes
+            ours_s += elapsed
+            ours = result.nodes / elapsed
+            line = f"{fen:<66} {ours:>9,.0f}"
+            if path is not None:
+                nodes, cpu = stockfish_nps(path, fen, args.seconds)
+                theirs_nodes += nodes
+                theirs_s += cpu
+                speed = nodes / cpu if cpu else 0.0
+                line += f" {speed:>14,.0f} {ours / speed if speed else 0:>7.3f}"
+            print(line, flush=True)
     ours_total = ours_nodes / ours_s
-    print(f"built-in engine: {ours_nodes:,} nodes in {ours_s:.1f} s, {ours_total:,.0f} nodes/s "
-          f"({'compiled' if not searcher_module_is_source() else 'pure Python'})")
+    print(f"built-in engine: {ours_nodes:,} nodes in {ours_s:.1f} CPU s, {ours_total:,.0f} "
+          f"nodes/s ({'compiled' if not searcher_module_is_source() else 'pure Python'})")
     if path is None:
         print("stockfish not found (Debian: apt-get install stockfish): no comparison")
         return
     theirs_total = theirs_nodes / theirs_s if theirs_s else 0.0
-    print(f"stockfish ({path}, 1 thread): {theirs_nodes:,} nodes, {theirs_total:,.0f} nodes/s")
+    print(f"stockfish ({path}, 1 thread): {theirs_nodes:,} nodes in {theirs_s:.1f} CPU s, "
+          f"{theirs_total:,.0f} nodes/s")
     print(f"ratio: {ours_total / theirs_total:.3f}x")
 
 
@@ -260,6 +274,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     speed = sub.add_parser("nps", help="nodes per second beside Stockfish's")
     speed.add_argument("--seconds", type=float, default=3.0, help="per position (default 3)")
+    speed.add_argument("--rounds", type=int, default=1, help="times over the positions")
     speed.add_argument("--stockfish", help="path of the stockfish binary")
     speed.set_defaults(func=nps)
     games = sub.add_parser("match", help="a small match against an opponent")

@@ -8,7 +8,8 @@ alternating, flags by the Laws), and prints per match the score, the Elo differe
 95% margin and the games lost on time (by either side), and per level an estimate on
 Stockfish's scale: the anchors' ``UCI_Elo`` plus the difference, averaged with weights
 ``1 / margin^2`` over the matches with a finite difference. A level that wins or loses
-every game is only above or below its anchors.
+every game is only above or below its anchors. Last, the estimates as the entries of
+``LADDER_ELO`` in ``engines/levels.py`` (the table the level choosers show).
 
 Stockfish refuses an ``UCI_Elo`` below its minimum (1350 for 15.1, 1320 for 16 on). The
 figures mean something only from an idle machine: a loaded one slows both engines, but
@@ -47,19 +48,28 @@ def levels(text: str) -> list[int]:
     return out
 
 
-def estimate(results: list[tuple[int, Tally]]) -> str:
-    """The level's Elo on the anchors' scale with its margin, or a bound."""
+def rating(results: list[tuple[int, Tally]]) -> tuple[float, float] | None:
+    """The level's Elo on the anchors' scale and its margin, if a match had a finite
+    difference."""
     weighted = [(anchor + t.elo(), t.margin()) for anchor, t in results
                 if math.isfinite(t.elo()) and math.isfinite(t.margin()) and t.margin() > 0]
     if not weighted:
+        return None
+    weights = [1 / m ** 2 for _, m in weighted]
+    value = sum(e * w for (e, _), w in zip(weighted, weights, strict=True)) / sum(weights)
+    return value, 1 / math.sqrt(sum(weights))
+
+
+def estimate(results: list[tuple[int, Tally]]) -> str:
+    """The level's Elo on the anchors' scale with its margin, or a bound."""
+    found = rating(results)
+    if found is None:
         if all(t.score == 1 for _, t in results):
             return f"above {max(a for a, _ in results)}"
         if all(t.score == 0 for _, t in results):
             return f"below {min(a for a, _ in results)}"
         return "unknown"
-    weights = [1 / m ** 2 for _, m in weighted]
-    value = sum(e * w for (e, _), w in zip(weighted, weights, strict=True)) / sum(weights)
-    return f"{value:.0f} +- {1 / math.sqrt(sum(weights)):.0f}"
+    return f"{found[0]:.0f} +- {found[1]:.0f}"
 
 
 def play(config: MatchConfig, concurrency: int, pgn: IO[str] | None) -> tuple[Tally, int]:
@@ -98,6 +108,7 @@ def main() -> int:
     print(f"levels {args.levels} against {program} at UCI_Elo {anchors}, {args.games} games "
           f"each at {args.tc}", flush=True)
     pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    table: dict[int, int | None] = {}
     try:
         for level in args.levels:
             results: list[tuple[int, Tally]] = []
@@ -118,9 +129,14 @@ def main() -> int:
                       f"{flags} lost on time", flush=True)
             print(f"level {level}: about {estimate(results)} on Stockfish's UCI_Elo scale",
                   flush=True)
+            found = rating(results)
+            table[level] = None if found is None else round(found[0])
     finally:
         if pgn is not None:
             pgn.close()
+    print("LADDER_ELO entries for src/chessarbiter/engines/levels.py:")
+    for level, elo in table.items():
+        print(f"    {level}: {elo},")
     return 0
 
 

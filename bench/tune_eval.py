@@ -29,15 +29,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from chessarbiter.core import movegen
-from chessarbiter.core.attacks import (
-    KING_ATTACKS,
-    KNIGHT_ATTACKS,
-    bishop_attacks,
-    rook_attacks,
-)
 from chessarbiter.core.moves import CASTLE_FLAG
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import FILES
 from chessarbiter.engines import evaluation, weights
 from chessarbiter.engines.tables import FULL_PHASE
 from chessarbiter.notation.pgn_reader import read_pgn_file
@@ -78,88 +71,50 @@ def _squares(bb: int) -> Iterator[int]:
 
 
 def terms(pos: Position) -> dict[Key, int]:
-    """The count of each weight's term (White's minus Black's), by the rules of
-    :func:`chessarbiter.engines.evaluation.evaluate` without the mop-up and the tempo."""
+    """The count of each weight's term (White's minus Black's), counted by the functions of
+    :mod:`chessarbiter.engines.evaluation` that :func:`~evaluation.evaluate` weighs (all
+    of them, whatever their weights), without the mop-up and the tempo."""
     p = pos.pieces
     out: dict[Key, int] = {}
 
-    def add(key: Key, n: int) -> None:
-        out[key] = out.get(key, 0) + n
+    def add(group: str, n: int, *index: int) -> None:
+        for stage in (0, 1):
+            key = (group, stage, *index)
+            out[key] = out.get(key, 0) + n
 
     occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    pawn_attacks = (evaluation.pawn_attacks(p[1], 0), evaluation.pawn_attacks(p[9], 1))
     for colour in (0, 1):
         sign = 1 if colour == 0 else -1
-        base, enemy_base = colour << 3, (colour ^ 1) << 3
-        own_pawns, enemy_pawns = p[base | 1], p[enemy_base | 1]
+        base = colour << 3
+        enemy_attacks = pawn_attacks[colour ^ 1]
         for kind in range(1, 7):
             for sq in _squares(p[base | kind]):
-                white_sq = sq if colour == 0 else sq ^ 56
-                for stage in (0, 1):
-                    add(("MATERIAL", stage, kind), sign)
-                    add(("PST", stage, kind, white_sq), sign)
-        area = ~pos.occupied_co[colour] & ~evaluation.pawn_attacks(enemy_pawns, colour ^ 1)
-        enemy_king = p[enemy_base | 6].bit_length() - 1
-        zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
+                add("MATERIAL", sign, kind)
+                add("PST", sign, kind, sq if colour == 0 else sq ^ 56)
+        area, zone = evaluation.reach_area(p, colour, enemy_attacks)
         for kind in (2, 3, 4, 5):
-            for sq in _squares(p[base | kind]):
-                if kind == 2:
-                    reach = KNIGHT_ATTACKS[sq]
-                elif kind == 3:
-                    reach = bishop_attacks(sq, occupied)
-                elif kind == 4:
-                    reach = rook_attacks(sq, occupied)
-                else:
-                    reach = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
-                for stage in (0, 1):
-                    add(("MOBILITY", stage, kind), sign * (reach & area).bit_count())
-                    add(("KING_ATTACK", stage, kind), sign * (reach & zone).bit_count())
-                if kind == 4:
-                    file_bb = FILES[sq & 7]
-                    if not file_bb & (own_pawns | enemy_pawns):
-                        for stage in (0, 1):
-                            add(("ROOK_OPEN_FILE", stage), sign)
-                    elif not file_bb & own_pawns:
-                        for stage in (0, 1):
-                            add(("ROOK_HALF_OPEN_FILE", stage), sign)
-        if p[base | 3].bit_count() >= 2:
-            for stage in (0, 1):
-                add(("BISHOP_PAIR", stage), sign)
-        shelter = evaluation.SHIELD[colour][p[base | 6].bit_length() - 1] & own_pawns
-        for stage in (0, 1):
-            add(("SHELTER", stage), sign * shelter.bit_count())
-        enemy_attacks = evaluation.pawn_attacks(enemy_pawns, colour ^ 1)
-        for sq in _squares(own_pawns):
-            file = sq & 7
-            rank = sq >> 3 if colour == 0 else 7 - (sq >> 3)
-            if not evaluation.PASSED_MASK[colour][sq] & enemy_pawns:
-                for stage in (0, 1):
-                    add(("PASSED", stage, rank), sign)
-            if not evaluation.ADJACENT[file] & own_pawns:
-                for stage in (0, 1):
-                    add(("ISOLATED", stage), sign)
-            elif not evaluation.SUPPORT[colour][sq] & own_pawns and (
-                enemy_attacks >> (sq + 8 if colour == 0 else sq - 8)) & 1:
-                for stage in (0, 1):
-                    add(("BACKWARD", stage), sign)
-        for file_bb in FILES:
-            extra = (own_pawns & file_bb).bit_count() - 1
-            if extra > 0:
-                for stage in (0, 1):
-                    add(("DOUBLED", stage), sign * extra)
+            mobility, attacks = evaluation.reach(p, occupied, base | kind, area, zone)
+            add("MOBILITY", sign * mobility, kind)
+            add("KING_ATTACK", sign * attacks, kind)
+        open_files, half_open = evaluation.rook_files(p, colour)
+        add("ROOK_OPEN_FILE", sign * open_files)
+        add("ROOK_HALF_OPEN_FILE", sign * half_open)
+        add("BISHOP_PAIR", sign * evaluation.bishop_pair(p, colour))
+        add("SHELTER", sign * evaluation.shelter(p, colour))
+        passed, isolated, backward, doubled = evaluation.pawn_structure(p, colour, enemy_attacks)
+        for sq in _squares(passed):
+            add("PASSED", sign, evaluation.relative_rank(sq, colour))
+        add("ISOLATED", sign * isolated.bit_count())
+        add("BACKWARD", sign * backward.bit_count())
+        add("DOUBLED", sign * doubled)
     return out
-
-
-def phase_of(pos: Position) -> int:
-    p = pos.pieces
-    phase = ((p[2] | p[3] | p[10] | p[11]).bit_count() + 2 * (p[4] | p[12]).bit_count()
-             + 4 * (p[5] | p[13]).bit_count())
-    return min(phase, FULL_PHASE)
 
 
 def features(pos: Position, index: dict[Key, int]) -> Features:
     """White's evaluation as ``sum(weight[i] * c)``: each term count times its stage's share
     of the phase."""
-    phase = phase_of(pos)
+    phase = evaluation.phase(pos.pieces)
     share = (phase / FULL_PHASE, (FULL_PHASE - phase) / FULL_PHASE)
     return [(index[key], n * share[int(key[1])])  # type: ignore[call-overload]
             for key, n in terms(pos).items() if n]

@@ -35,5 +35,7 @@ def test_a_short_ladder_prints_each_match_and_each_level(tmp_path: Path) -> None
     assert all(sum(int(n) for n in m[1:4]) == 2 for m in matches)
     assert re.findall(r"^level (\d+): about .+ on Stockfish's UCI_Elo scale$", out.stdout,
                       re.MULTILINE) == ["1", "10"]
+    entries = out.stdout.partition("LADDER_ELO entries for src/chessarbiter/engines/levels.py:")[2]
+    assert re.findall(r"^    (\d+): (?:\d+|None),$", entries, re.MULTILINE) == ["1", "10"]
     games = read_pgn_text((tmp_path / "ladder.pgn").read_text())
     assert len(games) == 4 and all(g.result != "*" and not g.error for g in games)

@@ -89,19 +89,16 @@ def test_being_mated_is_proven_too() -> None:
     assert mate_in(result.score) == -1 and result.depth < 10
 
 
-@pytest.mark.parametrize(("fen", "depth"), [*((f, 4) for f in MULTIPV_POSITIONS),
-                                            pytest.param(SHARP, 5, marks=pytest.mark.long)])
-def test_three_lines_cost_at_most_three_times_one_with_half_to_spare(
-    fen: str, depth: int
-) -> None:
-    """MultiPV 3 searches at most 3 x 1.5 times the nodes of one line at the same depth:
-    1.4 to 1.9 times in the quiet positions at depth 4, 4.0 times in the sharp "kiwipete"
-    position at depth 5 (6.4 at depth 4, where one line takes under 15,000 nodes; 8.5
-    before the one-pass search), a long test: 190,000 nodes in all."""
+@pytest.mark.parametrize(("fen", "depth"), [*((f, 4) for f in MULTIPV_POSITIONS), (SHARP, 5)])
+def test_three_lines_cost_at_most_three_times_one(fen: str, depth: int) -> None:
+    """MultiPV 3 searches at most 3 times the nodes of one line at the same depth: 1.3 to
+    1.9 times in the quiet positions at depth 4, 2.4 times in the sharp "kiwipete" position
+    at depth 5 (3.8 before the quiescence search left out the captures that lose material,
+    8.5 before the one-pass search; 1.4 to 2.8 times in seven positions at depth 6)."""
     pos = parse_fen(fen)
     one = Searcher().search(pos, Limits(depth=depth)).nodes
     three = Searcher().search(pos, Limits(depth=depth), multipv=3).nodes
-    assert 2 * three <= 9 * one
+    assert three <= 3 * one
 
 
 @pytest.mark.parametrize("fen", MULTIPV_POSITIONS)

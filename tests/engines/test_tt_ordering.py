@@ -7,7 +7,7 @@ import pytest
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import QUEEN
-from chessarbiter.engines.ordering import captures, is_tactical, order_moves
+from chessarbiter.engines.ordering import captures, is_tactical, loses_material, order_moves
 from chessarbiter.engines.tt import (
     EXACT,
     LOWER,
@@ -51,6 +51,24 @@ def test_order_table_move_then_captures_then_killers_then_history() -> None:
     history[pos.board[liked & 63] << 6 | (liked >> 6) & 63] = 50
     ordered = order_moves(pos, pos.legal_moves(), table, (killer, 0), history)
     assert ordered[:4] == [table, capture, killer, liked]
+
+
+@pytest.mark.parametrize(("fen", "move", "loses"), [
+    ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", True),  # the queen for a pawn
+    ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", False),  # an undefended pawn
+    ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", False),  # the rook behind wins it
+    ("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", True),  # the rook for a pawn
+    ("3qk3/8/8/3r4/8/8/3R4/3QK3 w - - 0 1", "d2d5", False),  # rook for rook, queens last
+    ("4k3/8/4p3/3n4/8/8/8/3RK2B w - - 0 1", "h1d5", False),  # the bishop for a knight
+    ("4k3/8/4p3/3n4/2N5/8/8/4K3 w - - 0 1", "c4e5", False),  # not a capture
+])
+def test_a_capture_losing_the_exchange_on_its_square_is_recognised(
+    fen: str, move: str, loses: bool
+) -> None:
+    """The static exchange evaluation behind the quiescence search's pruning: the captures
+    on the square played out, each side with its least valuable piece, through x-rays."""
+    pos = parse_fen(fen)
+    assert loses_material(pos, pos.parse_uci(move)) is loses
 
 
 def test_the_table_keeps_the_deeper_result_unless_the_new_one_is_exact() -> None:

@@ -37,8 +37,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--profile", default="auto",
                         help="rule profile (default: FIDE 2023 standard, rapid or blitz by the "
                              "time control)")
-    parser.add_argument("--white", default="human", help="human, engine[:LEVEL] or uci:COMMAND")
-    parser.add_argument("--black", default="engine", help="human, engine[:LEVEL] or uci:COMMAND")
+    side = ("human, engine[:LEVEL] (the built-in engine, LEVEL 1-10, default 3; --levels "
+            "lists each level's Elo) or uci:COMMAND")
+    parser.add_argument("--white", default="human", help=side)
+    parser.add_argument("--black", default="engine", help=side)
+    parser.add_argument("--levels", action="store_true",
+                        help="list the built-in engine's levels with their Elo, and exit")
     parser.add_argument("--fen", default="startpos", help="start position (FEN or startpos)")
     parser.add_argument("--chess960", action="store_true", help="Chess960 castling")
     parser.add_argument("--accessible", action="store_true",
@@ -212,6 +216,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--dir: {args.dir}: not a folder")
     if args.list:
         return list_games(args)
+    if args.levels:
+        from chessarbiter.engines.levels import LADDER_ELO, elo_label
+
+        for level in sorted(LADDER_ELO):
+            print(f"level {level:>2}: {elo_label(level)}")
+        return 0
     play = build(args)
     if args.accessible:
         from chessarbiter.tui.accessible import run_accessible

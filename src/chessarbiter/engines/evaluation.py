@@ -94,8 +94,21 @@ def pawn_attacks(pawns: int, colour: int) -> int:
     return (pawns >> 7) & _NOT_A | (pawns >> 9) & _NOT_H
 
 
-def evaluate(pos: Position) -> int:
-    """The position's value for the side to move (positive: better for it)."""
+PawnCache = dict[int, tuple[int, int]]
+"""Pawn-structure scores (middlegame, endgame; White's minus Black's) by the pawns'
+placement (:func:`pawn_key`): a search meets the same pawns in most of its positions."""
+PAWN_CACHE: Final = 1 << 14
+"""Entries a pawn cache holds (all forgotten when full)."""
+
+
+def pawn_key(p: list[int]) -> int:
+    """The identity of both sides' pawn placement."""
+    return p[1] | p[9] << 64
+
+
+def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
+    """The position's value for the side to move (positive: better for it). ``pawn_cache``
+    remembers the pawn-structure terms (a search passes its own)."""
     p = pos.pieces
     if insufficient_material(pos):
         return 0
@@ -110,106 +123,187 @@ def evaluate(pos: Position) -> int:
                 sq = low.bit_length() - 1
                 mg += mgt[sq]
                 eg += egt[sq]
-    phase = (
-        (p[2] | p[3] | p[10] | p[11]).bit_count()
-        + 2 * (p[4] | p[12]).bit_count()
-        + 4 * (p[5] | p[13]).bit_count()
-    )
-    phase = min(phase, FULL_PHASE)
-    occ = pos.occupied_co
     white_attacks = pawn_attacks(p[1], 0)
     black_attacks = pawn_attacks(p[9], 1)
-    white_mg, white_eg = _pawns(p, 0, black_attacks)
-    black_mg, black_eg = _pawns(p, 1, white_attacks)
-    mg += white_mg - black_mg
-    eg += white_eg - black_eg
-    white_mg, white_eg = _pieces(p, occ, 0, black_attacks)
-    black_mg, black_eg = _pieces(p, occ, 1, white_attacks)
+    if pawn_cache is None:
+        pawns_mg, pawns_eg = _pawn_scores(p, white_attacks, black_attacks)
+    else:
+        key = pawn_key(p)
+        cached = pawn_cache.get(key)
+        if cached is None:
+            if len(pawn_cache) >= PAWN_CACHE:
+                pawn_cache.clear()
+            cached = pawn_cache[key] = _pawn_scores(p, white_attacks, black_attacks)
+        pawns_mg, pawns_eg = cached
+    mg += pawns_mg
+    eg += pawns_eg
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    white_mg, white_eg = _pieces(p, occupied, 0, black_attacks)
+    black_mg, black_eg = _pieces(p, occupied, 1, white_attacks)
     mg += white_mg - black_mg
     eg += white_eg - black_eg
     eg += _mop_up(p, eg)
-    blend = mg * phase + eg * (FULL_PHASE - phase)
+    ph = phase(p)
+    blend = mg * ph + eg * (FULL_PHASE - ph)
     score = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # colour-symmetric
     return (score if pos.turn == 0 else -score) + TEMPO
 
 
-def _pawns(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
-    """(middlegame, endgame) pawn-structure score of one colour: passed pawns by rank,
-    isolated pawns, backward pawns (no own pawn beside or behind to support them, their
-    stop square held by an enemy pawn), doubled pawns."""
+def phase(p: list[int]) -> int:
+    """The game phase by the pieces left: knights and bishops 1, rooks 2, queens 4, at most
+    ``FULL_PHASE`` (the middlegame's weight; the endgame's is the rest)."""
+    return min(
+        (p[2] | p[3] | p[10] | p[11]).bit_count()
+        + 2 * (p[4] | p[12]).bit_count()
+        + 4 * (p[5] | p[13]).bit_count(),
+        FULL_PHASE,
+    )
+
+
+# -- the terms, counted: the evaluation weighs them, and bench/tune_eval.py counts them with
+# these same functions to fit their weights -------------------------------------------------
+
+def file_fill(bb: int) -> int:
+    """Every square of the files holding a square of ``bb``."""
+    bb |= bb >> 8
+    bb |= bb >> 16
+    bb |= bb >> 32
+    return (bb & 0xFF) * 0x0101010101010101
+
+
+def pawn_structure(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int, int, int]:
+    """One colour's pawns: (passed, isolated, backward, doubled): the bitboards of its
+    passed pawns (no enemy pawn ahead on its file or beside it), isolated pawns (no own pawn
+    on a file beside it) and backward pawns (not isolated, no own pawn beside or behind to
+    support it, its stop square held by an enemy pawn), and the count of its pawns beyond
+    the first on each file."""
     own = p[colour << 3 | 1]
     enemy = p[(colour ^ 1) << 3 | 1]
-    mg = eg = 0
-    passed = PASSED_MASK[colour]
+    files = file_fill(own)
+    isolated = own & ~((files << 1) & _NOT_A | (files >> 1) & _NOT_H)
+    passed = backward = 0
+    passed_mask = PASSED_MASK[colour]
     support = SUPPORT[colour]
-    step = 8 if colour == 0 else -8
+    stops = enemy_attacks >> 8 if colour == 0 else (enemy_attacks << 8) & _FULL
     bb = own
     while bb:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
-        if not passed[sq] & enemy:
-            rank = sq >> 3 if colour == 0 else 7 - (sq >> 3)
-            mg += PASSED[0][rank]
-            eg += PASSED[1][rank]
-        if not ADJACENT[sq & 7] & own:
-            mg += ISOLATED[0]
-            eg += ISOLATED[1]
-        elif not support[sq] & own and (enemy_attacks >> (sq + step)) & 1:
-            mg += BACKWARD[0]
-            eg += BACKWARD[1]
-    for file_bb in FILES:
-        extra = (own & file_bb).bit_count() - 1
-        if extra > 0:
-            mg += DOUBLED[0] * extra
-            eg += DOUBLED[1] * extra
+        if not passed_mask[sq] & enemy:
+            passed |= low
+        if not support[sq] & own:
+            backward |= low
+    backward &= stops & ~isolated
+    return passed, isolated, backward, own.bit_count() - (files & 0xFF).bit_count()
+
+
+def reach(p: list[int], occupied: int, piece: int, area: int, zone: int) -> tuple[int, int]:
+    """The pieces ``piece`` (a knight, bishop, rook or queen of a colour): (mobility, king
+    attacks): the squares of ``area`` each reaches, and of the enemy king's ``zone``."""
+    kind = piece & 7
+    mobility = attacks = 0
+    bb = p[piece]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        if kind == 2:
+            targets = KNIGHT_ATTACKS[sq]
+        elif kind == 3:
+            targets = bishop_attacks(sq, occupied)
+        elif kind == 4:
+            targets = rook_attacks(sq, occupied)
+        else:
+            targets = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+        mobility += (targets & area).bit_count()
+        attacks += (targets & zone).bit_count()
+    return mobility, attacks
+
+
+def reach_area(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
+    """(area, zone) of :func:`reach` for ``colour``'s pieces: the squares holding no own
+    piece that no enemy pawn attacks, and the enemy king's square with those around it."""
+    occupied = 0
+    for piece in range(colour << 3 | 1, colour << 3 | 7):
+        occupied |= p[piece]
+    king = p[(colour ^ 1) << 3 | 6].bit_length() - 1
+    return _FULL ^ (occupied | enemy_attacks), KING_ATTACKS[king] | 1 << king
+
+
+def rook_files(p: list[int], colour: int) -> tuple[int, int]:
+    """(open, half-open): ``colour``'s rooks on files without pawns, and on files with
+    enemy pawns only."""
+    rooks = p[colour << 3 | 4]
+    own = file_fill(p[colour << 3 | 1])
+    enemy = file_fill(p[(colour ^ 1) << 3 | 1])
+    return (rooks & ~(own | enemy)).bit_count(), (rooks & enemy & ~own).bit_count()
+
+
+def relative_rank(sq: int, colour: int) -> int:
+    """The rank of a square counted from ``colour``'s side (0 its first rank)."""
+    return 7 - (sq >> 3) if colour else sq >> 3
+
+
+def bishop_pair(p: list[int], colour: int) -> bool:
+    """Whether ``colour`` has two bishops or more."""
+    return p[colour << 3 | 3].bit_count() >= 2
+
+
+def shelter(p: list[int], colour: int) -> int:
+    """Own pawns on the two ranks in front of ``colour``'s king, on its file and beside."""
+    return (SHIELD[colour][p[colour << 3 | 6].bit_length() - 1] & p[colour << 3 | 1]).bit_count()
+
+
+_REACH_WEIGHED: Final = any(MOBILITY[s][k] or KING_ATTACK[s][k]
+                            for s in (0, 1) for k in (2, 3, 4, 5))
+"""Whether mobility or king attacks weigh anything (all 0 in the hand-made weights: then
+they are not computed)."""
+
+
+def _pawn_scores(p: list[int], white_attacks: int, black_attacks: int) -> tuple[int, int]:
+    """(middlegame, endgame) pawn-structure score, White's minus Black's."""
+    w_mg, w_eg = _pawn_score(p, 0, black_attacks)
+    b_mg, b_eg = _pawn_score(p, 1, white_attacks)
+    return w_mg - b_mg, w_eg - b_eg
+
+
+def _pawn_score(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
+    passed, isolated, backward, doubled = pawn_structure(p, colour, enemy_attacks)
+    n_isolated = isolated.bit_count()
+    n_backward = backward.bit_count()
+    mg = ISOLATED[0] * n_isolated + BACKWARD[0] * n_backward + DOUBLED[0] * doubled
+    eg = ISOLATED[1] * n_isolated + BACKWARD[1] * n_backward + DOUBLED[1] * doubled
+    while passed:
+        low = passed & -passed
+        passed ^= low
+        rank = relative_rank(low.bit_length() - 1, colour)
+        mg += PASSED[0][rank]
+        eg += PASSED[1][rank]
     return mg, eg
 
 
-def _pieces(p: list[int], occ: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
+def _pieces(p: list[int], occupied: int, colour: int, enemy_attacks: int) -> tuple[int, int]:
     """(middlegame, endgame) score of one colour's pieces: mobility, attacks on the enemy
     king's zone, rooks on open or half-open files, the bishop pair, the king's shelter."""
     base = colour << 3
-    own_pawns = p[base | 1]
-    all_pawns = own_pawns | p[(colour ^ 1) << 3 | 1]
-    occupied = occ[0] | occ[1]
-    area = _FULL ^ (occ[colour] | enemy_attacks)
-    king = p[(colour ^ 1) << 3 | 6].bit_length() - 1
-    zone = KING_ATTACKS[king] | 1 << king
     mg = eg = 0
-    for kind in (2, 3, 4, 5):
-        bb = p[base | kind]
-        if not bb:
-            continue
-        mobility = attacks = 0
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            sq = low.bit_length() - 1
-            if kind == 2:
-                reach = KNIGHT_ATTACKS[sq]
-            elif kind == 3:
-                reach = bishop_attacks(sq, occupied)
-            elif kind == 4:
-                reach = rook_attacks(sq, occupied)
-                file_bb = FILES[sq & 7]
-                if not file_bb & all_pawns:
-                    mg += ROOK_OPEN_FILE[0]
-                    eg += ROOK_OPEN_FILE[1]
-                elif not file_bb & own_pawns:
-                    mg += ROOK_HALF_OPEN_FILE[0]
-                    eg += ROOK_HALF_OPEN_FILE[1]
-            else:
-                reach = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
-            mobility += (reach & area).bit_count()
-            attacks += (reach & zone).bit_count()
-        mg += MOBILITY[0][kind] * mobility + KING_ATTACK[0][kind] * attacks
-        eg += MOBILITY[1][kind] * mobility + KING_ATTACK[1][kind] * attacks
-    if p[base | 3].bit_count() >= 2:
+    if _REACH_WEIGHED:
+        area, zone = reach_area(p, colour, enemy_attacks)
+        for kind in (2, 3, 4, 5):
+            if p[base | kind]:
+                mobility, attacks = reach(p, occupied, base | kind, area, zone)
+                mg += MOBILITY[0][kind] * mobility + KING_ATTACK[0][kind] * attacks
+                eg += MOBILITY[1][kind] * mobility + KING_ATTACK[1][kind] * attacks
+    if p[base | 4]:
+        open_files, half_open = rook_files(p, colour)
+        mg += ROOK_OPEN_FILE[0] * open_files + ROOK_HALF_OPEN_FILE[0] * half_open
+        eg += ROOK_OPEN_FILE[1] * open_files + ROOK_HALF_OPEN_FILE[1] * half_open
+    if bishop_pair(p, colour):
         mg += BISHOP_PAIR[0]
         eg += BISHOP_PAIR[1]
-    shelter = (SHIELD[colour][p[base | 6].bit_length() - 1] & own_pawns).bit_count()
-    return mg + SHELTER[0] * shelter, eg + SHELTER[1] * shelter
+    own_shelter = shelter(p, colour)
+    return mg + SHELTER[0] * own_shelter, eg + SHELTER[1] * own_shelter
 
 
 def _mop_up(p: list[int], eg: int) -> int:

@@ -1,12 +1,13 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
 victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
-generator of the quiescence search."""
+generator of the quiescence search and the static exchange evaluation that prunes it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
 from chessarbiter.core import movegen
+from chessarbiter.core.attacks import attackers
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.squares import QUEEN, RANKS
 from chessarbiter.engines.tables import ORDER_VALUE
@@ -19,6 +20,9 @@ _QUEENING: Final = QUEEN << 12
 TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
+MOVE_BITS: Final = 16
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+"""Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
 
 
 def captures(pos: Position) -> list[Move]:
@@ -62,7 +66,9 @@ def capture_score(board: list[int], move: int) -> int:
 def order_captures(pos: Position, moves: list[Move]) -> list[Move]:
     """Captures sorted by MVV-LVA."""
     board = pos.board
-    return sorted(moves, key=lambda m: capture_score(board, m), reverse=True)
+    keyed = [capture_score(board, m) << MOVE_BITS | m for m in moves]
+    keyed.sort(reverse=True)
+    return [Move(k & MOVE_MASK) for k in keyed]
 
 
 def order_moves(
@@ -72,9 +78,9 @@ def order_moves(
     killers: tuple[int, int],
     history: list[int],
 ) -> list[Move]:
-    """All moves, best candidates first."""
+    """All moves, best candidates first (equal scores: the higher move number first)."""
     board = pos.board
-    scored = []
+    keyed: list[int] = []
     for m in moves:
         if m == tt_move:
             score = TT_SCORE
@@ -86,6 +92,44 @@ def order_moves(
             score = KILLER_SCORE
         else:
             score = history[board[m & 63] << 6 | (m >> 6) & 63]
-        scored.append((score, m))
-    scored.sort(reverse=True)
-    return [m for _, m in scored]
+        keyed.append(score << MOVE_BITS | m)
+    keyed.sort(reverse=True)
+    return [Move(k & MOVE_MASK) for k in keyed]
+
+
+def loses_material(pos: Position, move: int) -> bool:
+    """Whether a capture loses material once the exchanges on its square are played out
+    with the least valuable piece first (a static exchange evaluation below zero). Only a
+    capture by a piece worth more than its victim can; promotions and en passant count as
+    not losing."""
+    board = pos.board
+    to = (move >> 6) & 63
+    fr = move & 63
+    on_square = ORDER_VALUE[board[fr] & 7]
+    gain = ORDER_VALUE[board[to] & 7]
+    if move >> 12 or on_square <= gain or not board[to]:
+        return False
+    p = pos.pieces
+    occupied = (pos.occupied_co[0] | pos.occupied_co[1]) ^ 1 << fr
+    side = pos.colour_to_move() ^ 1
+    gains = [gain]
+    while True:
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break
+        hits = attackers(p, side, to, occupied) & occupied
+        if not hits:
+            break
+        base = side << 3
+        for kind in range(1, 7):
+            bb = hits & p[base | kind]
+            if bb:
+                occupied ^= bb & -bb
+                on_square = ORDER_VALUE[kind]
+                break
+        side ^= 1
+    gains.pop()
+    while len(gains) > 1:
+        last = gains.pop()
+        gains[-1] = -max(-gains[-1], last)
+    return gains[0] < 0

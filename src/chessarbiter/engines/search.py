@@ -1,5 +1,6 @@
 """Alpha-beta search: iterative deepening with aspiration windows over a principal variation
-search (negamax) with a transposition table, quiescence search, check extension, null-move
+search (negamax) with a transposition table, quiescence search (captures that lose material
+by static exchange left out), check extension, null-move
 pruning, late move reductions, futility pruning, mate-distance pruning, killer and history
 move ordering, and draw detection (repetition along the game and the search path, the
 50-move rule, insufficient material). A proven mate ends the iterations.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -19,10 +20,11 @@ from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.core import movegen
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.engines.evaluation import evaluate, insufficient_material
+from chessarbiter.engines.evaluation import PawnCache, evaluate, insufficient_material
 from chessarbiter.engines.ordering import (
     captures,
     is_tactical,
+    loses_material,
     order_captures,
     order_moves,
 )
@@ -138,6 +140,7 @@ class Searcher:
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self._evals: dict[int, int] = {}
+        self._pawns: PawnCache = {}
         self._keys: list[int] = []
         self._pos = Position()
         self._start = 0
@@ -433,25 +436,41 @@ class Searcher:
                     bound == UPPER and score <= alpha
                 ):
                     return score
-        moves = movegen.legal_moves(pos)
-        if not moves:
-            return -MATE + ply if in_check else 0
         futile = False
         if not in_check and not pv_node and abs(beta) < MATE_BOUND:
             static = self._evaluate(pos, key)
             if depth <= 3:
-                if static - FUTILITY_MARGIN * depth >= beta:
+                if static - FUTILITY_MARGIN * depth >= beta and movegen.has_legal_move(pos, False):
                     return static
                 futile = depth == 1 and static + FUTILITY_MARGIN <= alpha
             if (null_ok and depth >= 4 and static >= beta and _has_pieces(pos)
+                    and movegen.has_legal_move(pos, False)
                     and self._null_move(key, depth, beta, ply)):
                 return beta
-        self._keys.append(key)
         killers = self._killers[ply]
+        # The table move first, before generating and sorting the others (which its
+        # cut-off may make moot).
+        generate_later = tt_move != 0 and movegen.is_legal(pos, tt_move, in_check)
+        if generate_later:
+            order = [Move(tt_move)]
+        else:
+            moves = movegen.legal_moves(pos)
+            if not moves:
+                return -MATE + ply if in_check else 0
+            order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history)
+        self._keys.append(key)
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
         tried: list[int] = []
-        for i, m in enumerate(self._ordered(pos, moves, tt_move, killers)):
+        i = -1
+        while True:
+            i += 1
+            if i == 1 and generate_later:
+                order = order_moves(pos, movegen.legal_moves(pos), tt_move,
+                                    (killers[0], killers[1]), self._history)
+            if i >= len(order):
+                break
+            m = order[i]
             quiet = not is_tactical(pos, m)
             pos.push(m)
             gives_check = movegen.checkers(pos) != 0
@@ -494,7 +513,7 @@ class Searcher:
         if score is None:
             if len(evals) >= EVAL_CACHE:
                 evals.clear()
-            score = evals[key] = evaluate(pos)
+            score = evals[key] = evaluate(pos, self._pawns)
         return score
 
     def _null_move(self, key: int, depth: int, beta: int, ply: int) -> bool:
@@ -531,17 +550,6 @@ class Searcher:
             index = board[other & 63] << 6 | (other >> 6) & 63
             history[index] -= bonus + history[index] * bonus // HISTORY_MAX
 
-    def _ordered(
-        self, pos: Position, moves: list[Move], tt_move: int, killers: list[int]
-    ) -> Iterator[Move]:
-        """The table move first (before sorting the rest, which a cut-off may make moot)."""
-        if tt_move and tt_move in moves:
-            yield Move(tt_move)
-            rest = order_moves(pos, moves, tt_move, (killers[0], killers[1]), self._history)
-            yield from rest[1:]
-        else:
-            yield from order_moves(pos, moves, 0, (killers[0], killers[1]), self._history)
-
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool) -> int:
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0 or self.nodes >= self._node_limit:
@@ -552,7 +560,7 @@ class Searcher:
             if not moves:
                 return -MATE + ply
             if ply >= MAX_PLY:
-                return evaluate(pos)
+                return evaluate(pos, self._pawns)
             moves = order_moves(pos, moves, 0, (0, 0), self._history)
             stand = -INFINITY
         else:
@@ -565,6 +573,7 @@ class Searcher:
         for m in moves:
             if not in_check and not m >> 12 and (
                 stand + ORDER_VALUE[board[(m >> 6) & 63] & 7 or 1] + DELTA_MARGIN <= alpha
+                or loses_material(pos, m)
             ):
                 continue
             pos.push(m)

@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chessarbiter.core.errors import ChessError
+from chessarbiter.engines.levels import LADDER_ELO, elo_label
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.games.meta import ID_LENGTH
 from chessarbiter.server.http.auth import cookie_name, secure
@@ -24,6 +25,8 @@ from chessarbiter.server.web.position import read_move, view
 HERE: Final = Path(__file__).parent
 STATIC: Final = HERE / "static"
 TEMPLATES: Final = HERE / "templates"
+DEFAULT_LEVEL: Final = 3
+"""The engine level the home page's chooser starts at."""
 
 
 def _page(name: str, title: str, status: int = 200, **config: object) -> HTMLResponse:
@@ -36,6 +39,11 @@ def _page(name: str, title: str, status: int = 200, **config: object) -> HTMLRes
             f'<option value="{html.escape(name)}"{" selected" * (name == DEFAULT_PROFILE)}>'
             f"{html.escape(name)}</option>"
             for name in sorted(PROFILES)
+        ),
+        levels="".join(
+            f'<option value="{level}"{" selected" * (level == DEFAULT_LEVEL)}>'
+            f"{level} ({elo_label(level)})</option>"
+            for level in sorted(LADDER_ELO)
         ),
     )
     return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})

@@ -1,0 +1,81 @@
+"""The tuner (``bench/tune_eval.py``) counts the evaluation's terms with the evaluation's own
+functions: its features times the weights give :func:`evaluate` back, with the shipped
+weights and with weights that make every term count (a child process, so that the changed
+weights stay there)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from chessarbiter.core.position import Position
+from chessarbiter.engines.evaluation import TEMPO, evaluate
+from tests.engines.helpers import random_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+TUNER = ROOT / "bench" / "tune_eval.py"
+
+
+def load_tuner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tune_eval", TUNER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def with_pawns(count: int, seed: int) -> list[Position]:
+    """Random positions where both sides have pawns (no mop-up term, as the tuner samples)."""
+    return [p for p in random_positions(count, seed) if p.pieces[1] and p.pieces[9]]
+
+
+@pytest.mark.parametrize("pos", with_pawns(30, seed=11), ids=lambda p: p.fen())
+def test_the_features_times_the_weights_are_the_evaluation(pos: Position) -> None:
+    tuner = load_tuner()
+    keys, weights = tuner.flatten()
+    index = {key: i for i, key in enumerate(keys)}
+    white = sum(weights[i] * c for i, c in tuner.features(pos, index))
+    expected = evaluate(pos) - TEMPO
+    assert white == pytest.approx(expected if pos.turn == 0 else -expected, abs=1)
+
+
+CHILD = """
+import importlib, importlib.util, sys
+from chessarbiter.engines import weights
+weights.MOBILITY = ((0, 0, 4, 5, 2, 1, 0), (0, 0, 3, 6, 4, 2, 0))
+weights.KING_ATTACK = ((0, 0, 7, 5, 3, 9, 0), (0, 0, 1, 2, 3, 4, 0))
+weights.BACKWARD = (-9, -13)
+from chessarbiter.engines import evaluation
+evaluation = importlib.reload(evaluation)
+spec = importlib.util.spec_from_file_location("tune_eval", sys.argv[1])
+tuner = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tuner)
+from tests.engines.helpers import random_positions
+keys, values = tuner.flatten()
+index = {key: i for i, key in enumerate(keys)}
+worst = 0.0
+for pos in random_positions(60, seed=5):
+    if not (pos.pieces[1] and pos.pieces[9]):
+        continue
+    expected = evaluation.evaluate(pos) - evaluation.TEMPO
+    expected = expected if pos.turn == 0 else -expected
+    white = sum(values[i] * c for i, c in tuner.features(pos, index))
+    worst = max(worst, abs(white - expected))
+print(worst)
+"""
+
+
+def test_every_term_counts_alike_once_weighed() -> None:
+    """Mobility, king-zone attacks and backward pawns weigh 0 in the shipped weights (so the
+    evaluation skips them): weighed, the tuner's counts still give the evaluation back."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(TUNER)], capture_output=True, text=True, timeout=120,
+        env=os.environ | {"PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout) <= 1
