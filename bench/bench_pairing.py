@@ -1,7 +1,9 @@
 """Swiss pairing and checking, side by side with bbpPairings on the same files in one run:
 the next round of a tournament (``pair``) and every round re-paired and compared
-(``check``), at 400 and 1,000 players (the corpus's bbpPairings-made files), by the FIDE
-Dutch system and, for pairing, by Burstein.
+(``check``), at 400 and 1,000 players, by the FIDE Dutch and the Burstein systems: pairing
+on the corpus's bbpPairings-made (Dutch) files, checking on those for Dutch and, for
+Burstein, on a tournament of as many rounds made by bbpPairings's own generator in Burstein
+mode (``-g``, fixed seed: the player count; with forfeits, byes and retirements).
 
 Run: ``PYTHONPATH=src .venv/bin/python bench/bench_pairing.py --bbp PATH/bbpPairings.exe
 [--repeats 3] [--only 400,1000] [--systems dutch,burstein] [--no-pair] [--no-check]
@@ -43,6 +45,8 @@ from chessarbiter.tournament.trf import PlayerRecord, Trf, dump, parse
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pairings"
 
 FILES = {400: "next_round/p400_after_r8.trf", 1000: "next_round/p1000_after_r4.trf"}
+GENERATOR = ("DrawPercentage=30\nForfeitRate=15\nRetiredRate=40\nHalfPointByeRate=20\n"
+             "HighestRating=2700\nLowestRating=1200\n")
 
 Timing = tuple[float, float]
 """CPU and wall-clock seconds."""
@@ -77,6 +81,18 @@ def first_rounds(trf: Trf, upto: int) -> str:
                                            Fraction(0)), 0, r.cells[:upto])
                if isinstance(r, PlayerRecord) else r for r in trf.records]
     return dump(Trf(tuple(records)))
+
+
+def burstein_file(bbp: str, players: int, rounds: int, folder: Path) -> Trf:
+    """A Burstein tournament made by bbpPairings's generator, named as such (``092``)."""
+    config = folder / f"burstein{players}.cfg"
+    config.write_text(f"PlayersNumber={players}\nRoundsNumber={rounds}\n{GENERATOR}")
+    out = folder / f"burstein{players}-made.trf"
+    subprocess.run([bbp, "--burstein", "-g", str(config), "-o", str(out), "-s", str(players)],
+                   capture_output=True, check=True)
+    text = out.read_text("latin-1")
+    first, _, rest = text.partition("\n")
+    return parse(f"{first}\n092 FIDE_BURSTEIN\n{rest}")
 
 
 def check_here(path: Path) -> bool:
@@ -123,7 +139,7 @@ def main() -> None:
     if not args.bbp:
         print("bbpPairings not given (--bbp or CHESSARBITER_BBPPAIRINGS): chessarbiter alone")
     systems: list[System] = [s for s in ("dutch", "burstein") if s in args.systems.split(",")]
-    print(f"{'task':<24} {'players':>7}  {'chessarbiter CPU s':>21}  {'bbpPairings CPU s':>21}"
+    print(f"{'task':<28} {'players':>7}  {'chessarbiter CPU s':>21}  {'bbpPairings CPU s':>21}"
           f"  {'ratio':>5}  {'chessarbiter wall s':>21}  {'bbpPairings wall s':>21}  same")
     with tempfile.TemporaryDirectory() as scratch:
         for players in (int(x) for x in args.only.split(",")):
@@ -141,13 +157,19 @@ def main() -> None:
                                   partial(pair_next, trf, system=system),
                                   [args.bbp, f"--{system}", str(path), "-p", str(out)],
                                   partial(same_pairs, out)))
-            if not args.no_check and "dutch" in systems:
-                path = Path(scratch) / f"check{players}.trf"  # Dutch: the file's own system
-                last = min(upcoming - 1, args.check_rounds or upcoming)
-                path.write_text(first_rounds(trf, last) if last < upcoming - 1 else text,
+            last = min(upcoming - 1, args.check_rounds or upcoming)
+            for system in [] if args.no_check else systems:
+                if system == "burstein" and not args.bbp:
+                    print("Burstein checking needs bbpPairings's generator: skipped")
+                    continue
+                made = (burstein_file(args.bbp, players, upcoming - 1, Path(scratch))
+                        if system == "burstein" else trf)
+                path = Path(scratch) / f"check-{system}{players}.trf"
+                whole = text if system == "dutch" else dump(made)
+                path.write_text(whole if last == upcoming - 1 else first_rounds(made, last),
                                 "latin-1")
-                tasks.append(Task(f"check rounds 1-{last} (dutch)", partial(check_here, path),
-                                  [args.bbp, "--dutch", str(path), "-c"], both_accept))
+                tasks.append(Task(f"check rounds 1-{last} ({system})", partial(check_here, path),
+                                  [args.bbp, f"--{system}", str(path), "-c"], both_accept))
             for name, run, command, same in tasks:
                 cpu: tuple[list[float], list[float]] = ([], [])
                 wall: tuple[list[float], list[float]] = ([], [])
@@ -162,11 +184,11 @@ def main() -> None:
                         wall[1].append(w)
                         agree = agree and same(mine, done)
                 if not args.bbp:
-                    print(f"{name:<24} {players:>7}  {spread(cpu[0]):>21}  {'-':>21}  {'-':>5}  "
+                    print(f"{name:<28} {players:>7}  {spread(cpu[0]):>21}  {'-':>21}  {'-':>5}  "
                           f"{spread(wall[0]):>21}  {'-':>21}  -", flush=True)
                     continue
                 ratio = statistics.median(cpu[1]) / statistics.median(cpu[0])
-                print(f"{name:<24} {players:>7}  {spread(cpu[0]):>21}  {spread(cpu[1]):>21}  "
+                print(f"{name:<28} {players:>7}  {spread(cpu[0]):>21}  {spread(cpu[1]):>21}  "
                       f"{ratio:5.2f}  {spread(wall[0]):>21}  {spread(wall[1]):>21}  "
                       f"{'yes' if agree else 'NO'}", flush=True)
 

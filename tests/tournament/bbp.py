@@ -196,6 +196,7 @@ def compare(bbp: Bbp, count: int, low: int, high: int, max_rounds: int, extra: s
                 tally.differences += 1
                 problems.append(f"{where}: bbpPairings {theirs}, here {mine.computed}")
         tally.rejected += rejected
-        print(f"seed {seed}: {players} players, {total} rounds, {len(problems)} differences "
-              "so far")
+        print(f"seed {seed}: {players} players, {total} rounds; so far {tally.tournaments} "
+              f"tournaments, {tally.rounds} rounds, {len(problems)} differences, "
+              f"{tally.rejected} rejected", flush=True)
     return tally, problems

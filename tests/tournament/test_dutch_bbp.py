@@ -39,6 +39,7 @@ def test_every_round_as_bbppairings_large(bbp: Bbp) -> None:
     tally, problems = compare(bbp, 100, 8, 500, 13)
     print(f"{tally.tournaments} tournaments, {tally.rounds} rounds: {tally.differences} "
           f"differences, {tally.rejected} rejected")
+    assert tally.tournaments == 100
     assert not problems, problems[:3]
     assert tally.rejected == 0
 

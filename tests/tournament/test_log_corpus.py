@@ -27,10 +27,10 @@ from chessarbiter.tournament.trf import parse
 from tests.corpus import corpus_path
 
 FILES = ["dutch_p15_r5_s101.trf", "dutch_p24_r7_s77_310scoring.trf",
-         "dutch_p30_r7_s12345.trf", "dutch_p30_r7_s12345_A.trf", "dutch_p51_r9_s202.trf",
-         "dutch_p100_r9_s303.trf",
-         *(pytest.param(f, marks=pytest.mark.long)
-           for f in ("dutch_p201_r11_s404.trf", "dutch_p400_r9_s9.trf"))]
+         "dutch_p30_r7_s12345.trf", "dutch_p30_r7_s12345_A.trf",
+         *(pytest.param(f, marks=pytest.mark.long)  # 15 s to minutes each
+           for f in ("dutch_p51_r9_s202.trf", "dutch_p100_r9_s303.trf",
+                     "dutch_p201_r11_s404.trf", "dutch_p400_r9_s9.trf"))]
 CODES = {codes[0]: text for text, codes in RESULTS.items() if text != "--"}
 
 

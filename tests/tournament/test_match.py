@@ -69,7 +69,11 @@ def test_two_games_under_a_delay_control(tmp_path: Path) -> None:
 
 
 def test_two_games_under_a_two_period_control(tmp_path: Path) -> None:
-    _match(config("engine:2", "engine:2", 2, "10/0.05, 0.1+0.05"), tmp_path)
+    """30 plies (drawn there): the first period's 10 moves each, then 5 in the second."""
+    rules = Adjudication(max_plies=30)
+    text = _match(config("engine:2", "engine:2", 2, "10/0.05, 0.1+0.05", adjudication=rules),
+                  tmp_path)
+    assert any(len(g.moves) > 20 for g in read_pgn_text(text))  # into the second period
 
 
 @pytest.mark.parametrize(

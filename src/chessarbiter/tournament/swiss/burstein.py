@@ -29,9 +29,12 @@ from fractions import Fraction
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Pairing, Scoring
-from chessarbiter.tournament.swiss.cardinality import leftover, perfect
+from chessarbiter.tournament.swiss.brackets import left_over, may_meet, pairable, scoregroups
 from chessarbiter.tournament.swiss.dutch import PairingError
-from chessarbiter.tournament.swiss.matching import max_weight_matching
+from chessarbiter.tournament.swiss.matching import (
+    max_weight_matching,
+    max_weight_matching_sparse,
+)
 from chessarbiter.tournament.swiss.state import PlayerState, Strength, build_states
 
 _LOSSES = frozenset({Code.LOSS, Code.LOSS_UNRATED, Code.FORFEIT_LOSS, Code.ZERO_BYE, Code.NONE})
@@ -189,20 +192,15 @@ class _Groups:
         self.field = field
         self.order = order
         self.states = field.states
-        n = len(order)
-        score = [self.states[p].score for p in order]
-        runs = [i for i in range(1, n) if score[i] != score[i - 1]] + [n]
-        self.runs = runs
+        ends: list[int] = []
+        for group in scoregroups(order, lambda p: self.states[p].score):
+            ends.append(len(group) + (ends[-1] if ends else 0))
+        self.runs = ends
         self.bounds = self._merge()
 
     def compatible(self, a: int, b: int) -> bool:
         """3.1 and the absolute colours (C.04.1 f-g)."""
-        sa, sb = self.states[a], self.states[b]
-        if b in sa.opponents:
-            return False
-        ca, ka = sa.preference
-        cb, kb = sb.preference
-        return not (ka is Strength.ABSOLUTE and kb is Strength.ABSOLUTE and ca is cb)
+        return may_meet(self.states[a], self.states[b])
 
     def _merge(self) -> list[tuple[int, int, bool]]:
         """Group boundaries ``(start, end, linked)`` over positions in ``order``: a group
@@ -245,32 +243,12 @@ class _Groups:
         themselves and with one of ``incoming`` (the possible floaters from the group above,
         ``None`` when none comes); ``None`` when the group cannot be paired. Without
         ``outgoing`` the group must pair completely (an empty set when it does)."""
-        players = list(group)
-        if incoming is not None:
-            players.append(-1)
-        adjacent = self._adjacency(players, incoming)
+        extra = None if incoming is None else (
+            lambda p: any(self.compatible(f, p) for f in incoming))
         if not outgoing:
-            return set() if perfect(adjacent) else None
-        found = {players[v] for v in leftover(adjacent) if players[v] >= 0}
+            return set() if pairable(group, self.compatible, extra) else None
+        found = {group[v] for v in left_over(group, self.compatible, extra) if v < len(group)}
         return found or None
-
-    def _adjacency(self, players: list[int], incoming: set[int] | None,
-                   ) -> list[list[int]]:
-        """Compatibility within the group; vertex -1 stands for the incoming floater,
-        joined to everyone compatible with one of them."""
-        adjacent: list[list[int]] = [[] for _ in players]
-        for i, a in enumerate(players):
-            for j in range(i + 1, len(players)):
-                b = players[j]
-                if a < 0 or b < 0:
-                    other = b if a < 0 else a
-                    ok = any(self.compatible(f, other) for f in incoming or ())
-                else:
-                    ok = self.compatible(a, b)
-                if ok:
-                    adjacent[i].append(j)
-                    adjacent[j].append(i)
-        return adjacent
 
     def _valid(self, groups: list[tuple[int, int, bool]]) -> bool:
         """Whether every group pairs, each passing at most one floater down a linked
@@ -301,15 +279,11 @@ class _Groups:
             if not linked:
                 continue
             members = self.order[start:end]
-            adjacent = self._adjacency(members, None)
             below = result[k + 1] if k + 1 < len(groups) else None
-            if below is not None:  # one of them floats on: a vertex for whoever takes him
-                adjacent.append([])
-                for i, p in enumerate(members):
-                    if any(self.compatible(p, t) for t in below):
-                        adjacent[i].append(len(members))
-                        adjacent[-1].append(i)
-            result[k] = {members[v] for v in leftover(adjacent) if v < len(members)}
+            extra = None if below is None else (  # one floats on: a vertex for his opponent
+                lambda p, below=below: any(self.compatible(p, t) for t in below))
+            result[k] = {members[v] for v in left_over(members, self.compatible, extra)
+                         if v < len(members)}
         return result
 
     def pair(self, index: dict[int, Index]) -> list[tuple[int, int]]:
@@ -332,17 +306,18 @@ class _Groups:
 
     def _pair_group(self, group: list[int], can_float: set[int], index: dict[int, Index]
                     ) -> tuple[list[tuple[int, int]], int | None]:
-        """One maximum-weight matching per player in order, over the group's players not
-        yet paired and a vertex for floating down (joined to ``can_float``). The weights,
-        each outweighing any sum of those after it: a pair at all, a pair within the group,
-        due colours met (6.5), the player's opponent the lower the better (6.4; these
-        choices stay on the edges of a player who floated, as bbpPairings leaves them)."""
+        """The group's players in order, each taking the lowest opponent that still lets
+        the whole group pair as well as it can, or floating down: the weights, each
+        outweighing any sum of those after it, are a pair at all, a pair within the group,
+        due colours met (6.5), then the player's opponent the lower the better (6.4).
+
+        Taking one player's best among the optimal pairings of the rest, then the next
+        player's, is a lexical order: so one matching, with the next few players' choices
+        each in its own field below the criteria (the higher player's the more
+        significant), settles all their choices at once, up to the first one who floats.
+        From him on, one matching per player: the floater's choices stay on his edges
+        beside the next player's (as bbpPairings leaves them)."""
         n = len(group)
-        size = n + 1
-        choice = size * size
-        colour = choice * size
-        inside = colour * size
-        pair_weight = inside * size
         base: dict[tuple[int, int], int] = {}
         for i in range(n):
             for j in range(i + 1, n):
@@ -351,12 +326,59 @@ class _Groups:
                     ca, _ = self.states[a].preference
                     cb, _ = self.states[b].preference
                     due = ca is None or cb is None or ca is not cb
-                    base[i, j] = pair_weight + inside + (colour if due else 0)
-        bonus: dict[tuple[int, int], int] = {}
+                    base[i, j] = (n + 1) * (n + 1) + (n + 1) + (1 if due else 0)
+        sink = [v for v in range(n) if group[v] in can_float]
+        bits = (n + 1).bit_length()
+        chunk = max(1, _CHOICE_BITS // bits)
         done: set[int] = set()
         pairs: list[tuple[int, int]] = []
+        alive = list(range(n))
+        before: dict[int, int] = {}  # the last matching, by group position
+        while alive:
+            ahead = alive[:chunk]
+            field = {v: bits * (len(ahead) - 1 - k) for k, v in enumerate(ahead)}
+            local = {v: k for k, v in enumerate(alive)}
+            top = bits * len(ahead)
+            rank = dict.fromkeys(ahead, 0)
+            edges = []
+            for (i, j), w in base.items():  # in order: j's rank among i's options
+                if i in local and j in local:
+                    weight = w << top
+                    if i in field:
+                        rank[i] += 1
+                        weight |= rank[i] << field[i]
+                    edges.append((local[i], local[j], weight))
+            end = len(alive)
+            edges += [(local[v], end, ((n + 1) * (n + 1)) << top) for v in sink if v in local]
+            seed = [k for k, (u, v, _) in enumerate(edges)
+                    if u < len(ahead) or v == end or abs(u + v - end + 1) <= _BAND
+                    or before.get(alive[u]) == alive[v]]
+            mate = max_weight_matching_sparse(end + 1, edges, seed)
+            before = {alive[u]: alive[m] if m < end else -1 for u, m in enumerate(mate[:end])}
+            for i in ahead:
+                if i in done:
+                    continue
+                m = mate[local[i]]
+                if m == end:
+                    return self._one_by_one(group, base, sink, index, i, done, pairs)
+                if m < 0:
+                    raise PairingError("a scoregroup cannot be paired")
+                done.update((i, alive[m]))
+                pairs.append(self._colours(group[i], group[alive[m]], index))
+            alive = [v for v in alive if v not in done]
+        return pairs, None
+
+    def _one_by_one(self, group: list[int], base: dict[tuple[int, int], int],
+                    sink: list[int], index: dict[int, Index], start: int, done: set[int],
+                    pairs: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], int | None]:
+        """From player ``start`` (the first who floats) on, one matching per player over
+        those not yet paired, his choices weighted from 1 (the highest compatible) up,
+        summed with those left on a floater's edges."""
+        n = len(group)
+        unit = (n + 1) * (n + 1)
+        bonus: dict[tuple[int, int], int] = {}
         floater = None
-        for i in range(n):
+        for i in range(start, n):
             if i in done:
                 continue
             priority = 1
@@ -366,13 +388,13 @@ class _Groups:
                     priority += 1
             alive = [v for v in range(n) if v not in done]
             local = {v: k for k, v in enumerate(alive)}
-            sink = len(alive)
-            edges = [(local[a], local[b], w + bonus.get((a, b), 0))
+            end = len(alive)
+            edges = [(local[a], local[b], w * unit + bonus.get((a, b), 0))
                      for (a, b), w in base.items() if a in local and b in local]
-            edges += [(local[v], sink, pair_weight) for v in alive if group[v] in can_float]
-            mate = max_weight_matching(sink + 1, edges)
+            edges += [(local[v], end, unit * unit) for v in sink if v in local]
+            mate = max_weight_matching(end + 1, edges)
             m = mate[local[i]]
-            if m == sink:
+            if m == end:
                 floater = group[i]
                 continue
             if m < 0:
@@ -403,6 +425,17 @@ class _Groups:
             else:
                 side = self.states[a].preference[0]
         return (a, b) if side is Side.WHITE else (b, a)
+
+
+_CHOICE_BITS = 60
+"""The bits of a matching's weights given to the players' choices: as many players'
+choices as fit are settled by one matching (small integers keep the matching quick)."""
+
+
+_BAND = 24
+"""The matching of a group is solved first on the edges of the players choosing, the bye
+vertex's and those joining players about as far from the bottom as the other is from the
+top (the highest meets the lowest); the others join where the duals ask for them."""
 
 
 def _neutral(a: PlayerState, b: PlayerState) -> Side | None:

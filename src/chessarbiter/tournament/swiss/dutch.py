@@ -26,11 +26,9 @@ from math import lcm
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Pairing
+from chessarbiter.tournament.swiss.brackets import colour_clash, met, pairable, scoregroups
 from chessarbiter.tournament.swiss.colours import allocate
-from chessarbiter.tournament.swiss.matching import (
-    max_weight_matching,
-    max_weight_matching_sparse,
-)
+from chessarbiter.tournament.swiss.matching import max_weight_matching_sparse
 from chessarbiter.tournament.swiss.state import Float, PlayerState, Strength
 from chessarbiter.tournament.swiss.weights import lex_costs, pack
 
@@ -61,12 +59,7 @@ def pair(rnd: Round) -> Pairing:
     """Pair the round: brackets from the top, then colours and board order."""
     states = rnd.states
     order = sorted(rnd.players, key=lambda p: (-states[p].score, p))
-    groups: list[list[int]] = []
-    for p in order:
-        if groups and states[groups[-1][0]].score == states[p].score:
-            groups[-1].append(p)
-        else:
-            groups.append([p])
+    groups = scoregroups(order, lambda p: states[p].score)
     solver = _Solver(rnd, len(order) % 2 == 1)
     pairs: list[tuple[int, int]] = []
     mdps: list[int] = []
@@ -112,11 +105,9 @@ class _Solver:
     def compatible(self, a: int, b: int) -> bool:
         """C1 and C3."""
         sa, sb = self.states[a], self.states[b]
-        if b in sa.opponents:
+        if met(sa, sb):
             return False
-        ca, ka = sa.preference
-        cb, kb = sb.preference
-        if ka is Strength.ABSOLUTE and kb is Strength.ABSOLUTE and ca is cb:
+        if colour_clash(sa, sb):
             return self.topscorer(a) or self.topscorer(b)
         return True
 
@@ -180,29 +171,13 @@ class _Solver:
         C5 (the PAB assignee's score) ranks above the bracket's own criteria (pairing it
         otherwise can free a lower player for the PAB)."""
         players = floaters + lower
-        n = len(players)
-        edges = [(i, j, 1) for i in range(n) for j in range(i + 1, n)
-                 if self.compatible(players[i], players[j])]
-        if self.odd:
-            fit = [i for i in range(n) if self.states[players[i]].bye_eligible]
-            if lowest and fit and self.rnd.rules != "2017":
-                low = min(self.states[players[i]].score for i in fit)
-                fit = [i for i in fit if self.states[players[i]].score == low]
-            edges += [(i, n, 1) for i in fit]
-            n += 1
-        if _greedy_perfect(n, edges):
-            return True
-        mate = max_weight_matching(n, edges)
-        return all(m >= 0 for m in mate)
-
-
-def _greedy_perfect(n: int, edges: list[tuple[int, int, int]]) -> bool:
-    """A quick sufficient test: greedy matching in order is perfect."""
-    free = [True] * n
-    for u, v, _ in edges:
-        if free[u] and free[v]:
-            free[u] = free[v] = False
-    return not any(free)
+        if not self.odd:
+            return pairable(players, self.compatible)
+        fit = {p for p in players if self.states[p].bye_eligible}
+        if lowest and fit and self.rnd.rules != "2017":
+            low = min(self.states[p].score for p in fit)
+            fit = {p for p in fit if self.states[p].score == low}
+        return pairable(players, self.compatible, fit.__contains__)
 
 
 class _Plan:
