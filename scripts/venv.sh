@@ -34,6 +34,7 @@ if [ ! -f "$stamp" ]; then
     # today's sources (tests/acceptance/venvs.py), instead of compiling a second time
     CHESSARBITER_PURE=1 "$venv/bin/python" -m pip install -q -e "$root[test]"
     if [ "$pure" != 1 ]; then
+        rm -rf "$root"/build/lib* "$root"/build/bdist*  # files of earlier builds would be packed too
         if "$venv/bin/python" -m pip wheel -q --no-deps -w "$venv/dist" "$root"; then
             "$venv/bin/python" - "$venv/dist" "$root/src" <<'UNPACK'
 import sys, zipfile
