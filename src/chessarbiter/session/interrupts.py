@@ -18,9 +18,10 @@ HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Run the block whole: SIGINT and SIGTERM coming meanwhile are noted, and the first of
-    them is raised again once the block is done (its own handler then runs: Ctrl-C's
+def interrupts_held(came_meanwhile: Callable[[], None] | None = None) -> Iterator[None]:
+    """Run the block whole: SIGINT and SIGTERM coming meanwhile are noted (and
+    ``came_meanwhile`` called, e.g. to ask the block to end soon), and the first of them is
+    raised again once the block is done (its own handler then runs: Ctrl-C's
     ``KeyboardInterrupt``, a command's stop). Python runs signal handlers in the main thread
     only: elsewhere the block runs as it is."""
     if threading.current_thread() is not threading.main_thread():
@@ -30,6 +31,8 @@ def interrupts_held() -> Iterator[None]:
 
     def note(signum: int, frame: FrameType | None) -> None:
         came.append(signum)
+        if came_meanwhile is not None:
+            came_meanwhile()
 
     previous: dict[int, Handler] = {}
     try:

@@ -17,6 +17,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.engines.uci_client import EngineFailure
 from chessarbiter.laws.repetition import FIFTY_MOVE_PLIES
 from chessarbiter.session.commands import ACTIONS, Command, Verb, side_named
+from chessarbiter.session.interrupts import interrupts_held
 from chessarbiter.session.live import LiveGame, RecordingError, read_move
 from chessarbiter.session.players import EnginePlayer, failure_event
 from chessarbiter.session.results import (
@@ -193,7 +194,11 @@ class Play:
             clocks = self.live.clocks()
             pos = game.position()
             moves = len(game.records)
-        answer = engine.think(pos, game.setup.control, clocks, self.stop)
+        # an interrupt while the compiled search runs in this thread would be raised inside
+        # its big-integer arithmetic, which cannot fail (the process aborts): it asks the
+        # engine to stop instead, and is raised once the engine has answered
+        with interrupts_held(self.stop.set):
+            answer = engine.think(pos, game.setup.control, clocks, self.stop)
         return Thought(engine, side, moves, answer)
 
     def play_thought(self, thought: Thought) -> tuple[Ruling | EngineFailed, ...]:
