@@ -12,7 +12,7 @@ from pathlib import Path
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import ONLINE
 from chessarbiter.server.games.presence import GONE_MS, presence_of
-from chessarbiter.server.games.table import Line
+from chessarbiter.server.streams.lines import Line
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
 from tests.server.test_lichess_compat import run

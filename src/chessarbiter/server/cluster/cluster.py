@@ -49,7 +49,8 @@ from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
-from chessarbiter.server.streams.bus import Bus, Line
+from chessarbiter.server.streams.bus import Bus
+from chessarbiter.server.streams.lines import Line
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
 

@@ -67,8 +67,9 @@ from chessarbiter.server.games.dormant import (
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
 from chessarbiter.server.games.ownership import Ownership
-from chessarbiter.server.games.table import HubGame, Line, close_queue, ndjson
+from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
+from chessarbiter.server.streams.lines import Line, close_queue
 from chessarbiter.store.base import StoreError
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ import asyncio
 from typing import Any, Protocol
 
 from chessarbiter.server.accounts import Account
-from chessarbiter.server.games.table import Line
+from chessarbiter.server.streams.lines import Line
 
 
 class Ownership(Protocol):

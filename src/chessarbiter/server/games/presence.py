@@ -27,7 +27,8 @@ from weakref import WeakKeyDictionary
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.table import HubGame, Line, ndjson
+from chessarbiter.server.games.table import HubGame, ndjson
+from chessarbiter.server.streams.lines import Line
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub

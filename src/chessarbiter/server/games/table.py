@@ -16,6 +16,7 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.moves import uci
 from chessarbiter.server.games import shapes
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.streams.lines import Line, close_queue
 from chessarbiter.session.live import LiveGame
 
 LAG_QUOTA: Final = 3
@@ -24,9 +25,6 @@ LAG_REGAIN: Final = 3
 """Each event of a player's regains this fraction (1/3) of the allowance to the quota."""
 QUEUE_LIMIT: Final = 256
 """Updates a subscriber may fall behind before its stream is closed."""
-
-Line = bytes | None
-"""One NDJSON line for a stream; ``None`` closes it."""
 
 
 class HubGame:
@@ -204,15 +202,6 @@ def _holds(seat: Any, account: str | None, secret_hash: str | None) -> bool:
     return ((account is not None and seat.account == account)
             or (secret_hash is not None and seat.secret_hash == secret_hash))
 
-
-def close_queue(queue: asyncio.Queue[Line]) -> None:
-    """Tell a stream to end, even when its queue is full."""
-    while True:
-        try:
-            queue.put_nowait(None)
-            return
-        except asyncio.QueueFull:
-            queue.get_nowait()
 
 
 def awaits_round_start(entry: HubGame) -> bool:

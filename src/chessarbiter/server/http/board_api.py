@@ -44,7 +44,7 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import chat, correspondence, presence, shapes
 from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.games.meta import Seat
-from chessarbiter.server.games.table import HubGame, close_queue, ndjson
+from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.asgi import (
     NDJSON_TYPE,
@@ -65,6 +65,7 @@ from chessarbiter.server.lobby.lobby import (
     request_json,
 )
 from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
+from chessarbiter.server.streams.lines import close_queue
 
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}

@@ -38,7 +38,8 @@ from chessarbiter.server.games.meta import new_id
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
 from chessarbiter.server.lobby.lobby import Challenge, Lobby, seating
 from chessarbiter.server.lobby.requests import GameRequest
-from chessarbiter.server.streams.bus import Bus, Line
+from chessarbiter.server.streams.bus import Bus
+from chessarbiter.server.streams.lines import Line
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub

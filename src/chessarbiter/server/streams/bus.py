@@ -24,6 +24,8 @@ from typing import Any, Final
 
 import redis.asyncio as aioredis
 
+from chessarbiter.server.streams.lines import Line, close_queue
+
 log = logging.getLogger(__name__)
 
 END: Final = b""
@@ -35,8 +37,6 @@ WATCH_S: Final = 2.0
 WATCH_TTL_S: Final = 10.0
 """How long an owner publishes a game's lines after it was last told it is relayed."""
 
-Line = bytes | None
-"""A stream line; ``None`` ends the stream."""
 
 
 class Bus:
@@ -85,7 +85,7 @@ class Bus:
                 await task
         for queues in self._local.values():
             for queue in queues:
-                _close(queue)
+                close_queue(queue)
         await self._pubsub.aclose()
         await self._redis.aclose()
 
@@ -188,14 +188,5 @@ class Bus:
                     queue.put_nowait(None if data == END else data)
                 except asyncio.QueueFull:
                     self._local[game_id].discard(queue)
-                    _close(queue)
+                    close_queue(queue)
 
-
-def _close(queue: asyncio.Queue[Line]) -> None:
-    """Tell a stream to end, even when its queue is full."""
-    while True:
-        try:
-            queue.put_nowait(None)
-            return
-        except asyncio.QueueFull:
-            queue.get_nowait()
