@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -109,18 +110,26 @@ def _layer(package: str) -> int | None:
 def breaches(found: list[Import]) -> list[str]:
     """Each import of a higher layer, or of a same-layer package not in ``SIBLINGS``, and
     each package not placed in a layer, named with its modules."""
+    return _breaches(found, package_of, _layer, SIBLINGS)
+
+
+def _breaches(found: list[Import], part_of: Callable[[str], str],
+              layer_of: Callable[[str], int | None],
+              siblings: frozenset[tuple[str, str]]) -> list[str]:
+    """The breaches of ``found`` among parts (``part_of`` a module) in layers (``layer_of``
+    a part, ``None``: in none), ``siblings`` the same-layer imports allowed."""
     problems = []
     for imp in found:
-        src, dst = package_of(imp.importer), package_of(imp.imported)
+        src, dst = part_of(imp.importer), part_of(imp.imported)
         if src == dst:
             continue
-        low, high = _layer(src), _layer(dst)
+        low, high = layer_of(src), layer_of(dst)
         where = f"{imp.importer} (line {imp.line}) imports {imp.imported}"
         if low is None or high is None:
             problems.append(f"{where}: {src if low is None else dst} is in no layer")
         elif high > low:
             problems.append(f"{where}: {src} is below {dst}")
-        elif high == low and (src, dst) not in SIBLINGS:
+        elif high == low and (src, dst) not in siblings:
             problems.append(f"{where}: {src} may not import its sibling {dst}")
     return problems
 
@@ -223,22 +232,9 @@ def _server_layer(part: str) -> int | None:
 def server_breaches(found: list[Import]) -> list[str]:
     """Each import, for type checks too, of a higher part of the server or of a same-layer
     part not in ``SERVER_SIBLINGS``, and each part not placed in a layer."""
-    problems = []
-    for imp in found:
-        if package_of(imp.importer) != "server" or package_of(imp.imported) != "server":
-            continue
-        src, dst = server_part(imp.importer), server_part(imp.imported)
-        if src == dst:
-            continue
-        low, high = _server_layer(src), _server_layer(dst)
-        where = f"{imp.importer} (line {imp.line}) imports {imp.imported}"
-        if low is None or high is None:
-            problems.append(f"{where}: {src if low is None else dst} is in no layer")
-        elif high > low:
-            problems.append(f"{where}: {src} is below {dst}")
-        elif high == low and (src, dst) not in SERVER_SIBLINGS:
-            problems.append(f"{where}: {src} may not import its sibling {dst}")
-    return problems
+    inside = [imp for imp in found
+              if package_of(imp.importer) == "server" == package_of(imp.imported)]
+    return _breaches(inside, server_part, _server_layer, SERVER_SIBLINGS)
 
 
 def framework_imports(src: Path, parts: frozenset[str]) -> list[str]:
