@@ -72,14 +72,22 @@ CORRESPONDENCE: Final = {
 time control accepted (``challenge: time_controls``), a second a move (``correspondence:``
 ``move_time``, a minute by default)."""
 
+SMALL_MACHINE: Final = {
+    "    Threads: 4 ": "    Threads: 1 ",
+    "    Hash: 512 ": "    Hash: 16 ",
+}
+"""The engine's lines a user of a 2-core machine changes (the default asks for 4 threads and
+512 MB: its start alone took 8 s on a loaded machine, and its 4 threads slowed every other
+test while it played)."""
+
 
 def config(default: str, url: str, token: str, settings: Mapping[str, str] | None = None
            ) -> str:
     """lichess-bot's default config with only the server's URL, the token, the engine and
-    the lines of :data:`CORRESPONDENCE` and ``settings`` (each: the line's text as
-    written there, its replacement) changed (greetings as by default)."""
+    the lines of :data:`CORRESPONDENCE`, :data:`SMALL_MACHINE` and ``settings`` (each: the
+    line's text as written there, its replacement) changed (greetings as by default)."""
     changed = default
-    for line, replacement in {**CORRESPONDENCE, **(settings or {})}.items():
+    for line, replacement in {**CORRESPONDENCE, **SMALL_MACHINE, **(settings or {})}.items():
         assert changed.count(line) == 1, line
         changed = changed.replace(line, replacement)
     changed = changed.replace('token: "xxxxxxxxxxxxxxxxxxxxxx"', f'token: "{token}"', 1)
@@ -97,6 +105,11 @@ class RunningBot:
 
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def debug_text(self) -> str:
+        """Its own debug log (every request, written by default beside its config)."""
+        auto = self.log.parent / "lichess_bot_auto_logs" / "lichess-bot.log"
+        return auto.read_text(errors="replace") if auto.exists() else ""
 
 
 @contextmanager
