@@ -1,7 +1,7 @@
 """The whole suite: the slowest files are handed out first, so that the workers of a parallel
 run (scripts/test.sh, one per core) finish together rather than one waiting on a late giant;
-the acceptance suite's installs are started as soon as the run knows it has acceptance tests,
-so that the workers run other files while the wheel compiles."""
+the acceptance suite's installs and bbpPairings's build are started as soon as the run knows
+it has tests that need them, so that the workers run other files meanwhile."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from tests.acceptance.installs import Ahead
+from tests.tournament.conftest import BbpAhead
 
 SLOW_FIRST = (
     "tests/server/test_lichess_bot.py",
     "tests/server/web/test_browser.py",
-    "tests/tournament/test_trf_io.py",  # the first to build bbpPairings (both cores)
     "tests/server/web/test_every_page.py",
     "tests/laws/test_deadpos_corpus.py",
     "tests/tui/test_app.py",
@@ -34,13 +34,14 @@ SLOW_FIRST = (
     "tests/tournament/test_dutch_bbp.py",
     "tests/tournament/test_tiebreak_oracles.py",
 )
-"""Path prefixes of the files that take longest (measured with --durations), slowest first."""
+"""Path prefixes of the files that take longest (measured with --durations), slowest first.
+The files that use bbpPairings come late, once its build ahead is done."""
 
 LAST = "tests/acceptance/"
 """Handed out after every other file: the wheel they install compiles (one core, minutes)
 while the workers run the rest; were they first, both workers would wait on its lock."""
 
-AHEAD = pytest.StashKey[Ahead]()
+AHEAD = pytest.StashKey[list[Ahead | BbpAhead]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -61,12 +62,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _installs_ahead(config: pytest.Config, nodeids: Sequence[str]) -> None:
-    """Start the acceptance suite's installs (once) if the run has acceptance tests."""
+    """Start (once) the acceptance suite's installs if the run has acceptance tests, and
+    bbpPairings's build if it has tournament tests."""
     if AHEAD in config.stash or config.option.collectonly:
         return
+    shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+    ahead: list[Ahead | BbpAhead] = []
+    config.stash[AHEAD] = ahead
     if any(nodeid.startswith("tests/acceptance/") for nodeid in nodeids):
-        shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
-        config.stash[AHEAD] = Ahead(shared)
+        ahead.append(Ahead(shared))
+    if any(nodeid.startswith("tests/tournament/") for nodeid in nodeids):
+        ahead.append(BbpAhead(shared))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -81,6 +87,5 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    ahead = config.stash.get(AHEAD, None)
-    if ahead is not None:
+    for ahead in config.stash.get(AHEAD, []):
         ahead.stop()

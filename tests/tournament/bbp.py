@@ -36,9 +36,10 @@ from tests.corpus import CORPUS
 SOURCE = CORPUS.parent / "tools" / "bbpPairings"
 
 
-def build(scratch: Path) -> Path:
+def build(scratch: Path, started: list[subprocess.Popen[str]] | None = None) -> Path:
     """The bbpPairings executable: ``CHESSARBITER_BBPPAIRINGS``, or built from the shared
-    source into ``scratch``; skips the test (saying why) where it cannot be built."""
+    source into ``scratch`` (``started`` collects the ``make`` it runs); skips the test
+    (saying why) where it cannot be built."""
     given = os.environ.get("CHESSARBITER_BBPPAIRINGS")
     if given:
         return Path(given)
@@ -52,10 +53,13 @@ def build(scratch: Path) -> Path:
         return binary
     shutil.copytree(SOURCE, folder, dirs_exist_ok=True)
     _mend(folder / "src" / "swisssystems" / "burstein.cpp")
-    done = subprocess.run(["make", "-C", str(folder), f"-j{os.cpu_count() or 1}"],
-                          capture_output=True, text=True, check=False)
-    if done.returncode or not binary.exists():
-        pytest.skip(f"bbpPairings did not build here: {done.stderr.strip()[-300:]}")
+    make = subprocess.Popen(["make", "-C", str(folder), f"-j{os.cpu_count() or 1}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if started is not None:
+        started.append(make)
+    _, errors = make.communicate()
+    if make.returncode or not binary.exists():
+        pytest.skip(f"bbpPairings did not build here: {errors.strip()[-300:]}")
     return binary
 
 
