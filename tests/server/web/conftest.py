@@ -24,12 +24,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def chromium() -> Iterator[Browser]:
     assert CHROMIUM is not None
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The module's browser; the contexts (people) a test opened are closed after it, so
+    that no page of an earlier test keeps its streams and clocks running in the browser."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")
