@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 CHROMIUM = shutil.which("chromium")
 if CHROMIUM is None:
@@ -20,3 +20,14 @@ VIEWPORT: ViewportSize = {"width": 1100, "height": 780}
 WAIT_MS = 20_000
 """The longest wait for the pages (generous: a loaded machine; passing tests wait far less)."""
 expect.set_options(timeout=WAIT_MS)
+
+
+def signed_in(browser: Browser, url: str, token: str, audited: bool = False) -> Page:
+    """``url`` in a new person's context, signed in with the account's API token by the
+    page's form; ``audited``: the page's CSP bypassed, for axe-core to be injected."""
+    page = browser.new_context(viewport=VIEWPORT, bypass_csp=audited).new_page()
+    page.goto(url)
+    page.fill("#token", token)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#who")).to_contain_text("signed in as")
+    return page

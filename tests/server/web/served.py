@@ -73,6 +73,13 @@ class Served:
         _, token = self.run(self.hub.add_account(name, Role.ARBITER))
         return token
 
+    def post(self, path: str, token: str, **fields: object) -> Any:
+        """An API call by the account of ``token``, which must answer 200: its JSON."""
+        reply = httpx.post(self.base + path, json=fields, timeout=10,
+                           headers={"Authorization": f"Bearer {token}"})
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
     def open_challenge(self, **fields: str) -> dict[str, Any]:
         """An open challenge (a link per side), as the home page makes it."""
         reply = httpx.post(f"{self.base}/api/challenge/open", json=fields, timeout=10)

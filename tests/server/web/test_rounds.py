@@ -9,11 +9,11 @@ default time is the arbiter's)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
+from tests.server.web.browser import signed_in
 from tests.server.web.seen import DESKTOP, Seer
 from tests.server.web.served import Served
 
@@ -21,36 +21,23 @@ ROUND_WAIT = ("The round has not started: the clocks start when the tournament's
               "starts the round (Art. 6.5).")
 
 
-def api(served: Served, path: str, token: str, **fields: object) -> Any:
-    reply = httpx.post(served.base + path, json=fields, timeout=10,
-                       headers={"Authorization": f"Bearer {token}"})
-    assert reply.status_code == 200, reply.text
-    return reply.json()
-
-
-def signed_in(browser: Browser, url: str, token: str) -> Page:
-    page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
-    page.goto(url)
-    page.fill("#token", token)
-    page.click("#login button[type=submit]")
-    expect(page.locator("#who")).to_contain_text("signed in as")
-    return page
 
 
 def test_a_round_announced_started_and_ended_by_the_director(
         served: Served, browser: Browser, see: Seer) -> None:
     tokens = {name: served.run(served.hub.add_account(name))[1]
               for name in ("uma", "vic", "td")}
-    number = api(served, "/api/tournament/new", tokens["td"], name="Evening rapid",
+    number = served.post("/api/tournament/new", tokens["td"], name="Evening rapid",
                  system="double", timeControl="10+5")["id"]  # auto: FIDE rapid
     for name in ("uma", "vic"):
-        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1500)
-    player = signed_in(browser, f"{served.base}/tournament/{number}", tokens["uma"])
+        served.post(f"/api/tournament/{number}/join", tokens[name], rating=1500)
+    player = signed_in(browser, f"{served.base}/tournament/{number}", tokens["uma"],
+                       audited=True)
     expect(player.locator("#next")).to_be_hidden()
 
     with httpx.stream("GET", served.base + "/api/stream/event", timeout=10,
                       headers={"Authorization": f"Bearer {tokens['vic']}"}) as events:
-        board = api(served, f"/api/tournament/{number}/pair", tokens["td"])["boards"][0]
+        board = served.post(f"/api/tournament/{number}/pair", tokens["td"])["boards"][0]
         started = next(json.loads(line) for line in events.iter_lines() if line.strip())
     assert started["type"] == "gameStart" and started["game"]["gameId"] == board["game"]
     assert started["game"]["source"] == "tournament"
@@ -84,7 +71,8 @@ def test_a_round_announced_started_and_ended_by_the_director(
     expect(row).to_contain_text(f"{'black' if colour == 'white' else 'white'} has not arrived")
     console.context.close()
 
-    director = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens["td"])
+    director = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens["td"],
+                         audited=True)
     see(director, "a round page with its start button")
     director.get_by_role("button", name="Start round 1").click()
     expect(player.locator("#status")).to_have_text(
@@ -106,7 +94,7 @@ def test_a_round_announced_started_and_ended_by_the_director(
 
     assert served.run(last_event()) == "declare-result"
 
-    second = api(served, f"/api/tournament/{number}/pair", tokens["td"])["boards"][0]
+    second = served.post(f"/api/tournament/{number}/pair", tokens["td"])["boards"][0]
     colour = "white" if second["white"] == "uma" else "black"
     following = player.locator("#next-game")  # announced on the finished board
     expect(following).to_have_text(f"Your next tournament game: you play {colour} against "

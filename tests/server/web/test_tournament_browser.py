@@ -5,12 +5,9 @@ points; screenshots in ``test-artifacts/``."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, VIEWPORT
+from tests.server.web.browser import ARTIFACTS, VIEWPORT, signed_in
 from tests.server.web.served import Served
 
 PLAYERS = ("alice", "bob", "carol", "dave")
@@ -18,20 +15,6 @@ PLAYERS = ("alice", "bob", "carol", "dave")
 
 
 
-def api(served: Served, path: str, token: str, **fields: object) -> Any:
-    reply = httpx.post(served.base + path, json=fields, timeout=10,
-                       headers={"Authorization": f"Bearer {token}"})
-    assert reply.status_code == 200, reply.text
-    return reply.json()
-
-
-def signed_in(browser: Browser, url: str, token: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.goto(url)
-    page.fill("#token", token)
-    page.click("#login button[type=submit]")
-    expect(page.locator("#who")).to_contain_text("signed in as")
-    return page
 
 
 def shot(page: Page, name: str) -> None:
@@ -42,13 +25,13 @@ def shot(page: Page, name: str) -> None:
 def test_results_entered_in_the_browser(served: Served, browser: Browser) -> None:
     tokens = {name: served.run(served.hub.add_account(name))[1]
               for name in (*PLAYERS, "org")}
-    number = api(served, "/api/tournament/new", tokens["org"], name="Spring rapid",
+    number = served.post("/api/tournament/new", tokens["org"], name="Spring rapid",
                  system="roundrobin", timeControl="10+5")["id"]
     for name in PLAYERS:
-        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1400)
-    boards = api(served, f"/api/tournament/{number}/pair", tokens["org"])["boards"]
+        served.post(f"/api/tournament/{number}/join", tokens[name], rating=1400)
+    boards = served.post(f"/api/tournament/{number}/pair", tokens["org"])["boards"]
     first = boards[0]
-    api(served, f"/api/board/game/{first['game']}/resign", tokens[first["black"]])
+    served.post(f"/api/board/game/{first['game']}/resign", tokens[first["black"]])
 
     round_url = f"{served.base}/tournament/{number}/round/1"
     player = signed_in(browser, round_url, tokens[first["white"]])
@@ -81,11 +64,11 @@ def test_no_token_in_any_url(served: Served, browser: Browser) -> None:
     knows the player by the HttpOnly session cookie."""
     names = ("erin", "frank")
     tokens = {name: served.run(served.hub.add_account(name))[1] for name in (*names, "org2")}
-    number = api(served, "/api/tournament/new", tokens["org2"], name="Token-free",
+    number = served.post("/api/tournament/new", tokens["org2"], name="Token-free",
                  system="roundrobin", timeControl="10+5")["id"]
     for name in names:
-        api(served, f"/api/tournament/{number}/join", tokens[name], rating=1400)
-    board = api(served, f"/api/tournament/{number}/pair", tokens["org2"])["boards"][0]
+        served.post(f"/api/tournament/{number}/join", tokens[name], rating=1400)
+    board = served.post(f"/api/tournament/{number}/pair", tokens["org2"])["boards"][0]
     white = board["white"]
     player = signed_in(browser, f"{served.base}/tournament/{number}/round/1", tokens[white])
     own = player.locator(f'a.game[data-game="{board["game"]}"]')
