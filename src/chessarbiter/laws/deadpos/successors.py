@@ -7,6 +7,11 @@ key), and passes over those whose key is already seen then: the walk would skip 
 anyway, legal or not. A king's step is tested for attacked squares only when its key is
 new; every other move is generated legal (Art. 3.9: pins and checks resolved as the core's
 generator resolves them). Kings and pawns alone have a generator of their own.
+
+This is a second move generator beside the core's (:mod:`chessarbiter.core.movegen`), kept
+because the walk needs each move's key before making it and most moves never made; it is
+held to the core's generator move by move (``tests/laws/test_deadpos_search.py``) and to
+third-party perft counts (``tests/laws/test_deadpos_successors.py``).
 """
 
 from __future__ import annotations
