@@ -29,14 +29,15 @@ class Shifted:
         return monotonic_ms() + self.shift
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def clock() -> Shifted:
     return Shifted()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def shifted(tmp_path_factory: pytest.TempPathFactory, clock: Shifted) -> Iterator[Served]:
-    """A server on the test's clock, its timers off (the test says when to look)."""
+    """A server of the test's own on its clock, its timers off (the test says when to look;
+    an earlier test's pages, closed after it, would be seen leaving on a shared one)."""
     with Served(tmp_path_factory.mktemp("presence") / "games.sqlite", now_ms=clock,
                 timers=False) as running:
         yield running
