@@ -1,4 +1,5 @@
-"""The server assembled: the hub (with, in a cluster, its part of the cluster), the ASGI
+"""The server assembled: the hub with its ownership of the games, its fan-out of streams and
+its lobby, each chosen once here (one process, or its part of a cluster), the ASGI
 application (the route table's routes, the tournaments' and the browser pages, over one
 :class:`Hub` started and stopped with the app) and the production stack in front of it."""
 
@@ -28,6 +29,8 @@ from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import Op, document
 from chessarbiter.server.http.routes import ROUTES
+from chessarbiter.server.lobby.lobby import Lobby
+from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.tournaments.spec import operations as tournament_operations
 from chessarbiter.store.base import StoreError
 
@@ -52,14 +55,23 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
-    """The server's hub over ``db`` (made from ``config`` when not given); with a bus
-    (``config.bus``), this process's part of the cluster, which brings the shared lobby."""
-    hub = Hub(config, db)
-    if config.bus is not None:
-        from chessarbiter.server.cluster.cluster import Cluster
+    """The server's hub over ``db`` (made from ``config`` when not given) and its lobby: one
+    process (every game its own, streams and lobby in memory), or with a bus
+    (``config.bus``) this process's part of a cluster (games owned by lease, streams and
+    lobby through Redis)."""
+    if config.bus is None:
+        hub = Hub(config, db)
+        Lobby(hub, MemoryLobby(config.now_ms))
+        return hub
+    from chessarbiter.server.cluster.cluster import Cluster
+    from chessarbiter.server.lobby.cluster_lobby import RedisLobby
+    from chessarbiter.server.streams.bus import RedisFanout
 
-        hub.cluster = Cluster(hub, config.bus,
-                              config.advertise or f"{config.host}:{config.port}")
+    fanout = RedisFanout(config.bus)
+    hub = Hub(config, db, fanout=fanout)
+    hub.ownership = Cluster(hub, config.bus, fanout,
+                            config.advertise or f"{config.host}:{config.port}")
+    Lobby(hub, RedisLobby(config.bus, fanout.channels))
     return hub
 
 
@@ -86,11 +98,11 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Se
     the_hub = hub or open_hub(config or ServerConfig())
     app = starlette_app(the_hub)
     entry: ASGIApp = FastPath(app, ROUTES.hot)
-    if the_hub.cluster is not None:
+    if the_hub.config.bus is not None:
         from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 
-        assert isinstance(the_hub.cluster, Cluster)  # as open_hub attaches it
-        entry = Forwarding(entry, the_hub.cluster, ROUTES.game_of)
+        assert isinstance(the_hub.ownership, Cluster)  # as open_hub made it
+        entry = Forwarding(entry, the_hub.ownership, ROUTES.game_of)
     return Server(app, entry)
 
 

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, Final
@@ -66,9 +66,10 @@ from chessarbiter.server.games.dormant import (
 )
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
-from chessarbiter.server.games.ownership import Ownership
+from chessarbiter.server.games.ownership import Ownership, SingleProcess
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
+from chessarbiter.server.streams.fanout import Fanout, InProcess
 from chessarbiter.server.streams.lines import Line, close_queue
 from chessarbiter.store.base import StoreError
 
@@ -96,7 +97,8 @@ class Hub:
     """The games, the accounts and the streams of one server (see the module's docstring).
     Use it on the event loop: ``await hub.start()`` ... ``await hub.stop()``."""
 
-    def __init__(self, config: ServerConfig, db: Database | None = None) -> None:
+    def __init__(self, config: ServerConfig, db: Database | None = None, *,
+                 fanout: Fanout | None = None) -> None:
         self.config = config
         self.db = db or Database(config.db)
         self.reader = Worker(config.db, "chessarbiter-db-read")
@@ -114,7 +116,9 @@ class Hub:
         self.limits = Limits(config.now_ms)
         self.sessions = Sessions(wall_ms)
         """The browsers signed in (``POST /api/session``)."""
-        self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
+        self.fanout: Fanout = InProcess() if fanout is None else fanout
+        """Where the accounts' events and the games' lines go beyond this process's own
+        queues (through Redis in a cluster)."""
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -129,10 +133,12 @@ class Hub:
         seeks withdrawn)."""
         self.stop_hooks: list[Callable[[], None]] = []
         """Called (in a thread) when the hub stops, once the games' writes are stored."""
-        self.cluster: Ownership | None = None
-        """This process's part of a cluster (``config.bus``): games owned one at a time; set
-        by the cluster when the server is assembled
-        (:func:`chessarbiter.server.app.open_hub`)."""
+        self.closed_hooks: list[Callable[[], Awaitable[None]]] = []
+        """Awaited last when the hub stops (the lobby's connections closed)."""
+        self.ownership: Ownership = SingleProcess()
+        """Which games this process owns: all of them, or in a cluster (``config.bus``) those
+        whose lease it holds (set when the server is assembled,
+        :func:`chessarbiter.server.app.open_hub`)."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -153,8 +159,9 @@ class Hub:
         self._rulings = ThreadPoolExecutor(RULING_WORKERS,
                                            thread_name_prefix="chessarbiter-ruling")
         await self.db.run(self._load_accounts)
-        if self.cluster is not None:
-            await self.cluster.start()
+        await self.fanout.start()
+        await self.ownership.start()
+        if self.ownership.loads_at_start:
             await self._claim_all()
         else:
             rows = await self.reader.run(
@@ -163,14 +170,12 @@ class Hub:
         self._keepalive = self.loop.create_task(self._keep_alive())
         self._collector = self.loop.create_task(keep_pauses_short())
         self._waker = self.loop.create_task(self._waken())
-        if self.cluster is not None:
-            self.cluster.run()
+        self.ownership.run()
 
     async def _claim_all(self) -> None:
         """Resume every unfinished game no other process of the cluster owns."""
-        assert self.cluster is not None
         for game_id, store_id, meta_text in await self.unfinished():
-            if not await self.cluster.claim(game_id, store_id):
+            if not await self.ownership.claim(game_id, store_id):
                 continue  # another process owns it
             try:
                 entry = await self._load(game_id, store_id, meta_text)
@@ -226,7 +231,7 @@ class Hub:
             if entry.timer is not None:
                 entry.timer.cancel()
             entry.close_streams()
-        for queues in self.user_streams.values():
+        for queues in self.fanout.user_streams.values():
             for queue in queues:
                 close_queue(queue)
         for hook in self.closing_hooks:
@@ -238,16 +243,17 @@ class Hub:
         await asyncio.to_thread(self.reader.close)
         for hook in self.stop_hooks:
             await asyncio.to_thread(hook)
-        if self.cluster is not None:  # the games given up once their writes are stored
-            await self.cluster.stop()
+        await self.ownership.stop()  # the games given up once their writes are stored
+        await self.fanout.stop()
+        for closed in self.closed_hooks:
+            await closed()
 
     # -- accounts ----------------------------------------------------------------------
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name`` (in a cluster, wherever it was made)."""
-        if self.cluster is None:
-            return self.accounts.by_name(name)
-        return await self.cluster.account_named(name)
+        known = self.accounts.by_name(name)
+        return known if known is not None else await self.ownership.account_named(name)
 
     async def add_account(self, name: str, role: Role = Role.PLAYER) -> tuple[Account, str]:
         """A new named account and its API token (shown once; kept hashed);
@@ -301,8 +307,7 @@ class Hub:
             return meta
 
         meta = await self.db.run(work)
-        if self.cluster is not None:
-            await self.cluster.admit(public, meta.store_id)
+        await self.ownership.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
         async with entry.sequence:
@@ -339,13 +344,12 @@ class Hub:
             raise ApiError(404, f"no game {game_id!r}")
         if game_id in self.games:  # loaded meanwhile
             return self.games[game_id]
-        if self.cluster is not None:
-            await self.cluster.admit(game_id, row[1])
+        taken = await self.ownership.admit(game_id, row[1])
         try:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
-        if self.cluster is not None:
+        if taken:
             return await self._take_over(entry)  # its flag timer runs here now
         if game_id in self.games:
             return self.games[game_id]
@@ -367,9 +371,7 @@ class Hub:
         live = correspondence.live_game(game, meta, self.config)
         entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
         entry.waiting_since = self.config.now_ms()
-        if self.cluster is not None:
-            cluster = self.cluster
-            entry.relay = lambda line: cluster.published(meta.id, line)
+        entry.relay = self.fanout.relay_for(meta.id)
         return entry
 
     async def unfinished(self) -> list[tuple[str, str, str]]:
@@ -390,8 +392,8 @@ class Hub:
         if entry.id in self.games:
             return self.games[entry.id]
         self.games[entry.id] = entry
-        if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
-            self.cluster.watch(entry.id)  # published until the relays say so
+        # the former owner's streams may be relayed elsewhere: published until they say so
+        self.fanout.watch(entry.id)
         async with entry.sequence:
             events = len(entry.game.log)
             decisions = recover(entry.live)
@@ -460,7 +462,7 @@ class Hub:
         queued behind one whose event could not be stored finds the game dropped)."""
         if self.games.get(entry.id) is not entry:
             raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
-        if self.cluster is not None and not self.cluster.owns(entry.id):
+        if not self.ownership.owns(entry.id):
             raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
@@ -638,8 +640,7 @@ class Hub:
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None
-        if self.games.get(entry.id) is not entry or (
-                self.cluster is not None and not self.cluster.owns(entry.id)):
+        if self.games.get(entry.id) is not entry or not self.ownership.owns(entry.id):
             return
         recorded = self._observe_flag(entry)
         if recorded is None:
@@ -675,7 +676,7 @@ class Hub:
                 and entry.meta.source != "tournament" and game.pending_ruling is None
                 and entry.meta.seat(game.to_move).engine is None
                 and self.games.get(entry.id) is entry
-                and (self.cluster is None or self.cluster.owns(entry.id)))
+                and self.ownership.owns(entry.id))
 
     def abort_unstarted(self) -> int:
         """Start aborting the games whose player to move has not made the side's first move
@@ -743,35 +744,18 @@ class Hub:
 
     # -- streams -----------------------------------------------------------------------
 
-    def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
-        queue: asyncio.Queue[Line] = asyncio.Queue(256)
-        self.user_streams.setdefault(account, set()).add(queue)
-        return queue
+    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
+        """A queue of the account's events (in a cluster, from every process)."""
+        return await self.fanout.subscribe_user(account)
 
-    def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
-        queues = self.user_streams.get(account)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
-                del self.user_streams[account]
+    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
+        await self.fanout.unsubscribe_user(account, queue)
 
     def notify(self, account: str | None, data: dict[str, Any]) -> None:
-        """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams."""
-        if account is None:
-            return
-        if self.cluster is not None:  # to its streams on every process
-            self.cluster.notify(account, data)
-            return
-        queues = self.user_streams.get(account)
-        if not queues:
-            return
-        line = ndjson(data)
-        for queue in tuple(queues):
-            try:
-                queue.put_nowait(line)
-            except asyncio.QueueFull:  # a stream too far behind ends (the client reconnects)
-                queues.discard(queue)
-                close_queue(queue)
+        """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams
+        (in a cluster, on every process)."""
+        if account is not None:
+            self.fanout.notify(account, ndjson(data))
 
     def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
         """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
@@ -788,8 +772,8 @@ class Hub:
                     {"type": "gameFinish", "game": self.game_event(entry, side)})
 
     async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
-        """The unfinished games ``account`` plays, with its side (the side to move when it
-        plays both); its dormant games are loaded first."""
+        """The unfinished games ``account`` plays here, with its side (the side to move
+        when it plays both); its dormant games are loaded first."""
         await self.wake(self.dormant.of(account))
         found = []
         for entry in self.games.values():
@@ -799,6 +783,13 @@ class Hub:
             if side is not None:
                 found.append((entry, side))
         return found
+
+    async def playing_events(self, account: str) -> list[dict[str, Any]]:
+        """The ``game`` objects (:meth:`game_event`) of every unfinished game ``account``
+        plays: those here, then (in a cluster) those other processes own."""
+        here = {entry.id: self.game_event(entry, side)
+                for entry, side in await self.playing(account)}
+        return [*here.values(), *await self.ownership.playing_elsewhere(account, here)]
 
     async def _keep_alive(self) -> None:
         """Every second, an empty line to each game's streams that have had nothing for
@@ -818,7 +809,7 @@ class Hub:
             if now < users_at:
                 continue
             users_at = now + KEEPALIVE_S
-            for queues in self.user_streams.values():
+            for queues in self.fanout.user_streams.values():
                 for queue in tuple(queues):
                     if queue.empty():
                         queue.put_nowait(b"\n")

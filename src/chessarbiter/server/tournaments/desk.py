@@ -419,8 +419,7 @@ class Desk:
                 await self._create_game(loaded, loaded.tournament.state.settings.name,
                                         number, board)
                 continue
-            cluster = self.hub.cluster
-            if cluster is not None and await cluster.owner(board.game_id) is not None:
+            if await self.hub.ownership.owner(board.game_id) is not None:
                 continue  # another process of the cluster plays it and enters its result
             result = game_result(await self.hub.get(board.game_id))
             if result is not None:
