@@ -46,7 +46,7 @@ from chessarbiter.server.accounts import (
 )
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
@@ -181,9 +181,10 @@ class Cluster:
 
     async def admit(self, game_id: str, store_id: str) -> bool:
         """Take the game before loading it: it resumes as taken over (its last owner may
-        have been another process); ``ApiError`` 503 if another process holds it."""
+        have been another process); :class:`OwnedElsewhere` (503) if another process holds
+        it."""
         if not await self.claim(game_id, store_id):
-            raise ApiError(503, f"game {game_id}: another process owns it; try again")
+            raise OwnedElsewhere(game_id)
         return True
 
     async def owner(self, game_id: str) -> str | None:

@@ -52,7 +52,7 @@ from chessarbiter.server.accounts import (
     insert_session,
 )
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.games.db import Database, Worker
@@ -332,7 +332,8 @@ class Hub:
     async def get(self, game_id: str) -> HubGame:
         """The game ``game_id`` (loaded from the store if it is not in memory: a dormant
         game then plays on, its time running from the start, :mod:`~.dormant`);
-        ``ApiError`` 404 if there is none."""
+        ``ApiError`` 404 if there is none, :class:`OwnedElsewhere` (503) if another process
+        of a cluster holds it."""
         entry = self.games.get(game_id)
         if entry is not None:
             return entry
@@ -463,7 +464,7 @@ class Hub:
         if self.games.get(entry.id) is not entry:
             raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
         if not self.ownership.owns(entry.id):
-            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
+            raise OwnedElsewhere(entry.id, "another process owns it now")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
         """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can

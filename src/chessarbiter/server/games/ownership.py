@@ -38,7 +38,8 @@ class Ownership(Protocol):
     async def admit(self, game_id: str, store_id: str) -> bool:
         """Take the game before loading it: whether it resumes as taken over (its last owner
         may have been another process: the profile's outage rule and a flag fallen meanwhile
-        are applied first); ``ApiError`` 503 if another process holds it."""
+        are applied first); :class:`~chessarbiter.server.errors.OwnedElsewhere` (503) if
+        another process holds it: checked and taken in one step."""
 
     async def owner(self, game_id: str) -> str | None:
         """The address of the process owning the game when it is not this one."""
