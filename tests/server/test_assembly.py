@@ -28,7 +28,7 @@ def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
     assert isinstance(hub.ownership, SingleProcess)
     assert type(hub.fanout) is InProcess
     assert isinstance(lobby_of(hub).store, MemoryLobby)
-    assert hub.ownership.owns("anygame") and not hub.ownership.loads_at_start
+    assert hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert not isinstance(app._entry, Forwarding)
 
@@ -43,7 +43,7 @@ def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None
     assert hub.ownership.bus is hub.fanout.games
     store = lobby_of(hub).store
     assert isinstance(store, RedisLobby) and store.bus is hub.fanout.channels
-    assert not hub.ownership.owns("anygame") and hub.ownership.loads_at_start
+    assert not hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert isinstance(app._entry, Forwarding) and app._entry.cluster is hub.ownership
 

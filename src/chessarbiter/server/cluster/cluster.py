@@ -68,6 +68,9 @@ EVERY_GAME: Final = "/api/arbiter/games"
 """The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
 """How often each process looks for unfinished games no one holds."""
+SWEEP_DORMANT: Final = 1000
+"""How many of its dormant games each sweep asks about (another process that loaded one
+owns it: it is dormant here no more, and taken over when that owner dies)."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
 ACCOUNT_CHECK_S: Final = 60.0
@@ -92,8 +95,6 @@ class Cluster:
     Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
     ``address`` (``host:port``) where the others forward requests to it."""
 
-    loads_at_start = True
-
     def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str, *,
                  ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
@@ -109,6 +110,8 @@ class Cluster:
         """Leases taken whose games are being fenced in the store (not yet owned)."""
         self.taken_over: list[str] = []
         """Games this process took over from a dead or lost owner (by the sweep)."""
+        self._dormant_at = 0
+        """Where the next sweep's look at the dormant games starts."""
         self._client: httpx.AsyncClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renewer: threading.Thread | None = None
@@ -316,14 +319,25 @@ class Cluster:
                 log.error("cluster: sweep failed: %s", exc)
 
     async def sweep(self) -> int:
-        """Take and resume the unfinished games no process holds; how many."""
-        rows = await self.hub.unfinished()
-        free = [row for row in rows if row[0] not in self.hub.games]
-        if not free:
+        """Take and resume the unfinished games no process holds (their owner died) but
+        those dormant here since the start (loaded when asked for or due); how many."""
+        hub = self.hub
+        rows = await hub.unfinished()
+        free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
+        dormant = list(hub.dormant.games)
+        start = self._dormant_at if self._dormant_at < len(dormant) else 0
+        looked = dormant[start:start + SWEEP_DORMANT]
+        self._dormant_at = start + len(looked)
+        if not free and not looked:
             return 0
-        holders = await asyncio.to_thread(_held_flags, self.leases, [r[0] for r in free])
+        holders = await asyncio.to_thread(_held_flags, self.leases,
+                                          [*(r[0] for r in free), *looked])
+        for game_id, held in zip(looked, holders[len(free):], strict=True):
+            if held and not self.owns(game_id) and game_id not in self.taking:  # another
+                hub.dormant.pop(game_id)  # process loaded it
         count = 0
-        for (game_id, store_id, meta_text), held in zip(free, holders, strict=True):
+        for (game_id, store_id, meta_text), held in zip(free, holders[:len(free)],
+                                                        strict=True):
             if held or game_id in self.hub.games or self.owns(game_id):
                 continue  # another process holds it, or this one is loading it
             if not await self.claim(game_id, store_id):

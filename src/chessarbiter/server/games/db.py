@@ -218,14 +218,20 @@ class Database:
             self._loop.call_soon_threadsafe(_finish, results)
 
     @staticmethod
-    def _deadlines(batch: list[_Append], conn: sqlite3.Connection) -> None:
+    def _deadlines(batch: list[_Append], conn: Any) -> None:
         """Bring the batch's games' deadlines up to date, in one transaction not synced
-        (``synchronous=NORMAL``: the next batch's sync makes it durable; a line left
-        behind by a crash is seen to be, its events not the log's, and the game is loaded
-        at once after a restart). SQLite only: a cluster's processes take games over
-        instead (docs/server-ops.md)."""
+        (SQLite's ``synchronous=NORMAL``, PostgreSQL's ``synchronous_commit`` off: the next
+        batch's sync makes it durable; a line left behind by a crash is seen to be, its
+        events not the log's, and the game is loaded at once after a restart)."""
         rows = [(a.due[1], a.due[2], a.due[0]) for a in batch if a.due is not None]
-        if not rows or not isinstance(conn, sqlite3.Connection):
+        if not rows:
+            return
+        if not isinstance(conn, sqlite3.Connection):  # PostgreSQL (games.pgdb)
+            try:
+                conn.execute_lazily(UPDATE_DUE, rows)
+            except StoreError as exc:
+                log.warning("deadlines not kept (games loaded at once after a restart): %s",
+                            exc)
             return
         try:
             conn.execute("PRAGMA synchronous=NORMAL")

@@ -150,8 +150,8 @@ class Hub:
 
     async def start(self) -> None:
         """Open the database, read the accounts and the unfinished games' deadlines (each
-        game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, every game
-        this process claims is resumed now)."""
+        game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, by the process
+        asked for it, or the first whose timer finds it due)."""
         self._loop = asyncio.get_running_loop()
         self.db.start(self._loop)
         self._engines = ThreadPoolExecutor(self.config.engine_workers,
@@ -161,28 +161,13 @@ class Hub:
         await self.db.run(self._load_accounts)
         await self.fanout.start()
         await self.ownership.start()
-        if self.ownership.loads_at_start:
-            await self._claim_all()
-        else:
-            rows = await self.reader.run(
-                lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
-            self._sleep(rows)
+        rows = await self.reader.run(
+            lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
+        self._sleep(rows)
         self._keepalive = self.loop.create_task(self._keep_alive())
         self._collector = self.loop.create_task(keep_pauses_short())
         self._waker = self.loop.create_task(self._waken())
         self.ownership.run()
-
-    async def _claim_all(self) -> None:
-        """Resume every unfinished game no other process of the cluster owns."""
-        for game_id, store_id, meta_text in await self.unfinished():
-            if not await self.ownership.claim(game_id, store_id):
-                continue  # another process owns it
-            try:
-                entry = await self._load(game_id, store_id, meta_text)
-            except (StoreError, ValueError) as exc:
-                log.error("game %s cannot be resumed: %s", game_id, exc)
-                continue
-            await self._take_over(entry)
 
     def _sleep(self, rows: list[tuple[Any, ...]]) -> None:
         """The dormant games of ``rows``, each woken when due (its timer)."""
@@ -210,6 +195,8 @@ class Hub:
                 continue
             try:
                 await self.get(game_id)
+            except OwnedElsewhere:  # a cluster's: another process plays it, its timer runs
+                self.dormant.pop(game_id)
             except ApiError as exc:
                 log.error("game %s: not resumed: %s", game_id, exc.message)
 
@@ -350,14 +337,16 @@ class Hub:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
-        if taken:
-            return await self._take_over(entry)  # its flag timer runs here now
         if game_id in self.games:
             return self.games[game_id]
-        if self.dormant.pop(game_id) is not None:  # first asked for (or due) since the start
+        sleeper = self.dormant.pop(game_id)
+        if sleeper is not None and (not taken or sleeper.events == len(entry.game.log)):
+            # first asked for (or due) since the start, as it was then: from the start on
             entry.live.resume(self.listening_at)
             entry.waiting_since = self.listening_at
             return await self._take_over(entry)
+        if taken:  # from its last event on from now (its owner gone: not charged)
+            return await self._take_over(entry)  # its flag timer runs here now
         self.games[game_id] = entry
         if not entry.over:  # dropped when an event could not be stored: plays on
             self._resume(entry)

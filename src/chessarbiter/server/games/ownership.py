@@ -15,11 +15,6 @@ from chessarbiter.server.accounts import Account
 class Ownership(Protocol):
     """This process's part in owning the games and knowing the accounts."""
 
-    loads_at_start: bool
-    """Whether every unfinished game this process takes is loaded at the start (a cluster:
-    the games no other process holds) rather than when asked for or due
-    (:mod:`~chessarbiter.server.games.dormant`)."""
-
     async def start(self) -> None:
         """Connect (before the hub resumes the games it can take)."""
 
@@ -31,9 +26,6 @@ class Ownership(Protocol):
 
     def owns(self, game_id: str) -> bool:
         """Whether this process may act as the game's owner now."""
-
-    async def claim(self, game_id: str, store_id: str) -> bool:
-        """Take the game; whether it is ours."""
 
     async def admit(self, game_id: str, store_id: str) -> bool:
         """Take the game before loading it: whether it resumes as taken over (its last owner
@@ -56,8 +48,6 @@ class Ownership(Protocol):
 class SingleProcess:
     """A server of one process: it owns every game, knows every account."""
 
-    loads_at_start = False
-
     async def start(self) -> None:
         """Nothing to connect."""
 
@@ -68,9 +58,6 @@ class SingleProcess:
         """Nothing to give up."""
 
     def owns(self, game_id: str) -> bool:
-        return True
-
-    async def claim(self, game_id: str, store_id: str) -> bool:
         return True
 
     async def admit(self, game_id: str, store_id: str) -> bool:

@@ -38,6 +38,18 @@ class Connection:
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL: {reason(exc)}") from None
 
+    def execute_lazily(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for each of ``rows`` in one transaction not waited for on
+        disk (``synchronous_commit`` off: the next synced commit makes it durable; a crash
+        may lose it, which its reader must detect); ``StoreError`` if it fails."""
+        try:
+            with self.db.transaction():
+                self.db.execute("SET LOCAL synchronous_commit = off")
+                with self.db.cursor() as cursor:
+                    cursor.executemany(sql.replace("?", "%s"), rows)
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL: {reason(exc)}") from None
+
     def close(self) -> None:
         self.db.close()
 
