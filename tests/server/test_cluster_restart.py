@@ -14,12 +14,17 @@ from contextlib import asynccontextmanager
 
 import httpx
 import psycopg
+import pytest
+from psycopg.pq import TransactionStatus
 
 from chessarbiter.server.app import create_app, open_hub
 from chessarbiter.server.cluster.cluster import Cluster
 from chessarbiter.server.cluster.lease import Leases
 from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.games.db import SCHEMA, UPDATE_DUES
 from chessarbiter.server.games.meta import new_id
+from chessarbiter.server.games.pgdb import open_postgres
+from chessarbiter.store.base import StoreError
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
@@ -144,3 +149,22 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
     asyncio.run(after(ids))
     print(f"\n{COPIES + 1} unfinished games: the process listened after {starts[1]:.2f} s")
     assert starts[1] < 2.0
+
+
+def test_deadlines_are_written_in_one_statement_and_a_failure_leaves_nothing_open() -> None:
+    store, conn = open_postgres(fresh_schema("cluster_restart"), SCHEMA)
+    try:
+        for game in ("a", "b", "c"):
+            conn.execute("INSERT INTO server_deadlines VALUES (?, ?, ?, ?, ?)",
+                         (game, None, None, 1, 0))
+        conn.execute_lazily(UPDATE_DUES, [[3, 5], [None, 60_000], ["a", "c"]])
+        assert conn.execute("SELECT game, events, due_ms FROM server_deadlines ORDER BY game"
+                            ).fetchall() == [("a", 3, None), ("b", 1, 0), ("c", 5, 60_000)]
+        with pytest.raises(StoreError):
+            conn.execute_lazily(UPDATE_DUES, [["x"], [1], ["a"]])  # not a number
+        assert conn.db.info.transaction_status == TransactionStatus.IDLE
+        assert conn.execute("SELECT events FROM server_deadlines WHERE game = 'a'"
+                            ).fetchall() == [(3,)]
+    finally:
+        conn.close()
+        store.close()

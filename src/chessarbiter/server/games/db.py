@@ -87,6 +87,12 @@ Due = tuple[str, int, int | None]
 (after the event) it is next due."""
 
 UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
+UPDATE_DUES: Final = (
+    "UPDATE server_deadlines SET events = v.events, due_ms = v.due_ms FROM unnest("
+    "CAST(? AS INTEGER[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[])) AS v (events, due_ms, game) "
+    "WHERE server_deadlines.game = v.game")
+"""PostgreSQL: :data:`UPDATE_DUE` for many rows in one statement (its parameters: the
+events, the due times and the games, each a list)."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +234,7 @@ class Database:
             return
         if not isinstance(conn, sqlite3.Connection):  # PostgreSQL (games.pgdb)
             try:
-                conn.execute_lazily(UPDATE_DUE, rows)
+                conn.execute_lazily(UPDATE_DUES, [list(c) for c in zip(*rows, strict=True)])
             except StoreError as exc:
                 log.warning("deadlines not kept (games loaded at once after a restart): %s",
                             exc)
