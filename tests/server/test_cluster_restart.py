@@ -96,52 +96,60 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
             found.update(game=game_id, alice=alice["Authorization"])
 
     async def after(ids: list[str]) -> None:
-        async with cluster_process(dsn, bus, clock, starts) as s:
-            listening = clock.ms
-            cluster = s.hub.ownership
-            assert isinstance(cluster, Cluster)
-            assert len(s.hub.dormant) == COPIES + 1 and not s.hub.games
-            assert cluster.held == {}  # nothing claimed at the start
-            assert await cluster.sweep() == 0 and not s.hub.games  # nor by the sweep
-            clock.advance(10_000)
-            copy = ids[COPIES // 2]
-            data = (await s.client.get(f"/api/game/{copy}")).json()  # loaded when asked for
-            assert data["state"]["moves"] == "e2e4 e7e5"
-            assert (data["state"]["wtime"], data["state"]["btime"]) == (50_000, MINUTE)
-            assert list(s.hub.games) == [copy] and cluster.owns(copy)
-            moved = await s.post(f"/api/board/game/{copy}/move/g1f3",
-                                 {"Authorization": found["alice"]})
-            assert moved.status_code == 200, moved.text
-            # the deadlines were kept in PostgreSQL: every other game's flag falls a minute
-            # after the process listens, none before
-            assert s.hub.dormant.due(listening + MINUTE - 1) == []
-            due = s.hub.dormant.due(listening + MINUTE)
-            assert len(due) == COPIES and copy not in due
-            clock.advance(MINUTE)
-            await s.hub.wake(due[:3])  # as their timers do: claimed, loaded, flagged
-            for game_id in due[:3]:
-                entry = s.hub.games[game_id]
-                assert cluster.owns(game_id) and entry.game.outcome is not None
-                assert entry.game.outcome.winner is not None
+        other = Leases(bus, "10.0.0.2:9000")  # another process of the cluster
+        try:
+            async with cluster_process(dsn, bus, clock, starts) as s:
+                await restarted(s, ids, other)
+        finally:
+            other.close()
 
-            # games another process loaded meanwhile are dormant here no more: left to it
-            # while it holds them, taken over by the sweep once it is gone
-            other = Leases(bus, "10.0.0.2:9000")
-            try:
-                woken, swept = due[3], due[4]
-                leases = [await asyncio.to_thread(other.take, g) for g in (woken, swept)]
-                await s.hub.wake([woken])  # its timer: another process plays it
-                assert woken not in s.hub.dormant and woken not in s.hub.games
-                await cluster.sweep()
-                assert swept not in s.hub.dormant and swept not in s.hub.games
-                assert len(s.hub.dormant) == COPIES - 5
-                for lease in leases:
-                    assert lease is not None
-                    await asyncio.to_thread(other.release, lease)
-                assert await cluster.sweep() == 2
-                assert {woken, swept} <= set(s.hub.games) and cluster.owns(swept)
-            finally:
-                other.close()
+    async def restarted(s: InProcess, ids: list[str], other: Leases) -> None:
+        listening = clock.ms
+        cluster = s.hub.ownership
+        assert isinstance(cluster, Cluster)
+        assert len(s.hub.dormant) == COPIES + 1 and not s.hub.games
+        assert cluster.held == {}  # nothing claimed at the start
+        elsewhere = await asyncio.to_thread(other.take, ids[0])  # the other one plays it
+        assert elsewhere is not None
+        assert await cluster.sweep() == 0 and not s.hub.games  # nor by the sweep, whose
+        assert len(s.hub.dormant) == COPIES and ids[0] not in s.hub.dormant  # first look
+        # forgets the games held elsewhere (nor counts them among this process's games)
+        clock.advance(10_000)
+        copy = ids[COPIES // 2]
+        data = (await s.client.get(f"/api/game/{copy}")).json()  # loaded when asked for
+        assert data["state"]["moves"] == "e2e4 e7e5"
+        assert (data["state"]["wtime"], data["state"]["btime"]) == (50_000, MINUTE)
+        assert list(s.hub.games) == [copy] and cluster.owns(copy)
+        moved = await s.post(f"/api/board/game/{copy}/move/g1f3",
+                             {"Authorization": found["alice"]})
+        assert moved.status_code == 200, moved.text
+        # the deadlines were kept in PostgreSQL: every other game's flag falls a minute
+        # after the process listens, none before
+        assert s.hub.dormant.due(listening + MINUTE - 1) == []
+        due = s.hub.dormant.due(listening + MINUTE)
+        assert len(due) == COPIES - 1 and copy not in due
+        clock.advance(MINUTE)
+        await s.hub.wake(due[:3])  # as their timers do: claimed, loaded, flagged
+        for game_id in due[:3]:
+            entry = s.hub.games[game_id]
+            assert cluster.owns(game_id) and entry.game.outcome is not None
+            assert entry.game.outcome.winner is not None
+
+        # games the other process loaded meanwhile are dormant here no more: left to it
+        # while it holds them, taken over by the sweep once it is gone
+        woken, swept = due[3], due[4]
+        leases = [await asyncio.to_thread(other.take, g) for g in (woken, swept)]
+        await s.hub.wake([woken])  # its timer: another process plays it
+        assert woken not in s.hub.dormant and woken not in s.hub.games
+        await cluster.sweep()
+        assert swept not in s.hub.dormant and swept not in s.hub.games
+        assert len(s.hub.dormant) == COPIES - 6
+        for lease in leases:
+            assert lease is not None
+            await asyncio.to_thread(other.release, lease)
+        assert await cluster.sweep() == 2
+        assert {woken, swept} <= set(s.hub.games) and cluster.owns(swept)
+        assert ids[0] not in s.hub.games  # still held by the other process
 
     asyncio.run(before())
     clock.advance(60 * MINUTE)  # the downtime

@@ -69,8 +69,11 @@ EVERY_GAME: Final = "/api/arbiter/games"
 SWEEP_S: Final = 1.0
 """How often each process looks for unfinished games no one holds."""
 SWEEP_DORMANT: Final = 1000
-"""How many of its dormant games each sweep asks about (another process that loaded one
-owns it: it is dormant here no more, and taken over when that owner dies)."""
+"""How many of its dormant games each sweep asks about, after the first which asks about
+them all (another process that loaded one owns it: it is dormant here no more, nor counted
+among this process's games, and it is taken over when that owner dies)."""
+MGET_CHUNK: Final = 5000
+"""Leases asked about in one Redis command."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
 ACCOUNT_CHECK_S: Final = 60.0
@@ -110,8 +113,9 @@ class Cluster:
         """Leases taken whose games are being fenced in the store (not yet owned)."""
         self.taken_over: list[str] = []
         """Games this process took over from a dead or lost owner (by the sweep)."""
-        self._dormant_at = 0
-        """Where the next sweep's look at the dormant games starts."""
+        self._dormant_at: int | None = None
+        """Where the next sweep's look at the dormant games starts (``None``: the first
+        sweep, which looks at them all)."""
         self._client: httpx.AsyncClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renewer: threading.Thread | None = None
@@ -325,9 +329,12 @@ class Cluster:
         rows = await hub.unfinished()
         free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
         dormant = list(hub.dormant.games)
-        start = self._dormant_at if self._dormant_at < len(dormant) else 0
-        looked = dormant[start:start + SWEEP_DORMANT]
-        self._dormant_at = start + len(looked)
+        if self._dormant_at is None:
+            looked, self._dormant_at = dormant, 0
+        else:
+            start = self._dormant_at if self._dormant_at < len(dormant) else 0
+            looked = dormant[start:start + SWEEP_DORMANT]
+            self._dormant_at = start + len(looked)
         if not free and not looked:
             return 0
         holders = await asyncio.to_thread(_held_flags, self.leases,
@@ -660,4 +667,5 @@ def _release_all(leases: Leases, held: list[Lease]) -> None:
 
 def _held_flags(leases: Leases, game_ids: list[str]) -> list[bool]:
     keys = [leases.key(game_id) for game_id in game_ids]
-    return [value is not None for value in leases.redis.mget(keys)]
+    return [value is not None for at in range(0, len(keys), MGET_CHUNK)
+            for value in leases.redis.mget(keys[at:at + MGET_CHUNK])]
