@@ -23,6 +23,8 @@ from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.lobby.lobby import lobby_of
+from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import read_request
 from tests.clock.fake_time import FakeTime
 
@@ -137,3 +139,10 @@ async def queen_ending(hub: Hub) -> HubGame:
     request = read_request({"timeControl": "5+0", "profile": "fide-2023-blitz",
                             "variant": "fromPosition", "fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"})
     return await hub.create_game(request.game("a", "b"), Seat(), Seat(), source="open")
+
+
+def memory_lobby(hub: Hub) -> MemoryLobby:
+    """The hub's lobby store, in memory (one process)."""
+    store = lobby_of(hub).store
+    assert isinstance(store, MemoryLobby)
+    return store

@@ -71,7 +71,7 @@ def test_challenge_accept_then_mate(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = s.hub.subscribe_user("bob")
+        events = await s.hub.subscribe_user("bob")
         made = await s.post("/api/challenge/bob", alice,
                             json={"clock.limit": 300, "clock.increment": 3, "color": "white",
                                   "rated": None, "days": None})
@@ -110,7 +110,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        alice_events = s.hub.subscribe_user("alice")
+        alice_events = await s.hub.subscribe_user("alice")
         first = (await s.post("/api/challenge/bob", alice, data={"clock.limit": "60"})).json()
         assert json.loads(await next_line(alice_events) or b"")["type"] == "challenge"
         # only the challenged may decline, only the challenger may cancel
@@ -122,7 +122,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
         assert declined["type"] == "challengeDeclined"
         assert declined["challenge"]["declineReasonKey"] == "later"  # lichess: the key
         assert (await s.post(f"/api/challenge/{first['id']}/accept", bob)).status_code == 404
-        bob_events = s.hub.subscribe_user("bob")
+        bob_events = await s.hub.subscribe_user("bob")
         second = (await s.post("/api/challenge/bob", alice)).json()
         assert json.loads(await next_line(bob_events) or b"")["type"] == "challenge"
         assert (await s.post(f"/api/challenge/{second['id']}/cancel", bob)).status_code == 403

@@ -21,7 +21,7 @@ from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S, Cluster
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.lobby import cluster_lobby
-from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, wall_ms
+from chessarbiter.server.lobby.cluster_lobby import RedisLobby, wall_ms
 from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
@@ -44,7 +44,7 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
-            cluster = hub.cluster
+            cluster = hub.ownership
             assert isinstance(cluster, Cluster)
             now = [1000.0]
             cluster.clock = lambda: now[0]
@@ -93,17 +93,18 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
             lobby = lobby_of(hub)
-            assert isinstance(lobby, ClusterLobby)
-            kind = lobby._seeks(request)
-            await lobby.redis.delete(kind)
+            store = lobby.store
+            assert isinstance(store, RedisLobby)
+            kind = store._seeks(request)
+            await store.redis.delete(kind)
             dead = json.dumps({"id": "deadseek", "at": 0, "request": request.to_json(),
                                "account": None})
-            await lobby.redis.zadd(kind, {dead: wall_ms() - 1})  # lapsed
+            await store.redis.zadd(kind, {dead: wall_ms() - 1})  # lapsed
             waiting = asyncio.create_task(lobby.seek(None, request))
 
             async def seeks() -> list[str]:
                 while True:
-                    found: list[str] = await lobby.redis.zrange(kind, 0, -1)
+                    found: list[str] = await store.redis.zrange(kind, 0, -1)
                     if dead not in found:
                         return found
                     await asyncio.sleep(0.01)
@@ -114,7 +115,7 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
             their_id, their_side, their_secret = await asyncio.wait_for(waiting, 10)
             assert game_id == their_id and side is their_side.opponent
             assert secret and their_secret and secret != their_secret
-            assert await lobby.redis.zrange(kind, 0, -1) == []
+            assert await store.redis.zrange(kind, 0, -1) == []
 
     asyncio.run(run())
 
@@ -128,23 +129,24 @@ def test_a_pairing_whose_message_was_lost_is_read_from_redis(
     async def run() -> None:
         async with cluster_hub(dsn, bus) as hub:
             lobby = lobby_of(hub)
-            assert isinstance(lobby, ClusterLobby)
-            kind = lobby._seeks(request)
-            await lobby.redis.delete(kind)
+            store = lobby.store
+            assert isinstance(store, RedisLobby)
+            kind = store._seeks(request)
+            await store.redis.delete(kind)
             waiting = asyncio.create_task(lobby.seek(None, request))
 
             async def waiting_seek() -> str:
-                while not (found := await lobby.redis.zrange(kind, 0, -1)):
+                while not (found := await store.redis.zrange(kind, 0, -1)):
                     await asyncio.sleep(0.01)
                 seek_id: str = json.loads(found[0])["id"]
                 return seek_id
 
             seek_id = await asyncio.wait_for(waiting_seek(), 10)
             told = {"gameId": "abcdefgh", "color": "black", "secret": "s3cret"}
-            await lobby.redis.set(lobby._told(seek_id), json.dumps(told))  # no message
+            await store.redis.set(store._told(seek_id), json.dumps(told))  # no message
             paired = await asyncio.wait_for(waiting, 10)
             assert paired == ("abcdefgh", Side.BLACK, "s3cret")
-            assert await lobby.redis.zrange(kind, 0, -1) == []
-            await lobby.redis.delete(lobby._told(seek_id))
+            assert await store.redis.zrange(kind, 0, -1) == []
+            await store.redis.delete(store._told(seek_id))
 
     asyncio.run(run())

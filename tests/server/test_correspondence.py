@@ -16,9 +16,8 @@ import pytest
 
 from chessarbiter.clock.correspondence import DAY
 from chessarbiter.server.games.table import ndjson
-from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess, in_process
+from tests.server.helpers import InProcess, in_process, memory_lobby
 from tests.server.lichess_spec import SPECS, violations
 
 HOUR = 3_600_000
@@ -166,7 +165,7 @@ def test_correspondence_seeks_answer_at_once_and_pair(tmp_path: Path) -> None:
         again = await s.post("/api/board/seek", alice, data={"days": "5"})  # not with herself
         other = await s.post("/api/board/seek", bob, data={"days": "3"})  # not the same game
         assert len({first.json()["id"], again.json()["id"], other.json()["id"]}) == 3
-        await until(lambda: len(lobby_of(s.hub).seeks) == 3)  # all three wait
+        await until(lambda: len(memory_lobby(s.hub).seeks) == 3)  # all three wait
         assert s.hub.games == {}
         joined = await s.post("/api/board/seek", bob, data={"days": "5"})
         valid("post", "/api/board/seek", joined.content)

@@ -19,8 +19,7 @@ from schemathesis.specs.openapi import checks
 
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import api_document as document
-from chessarbiter.server.lobby.lobby import lobby_of
-from tests.server.helpers import Live, add_accounts, live_server
+from tests.server.helpers import Live, add_accounts, live_server, memory_lobby
 
 EXAMPLES = 12
 """Examples per route and generation mode in the default run (``long``: 150)."""
@@ -49,7 +48,7 @@ def snapshot(live: Live) -> Any:
     return (
         {gid: (e.meta.source == "ai" or len(e.game.log), e.meta.aborted,
                e.meta.source == "ai" or e.game.outcome) for gid, e in hub.games.items()},
-        sorted(lobby_of(hub).challenges), len(lobby_of(hub).seeks), len(hub.accounts),
+        sorted(memory_lobby(hub).challenges), len(memory_lobby(hub).seeks), len(hub.accounts),
     )
 
 

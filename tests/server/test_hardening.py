@@ -14,9 +14,8 @@ from chessarbiter.server.accounts import DAY_MS, SESSION_DAYS, Role, Sessions, h
 from chessarbiter.server.games import table
 from chessarbiter.server.http import guard
 from chessarbiter.server.lobby import requests
-from chessarbiter.server.lobby.lobby import lobby_of
 from tests.clock.fake_time import FakeTime
-from tests.server.helpers import InProcess, in_process
+from tests.server.helpers import InProcess, in_process, memory_lobby
 from tests.server.test_api import friendly_game, run
 
 HERE = "http://test"
@@ -69,7 +68,7 @@ def test_a_browser_session_instead_of_the_token(tmp_path: Path) -> None:
         assert me.status_code == 200 and me.json()["username"] == "alice"
         forged = await s.post("/api/challenge/bob", {"Origin": "https://evil.example"})
         assert forged.status_code == 403
-        assert not lobby_of(s.hub).challenges
+        assert not memory_lobby(s.hub).challenges
         made = await s.post("/api/challenge/bob", {"Origin": HERE}, data={"color": "white"})
         assert made.status_code == 200, made.text
         bob = await s.account("carol")

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from chessarbiter.clock.records import Side
 from chessarbiter.server.games.chat import LINES_PER_ACCOUNT, MAX_CHARS
-from chessarbiter.server.lobby.lobby import lobby_of
-from tests.server.helpers import InProcess, in_process, next_line
+from tests.server.helpers import InProcess, in_process, memory_lobby, next_line
 from tests.server.test_api import Scenario, friendly_game, play
 
 
@@ -96,7 +95,7 @@ def test_decline_reason_key(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = s.hub.subscribe_user("alice")
+        events = await s.hub.subscribe_user("alice")
         made = (await s.post("/api/challenge/bob", alice)).json()
         await events.get()
         wrong = await s.post(f"/api/challenge/{made['id']}/decline", bob,
@@ -188,7 +187,7 @@ def test_odd_clock_limits_are_refused_clearly(tmp_path: Path) -> None:
             made = await s.post("/api/challenge/bob", alice, data={"clock.limit": limit})
             assert made.json()["timeControl"]["limit"] == int(limit)
             await s.post(f"/api/challenge/{made.json()['id']}/cancel", alice)
-        assert lobby_of(s.hub).challenges == {} and s.hub.games == {}  # nothing made
+        assert memory_lobby(s.hub).challenges == {} and s.hub.games == {}  # nothing made
 
     run(tmp_path, scenario)
 

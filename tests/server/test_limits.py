@@ -17,8 +17,7 @@ import pytest
 
 from chessarbiter.server import limits
 from chessarbiter.server.games.hub import Hub
-from chessarbiter.server.lobby.lobby import lobby_of
-from tests.server.helpers import InProcess, Live, add_accounts, live_server
+from tests.server.helpers import InProcess, Live, add_accounts, live_server, memory_lobby
 from tests.server.test_api import play, run
 
 FAR = ("203.0.113.7", 40000)
@@ -134,7 +133,7 @@ def test_a_challenge_expires(tmp_path: Path) -> None:
         assert (await s.client.get("/api/challenge", headers=bob)).json()["in"] == []
         late = await s.post(f"/api/challenge/{made['id']}/accept", bob)
         assert late.status_code == 404
-        assert not lobby_of(s.hub).challenges
+        assert not memory_lobby(s.hub).challenges
 
     run(tmp_path, scenario)
 
@@ -220,7 +219,7 @@ def test_a_full_disk_answers_503(tmp_path: Path) -> None:
                            "/api/register", data={"username": f"carol{n}"}))):
             assert answer.status_code == 503, answer.text
             assert "database or disk is full" in answer.json()["error"]
-        assert len(lobby_of(s.hub).challenges) == 1  # the challenge not accepted stays open
+        assert len(memory_lobby(s.hub).challenges) == 1  # the challenge not accepted stays open
         registered = {a.name for a in s.hub.accounts._by_id.values()}
         assert registered == {"alice", "bob"} | {f"carol{n}" for n in range(len(registered) - 2)}
 

@@ -113,8 +113,8 @@ def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> N
     async def run() -> tuple[int, bool, int, bool]:
         hub = open_hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
         await hub.start()
-        assert isinstance(hub.cluster, Cluster)
-        bus = hub.cluster.bus
+        assert isinstance(hub.ownership, Cluster)
+        bus = hub.ownership.bus
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(hub=hub)),
                                          base_url="http://test") as client:

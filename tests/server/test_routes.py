@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from starlette.routing import Match, Route
 
-from chessarbiter.server.app import api_document, create_app
+from chessarbiter.server.app import API, api_document, create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.http import board_api
 from chessarbiter.server.http.routes import ROUTES
@@ -25,15 +25,24 @@ def test_the_move_route_is_written_once_in_the_sources() -> None:
 
 def test_the_router_and_the_document_serve_the_tables_routes(tmp_path: Path) -> None:
     app = create_app(ServerConfig(db=tmp_path / "g.sqlite")).app
-    routed = {(method, route.path) for route in app.routes if isinstance(route, Route)
-              for method in route.methods or () if method != "HEAD"}
-    table = {(op.method.upper(), op.path) for op in ROUTES.ops}
-    assert table <= routed
+    routed = [(method, route.path) for route in app.routes if isinstance(route, Route)
+              for method in route.methods or () if method != "HEAD"]
+    table = {(op.method.upper(), op.path) for op in API.ops}
+    assert {(op.method.upper(), op.path) for op in ROUTES.ops} < table
+    assert table <= set(routed)
+    api = [r for r in routed if r[1].startswith("/api/")]
+    assert len(api) == len(set(api)) and set(api) <= table  # every API route from the table
     documented = {(method.upper(), path)
                   for path, methods in api_document()["paths"].items() for method in methods}
-    assert {(op.method.upper(), op.path) for op in ROUTES.documented()} <= documented
-    assert table - documented == {("POST", "/api/board/game/{gameId}/claim-victory/"),
-                                  ("POST", "/api/bot/game/{gameId}/claim-victory/")}
+    assert {(op.method.upper(), op.public_path) for op in API.documented()} == documented
+    public = {(op.method.upper(), op.public_path) for op in API.ops}
+    assert public - documented == {("POST", "/api/board/game/{gameId}/claim-victory/"),
+                                   ("POST", "/api/bot/game/{gameId}/claim-victory/")}
+    assert ("POST", "/api/tournament/{tournamentId}/round/{round}/start") in documented
+    assert {op.path for op in API.ops if op.public_path != op.path} == {
+        "/api/tournament/{tournamentId:int}" + end for end in (
+            "", "/join", "/player", "/withdraw", "/pair", "/round/{round:int}/start",
+            "/result")}
 
 
 @pytest.mark.parametrize(("method", "path", "about"), [

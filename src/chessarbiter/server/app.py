@@ -1,4 +1,5 @@
-"""The server assembled: the hub (with, in a cluster, its part of the cluster), the ASGI
+"""The server assembled: the hub with its ownership of the games, its fan-out of streams and
+its lobby, each chosen once here (one process, or its part of a cluster), the ASGI
 application (the route table's routes, the tournaments' and the browser pages, over one
 :class:`Hub` started and stopped with the app) and the production stack in front of it."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -26,9 +27,10 @@ from chessarbiter.server.http.cors import Cors
 from chessarbiter.server.http.failures import api_error, database_error, server_error
 from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
-from chessarbiter.server.http.openapi import Op, document
+from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
-from chessarbiter.server.tournaments.spec import operations as tournament_operations
+from chessarbiter.server.lobby.lobby import Lobby
+from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.store.base import StoreError
 
 
@@ -37,10 +39,14 @@ def page_routes(hub: Hub) -> list[BaseRoute]:
     return web.routes()
 
 
+API: Final = ROUTES.extended(tournaments.operations())
+"""The app's route table: the API's routes (:data:`~chessarbiter.server.http.routes.ROUTES`)
+and the tournaments'."""
+
+
 def api_document() -> dict[str, Any]:
     """The OpenAPI document of every route, the tournaments' among them."""
-    return document([*ROUTES.documented(),
-                     *(Op(**fields) for fields in tournament_operations())])
+    return document(API.documented())
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -52,14 +58,23 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
-    """The server's hub over ``db`` (made from ``config`` when not given); with a bus
-    (``config.bus``), this process's part of the cluster, which brings the shared lobby."""
-    hub = Hub(config, db)
-    if config.bus is not None:
-        from chessarbiter.server.cluster.cluster import Cluster
+    """The server's hub over ``db`` (made from ``config`` when not given) and its lobby: one
+    process (every game its own, streams and lobby in memory), or with a bus
+    (``config.bus``) this process's part of a cluster (games owned by lease, streams and
+    lobby through Redis)."""
+    if config.bus is None:
+        hub = Hub(config, db)
+        Lobby(hub, MemoryLobby(config.now_ms))
+        return hub
+    from chessarbiter.server.cluster.cluster import Cluster
+    from chessarbiter.server.lobby.cluster_lobby import RedisLobby
+    from chessarbiter.server.streams.bus import RedisFanout
 
-        hub.cluster = Cluster(hub, config.bus,
-                              config.advertise or f"{config.host}:{config.port}")
+    fanout = RedisFanout(config.bus)
+    hub = Hub(config, db, fanout=fanout)
+    hub.ownership = Cluster(hub, config.bus, fanout,
+                            config.advertise or f"{config.host}:{config.port}")
+    Lobby(hub, RedisLobby(config.bus, fanout.channels))
     return hub
 
 
@@ -81,16 +96,16 @@ class Server:
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Server:
     """The server: ``hub`` (:func:`open_hub` from ``config`` when not given) starts with the
-    app's lifespan and is ``state.hub``; its routes are the route table's
-    (:data:`~chessarbiter.server.http.routes.ROUTES`), the tournaments' and the pages'."""
+    app's lifespan and is ``state.hub``; its routes are the route table's (:data:`API`)
+    and the pages'."""
     the_hub = hub or open_hub(config or ServerConfig())
     app = starlette_app(the_hub)
-    entry: ASGIApp = FastPath(app, ROUTES.hot)
-    if the_hub.cluster is not None:
+    entry: ASGIApp = FastPath(app, API.hot)
+    if the_hub.config.bus is not None:
         from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 
-        assert isinstance(the_hub.cluster, Cluster)  # as open_hub attaches it
-        entry = Forwarding(entry, the_hub.cluster, ROUTES.game_of)
+        assert isinstance(the_hub.ownership, Cluster)  # as open_hub made it
+        entry = Forwarding(entry, the_hub.ownership, API.game_of)
     return Server(app, entry)
 
 
@@ -105,9 +120,10 @@ def starlette_app(hub: Hub) -> Starlette:
         finally:
             await hub.stop()
 
+    tournaments.attach(hub)
     routes: list[BaseRoute] = [
-        *ROUTES.routes(),
-        *tournaments.routes(hub),
+        *API.routes(),
+        *tournaments.page_routes(),
         *page_routes(hub),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[

@@ -16,3 +16,12 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.headers = dict(headers or {})
+
+
+class OwnedElsewhere(ApiError):
+    """503: another process of the cluster owns the game (the request may be sent again: it
+    is then forwarded there)."""
+
+    def __init__(self, game_id: str, message: str = "another process owns it") -> None:
+        super().__init__(503, f"game {game_id}: {message}; try again")
+        self.game_id = game_id

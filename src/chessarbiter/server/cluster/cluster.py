@@ -1,6 +1,8 @@
 """Several server processes serving the same games: a PostgreSQL database they share, one
 owner per game (a Redis lease, :mod:`~.lease`, with the store fenced by the lease's
-token), and the Redis bus (:mod:`chessarbiter.server.streams.bus`) for fan-out.
+token), and the Redis fan-out (:class:`chessarbiter.server.streams.bus.RedisFanout`). The
+hub gets this process's part as its :class:`~chessarbiter.server.games.ownership.Ownership`
+(:class:`Cluster`), chosen once when the server is assembled.
 
 The owner of a game is the only process that stamps its moves, runs its flag timer and
 writes its events. A request about a game reaching another process is forwarded over HTTP
@@ -11,12 +13,13 @@ unfinished games: when an owner dies its leases expire (:data:`~lease.TTL_MS`) a
 are taken over, rebuilt from their logs and continue (the time the owner was gone is not
 charged: each game's time continues from its last event, as after a restart).
 
-The lobby is shared through Redis (:mod:`chessarbiter.server.lobby.cluster_lobby`): challenges,
-seeks and the accounts' events. Accounts live in the shared database: a token this process
-does not know, or has not checked for :data:`ACCOUNT_CHECK_S`, is looked up there before the
-request is served (so an account made through another process works at once, and a token
-changed or removed in the database stops working here within that time); a token found
-nowhere is not looked up again for that time either."""
+The lobby is shared through Redis (:mod:`chessarbiter.server.lobby.cluster_lobby`): challenges
+and seeks; the accounts' events go through the fan-out's channels. Accounts live in the
+shared database: a token this process does not know, or has not checked for
+:data:`ACCOUNT_CHECK_S`, is looked up there before the request is served (so an account
+made through another process works at once, and a token changed or removed in the database
+stops working here within that time); a token found nowhere is not looked up again for that
+time either."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
@@ -43,14 +46,12 @@ from chessarbiter.server.accounts import (
 )
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.games.spectate import SPECTATORS
-from chessarbiter.server.games.table import HubGame, ndjson
+from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import client_address
-from chessarbiter.server.lobby.cluster_lobby import ClusterLobby, LobbyBus
-from chessarbiter.server.streams.bus import Bus
-from chessarbiter.server.streams.lines import Line
+from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
 
@@ -67,6 +68,12 @@ EVERY_GAME: Final = "/api/arbiter/games"
 """The arbiter's list of live games: gathered from every process holding games."""
 SWEEP_S: Final = 1.0
 """How often each process looks for unfinished games no one holds."""
+SWEEP_DORMANT: Final = 1000
+"""How many of its dormant games each sweep asks about, after the first which asks about
+them all (another process that loaded one owns it: it is dormant here no more, nor counted
+among this process's games, and it is taken over when that owner dies)."""
+MGET_CHUNK: Final = 5000
+"""Leases asked about in one Redis command."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
 ACCOUNT_CHECK_S: Final = 60.0
@@ -87,17 +94,16 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class Cluster:
-    """This process's part of the cluster: the leases it holds on ``hub``'s games, the bus,
-    and ``address`` (``host:port``) where the others forward requests to it."""
+    """This process's part of the cluster: the leases it holds on ``hub``'s games (in the
+    Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
+    ``address`` (``host:port``) where the others forward requests to it."""
 
-    def __init__(self, hub: Hub, bus_url: str, address: str, *, ttl_ms: int = TTL_MS) -> None:
+    def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str, *,
+                 ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
         self.address = address
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
-        self.bus = Bus(bus_url, relays=True)
-        self.lobby_bus = LobbyBus(bus_url, prefix="chessarbiter:lobby:")
-        self.lobby = ClusterLobby(hub, bus_url, self.lobby_bus)
-        """The hub's lobby: challenges and seeks shared by every process."""
+        self.bus = fanout.games
         self._checked: dict[str, float] = {}
         """When each token's account was last read from the database (:attr:`clock`)."""
         self.clock: Callable[[], float] = time.monotonic
@@ -107,6 +113,9 @@ class Cluster:
         """Leases taken whose games are being fenced in the store (not yet owned)."""
         self.taken_over: list[str] = []
         """Games this process took over from a dead or lost owner (by the sweep)."""
+        self._dormant_at: int | None = None
+        """Where the next sweep's look at the dormant games starts (``None``: the first
+        sweep, which looks at them all)."""
         self._client: httpx.AsyncClient | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renewer: threading.Thread | None = None
@@ -117,9 +126,8 @@ class Cluster:
     # -- life --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect to the bus (before the hub resumes the games it can take)."""
-        await self.bus.start()
-        await self.lobby_bus.start()
+        """Open the client forwarding requests (before the hub resumes the games it can
+        take; the hub has started the fan-out)."""
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
 
     def run(self) -> None:
@@ -142,9 +150,6 @@ class Cluster:
                 await task
         held, self.held = list(self.held.values()), {}
         await asyncio.to_thread(_release_all, self.leases, held)
-        await self.bus.stop()
-        await self.lobby_bus.stop()
-        await self.lobby.aclose()
         if self._client is not None:
             await self._client.aclose()
         self.leases.close()
@@ -181,10 +186,13 @@ class Cluster:
             self.held[game_id] = lease
         return True
 
-    async def admit(self, game_id: str, store_id: str) -> None:
-        """Take the game before loading it; ``ApiError`` 503 if another process holds it."""
+    async def admit(self, game_id: str, store_id: str) -> bool:
+        """Take the game before loading it: it resumes as taken over (its last owner may
+        have been another process); :class:`OwnedElsewhere` (503) if another process holds
+        it."""
         if not await self.claim(game_id, store_id):
-            raise ApiError(503, f"game {game_id}: another process owns it; try again")
+            raise OwnedElsewhere(game_id)
+        return True
 
     async def owner(self, game_id: str) -> str | None:
         """The address of the process owning the game when it is not this one."""
@@ -192,16 +200,6 @@ class Cluster:
             return None
         holder = await asyncio.to_thread(self.leases.holder, game_id)
         return None if holder is None or holder.address == self.address else holder.address
-
-    def published(self, game_id: str, line: bytes | None) -> None:
-        """A line the owner sent its own streams: to the bus when another process relays
-        the game (keep-alive lines stay local)."""
-        if line != b"\n" and self.bus.relayed(game_id):
-            self.bus.publish(game_id, line)
-
-    def watch(self, game_id: str) -> None:
-        """Another process relays the game's stream: its lines go on the bus from now on."""
-        self.bus.watch(game_id)
 
     # -- accounts and their events -------------------------------------------------------
 
@@ -262,14 +260,17 @@ class Cluster:
         self._checked[found[1]] = self.clock()
         return found[0]
 
-    async def playing(self, account: str) -> list[dict[str, Any]]:
+    async def playing_elsewhere(self, account: str, here: Collection[str]
+                                ) -> list[dict[str, Any]]:
         """The ``game`` objects (as :meth:`Hub.game_event`) of the unfinished games
-        ``account`` plays, wherever they are owned (read from the shared store when owned
-        by another process)."""
+        ``account`` plays that are not among ``here`` (read from the shared store: owned by
+        another process)."""
         hub = self.hub
         rows = await hub.db.run(lambda store, conn: _playing(conn, account))
         found = []
         for game_id, store_id, meta_text in rows:
+            if game_id in here:
+                continue
             entry = hub.games.get(game_id)
             if entry is None:
                 meta = GameMeta.from_json(meta_text)
@@ -279,21 +280,6 @@ class Cluster:
             if side is not None:
                 found.append(hub.game_event(entry, side))
         return found
-
-    def notify(self, account: str, data: dict[str, Any]) -> None:
-        """An account's event, to its event streams on every process (by the bus)."""
-        self.lobby_bus.publish(f"user:{account}", ndjson(data))
-
-    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
-        """A queue of the account's events from every process (and the hub's keep-alive
-        lines)."""
-        queue = await self.lobby_bus.subscribe(f"user:{account}")
-        self.hub.user_streams.setdefault(account, set()).add(queue)
-        return queue
-
-    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
-        self.hub.unsubscribe_user(account, queue)
-        await self.lobby_bus.unsubscribe(f"user:{account}", queue)
 
     def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
         """Renew every lease held, four times a lease's life; a game whose lease was lost
@@ -337,14 +323,28 @@ class Cluster:
                 log.error("cluster: sweep failed: %s", exc)
 
     async def sweep(self) -> int:
-        """Take and resume the unfinished games no process holds; how many."""
-        rows = await self.hub.unfinished()
-        free = [row for row in rows if row[0] not in self.hub.games]
-        if not free:
+        """Take and resume the unfinished games no process holds (their owner died) but
+        those dormant here since the start (loaded when asked for or due); how many."""
+        hub = self.hub
+        rows = await hub.unfinished()
+        free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
+        dormant = list(hub.dormant.games)
+        if self._dormant_at is None:
+            looked, self._dormant_at = dormant, 0
+        else:
+            start = self._dormant_at if self._dormant_at < len(dormant) else 0
+            looked = dormant[start:start + SWEEP_DORMANT]
+            self._dormant_at = start + len(looked)
+        if not free and not looked:
             return 0
-        holders = await asyncio.to_thread(_held_flags, self.leases, [r[0] for r in free])
+        holders = await asyncio.to_thread(_held_flags, self.leases,
+                                          [*(r[0] for r in free), *looked])
+        for game_id, held in zip(looked, holders[len(free):], strict=True):
+            if held and not self.owns(game_id) and game_id not in self.taking:  # another
+                hub.dormant.pop(game_id)  # process loaded it
         count = 0
-        for (game_id, store_id, meta_text), held in zip(free, holders, strict=True):
+        for (game_id, store_id, meta_text), held in zip(free, holders[:len(free)],
+                                                        strict=True):
             if held or game_id in self.hub.games or self.owns(game_id):
                 continue  # another process holds it, or this one is loading it
             if not await self.claim(game_id, store_id):
@@ -667,4 +667,5 @@ def _release_all(leases: Leases, held: list[Lease]) -> None:
 
 def _held_flags(leases: Leases, game_ids: list[str]) -> list[bool]:
     keys = [leases.key(game_id) for game_id in game_ids]
-    return [value is not None for value in leases.redis.mget(keys)]
+    return [value is not None for at in range(0, len(keys), MGET_CHUNK)
+            for value in leases.redis.mget(keys[at:at + MGET_CHUNK])]

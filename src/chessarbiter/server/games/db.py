@@ -87,6 +87,12 @@ Due = tuple[str, int, int | None]
 (after the event) it is next due."""
 
 UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
+UPDATE_DUES: Final = (
+    "UPDATE server_deadlines SET events = v.events, due_ms = v.due_ms FROM unnest("
+    "CAST(? AS INTEGER[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[])) AS v (events, due_ms, game) "
+    "WHERE server_deadlines.game = v.game")
+"""PostgreSQL: :data:`UPDATE_DUE` for many rows in one statement (its parameters: the
+events, the due times and the games, each a list)."""
 
 
 @dataclass(frozen=True)
@@ -218,14 +224,20 @@ class Database:
             self._loop.call_soon_threadsafe(_finish, results)
 
     @staticmethod
-    def _deadlines(batch: list[_Append], conn: sqlite3.Connection) -> None:
+    def _deadlines(batch: list[_Append], conn: Any) -> None:
         """Bring the batch's games' deadlines up to date, in one transaction not synced
-        (``synchronous=NORMAL``: the next batch's sync makes it durable; a line left
-        behind by a crash is seen to be, its events not the log's, and the game is loaded
-        at once after a restart). SQLite only: a cluster's processes take games over
-        instead (docs/server-ops.md)."""
+        (SQLite's ``synchronous=NORMAL``, PostgreSQL's ``synchronous_commit`` off: the next
+        batch's sync makes it durable; a line left behind by a crash is seen to be, its
+        events not the log's, and the game is loaded at once after a restart)."""
         rows = [(a.due[1], a.due[2], a.due[0]) for a in batch if a.due is not None]
-        if not rows or not isinstance(conn, sqlite3.Connection):
+        if not rows:
+            return
+        if not isinstance(conn, sqlite3.Connection):  # PostgreSQL (games.pgdb)
+            try:
+                conn.execute_lazily(UPDATE_DUES, [list(c) for c in zip(*rows, strict=True)])
+            except StoreError as exc:
+                log.warning("deadlines not kept (games loaded at once after a restart): %s",
+                            exc)
             return
         try:
             conn.execute("PRAGMA synchronous=NORMAL")

@@ -25,7 +25,7 @@ from chessarbiter.server.limits import START_TIMEOUT_MS
 
 SELECT_DORMANT = (
     "SELECT s.id, d.white, d.black, d.due_ms, d.events = coalesce("
-    "(SELECT max(e.seq) FROM events e WHERE e.game_id = g.id), 0) "
+    "(SELECT max(e.seq) FROM events e WHERE e.game_id = g.id), 0), d.events "
     "FROM server_games s JOIN games g ON g.id = CAST(s.store_id AS INTEGER) "
     "LEFT JOIN server_deadlines d ON d.game = s.id "
     "WHERE s.finished = 0 AND g.outcome IS NULL")
@@ -66,11 +66,13 @@ def deadline_row(game: Game, meta: GameMeta) -> tuple[Any, ...]:
 
 @dataclass
 class Sleeper:
-    """A game not loaded since the start: its players' accounts and when it is due (the
-    server's time source; ``None``: never)."""
+    """A game not loaded since the start: its players' accounts, when it is due (the
+    server's time source; ``None``: never) and the events of its log then (``None``: not
+    known, its line was stale)."""
 
     accounts: tuple[str | None, str | None]
     due: int | None
+    events: int | None = None
     timer: asyncio.TimerHandle | None = None
 
 
@@ -84,12 +86,12 @@ class Dormant:
     def fill(self, rows: list[tuple[Any, ...]], listening: int) -> None:
         """The games of :data:`SELECT_DORMANT`'s ``rows``, their time running from
         ``listening``."""
-        for game_id, white, black, due_ms, fresh in rows:
+        for game_id, white, black, due_ms, fresh, events in rows:
             if not fresh:
-                white = black = None
+                white = black = events = None
                 due_ms = 0
             due = None if due_ms is None else listening + int(due_ms)
-            self.games[game_id] = Sleeper((white, black), due)
+            self.games[game_id] = Sleeper((white, black), due, events)
             for account in {white, black} - {None}:
                 self.by_account.setdefault(account, set()).add(game_id)
 

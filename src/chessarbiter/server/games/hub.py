@@ -22,7 +22,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, Final
@@ -52,7 +52,7 @@ from chessarbiter.server.accounts import (
     insert_session,
 )
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.games.db import Database, Worker
@@ -66,9 +66,10 @@ from chessarbiter.server.games.dormant import (
 )
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
-from chessarbiter.server.games.ownership import Ownership
+from chessarbiter.server.games.ownership import Ownership, SingleProcess
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import START_TIMEOUT_MS, Limits
+from chessarbiter.server.streams.fanout import Fanout, InProcess
 from chessarbiter.server.streams.lines import Line, close_queue
 from chessarbiter.store.base import StoreError
 
@@ -96,7 +97,8 @@ class Hub:
     """The games, the accounts and the streams of one server (see the module's docstring).
     Use it on the event loop: ``await hub.start()`` ... ``await hub.stop()``."""
 
-    def __init__(self, config: ServerConfig, db: Database | None = None) -> None:
+    def __init__(self, config: ServerConfig, db: Database | None = None, *,
+                 fanout: Fanout | None = None) -> None:
         self.config = config
         self.db = db or Database(config.db)
         self.reader = Worker(config.db, "chessarbiter-db-read")
@@ -114,7 +116,9 @@ class Hub:
         self.limits = Limits(config.now_ms)
         self.sessions = Sessions(wall_ms)
         """The browsers signed in (``POST /api/session``)."""
-        self.user_streams: dict[str, set[asyncio.Queue[Line]]] = {}
+        self.fanout: Fanout = InProcess() if fanout is None else fanout
+        """Where the accounts' events and the games' lines go beyond this process's own
+        queues (through Redis in a cluster)."""
         self._engines: ThreadPoolExecutor | None = None
         self._rulings: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -129,10 +133,12 @@ class Hub:
         seeks withdrawn)."""
         self.stop_hooks: list[Callable[[], None]] = []
         """Called (in a thread) when the hub stops, once the games' writes are stored."""
-        self.cluster: Ownership | None = None
-        """This process's part of a cluster (``config.bus``): games owned one at a time; set
-        by the cluster when the server is assembled
-        (:func:`chessarbiter.server.app.open_hub`)."""
+        self.closed_hooks: list[Callable[[], Awaitable[None]]] = []
+        """Awaited last when the hub stops (the lobby's connections closed)."""
+        self.ownership: Ownership = SingleProcess()
+        """Which games this process owns: all of them, or in a cluster (``config.bus``) those
+        whose lease it holds (set when the server is assembled,
+        :func:`chessarbiter.server.app.open_hub`)."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -144,8 +150,8 @@ class Hub:
 
     async def start(self) -> None:
         """Open the database, read the accounts and the unfinished games' deadlines (each
-        game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, every game
-        this process claims is resumed now)."""
+        game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, by the process
+        asked for it, or the first whose timer finds it due)."""
         self._loop = asyncio.get_running_loop()
         self.db.start(self._loop)
         self._engines = ThreadPoolExecutor(self.config.engine_workers,
@@ -153,31 +159,15 @@ class Hub:
         self._rulings = ThreadPoolExecutor(RULING_WORKERS,
                                            thread_name_prefix="chessarbiter-ruling")
         await self.db.run(self._load_accounts)
-        if self.cluster is not None:
-            await self.cluster.start()
-            await self._claim_all()
-        else:
-            rows = await self.reader.run(
-                lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
-            self._sleep(rows)
+        await self.fanout.start()
+        await self.ownership.start()
+        rows = await self.reader.run(
+            lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
+        self._sleep(rows)
         self._keepalive = self.loop.create_task(self._keep_alive())
         self._collector = self.loop.create_task(keep_pauses_short())
         self._waker = self.loop.create_task(self._waken())
-        if self.cluster is not None:
-            self.cluster.run()
-
-    async def _claim_all(self) -> None:
-        """Resume every unfinished game no other process of the cluster owns."""
-        assert self.cluster is not None
-        for game_id, store_id, meta_text in await self.unfinished():
-            if not await self.cluster.claim(game_id, store_id):
-                continue  # another process owns it
-            try:
-                entry = await self._load(game_id, store_id, meta_text)
-            except (StoreError, ValueError) as exc:
-                log.error("game %s cannot be resumed: %s", game_id, exc)
-                continue
-            await self._take_over(entry)
+        self.ownership.run()
 
     def _sleep(self, rows: list[tuple[Any, ...]]) -> None:
         """The dormant games of ``rows``, each woken when due (its timer)."""
@@ -205,6 +195,8 @@ class Hub:
                 continue
             try:
                 await self.get(game_id)
+            except OwnedElsewhere:  # a cluster's: another process plays it, its timer runs
+                self.dormant.pop(game_id)
             except ApiError as exc:
                 log.error("game %s: not resumed: %s", game_id, exc.message)
 
@@ -226,7 +218,7 @@ class Hub:
             if entry.timer is not None:
                 entry.timer.cancel()
             entry.close_streams()
-        for queues in self.user_streams.values():
+        for queues in self.fanout.user_streams.values():
             for queue in queues:
                 close_queue(queue)
         for hook in self.closing_hooks:
@@ -238,16 +230,17 @@ class Hub:
         await asyncio.to_thread(self.reader.close)
         for hook in self.stop_hooks:
             await asyncio.to_thread(hook)
-        if self.cluster is not None:  # the games given up once their writes are stored
-            await self.cluster.stop()
+        await self.ownership.stop()  # the games given up once their writes are stored
+        await self.fanout.stop()
+        for closed in self.closed_hooks:
+            await closed()
 
     # -- accounts ----------------------------------------------------------------------
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name`` (in a cluster, wherever it was made)."""
-        if self.cluster is None:
-            return self.accounts.by_name(name)
-        return await self.cluster.account_named(name)
+        known = self.accounts.by_name(name)
+        return known if known is not None else await self.ownership.account_named(name)
 
     async def add_account(self, name: str, role: Role = Role.PLAYER) -> tuple[Account, str]:
         """A new named account and its API token (shown once; kept hashed);
@@ -301,8 +294,7 @@ class Hub:
             return meta
 
         meta = await self.db.run(work)
-        if self.cluster is not None:
-            await self.cluster.admit(public, meta.store_id)
+        await self.ownership.admit(public, meta.store_id)
         entry = self._entry(meta, game)
         self.games[public] = entry
         async with entry.sequence:
@@ -327,7 +319,8 @@ class Hub:
     async def get(self, game_id: str) -> HubGame:
         """The game ``game_id`` (loaded from the store if it is not in memory: a dormant
         game then plays on, its time running from the start, :mod:`~.dormant`);
-        ``ApiError`` 404 if there is none."""
+        ``ApiError`` 404 if there is none, :class:`OwnedElsewhere` (503) if another process
+        of a cluster holds it."""
         entry = self.games.get(game_id)
         if entry is not None:
             return entry
@@ -339,20 +332,21 @@ class Hub:
             raise ApiError(404, f"no game {game_id!r}")
         if game_id in self.games:  # loaded meanwhile
             return self.games[game_id]
-        if self.cluster is not None:
-            await self.cluster.admit(game_id, row[1])
+        taken = await self.ownership.admit(game_id, row[1])
         try:
             entry = await self._load(*row)
         except (StoreError, ValueError) as exc:
             raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
-        if self.cluster is not None:
-            return await self._take_over(entry)  # its flag timer runs here now
         if game_id in self.games:
             return self.games[game_id]
-        if self.dormant.pop(game_id) is not None:  # first asked for (or due) since the start
+        sleeper = self.dormant.pop(game_id)
+        if sleeper is not None and (not taken or sleeper.events == len(entry.game.log)):
+            # first asked for (or due) since the start, as it was then: from the start on
             entry.live.resume(self.listening_at)
             entry.waiting_since = self.listening_at
             return await self._take_over(entry)
+        if taken:  # from its last event on from now (its owner gone: not charged)
+            return await self._take_over(entry)  # its flag timer runs here now
         self.games[game_id] = entry
         if not entry.over:  # dropped when an event could not be stored: plays on
             self._resume(entry)
@@ -367,9 +361,7 @@ class Hub:
         live = correspondence.live_game(game, meta, self.config)
         entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
         entry.waiting_since = self.config.now_ms()
-        if self.cluster is not None:
-            cluster = self.cluster
-            entry.relay = lambda line: cluster.published(meta.id, line)
+        entry.relay = self.fanout.relay_for(meta.id)
         return entry
 
     async def unfinished(self) -> list[tuple[str, str, str]]:
@@ -390,8 +382,8 @@ class Hub:
         if entry.id in self.games:
             return self.games[entry.id]
         self.games[entry.id] = entry
-        if self.cluster is not None:  # the former owner's streams may be relayed elsewhere:
-            self.cluster.watch(entry.id)  # published until the relays say so
+        # the former owner's streams may be relayed elsewhere: published until they say so
+        self.fanout.watch(entry.id)
         async with entry.sequence:
             events = len(entry.game.log)
             decisions = recover(entry.live)
@@ -460,8 +452,8 @@ class Hub:
         queued behind one whose event could not be stored finds the game dropped)."""
         if self.games.get(entry.id) is not entry:
             raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
-        if self.cluster is not None and not self.cluster.owns(entry.id):
-            raise ApiError(503, f"game {entry.id}: another process owns it now; try again")
+        if not self.ownership.owns(entry.id):
+            raise OwnedElsewhere(entry.id, "another process owns it now")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
         """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can
@@ -638,8 +630,7 @@ class Hub:
 
     def _on_timer(self, entry: HubGame) -> None:
         entry.timer = None
-        if self.games.get(entry.id) is not entry or (
-                self.cluster is not None and not self.cluster.owns(entry.id)):
+        if self.games.get(entry.id) is not entry or not self.ownership.owns(entry.id):
             return
         recorded = self._observe_flag(entry)
         if recorded is None:
@@ -675,7 +666,7 @@ class Hub:
                 and entry.meta.source != "tournament" and game.pending_ruling is None
                 and entry.meta.seat(game.to_move).engine is None
                 and self.games.get(entry.id) is entry
-                and (self.cluster is None or self.cluster.owns(entry.id)))
+                and self.ownership.owns(entry.id))
 
     def abort_unstarted(self) -> int:
         """Start aborting the games whose player to move has not made the side's first move
@@ -743,35 +734,18 @@ class Hub:
 
     # -- streams -----------------------------------------------------------------------
 
-    def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
-        queue: asyncio.Queue[Line] = asyncio.Queue(256)
-        self.user_streams.setdefault(account, set()).add(queue)
-        return queue
+    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
+        """A queue of the account's events (in a cluster, from every process)."""
+        return await self.fanout.subscribe_user(account)
 
-    def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
-        queues = self.user_streams.get(account)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
-                del self.user_streams[account]
+    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
+        await self.fanout.unsubscribe_user(account, queue)
 
     def notify(self, account: str | None, data: dict[str, Any]) -> None:
-        """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams."""
-        if account is None:
-            return
-        if self.cluster is not None:  # to its streams on every process
-            self.cluster.notify(account, data)
-            return
-        queues = self.user_streams.get(account)
-        if not queues:
-            return
-        line = ndjson(data)
-        for queue in tuple(queues):
-            try:
-                queue.put_nowait(line)
-            except asyncio.QueueFull:  # a stream too far behind ends (the client reconnects)
-                queues.discard(queue)
-                close_queue(queue)
+        """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams
+        (in a cluster, on every process)."""
+        if account is not None:
+            self.fanout.notify(account, ndjson(data))
 
     def game_event(self, entry: HubGame, side: Side) -> dict[str, Any]:
         """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
@@ -788,8 +762,8 @@ class Hub:
                     {"type": "gameFinish", "game": self.game_event(entry, side)})
 
     async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
-        """The unfinished games ``account`` plays, with its side (the side to move when it
-        plays both); its dormant games are loaded first."""
+        """The unfinished games ``account`` plays here, with its side (the side to move
+        when it plays both); its dormant games are loaded first."""
         await self.wake(self.dormant.of(account))
         found = []
         for entry in self.games.values():
@@ -799,6 +773,13 @@ class Hub:
             if side is not None:
                 found.append((entry, side))
         return found
+
+    async def playing_events(self, account: str) -> list[dict[str, Any]]:
+        """The ``game`` objects (:meth:`game_event`) of every unfinished game ``account``
+        plays: those here, then (in a cluster) those other processes own."""
+        here = {entry.id: self.game_event(entry, side)
+                for entry, side in await self.playing(account)}
+        return [*here.values(), *await self.ownership.playing_elsewhere(account, here)]
 
     async def _keep_alive(self) -> None:
         """Every second, an empty line to each game's streams that have had nothing for
@@ -818,7 +799,7 @@ class Hub:
             if now < users_at:
                 continue
             users_at = now + KEEPALIVE_S
-            for queues in self.user_streams.values():
+            for queues in self.fanout.user_streams.values():
                 for queue in tuple(queues):
                     if queue.empty():
                         queue.put_nowait(b"\n")

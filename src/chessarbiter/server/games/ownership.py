@@ -1,18 +1,19 @@
-"""What the hub asks of a cluster (:class:`chessarbiter.server.cluster.cluster.Cluster`,
-injected when the server is assembled): whether this process owns a game, the accounts and
-events shared between processes. Declared here so that the game room knows no cluster."""
+"""Which process owns a game, as the game room and the routes ask it: one implementation is
+chosen when the server is assembled (:func:`chessarbiter.server.app.open_hub`): this process
+alone (:class:`SingleProcess`), or its part of a cluster
+(:class:`chessarbiter.server.cluster.cluster.Cluster`). Declared here so that the game room
+knows no cluster."""
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Collection
 from typing import Any, Protocol
 
 from chessarbiter.server.accounts import Account
-from chessarbiter.server.streams.lines import Line
 
 
 class Ownership(Protocol):
-    """This process's part of a cluster, as the game room and the routes use it."""
+    """This process's part in owning the games and knowing the accounts."""
 
     async def start(self) -> None:
         """Connect (before the hub resumes the games it can take)."""
@@ -26,32 +27,48 @@ class Ownership(Protocol):
     def owns(self, game_id: str) -> bool:
         """Whether this process may act as the game's owner now."""
 
-    async def claim(self, game_id: str, store_id: str) -> bool:
-        """Take the game; whether it is ours."""
-
-    async def admit(self, game_id: str, store_id: str) -> None:
-        """Take the game before loading it; ``ApiError`` 503 if another process holds it."""
+    async def admit(self, game_id: str, store_id: str) -> bool:
+        """Take the game before loading it: whether it resumes as taken over (its last owner
+        may have been another process: the profile's outage rule and a flag fallen meanwhile
+        are applied first); :class:`~chessarbiter.server.errors.OwnedElsewhere` (503) if
+        another process holds it: checked and taken in one step."""
 
     async def owner(self, game_id: str) -> str | None:
         """The address of the process owning the game when it is not this one."""
 
-    def published(self, game_id: str, line: Line) -> None:
-        """A line the owner sent its own streams, for the other processes' streams."""
+    async def account_named(self, name: str) -> Account | None:
+        """The account named ``name`` that this process does not know, made elsewhere."""
 
-    def watch(self, game_id: str) -> None:
-        """Another process relays the game's stream: its lines go out from now on."""
+    async def playing_elsewhere(self, account: str, here: Collection[str]
+                                ) -> list[dict[str, Any]]:
+        """The ``game`` objects of the unfinished games ``account`` plays that are not
+        among the games ``here`` (owned by another process)."""
 
-    def notify(self, account: str, data: dict[str, Any]) -> None:
-        """An account's event, to its event streams on every process."""
+
+class SingleProcess:
+    """A server of one process: it owns every game, knows every account."""
+
+    async def start(self) -> None:
+        """Nothing to connect."""
+
+    def run(self) -> None:
+        """Nothing to keep."""
+
+    async def stop(self) -> None:
+        """Nothing to give up."""
+
+    def owns(self, game_id: str) -> bool:
+        return True
+
+    async def admit(self, game_id: str, store_id: str) -> bool:
+        return False  # never held elsewhere
+
+    async def owner(self, game_id: str) -> str | None:
+        return None
 
     async def account_named(self, name: str) -> Account | None:
-        """The account named ``name``, wherever it was made."""
+        return None  # every account was made here
 
-    async def playing(self, account: str) -> list[dict[str, Any]]:
-        """The ``game`` objects of the unfinished games ``account`` plays, wherever owned."""
-
-    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
-        """A queue of the account's events from every process."""
-
-    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
-        """The account's event stream ``queue`` closed."""
+    async def playing_elsewhere(self, account: str, here: Collection[str]
+                                ) -> list[dict[str, Any]]:
+        return []

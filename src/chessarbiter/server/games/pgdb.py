@@ -8,6 +8,7 @@ raised as :class:`StoreError`. This module is the PostgreSQL backend: it needs p
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -36,6 +37,19 @@ class Connection:
         try:
             return self.db.execute(sql.replace("?", "%s"), params)
         except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL: {reason(exc)}") from None
+
+    def execute_lazily(self, sql: str, params: Sequence[Any]) -> None:
+        """Run one statement in a transaction not waited for on disk (``synchronous_commit``
+        off: the next synced commit makes it durable; a crash may lose it, which its reader
+        must detect), the whole in one round trip; ``StoreError`` if it fails."""
+        query = f"BEGIN; SET LOCAL synchronous_commit = off; {sql.replace('?', '%s')}; COMMIT"
+        try:
+            with psycopg.ClientCursor(self.db) as cursor:
+                cursor.execute(query, params)
+        except psycopg.Error as exc:
+            with contextlib.suppress(psycopg.Error):
+                self.db.execute("ROLLBACK")
             raise StoreError(f"PostgreSQL: {reason(exc)}") from None
 
     def close(self) -> None:

@@ -180,11 +180,7 @@ async def get_playing(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
-    if hub.cluster is None:
-        games = await hub.playing(account.id)
-        playing = [hub.game_event(entry, side) for entry, side in games]
-    else:
-        playing = await hub.cluster.playing(account.id)
+    playing = await hub.playing_events(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
                          "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
@@ -252,14 +248,8 @@ async def event_stream(request: Request) -> Response:
 
 async def _event_stream(request: Request, hub: Hub, account: Account,
                         closed: Callable[[], None]) -> Response:
-    cluster = hub.cluster
-    if cluster is None:
-        queue = hub.subscribe_user(account.id)
-        games = await hub.playing(account.id)
-        playing = [hub.game_event(entry, side) for entry, side in games]
-    else:
-        queue = await cluster.subscribe_user(account.id)
-        playing = await cluster.playing(account.id)
+    queue = await hub.subscribe_user(account.id)
+    playing = await hub.playing_events(account.id)
     first = [ndjson({"type": "gameStart", "game": game}) for game in playing]
     incoming, _ = await lobby_of(hub).pending_for(account)
     first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
@@ -275,10 +265,7 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
                     return
                 yield update
         finally:
-            if cluster is None:
-                hub.unsubscribe_user(account.id, queue)
-            else:
-                await cluster.unsubscribe_user(account.id, queue)
+            await hub.unsubscribe_user(account.id, queue)
 
     return Held(lines(), closed)
 
@@ -545,8 +532,8 @@ async def game_json(request: Request) -> Response:
     relays (:data:`~chessarbiter.server.cluster.RELAY_HEADER`): the game's lines go on the
     bus from now on."""
     hub = hub_of(request)
-    if hub.cluster is not None and RELAY_HEADER in request.headers:
-        hub.cluster.watch(request.path_params["gameId"])
+    if RELAY_HEADER in request.headers:
+        hub.fanout.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []

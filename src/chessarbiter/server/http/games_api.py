@@ -86,10 +86,7 @@ async def users_status(request: Request) -> Response:
         account = hub.accounts.by_id(user_id)
         if account is None:
             continue
-        if hub.cluster is None:
-            games = [entry.id for entry, _ in await hub.playing(account.id)]
-        else:
-            games = [g["gameId"] for g in await hub.cluster.playing(account.id)]
+        games = [g["gameId"] for g in await hub.playing_events(account.id)]
         online = f"account:{account.id}" in hub.limits.streams
         entry = shapes.user_status(account, online, bool(games))
         if with_ids and games:

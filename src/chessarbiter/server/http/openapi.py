@@ -4,6 +4,7 @@ route table (:mod:`.routes`). Streaming routes (NDJSON that stays open) carry
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -17,6 +18,7 @@ ERROR: Final = {"$ref": "#/components/schemas/Error"}
 OBJECT: Final = {"type": "object"}
 OK: Final = {"$ref": "#/components/schemas/Ok"}
 COLOR: Final = {"type": "string", "enum": ["white", "black", "random"]}
+_CONVERTOR: Final = re.compile(r"\{(\w+):\w+\}")
 
 GAME_FIELDS: Final[dict[str, Any]] = {
     "rated": {"type": "boolean"},
@@ -57,10 +59,16 @@ class Op:
     """The success status (lichess answers some creations 201)."""
     handler: Any = None
     """The endpoint: a Starlette endpoint, or plain ASGI (:class:`~.asgi.Raw`) for a hot
-    route; ``None`` for a route served elsewhere (the tournaments')."""
+    route."""
     owned: bool = False
     """About one game (``{gameId}``): in a cluster, served by the game's owner."""
     documented: bool = True
+
+    @property
+    def public_path(self) -> str:
+        """The path as the document writes it (a parameter's type, ``{round:int}``, is the
+        router's: the document gives it in the parameter's schema)."""
+        return _CONVERTOR.sub(r"{\1}", self.path)
 
 
 def _operation(op: Op) -> dict[str, Any]:
@@ -100,7 +108,7 @@ def _operation(op: Op) -> dict[str, Any]:
 
 
 def _operation_id(op: Op) -> str:
-    words = [w.strip("{}") for w in op.path.split("/") if w and w != "api"]
+    words = [w.strip("{}") for w in op.public_path.split("/") if w and w != "api"]
     return op.method + "".join(w[:1].upper() + w[1:] for w in words).replace(".", "_")
 
 
@@ -108,7 +116,7 @@ def document(ops: Sequence[Op]) -> dict[str, Any]:
     """The OpenAPI document of ``ops``."""
     paths: dict[str, dict[str, Any]] = {}
     for op in ops:
-        paths.setdefault(op.path, {})[op.method] = _operation(op)
+        paths.setdefault(op.public_path, {})[op.method] = _operation(op)
     return {
         "openapi": "3.0.3",
         "info": {"title": "chessarbiter server", "version": "1",

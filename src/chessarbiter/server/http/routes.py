@@ -2,7 +2,9 @@
 path, who may call it, its handler, its description). The app's Starlette routes, the fast
 path (:mod:`.fastpath`: the routes whose handler is plain ASGI), the cluster's forwarding to
 a game's owner (:class:`~chessarbiter.server.cluster.cluster.Forwarding`: the routes about
-one game) and the OpenAPI document are all read from it."""
+one game) and the OpenAPI document are all read from it. :data:`ROUTES` holds the routes
+written here; the app reads the table they make with the tournaments' routes
+(:meth:`Table.extended`: the tournaments' part is above this one and brings its own)."""
 
 from __future__ import annotations
 
@@ -61,6 +63,10 @@ class Table:
                 self._hot.setdefault((op.method.upper(), len(template.parts)), []).append(
                     (template, op.handler))
         self._owned = [(Template(op.path), op) for op in ops if op.owned]
+
+    def extended(self, ops: list[Op]) -> Table:
+        """The table with ``ops`` after its own routes."""
+        return Table([*self.ops, *ops])
 
     def routes(self) -> list[BaseRoute]:
         """The Starlette routes, in the table's order."""

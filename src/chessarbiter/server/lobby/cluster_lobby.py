@@ -1,7 +1,6 @@
-"""A cluster's lobby: challenges and seeks kept in Redis, so that every process serves them
-(any process may receive a challenge, its accept, decline or cancel, or a seek), and the
-accounts' events on the bus, so that they reach an account's event streams on whichever
-process holds them.
+"""A cluster's lobby store (:class:`RedisLobby`): challenges and seeks kept in Redis, so that
+every process serves them (any process may receive a challenge, its accept, decline or
+cancel, or a seek).
 
 - A challenge is the key ``{prefix}challenge:ID`` (its JSON, expiring after
   :data:`CHALLENGE_TTL_S`), listed in the sets ``{prefix}challenges:in:ACCOUNT`` and
@@ -14,9 +13,8 @@ process holds them.
   partner and either removes it or adds itself in one optimistic transaction (``WATCH``):
   a waiting seek is paired with exactly one partner, and two seeks arriving at once on two
   processes pair. The partner's process creates the game and tells the waiting one on the
-  bus (channel ``seek:ID``), and in the key ``{prefix}paired:ID`` in case the message is lost.
-- An account's events (``gameStart``, ``challenge``, ...) go on the bus channel
-  ``user:ACCOUNT``; every process relays them to the account's event streams it holds."""
+  fan-out's channel ``seek:ID`` (:class:`~chessarbiter.server.streams.bus.Channels`), and in
+  the key ``{prefix}paired:ID`` in case the message is lost."""
 
 from __future__ import annotations
 
@@ -25,7 +23,7 @@ import contextlib
 import hashlib
 import json
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
@@ -36,13 +34,10 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import shapes
 from chessarbiter.server.games.meta import new_id
 from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
-from chessarbiter.server.lobby.lobby import Challenge, Lobby, seating
 from chessarbiter.server.lobby.requests import GameRequest
-from chessarbiter.server.streams.bus import Bus
+from chessarbiter.server.lobby.store import Challenge, Pair, Seated
+from chessarbiter.server.streams.bus import Channels
 from chessarbiter.server.streams.lines import Line
-
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
 
 CHALLENGE_TTL_S: Final = CHALLENGE_EXPIRY_MS // 1000
 """How long a challenge waits for an answer (as in one process)."""
@@ -50,13 +45,6 @@ SEEK_TTL_MS: Final = 10_000
 """How long a waiting seek lasts unless its process renews it."""
 SEEK_RENEW_S: Final = 3.0
 """How often a process renews the seeks it holds open."""
-
-
-class LobbyBus(Bus):
-    """The bus of the lobby: channels ``{prefix}user:ACCOUNT`` and ``{prefix}seek:ID``."""
-
-    def channel(self, key: str) -> str:
-        return f"{self.prefix}{key}"
 
 
 def wall_ms() -> int:
@@ -86,16 +74,17 @@ def challenge_from_text(text: str) -> Challenge:
                      final_color=Side(data["finalColor"]))
 
 
-class ClusterLobby(Lobby):
-    """The lobby over the Redis at ``url`` and the lobby's ``bus`` (started by the
-    cluster)."""
+class RedisLobby:
+    """A :class:`~chessarbiter.server.lobby.store.LobbyStore` in the Redis at ``url``, its
+    seeks told their pairing on the fan-out's channels ``bus`` (started with the hub)."""
 
-    def __init__(self, hub: Hub, url: str, bus: LobbyBus, *, prefix: str = "chessarbiter:"
-                 ) -> None:
-        super().__init__(hub)
+    def __init__(self, url: str, bus: Channels, *, prefix: str = "chessarbiter:") -> None:
         self.redis: Any = aioredis.Redis.from_url(url, decode_responses=True)
         self.bus = bus
         self.prefix = prefix
+
+    def close(self) -> None:
+        """The seeks waiting here are requests: they end with their connections."""
 
     async def aclose(self) -> None:
         await self.redis.aclose()
@@ -144,8 +133,8 @@ class ClusterLobby(Lobby):
 
     # -- seeks -----------------------------------------------------------------------------
 
-    async def seek(self, account: Account | None, request: GameRequest
-                   ) -> tuple[str, Side, str | None]:
+    async def seek(self, account: Account | None, request: GameRequest, pair: Pair
+                   ) -> Seated:
         seek_id = new_id()
         kind = self._seeks(request)
         mine = json.dumps({"id": seek_id, "at": wall_ms(), "request": request.to_json(),
@@ -154,7 +143,7 @@ class ClusterLobby(Lobby):
         try:
             partner = await self._pair_or_wait(kind, mine, account, request)
             if partner is not None:
-                return await self._start(partner, account, request)
+                return await self._start(partner, account, request, pair)
             return await self._paired(kind, mine, seek_id, queue)
         finally:
             with contextlib.suppress(aioredis.RedisError):
@@ -192,7 +181,7 @@ class ClusterLobby(Lobby):
                     continue  # the seeks changed meanwhile: again
 
     async def _paired(self, kind: str, mine: str, seek_id: str, queue: asyncio.Queue[Line]
-                      ) -> tuple[str, Side, str | None]:
+                      ) -> Seated:
         """Wait (renewing the seek) until a partner's process says which game: on the bus,
         or (a message lost) in the key ``{prefix}paired:ID`` looked at with each renewal."""
         while True:
@@ -227,24 +216,21 @@ class ClusterLobby(Lobby):
         self.bus.publish(f"seek:{seek_id}", text.encode())
 
     async def _start(self, partner: dict[str, Any], account: Account | None,
-                     request: GameRequest) -> tuple[str, Side, str | None]:
+                     request: GameRequest, pair: Pair) -> Seated:
         """Create the game of two seeks paired here; the waiting one's process is told."""
         waiting = None if partner["account"] is None else account_from_json(partner["account"])
-        seats, secrets_, theirs, mine = seating(waiting, partner["request"]["color"], account,
-                                                request)
         try:
-            game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
-            entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
-                                               source="lobby", rated=request.rated)
+            paired = await pair(waiting, partner["request"]["color"], account, request)
         except BaseException as exc:  # the waiting seeker is told, not left waiting
             reason = exc.message if isinstance(exc, ApiError) else type(exc).__name__
             await asyncio.shield(self._tell(partner["id"], {"error": reason}))
             raise
-        told: dict[str, Any] = {"gameId": entry.id, "color": shapes.side_name(theirs)}
-        if secrets_[theirs] is not None:
-            told["secret"] = secrets_[theirs]
+        game_id, theirs, secret = paired.waiting
+        told: dict[str, Any] = {"gameId": game_id, "color": shapes.side_name(theirs)}
+        if secret is not None:
+            told["secret"] = secret
         await self._tell(partner["id"], told)
-        return entry.id, mine, secrets_[mine]
+        return paired.coming
 
 
 def _pairs(other: dict[str, Any], account: Account | None, request: GameRequest) -> bool:

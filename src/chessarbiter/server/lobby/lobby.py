@@ -1,15 +1,15 @@
-"""Challenges and seeks (kept in memory, as lichess keeps them for minutes): a direct
-challenge waits for its opponent's accept or decline, or its challenger's cancel, until it
-expires (:data:`~chessarbiter.server.limits.CHALLENGE_EXPIRY_MS`); a seek
-waits, its connection open, until another seek for the same game pairs with it (a
-correspondence seek without a connection: :meth:`Lobby.post_seek`)."""
+"""Challenges and seeks: a direct challenge waits for its opponent's accept or decline, or
+its challenger's cancel, until it expires
+(:data:`~chessarbiter.server.limits.CHALLENGE_EXPIRY_MS`); a seek waits, its connection
+open, until another seek for the same game pairs with it (a correspondence seek without a
+connection: :meth:`Lobby.post_seek`). They are kept in the lobby's store
+(:mod:`~chessarbiter.server.lobby.store`): in memory, or in Redis for a cluster."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -20,8 +20,9 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
-from chessarbiter.server.limits import CHALLENGE_EXPIRY_MS
+from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import GameRequest
+from chessarbiter.server.lobby.store import Challenge, LobbyStore, Paired, Seated
 
 if TYPE_CHECKING:
     from chessarbiter.server.games.hub import Hub
@@ -30,34 +31,6 @@ log = logging.getLogger(__name__)
 
 CLOSED_KEPT = 1000
 """Closed challenges kept to be shown (the last ones)."""
-
-
-@dataclass
-class Challenge:
-    """A direct challenge from ``challenger`` to ``dest``; ``status``: ``created``,
-    ``accepted``, ``declined`` or ``canceled``; ``created_ms``: when it was made (the
-    server's time source); ``final_color``: the challenger's colour, drawn when the
-    challenge is made if it asks for ``random`` (lichess' ``finalColor``)."""
-
-    id: str
-    challenger: Account
-    dest: Account
-    request: GameRequest
-    status: str = "created"
-    decline_reason: str = ""
-    created_ms: int = 0
-    final_color: Side = Side.WHITE
-
-
-@dataclass
-class Seek:
-    """A seek waiting for an opponent: by an account, or anonymous (``account`` ``None``,
-    playing with the game secret handed out at pairing)."""
-
-    account: Account | None
-    request: GameRequest
-    paired: asyncio.Future[tuple[HubGame, Side, str | None]] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 def challenge_json(challenge: Challenge, base_url: str) -> dict[str, Any]:
@@ -146,19 +119,18 @@ def seating(waiting: Account | None, waiting_color: str, account: Account | None
 
 
 class Lobby:
-    """The hub's challenges and seeks, in this process (a cluster's are in Redis:
-    :class:`~chessarbiter.server.lobby.cluster_lobby.ClusterLobby`). Made, it is the hub's
-    lobby (:func:`lobby_of`) and closes with it."""
+    """The hub's challenges and seeks, kept in ``store`` (in memory, or in Redis for a
+    cluster). Made, it is the hub's lobby (:func:`lobby_of`) and closes with it."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, store: LobbyStore) -> None:
         self.hub = hub
+        self.store = store
         _LOBBIES[hub] = self
         hub.closing_hooks.append(self.close)
-        self.challenges: dict[str, Challenge] = {}
-        self.seeks: list[Seek] = []
+        hub.closed_hooks.append(store.aclose)
         self.closed: dict[str, Challenge] = {}
         """The challenges last accepted, declined or canceled here (lichess shows them)."""
-        self.posted: dict[str, asyncio.Future[tuple[str, Side, str | None]]] = {}
+        self.posted: dict[str, asyncio.Future[Seated]] = {}
         """The correspondence seeks waiting (:meth:`post_seek`), by id."""
 
     # -- direct challenges ---------------------------------------------------------------
@@ -166,7 +138,7 @@ class Lobby:
     async def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
                         base_url: str) -> Challenge:
         """Challenge the account ``dest_name``; both are told on their event streams."""
-        dest = await self.account_named(dest_name)
+        dest = await self.hub.account_named(dest_name)
         if dest is None:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
@@ -174,48 +146,19 @@ class Lobby:
         challenge = Challenge(new_id(), challenger, dest, request,
                               created_ms=self.hub.config.now_ms(),
                               final_color=colours(request.color)[0])
-        await self.keep(challenge)
+        await self.store.keep(challenge)
         data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
         self.hub.notify(dest.id, data)
         self.hub.notify(challenger.id, data)
         return challenge
 
-    async def account_named(self, name: str) -> Account | None:
-        return await self.hub.account_named(name)
-
-    async def keep(self, challenge: Challenge) -> None:
-        """Keep an open challenge (and forget the expired ones)."""
-        self.expire()
-        self.challenges[challenge.id] = challenge
-
-    def expire(self) -> None:
-        """Forget the challenges unanswered for :data:`CHALLENGE_EXPIRY_MS`."""
-        oldest = self.hub.config.now_ms() - CHALLENGE_EXPIRY_MS
-        for challenge in [c for c in self.challenges.values() if c.created_ms <= oldest]:
-            del self.challenges[challenge.id]
-
-    async def find(self, challenge_id: str) -> Challenge:
-        """The open challenge ``challenge_id``; ``ApiError`` 404 if there is none (or it
-        expired)."""
-        self.expire()
-        challenge = self.challenges.get(challenge_id)
-        if challenge is None:
-            raise ApiError(404, f"no open challenge {challenge_id[:40]!r}")
-        return challenge
-
-    async def take(self, challenge: Challenge) -> None:
-        """Close an open challenge: only one caller does (accept, decline or cancel);
-        ``ApiError`` 404 for the others."""
-        if self.challenges.pop(challenge.id, None) is None:
-            raise ApiError(404, f"no open challenge {challenge.id!r}")
-
     async def accept(self, challenge_id: str, account: Account) -> HubGame:
         """The challenged player accepts: the game starts (its id is the challenge's)."""
-        challenge = await self.find(challenge_id)
+        challenge = await self.store.find(challenge_id)
         if account.id != challenge.dest.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
                                 "accept it")
-        await self.take(challenge)
+        await self.store.take(challenge)
         request = challenge.request
         mine = challenge.final_color
         seats = {mine: account_seat(challenge.challenger), mine.opponent: account_seat(account)}
@@ -225,7 +168,7 @@ class Lobby:
                 game, seats[Side.WHITE], seats[Side.BLACK], source="friend",
                 creator=challenge.challenger.id, rated=request.rated, game_id=challenge.id)
         except BaseException:
-            await asyncio.shield(self.keep(challenge))  # open again
+            await asyncio.shield(self.store.keep(challenge))  # open again
             raise
         self._closed(challenge, "accepted")
         return entry
@@ -239,75 +182,49 @@ class Lobby:
     async def show(self, challenge_id: str) -> Challenge:
         """The challenge ``challenge_id``, open or among the last closed; 404 if none."""
         closed = self.closed.get(challenge_id)
-        return closed if closed is not None else await self.find(challenge_id)
+        return closed if closed is not None else await self.store.find(challenge_id)
 
     async def decline(self, challenge_id: str, account: Account, reason: str, base_url: str
                       ) -> None:
-        challenge = await self.find(challenge_id)
+        challenge = await self.store.find(challenge_id)
         if account.id != challenge.dest.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.dest.name} may "
                                 "decline it")
-        await self.take(challenge)
+        await self.store.take(challenge)
         challenge.decline_reason = reason
         self._closed(challenge, "declined")
         self.hub.notify(challenge.challenger.id, {
             "type": "challengeDeclined", "challenge": challenge_json(challenge, base_url)})
 
     async def cancel(self, challenge_id: str, account: Account, base_url: str) -> None:
-        challenge = await self.find(challenge_id)
+        challenge = await self.store.find(challenge_id)
         if account.id != challenge.challenger.id:
             raise ApiError(403, f"challenge {challenge_id}: only {challenge.challenger.name} "
                                 "may cancel it")
-        await self.take(challenge)
+        await self.store.take(challenge)
         self._closed(challenge, "canceled")
         self.hub.notify(challenge.dest.id, {
             "type": "challengeCanceled", "challenge": challenge_json(challenge, base_url)})
 
     async def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
         """The open challenges to and from ``account``."""
-        self.expire()
-        incoming = [c for c in self.challenges.values() if c.dest.id == account.id]
-        outgoing = [c for c in self.challenges.values() if c.challenger.id == account.id]
-        return incoming, outgoing
+        return await self.store.pending_for(account)
 
     # -- seeks -------------------------------------------------------------------------
 
-    async def seek(self, account: Account | None, request: GameRequest
-                   ) -> tuple[str, Side, str | None]:
+    async def seek(self, account: Account | None, request: GameRequest) -> Seated:
         """Wait for an opponent: the game's id, the seeker's side and (anonymous) the game
         secret. Cancelled when the seeker goes away."""
-        for other in self.seeks:
-            if other.paired.done() or not other.request.pairs_with(request):
-                continue
-            if account is not None and other.account is not None and \
-                    other.account.id == account.id:
-                continue
-            self.seeks.remove(other)
-            return await self._pair(other, account, request)
-        seek = Seek(account, request)
-        self.seeks.append(seek)
-        try:
-            entry, side, secret = await asyncio.shield(seek.paired)
-            return entry.id, side, secret
-        finally:
-            if seek in self.seeks:
-                self.seeks.remove(seek)
+        return await self.store.seek(account, request, self._pair)
 
-    async def _pair(self, waiting: Seek, account: Account | None, request: GameRequest
-                    ) -> tuple[str, Side, str | None]:
-        seats, secrets_, theirs, mine = seating(waiting.account, waiting.request.color,
-                                                account, request)
+    async def _pair(self, waiting: Account | None, waiting_color: str,
+                    account: Account | None, request: GameRequest) -> Paired:
+        """Create the game of two seeks that pair (:func:`seating`)."""
+        seats, secrets_, theirs, mine = seating(waiting, waiting_color, account, request)
         game = request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
-        try:
-            entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
-                                               source="lobby", rated=request.rated)
-        except BaseException as exc:
-            if not waiting.paired.done():
-                waiting.paired.set_exception(exc)
-            raise
-        if not waiting.paired.done():
-            waiting.paired.set_result((entry, theirs, secrets_[theirs]))
-        return entry.id, mine, secrets_[mine]
+        entry = await self.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
+                                           source="lobby", rated=request.rated)
+        return Paired((entry.id, theirs, secrets_[theirs]), (entry.id, mine, secrets_[mine]))
 
     def post_seek(self, account: Account, request: GameRequest) -> str:
         """A correspondence seek, lichess' way: answered at once with its id, it stays
@@ -317,7 +234,7 @@ class Lobby:
         pairing = asyncio.ensure_future(self.seek(account, request))
         self.posted[seek_id] = pairing
 
-        def done(future: asyncio.Future[tuple[str, Side, str | None]]) -> None:
+        def done(future: asyncio.Future[Seated]) -> None:
             self.posted.pop(seek_id, None)
             if not future.cancelled() and future.exception() is not None:
                 log.error("correspondence seek %s: %s", seek_id, future.exception())
@@ -328,17 +245,15 @@ class Lobby:
     def close(self) -> None:
         for pairing in tuple(self.posted.values()):
             pairing.cancel()
-        for seek in self.seeks:
-            if not seek.paired.done():
-                seek.paired.cancel()
-        self.seeks.clear()
+        self.store.close()
 
 
 _LOBBIES: WeakKeyDictionary[Hub, Lobby] = WeakKeyDictionary()
 
 
 def lobby_of(hub: Hub) -> Lobby:
-    """The hub's lobby: the last one made for it (a cluster's), or one in memory made when
-    first asked for."""
+    """The hub's lobby: the one made for it when the server was assembled
+    (:func:`chessarbiter.server.app.open_hub`), or one in memory made when first asked for
+    (a hub made by hand)."""
     found = _LOBBIES.get(hub)
-    return Lobby(hub) if found is None else found
+    return Lobby(hub, MemoryLobby(hub.config.now_ms)) if found is None else found

@@ -11,7 +11,11 @@ whose streams are all held by its owner, the usual case): a relaying process say
 it asks the owner for the stream's first line (:meth:`Bus.watch`, before that line is
 made, so no later line is missed), and then every :data:`WATCH_S` on the channel
 ``{prefix}watch`` (the ids of the games it relays); the owner publishes a game's lines
-until :data:`WATCH_TTL_S` after it was last told."""
+until :data:`WATCH_TTL_S` after it was last told.
+
+:class:`RedisFanout` is a cluster's fan-out of streams
+(:class:`~chessarbiter.server.streams.fanout.Fanout`): the games' bus, and the named
+channels (:class:`Channels`) of the accounts' events and of the lobby's seeks."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from typing import Any, Final
 
 import redis.asyncio as aioredis
 
+from chessarbiter.server.streams.fanout import InProcess, Relay
 from chessarbiter.server.streams.lines import Line, close_queue
 
 log = logging.getLogger(__name__)
@@ -36,7 +41,6 @@ WATCH_S: Final = 2.0
 """How often a process says which games it relays."""
 WATCH_TTL_S: Final = 10.0
 """How long an owner publishes a game's lines after it was last told it is relayed."""
-
 
 
 class Bus:
@@ -190,3 +194,52 @@ class Bus:
                     self._local[game_id].discard(queue)
                     close_queue(queue)
 
+
+
+class Channels(Bus):
+    """A bus of named channels ``{prefix}KEY`` (``user:ACCOUNT``: an account's events;
+    ``seek:ID``: a seek's pairing)."""
+
+    def channel(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+
+class RedisFanout(InProcess):
+    """The fan-out of a cluster through the Redis at ``url``: an account's events go on its
+    channel, which every process holding one of its event streams relays to it; a game's
+    lines go on the games' bus while another process relays the game."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.games = Bus(url, relays=True)
+        self.channels = Channels(url, prefix="chessarbiter:lobby:")
+
+    async def start(self) -> None:
+        await self.games.start()
+        await self.channels.start()
+
+    async def stop(self) -> None:
+        await self.games.stop()
+        await self.channels.stop()
+
+    def notify(self, account: str, line: bytes) -> None:
+        self.channels.publish(f"user:{account}", line)
+
+    async def subscribe_user(self, account: str) -> asyncio.Queue[Line]:
+        return self.add_user_stream(account, await self.channels.subscribe(f"user:{account}"))
+
+    async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
+        self.drop_user_stream(account, queue)
+        await self.channels.unsubscribe(f"user:{account}", queue)
+
+    def relay_for(self, game_id: str) -> Relay | None:
+        games = self.games
+
+        def relay(line: Line) -> None:  # keep-alive lines stay local
+            if line != b"\n" and games.relayed(game_id):
+                games.publish(game_id, line)
+
+        return relay
+
+    def watch(self, game_id: str) -> None:
+        self.games.watch(game_id)

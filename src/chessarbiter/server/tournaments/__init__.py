@@ -1,7 +1,8 @@
 """Tournaments on the game server: the pages (registration, pairings per round, results
-entry, standings and crosstable), the JSON routes, and the link between a tournament's
-rounds and the server's games (:mod:`.desk`). The app adds :func:`routes` before the
-browser pages' (whose game page answers any one-segment path)."""
+entry, standings and crosstable), the JSON routes (:func:`operations`, entries of the app's
+route table), and the link between a tournament's rounds and the server's games
+(:mod:`.desk`, :func:`attach`). The app adds :func:`page_routes` before the browser pages'
+(whose game page answers any one-segment path)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,23 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from chessarbiter.server.games.hub import Hub
-from chessarbiter.server.tournaments import api, pages
+from chessarbiter.server.tournaments import pages
+from chessarbiter.server.tournaments.api import operations
 from chessarbiter.server.tournaments.desk import DESKS, Desk
 
 
-def routes(hub: Hub) -> list[BaseRoute]:
-    """The tournament routes of the app over ``hub`` (whose ending games now enter their
-    results in their tournaments)."""
+def attach(hub: Hub) -> None:
+    """The tournaments' desk over ``hub``, whose ending games now enter their results in
+    their tournaments."""
     desk = Desk(hub)
     desk.attach()
     DESKS[hub] = desk
+
+
+def page_routes() -> list[BaseRoute]:
+    """The tournaments' pages and their static files."""
     tid = "/tournament/{tournamentId:int}"
     return [
-        *api.routes(),
         Route("/tournaments", pages.listing),
         Route(tid, pages.overview),
         Route(tid + "/round/{round:int}", pages.pairings),
@@ -33,4 +38,4 @@ def routes(hub: Hub) -> list[BaseRoute]:
     ]
 
 
-__all__ = ["routes"]
+__all__ = ["attach", "operations", "page_routes"]

@@ -10,16 +10,15 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from chessarbiter.clock import Side
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.http.openapi import OK, Op
 from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
 from chessarbiter.server.tournaments.rounds import end_game, start_round
-from chessarbiter.server.tournaments.spec import MAX_ROUNDS, SYSTEMS
 from chessarbiter.server.tournaments.view import tournament_json
 from chessarbiter.tournament.events import RESULTS, Registered, Settings, System
 from chessarbiter.tournament.log import MAX_RATING, TITLES
@@ -28,6 +27,8 @@ DEFAULT_TIEBREAKS: Final = {System.SWISS: "BH-C1,BH,SB", System.ROUND_ROBIN: "SB
                             System.DOUBLE_ROUND_ROBIN: "SB,DE,WIN"}
 """The tie-breaks of a tournament created without any (as ``chessarbiter tournament``)."""
 MAX_NAME: Final = 80
+SYSTEMS: Final = tuple(s.value for s in System)
+MAX_ROUNDS: Final = 99
 
 
 def desk_of(request: Request) -> Desk:
@@ -170,16 +171,45 @@ async def result(request: Request) -> Response:
                          "gameEnded": ended})
 
 
-def routes() -> list[BaseRoute]:
+def operations() -> list[Op]:
+    """The tournament routes, for the app's route table
+    (:meth:`chessarbiter.server.http.routes.Table.extended`): each with its handler and its
+    OpenAPI description."""
+    tid = {"tournamentId": {"type": "integer", "minimum": 1}}
     path = "/api/tournament/{tournamentId:int}"
+    player = {"rating": {"type": "integer", "minimum": 0, "maximum": MAX_RATING},
+              "title": {"type": "string", "enum": list(TITLES)}}
     return [
-        Route("/api/tournament", list_tournaments, methods=["GET"]),
-        Route("/api/tournament/new", create, methods=["POST"]),
-        Route(path, read, methods=["GET"]),
-        Route(path + "/join", join, methods=["POST"]),
-        Route(path + "/player", add_player, methods=["POST"]),
-        Route(path + "/withdraw", withdraw, methods=["POST"]),
-        Route(path + "/pair", pair, methods=["POST"]),
-        Route(path + "/round/{round:int}/start", start, methods=["POST"]),
-        Route(path + "/result", result, methods=["POST"]),
+        Op("get", "/api/tournament", "Extension: the tournaments", auth="none",
+           handler=list_tournaments),
+        Op("post", "/api/tournament/new", "Extension: create a tournament (its organiser: "
+           "the token's account)", body={
+               "name": {"type": "string"}, "system": {"type": "string", "enum": list(SYSTEMS)},
+               "rounds": {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS},
+               "timeControl": {"type": "string"}, "profile": {"type": "string"},
+               "tiebreaks": {"type": "string", "description": "e.g. BH-C1,BH,SB"},
+               "initialColor": {"type": "string", "enum": ["white", "black"]},
+               "rules": {"type": "string", "enum": ["2025", "2017"]}}, handler=create),
+        Op("get", path, "Extension: a tournament's players, pairings, results, standings "
+           "and crosstable", auth="none", path_params=tid, handler=read),
+        Op("post", path + "/join", "Extension: join a tournament (under the account's name)",
+           OK, body={"rating": player["rating"]}, path_params=tid, handler=join),
+        Op("post", path + "/player", "Extension: the organiser or an arbiter registers a "
+           "player", OK, body={"name": {"type": "string"}, **player}, path_params=tid,
+           handler=add_player),
+        Op("post", path + "/withdraw", "Extension: withdraw from the next round on (a "
+           "player themselves, or any player by the organiser or an arbiter)", OK,
+           body={"player": {"type": "string", "description": "a name or start number"}},
+           path_params=tid, handler=withdraw),
+        Op("post", path + "/pair", "Extension: the organiser or an arbiter pairs the next "
+           "round; its games start", path_params=tid, handler=pair),
+        Op("post", path + "/round/{round:int}/start", "Extension: the organiser or an "
+           "arbiter starts a round: the clocks of its games start",
+           path_params={**tid, "round": {"type": "integer", "minimum": 1}}, handler=start),
+        Op("post", path + "/result", "Extension: the organiser or an arbiter enters a "
+           "board's result (a live game ends with it)", OK, body={
+               "round": {"type": "integer", "minimum": 1},
+               "board": {"type": "integer", "minimum": 1},
+               "result": {"type": "string", "enum": list(RESULTS)}}, path_params=tid,
+           handler=result),
     ]

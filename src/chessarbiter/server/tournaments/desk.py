@@ -35,7 +35,7 @@ from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
 from chessarbiter.server.accounts import Account
-from chessarbiter.server.errors import ApiError
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.db import Worker
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat, new_id
@@ -419,10 +419,11 @@ class Desk:
                 await self._create_game(loaded, loaded.tournament.state.settings.name,
                                         number, board)
                 continue
-            cluster = self.hub.cluster
-            if cluster is not None and await cluster.owner(board.game_id) is not None:
+            try:  # taken here in one step unless another process holds it
+                entry = await self.hub.get(board.game_id)
+            except OwnedElsewhere:
                 continue  # another process of the cluster plays it and enters its result
-            result = game_result(await self.hub.get(board.game_id))
+            result = game_result(entry)
             if result is not None:
                 await self._enter(board.game_id, result)
 
