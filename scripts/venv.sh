@@ -28,14 +28,23 @@ if [ ! -f "$stamp" ]; then
     # compiled modules left by an earlier install would shadow the sources
     find "$root/src" -name '*.so' -delete
     rm -rf "$venv/dist"
-    # the sources installed editable, then (unless pure) the package built once as the wheel a
-    # user's `pip install .` builds, its compiled modules placed beside their sources (as an
-    # in-place build would); the acceptance tests install that same wheel when it still holds
-    # today's sources (tests/acceptance/venvs.py), instead of compiling a second time
+    # the package built (unless pure) as the wheel a user's `pip install .` builds, from a copy
+    # of the sources while they are installed editable beside it (the compile takes both cores
+    # for a minute or more; the install mostly waits on pip); then the wheel's compiled modules
+    # placed beside their sources (as an in-place build would) with the build's manifest. The
+    # acceptance tests install that same wheel when it still holds today's sources
+    # (tests/acceptance/venvs.py), instead of compiling a second time.
+    if [ "$pure" != 1 ]; then
+        copy="$(mktemp -d)"
+        cp "$root"/{pyproject.toml,setup.py,README.md,LICENSE} "$copy"/
+        tar -C "$root" --exclude=__pycache__ --exclude='*.so' --exclude='*.egg-info' \
+            --exclude=compiled.txt -cf - src | tar -C "$copy" -xf -
+        "$venv/bin/python" -m pip wheel -q --no-deps -w "$venv/dist" "$copy" &
+        building=$!
+    fi
     CHESSARBITER_PURE=1 "$venv/bin/python" -m pip install -q -e "$root[test]"
     if [ "$pure" != 1 ]; then
-        rm -rf "$root"/build/lib* "$root"/build/bdist*  # files of earlier builds would be packed too
-        if "$venv/bin/python" -m pip wheel -q --no-deps -w "$venv/dist" "$root"; then
+        if wait "$building"; then
             "$venv/bin/python" - "$venv/dist" "$root/src" <<'UNPACK'
 import sys, zipfile
 from pathlib import Path
@@ -45,10 +54,12 @@ with zipfile.ZipFile(wheel) as packed:
         if name.endswith(".so"):
             packed.extract(name, sys.argv[2])
 UNPACK
+            cp "$copy/src/chessarbiter/compiled.txt" "$root/src/chessarbiter/compiled.txt"
         else
             echo "warning: compiling the hot modules failed; installing pure Python (slower)" >&2
             rm -rf "$venv/dist" "$root/src/chessarbiter/compiled.txt"
         fi
+        rm -rf "$copy"
     fi
     rm -f "$venv"/.installed-*
     touch "$stamp"
