@@ -146,7 +146,7 @@ def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
     ph = phase(p)
     blend = mg * ph + eg * (FULL_PHASE - ph)
     score = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # colour-symmetric
-    return (score if pos.turn == 0 else -score) + TEMPO
+    return (score if pos.colour_to_move() == 0 else -score) + TEMPO
 
 
 def phase(p: list[int]) -> int:
