@@ -238,7 +238,7 @@ class Searcher:
                     made = p.make_counted(m)
                     alpha = max(best - margin - 1, -INFINITY)
                     score = -self._node(depth - 1, -INFINITY, -alpha, 1,
-                                        movegen.checkers(p) != 0)
+                                        movegen.in_check(p))
                     p.unmake_counted(made)
                     best = max(best, score)
                     current.append((m, score))
@@ -342,7 +342,7 @@ class Searcher:
         for m in self._root_order:
             bound = top[-1][0] if len(top) == count else floor
             made = pos.make_counted(m)
-            gives_check = movegen.checkers(pos) != 0
+            gives_check = movegen.in_check(pos)
             if bound == -INFINITY:
                 score = -self._node(depth - 1, -INFINITY, INFINITY, 1, gives_check)
             else:
@@ -373,7 +373,7 @@ class Searcher:
         original_alpha = alpha
         for i, m in enumerate(moves):
             made = pos.make_counted(m)
-            gives_check = movegen.checkers(pos) != 0
+            gives_check = movegen.in_check(pos)
             if i == 0:
                 score = -self._node(depth - 1, -beta, -alpha, 1, gives_check)
             else:
@@ -475,7 +475,7 @@ class Searcher:
             m = order[i]
             quiet = not is_tactical(pos, m)
             made = pos.make_counted(m)
-            gives_check = movegen.checkers(pos) != 0
+            gives_check = movegen.in_check(pos)
             if futile and quiet and i > 0 and not gives_check:
                 pos.unmake_counted(made)
                 continue
@@ -579,7 +579,7 @@ class Searcher:
             ):
                 continue
             made = pos.make_counted(m)
-            score = -self._quiesce(-beta, -alpha, ply + 1, movegen.checkers(pos) != 0)
+            score = -self._quiesce(-beta, -alpha, ply + 1, movegen.in_check(pos))
             pos.unmake_counted(made)
             if score > stand:
                 stand = score
