@@ -14,18 +14,14 @@ from typing import Final
 from chessarbiter.core.attacks import (
     BETWEEN,
     BISHOP_RAYS,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     LINE,
     PAWN_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
     ROOK_RAYS,
     attackers,
+    bishop_attacks,
+    rook_attacks,
 )
 from chessarbiter.core.board import Board
 from chessarbiter.core.moves import CASTLE_FLAG, Move
@@ -47,8 +43,9 @@ _NOT_H: Final = FULL ^ FILES[7]
 _PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
 _PROMOTIONS: Final = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
 
-MoveSets = tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]
-"""(piece sets ``(from, targets)``, pawn sets ``(step, targets)``, single moves)."""
+MoveSets = tuple[list[int], list[int], list[int]]
+"""(piece sets, pawn sets, single moves): the piece sets a flat list of ``from, targets``
+pairs, the pawn sets one of ``step, targets`` pairs (no tuple per set)."""
 
 
 def castling_paths(king: int, rook: int) -> tuple[int, int]:
@@ -142,8 +139,10 @@ def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) 
     return pinned
 
 
-def move_sets(pos: Board) -> MoveSets:
-    """The legal moves of the side to move, as move sets."""
+def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
+    """The legal moves of the side to move, as move sets; ``captures_only``: at least the
+    captures and the pawn steps to the last rank, and no castling (the other moves may be
+    in the sets or not)."""
     us = pos._turn
     them = us ^ 1
     pieces = pos.pieces
@@ -161,19 +160,19 @@ def move_sets(pos: Board) -> MoveSets:
         (KNIGHT_ATTACKS[king] & pieces[tb | 2])
         | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
         | (
-            (RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
-             | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]) & t_orth
+            rook_attacks(king, occupied) & t_orth
         )
-        | (DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag)
+        | (bishop_attacks(king, occupied) & t_diag)
     )
-    piece_sets: list[tuple[int, int]] = []
-    pawn_sets: list[tuple[int, int]] = []
+    piece_sets: list[int] = []
+    pawn_sets: list[int] = []
     singles: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
 
     # The king (Art. 3.8.1): to squares not attacked once it has left its own.
     without_king = occupied ^ king_bb
     safe = 0
-    targets = KING_ATTACKS[king] & ~own
+    limit = opp | _PROMOTION_RANK if captures_only else FULL
+    targets = KING_ATTACKS[king] & ~own & limit
     t_knights = pieces[tb | 2]
     t_pawns = pieces[tb | 1]
     t_king = pieces[tb | 6]
@@ -186,23 +185,23 @@ def move_sets(pos: Board) -> MoveSets:
             KNIGHT_ATTACKS[sq] & t_knights
             or pawn_att[sq] & t_pawns
             or KING_ATTACKS[sq] & t_king
-            or DIAG_ATTACKS[sq][without_king & DIAG_MASKS[sq]] & t_diag
-            or (RANK_ATTACKS[sq][without_king & RANK_MASKS[sq]]
-                | FILE_ATTACKS[sq][without_king & FILE_MASKS[sq]]) & t_orth
+            or bishop_attacks(sq, without_king) & t_diag
+            or rook_attacks(sq, without_king) & t_orth
         ):
             continue
         safe |= low
     if safe:
-        piece_sets.append((king, safe))
+        piece_sets.append(king)
+        piece_sets.append(safe)
 
     if checkers:
         if checkers & (checkers - 1):
             return piece_sets, pawn_sets, singles  # double check: only the king moves
-        mask = BETWEEN[king][checkers.bit_length() - 1] | checkers
+        mask = (BETWEEN[king][checkers.bit_length() - 1] | checkers) & limit
     else:
-        mask = ~own & FULL
+        mask = ~own & limit
         rights = pos.castling_rights & pieces[ub | 4]
-        if rights:
+        if rights and not captures_only:
             _castles(pieces, them, king, rights, occupied, singles)
 
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
@@ -214,31 +213,33 @@ def move_sets(pos: Board) -> MoveSets:
         sq = low.bit_length() - 1
         targets = KNIGHT_ATTACKS[sq] & mask
         if targets:
-            piece_sets.append((sq, targets))
+            piece_sets.append(sq)
+            piece_sets.append(targets)
     queens = pieces[ub | 5]
     diag = pieces[ub | 3] | queens
     while diag:
         low = diag & -diag
         diag ^= low
         sq = low.bit_length() - 1
-        targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+        targets = bishop_attacks(sq, occupied) & mask
         if low & pinned:
             targets &= LINE[king][sq]
         if targets:
-            piece_sets.append((sq, targets))
+            piece_sets.append(sq)
+            piece_sets.append(targets)
     orth = pieces[ub | 4] | queens
     while orth:
         low = orth & -orth
         orth ^= low
         sq = low.bit_length() - 1
         targets = (
-            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
-            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+            rook_attacks(sq, occupied)
         ) & mask
         if low & pinned:
             targets &= LINE[king][sq]
         if targets:
-            piece_sets.append((sq, targets))
+            piece_sets.append(sq)
+            piece_sets.append(targets)
 
     # Pawns (Art. 3.7): steps, double steps from the second rank, diagonal captures.
     pawns = pieces[ub | 1]
@@ -247,18 +248,28 @@ def move_sets(pos: Board) -> MoveSets:
     if us == 0:
         one = (free << 8) & empty_sq
         two = ((one & RANKS[2]) << 8) & empty_sq & mask
-        sets = ((8, one & mask), (16, two), (7, ((free & _NOT_A) << 7) & opp & mask),
-                (9, ((free & _NOT_H) << 9) & opp & mask))
+        left = ((free & _NOT_A) << 7) & opp & mask
+        right = ((free & _NOT_H) << 9) & opp & mask
         step = 8
     else:
         one = (free >> 8) & empty_sq
         two = ((one & RANKS[5]) >> 8) & empty_sq & mask
-        sets = ((-8, one & mask), (-16, two), (-9, ((free & _NOT_A) >> 9) & opp & mask),
-                (-7, ((free & _NOT_H) >> 7) & opp & mask))
+        left = ((free & _NOT_A) >> 9) & opp & mask
+        right = ((free & _NOT_H) >> 7) & opp & mask
         step = -8
-    for delta, bb in sets:
-        if bb:
-            pawn_sets.append((delta, bb))
+    one &= mask
+    if one:
+        pawn_sets.append(step)
+        pawn_sets.append(one)
+    if two:
+        pawn_sets.append(2 * step)
+        pawn_sets.append(two)
+    if left:
+        pawn_sets.append(step - 1)
+        pawn_sets.append(left)
+    if right:
+        pawn_sets.append(step + 1)
+        pawn_sets.append(right)
     pinned_pawns = pawns & pinned
     while pinned_pawns:
         low = pinned_pawns & -pinned_pawns
@@ -268,17 +279,20 @@ def move_sets(pos: Board) -> MoveSets:
         ahead = sq + step
         if not occupied >> ahead & 1:
             if line >> ahead & 1:
-                pawn_sets.append((step, 1 << ahead))
+                pawn_sets.append(step)
+                pawn_sets.append(1 << ahead)
             double = ahead + step
             if (sq >> 3) == (1 if us == 0 else 6) and not occupied >> double & 1 and (
                 line >> double & 1
             ):
-                pawn_sets.append((2 * step, 1 << double))
+                pawn_sets.append(2 * step)
+                pawn_sets.append(1 << double)
         hits = PAWN_ATTACKS[us][sq] & opp & line
         while hits:
             hit = hits & -hits
             hits ^= hit
-            pawn_sets.append((hit.bit_length() - 1 - sq, hit))
+            pawn_sets.append(hit.bit_length() - 1 - sq)
+            pawn_sets.append(hit)
     return piece_sets, pawn_sets, singles
 
 
@@ -286,9 +300,10 @@ def count_moves(pos: Board) -> int:
     """The number of legal moves, without listing them."""
     piece_sets, pawn_sets, singles = move_sets(pos)
     n = len(singles)
-    for _, targets in piece_sets:
-        n += targets.bit_count()
-    for _, targets in pawn_sets:
+    for i in range(1, len(piece_sets), 2):
+        n += piece_sets[i].bit_count()
+    for i in range(1, len(pawn_sets), 2):
+        targets = pawn_sets[i]
         n += targets.bit_count() + 3 * (targets & _PROMOTION_RANK).bit_count()
     return n
 
@@ -298,12 +313,16 @@ def legal_moves(pos: Board) -> list[Move]:
     piece_sets, pawn_sets, singles = move_sets(pos)
     out: list[int] = singles
     append = out.append
-    for fr, targets in piece_sets:
+    for i in range(0, len(piece_sets), 2):
+        fr = piece_sets[i]
+        targets = piece_sets[i + 1]
         while targets:
             low = targets & -targets
             targets ^= low
             append(fr | (low.bit_length() - 1) << 6)
-    for delta, targets in pawn_sets:
+    for i in range(0, len(pawn_sets), 2):
+        delta = pawn_sets[i]
+        targets = pawn_sets[i + 1]
         promoting = targets & _PROMOTION_RANK
         targets ^= promoting
         while targets:
@@ -384,10 +403,9 @@ def has_legal_move(pos: Board, checked: bool | None = None) -> bool:
             kind = pos.board[sq] & 7
             reach = 0
             if kind != ROOK:
-                reach = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]]
+                reach = bishop_attacks(sq, occupied)
             if kind != BISHOP:
-                reach |= (RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
-                          | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]])
+                reach |= rook_attacks(sq, occupied)
             if reach & ~own:
                 return True
     else:

@@ -30,6 +30,9 @@ STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 Undo = tuple[int, int, int, int, int]
 """What :meth:`Position.unmake` needs: the move, the piece taken, the castling rights,
 en passant square and key before it."""
+Counted = tuple[Undo, int]
+"""What :meth:`Position.unmake_counted` needs: the :data:`Undo` and the halfmove clock
+before the move."""
 
 
 class Position(Board):
@@ -59,7 +62,7 @@ class Position(Board):
             self.ep_square = -1
             self.fullmove_number = 1
             self.chess960 = chess960
-            self._stack: list[tuple[Undo, int]] = []
+            self._stack: list[Counted] = []
         else:
             setup = read_setup(fen, chess960=chess960, lenient=lenient)
             self._load(setup)
@@ -158,7 +161,7 @@ class Position(Board):
         return write_setup(setup, castling=castling)
 
     def key(self) -> int:
-        """The 64-bit identity of Art. 9.2.3 (en passant only when a capture is legal)."""
+        """The 62-bit identity of Art. 9.2.3 (en passant only when a capture is legal)."""
         key = self._key
         if self.ep_square >= 0 and movegen.en_passant_moves(self):
             key ^= EN_PASSANT_KEYS[self.ep_square & 7]
@@ -251,15 +254,26 @@ class Position(Board):
     def push(self, move: int) -> None:
         """Make a move. It must be legal (use :meth:`is_legal` or the ``parse_`` methods on
         untrusted input): ``push`` does no checking, for speed in search and replay. It is
-        :meth:`make` with the history: the move stack, the halfmove clock (Art. 9.3) and the
-        fullmove number."""
+        :meth:`make_counted` with the history: the move stack and the fullmove number."""
+        self._stack.append(self.make_counted(move))
+        if not self._turn:  # Black moved
+            self.fullmove_number += 1
+
+    def make_counted(self, move: int) -> Counted:
+        """Make a legal move as :meth:`make` does, and count the halfmove clock (Art. 9.3),
+        for a search that needs the 50-move rule but no move history (the fullmove number
+        and the move stack are left as they are). :meth:`unmake_counted` takes it back."""
         halfmove = self.halfmove_clock
         board = self.board
         reset = (board[(move >> 6) & 63] and not move & CASTLE_FLAG) or board[move & 63] & 7 == PAWN
-        self._stack.append((self.make(move), halfmove))
+        undo = self.make(move)
         self.halfmove_clock = 0 if reset else halfmove + 1
-        if not self._turn:  # Black moved
-            self.fullmove_number += 1
+        return undo, halfmove
+
+    def unmake_counted(self, counted: Counted) -> None:
+        """Take back a move made by :meth:`make_counted`."""
+        self.unmake(counted[0])
+        self.halfmove_clock = counted[1]
 
     def make(self, move: int) -> Undo:
         """Make a legal move as :meth:`push` does, for an exhaustive search that needs no
@@ -432,9 +446,8 @@ class Position(Board):
 
     def pop(self) -> Move:
         """Unmake the last move; returns it."""
-        undo, halfmove = self._stack.pop()
-        self.unmake(undo)
-        self.halfmove_clock = halfmove
+        counted = self._stack.pop()
+        self.unmake_counted(counted)
         if self._turn:  # Black's move taken back: his move number again
             self.fullmove_number -= 1
-        return Move(undo[0])
+        return Move(counted[0][0])

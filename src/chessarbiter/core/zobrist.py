@@ -1,4 +1,4 @@
-"""Zobrist keys: a 64-bit number per position, the identity of Laws Art. 9.2.3.
+"""Zobrist keys: a 62-bit number per position, the identity of Laws Art. 9.2.3.
 
 Two positions are the same when the same player has the move, the same pieces stand on the
 same squares, and the possible moves are the same: the same castling rights and the same
@@ -14,7 +14,9 @@ _rng = random.Random(0x5EED_C4E55)  # fixed seed: keys are the same in every pro
 
 
 def _key() -> int:
-    return _rng.getrandbits(64)
+    """A random key below 2**62: compiled code (mypyc) keeps such ints unboxed, so making
+    and unmaking moves allocates nothing for the key (larger ones are heap objects)."""
+    return _rng.getrandbits(62)
 
 
 PIECE_KEYS: Final = tuple(tuple(_key() for _ in range(64)) for _ in range(16))

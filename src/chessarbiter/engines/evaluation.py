@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
-from chessarbiter.core.squares import FILES
+from chessarbiter.core.squares import FILES, popcount
 from chessarbiter.engines.tables import EG, FULL_PHASE, MG
 from chessarbiter.engines.weights import (
     BACKWARD,
@@ -82,9 +82,9 @@ def insufficient_material(pos: Position) -> bool:
     """No pawns, rooks or queens, and at most one minor piece a side: no mate is possible
     with sensible play (a subset of Art. 5.2.2 cases, plus K+minor v K+minor)."""
     p = pos.pieces
-    if p[1] | p[4] | p[5] | p[9] | p[12] | p[13]:
+    if p[1] or p[9] or p[4] or p[12] or p[5] or p[13]:  # tested one by one: no new ints
         return False
-    return (p[2] | p[3]).bit_count() <= 1 and (p[10] | p[11]).bit_count() <= 1
+    return popcount(p[2] | p[3]) <= 1 and popcount(p[10] | p[11]) <= 1
 
 
 def pawn_attacks(pawns: int, colour: int) -> int:
@@ -146,16 +146,16 @@ def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
     ph = phase(p)
     blend = mg * ph + eg * (FULL_PHASE - ph)
     score = blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)  # colour-symmetric
-    return (score if pos.turn == 0 else -score) + TEMPO
+    return (score if pos.colour_to_move() == 0 else -score) + TEMPO
 
 
 def phase(p: list[int]) -> int:
     """The game phase by the pieces left: knights and bishops 1, rooks 2, queens 4, at most
     ``FULL_PHASE`` (the middlegame's weight; the endgame's is the rest)."""
     return min(
-        (p[2] | p[3] | p[10] | p[11]).bit_count()
-        + 2 * (p[4] | p[12]).bit_count()
-        + 4 * (p[5] | p[13]).bit_count(),
+        popcount(p[2]) + popcount(p[3]) + popcount(p[10]) + popcount(p[11])
+        + 2 * (popcount(p[4]) + popcount(p[12]))
+        + 4 * (popcount(p[5]) + popcount(p[13])),
         FULL_PHASE,
     )
 
@@ -195,7 +195,7 @@ def pawn_structure(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, 
         if not support[sq] & own:
             backward |= low
     backward &= stops & ~isolated
-    return passed, isolated, backward, own.bit_count() - (files & 0xFF).bit_count()
+    return passed, isolated, backward, popcount(own) - popcount(files & 0xFF)
 
 
 def reach(p: list[int], occupied: int, piece: int, area: int, zone: int) -> tuple[int, int]:
@@ -216,8 +216,8 @@ def reach(p: list[int], occupied: int, piece: int, area: int, zone: int) -> tupl
             targets = rook_attacks(sq, occupied)
         else:
             targets = rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
-        mobility += (targets & area).bit_count()
-        attacks += (targets & zone).bit_count()
+        mobility += popcount(targets & area)
+        attacks += popcount(targets & zone)
     return mobility, attacks
 
 
@@ -237,7 +237,7 @@ def rook_files(p: list[int], colour: int) -> tuple[int, int]:
     rooks = p[colour << 3 | 4]
     own = file_fill(p[colour << 3 | 1])
     enemy = file_fill(p[(colour ^ 1) << 3 | 1])
-    return (rooks & ~(own | enemy)).bit_count(), (rooks & enemy & ~own).bit_count()
+    return popcount(rooks & ~(own | enemy)), popcount(rooks & enemy & ~own)
 
 
 def relative_rank(sq: int, colour: int) -> int:
@@ -247,12 +247,12 @@ def relative_rank(sq: int, colour: int) -> int:
 
 def bishop_pair(p: list[int], colour: int) -> bool:
     """Whether ``colour`` has two bishops or more."""
-    return p[colour << 3 | 3].bit_count() >= 2
+    return popcount(p[colour << 3 | 3]) >= 2
 
 
 def shelter(p: list[int], colour: int) -> int:
     """Own pawns on the two ranks in front of ``colour``'s king, on its file and beside."""
-    return (SHIELD[colour][p[colour << 3 | 6].bit_length() - 1] & p[colour << 3 | 1]).bit_count()
+    return popcount(SHIELD[colour][p[colour << 3 | 6].bit_length() - 1] & p[colour << 3 | 1])
 
 
 _REACH_WEIGHED: Final = any(MOBILITY[s][k] or KING_ATTACK[s][k]
@@ -270,8 +270,8 @@ def _pawn_scores(p: list[int], white_attacks: int, black_attacks: int) -> tuple[
 
 def _pawn_score(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]:
     passed, isolated, backward, doubled = pawn_structure(p, colour, enemy_attacks)
-    n_isolated = isolated.bit_count()
-    n_backward = backward.bit_count()
+    n_isolated = popcount(isolated)
+    n_backward = popcount(backward)
     mg = ISOLATED[0] * n_isolated + BACKWARD[0] * n_backward + DOUBLED[0] * doubled
     eg = ISOLATED[1] * n_isolated + BACKWARD[1] * n_backward + DOUBLED[1] * doubled
     while passed:

@@ -27,17 +27,19 @@ MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 
 def captures(pos: Position) -> list[Move]:
     """The legal captures (en passant included) and queen promotions."""
-    piece_sets, pawn_sets, singles = movegen.move_sets(pos)
-    opp = pos.occupied_co[pos.turn ^ 1]
+    piece_sets, pawn_sets, singles = movegen.move_sets(pos, captures_only=True)
+    opp = pos.occupied_co[pos.colour_to_move() ^ 1]
     out: list[int] = [m for m in singles if not m & CASTLE_FLAG]
-    for fr, targets in piece_sets:
-        targets &= opp
+    for i in range(0, len(piece_sets), 2):
+        fr = piece_sets[i]
+        targets = piece_sets[i + 1] & opp
         while targets:
             low = targets & -targets
             targets ^= low
             out.append(fr | (low.bit_length() - 1) << 6)
-    for delta, targets in pawn_sets:
-        targets &= opp | _PROMOTION_RANKS
+    for i in range(0, len(pawn_sets), 2):
+        delta = pawn_sets[i]
+        targets = pawn_sets[i + 1] & (opp | _PROMOTION_RANKS)
         while targets:
             low = targets & -targets
             targets ^= low

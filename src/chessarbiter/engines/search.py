@@ -50,8 +50,9 @@ MAX_ASPIRATION: Final = 800
 HISTORY_MAX: Final = 1 << 14
 CHECK_EVERY: Final = 16
 """Nodes between two looks at the clock and the stop signal."""
-EVAL_CACHE: Final = 1 << 16
-"""Static evaluations remembered by position key (all forgotten when full)."""
+EVAL_SLOTS: Final = 1 << 16
+"""Static evaluations remembered by position key, one per slot (the key's low bits pick
+the slot; a new one replaces the old)."""
 
 
 LMR: Final = tuple(
@@ -66,7 +67,7 @@ LMR: Final = tuple(
 def _has_pieces(pos: Position) -> bool:
     """Whether the side to move has a piece besides its king and pawns."""
     p = pos.pieces
-    base = pos.turn << 3
+    base = pos.colour_to_move() << 3
     return bool(p[base | 2] | p[base | 3] | p[base | 4] | p[base | 5])
 
 
@@ -139,7 +140,8 @@ class Searcher:
         self.nodes = 0
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
-        self._evals: dict[int, int] = {}
+        self._eval_keys = [-1] * EVAL_SLOTS
+        self._eval_scores = [0] * EVAL_SLOTS
         self._pawns: PawnCache = {}
         self._keys: list[int] = []
         self._pos = Position()
@@ -233,11 +235,11 @@ class Searcher:
             best = -INFINITY
             try:
                 for m in moves:
-                    p.push(m)
+                    made = p.make_counted(m)
                     alpha = max(best - margin - 1, -INFINITY)
                     score = -self._node(depth - 1, -INFINITY, -alpha, 1,
-                                        movegen.checkers(p) != 0)
-                    p.pop()
+                                        movegen.in_check(p))
+                    p.unmake_counted(made)
                     best = max(best, score)
                     current.append((m, score))
             except _Abort:
@@ -339,15 +341,15 @@ class Searcher:
         scores: dict[Move, int] = {}
         for m in self._root_order:
             bound = top[-1][0] if len(top) == count else floor
-            pos.push(m)
-            gives_check = movegen.checkers(pos) != 0
+            made = pos.make_counted(m)
+            gives_check = movegen.in_check(pos)
             if bound == -INFINITY:
                 score = -self._node(depth - 1, -INFINITY, INFINITY, 1, gives_check)
             else:
                 score = -self._node(depth - 1, -bound - 1, -bound, 1, gives_check)
                 if score > bound:
                     score = -self._node(depth - 1, -INFINITY, -bound, 1, gives_check)
-            pos.pop()
+            pos.unmake_counted(made)
             scores[m] = score
             if score > bound:
                 top.append((score, m))
@@ -370,15 +372,15 @@ class Searcher:
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
         for i, m in enumerate(moves):
-            pos.push(m)
-            gives_check = movegen.checkers(pos) != 0
+            made = pos.make_counted(m)
+            gives_check = movegen.in_check(pos)
             if i == 0:
                 score = -self._node(depth - 1, -beta, -alpha, 1, gives_check)
             else:
                 score = -self._node(depth - 1, -alpha - 1, -alpha, 1, gives_check)
                 if alpha < score < beta:
                     score = -self._node(depth - 1, -beta, -alpha, 1, gives_check)
-            pos.pop()
+            pos.unmake_counted(made)
             if score > best_score:
                 best_score, best_move = score, m
                 if score > alpha:
@@ -472,10 +474,10 @@ class Searcher:
                 break
             m = order[i]
             quiet = not is_tactical(pos, m)
-            pos.push(m)
-            gives_check = movegen.checkers(pos) != 0
+            made = pos.make_counted(m)
+            gives_check = movegen.in_check(pos)
             if futile and quiet and i > 0 and not gives_check:
-                pos.pop()
+                pos.unmake_counted(made)
                 continue
             if i == 0:
                 score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
@@ -490,7 +492,7 @@ class Searcher:
                     score = -self._node(depth - 1, -alpha - 1, -alpha, ply + 1, gives_check)
                 if alpha < score < beta:
                     score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
-            pos.pop()
+            pos.unmake_counted(made)
             if score > best_score:
                 best_score, best_move = score, m
                 if score > alpha:
@@ -508,12 +510,12 @@ class Searcher:
 
     def _evaluate(self, pos: Position, key: int) -> int:
         """The static evaluation, remembered by key (it depends on the position only)."""
-        evals = self._evals
-        score = evals.get(key)
-        if score is None:
-            if len(evals) >= EVAL_CACHE:
-                evals.clear()
-            score = evals[key] = evaluate(pos, self._pawns)
+        slot = key & (EVAL_SLOTS - 1)
+        if self._eval_keys[slot] == key:
+            return self._eval_scores[slot]
+        score = evaluate(pos, self._pawns)
+        self._eval_keys[slot] = key
+        self._eval_scores[slot] = score
         return score
 
     def _null_move(self, key: int, depth: int, beta: int, ply: int) -> bool:
@@ -576,9 +578,9 @@ class Searcher:
                 or loses_material(pos, m)
             ):
                 continue
-            pos.push(m)
-            score = -self._quiesce(-beta, -alpha, ply + 1, movegen.checkers(pos) != 0)
-            pos.pop()
+            made = pos.make_counted(m)
+            score = -self._quiesce(-beta, -alpha, ply + 1, movegen.in_check(pos))
+            pos.unmake_counted(made)
             if score > stand:
                 stand = score
                 if score > alpha:

@@ -22,15 +22,9 @@ from __future__ import annotations
 from typing import Final
 
 from chessarbiter.core.attacks import (
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     PAWN_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
     bishop_attacks,
     rook_attacks,
 )
@@ -263,15 +257,14 @@ def _attacks(pos: Position, colour: int, king: int) -> int:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
-        out |= DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]]
+        out |= bishop_attacks(sq, occupied)
     bb = pieces[base | ROOK] | pieces[base | QUEEN]
     while bb:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
         out |= (
-            RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
-            | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+            rook_attacks(sq, occupied)
         )
     return out
 

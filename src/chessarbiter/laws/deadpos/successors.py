@@ -22,17 +22,13 @@ from typing import Final
 from chessarbiter.core.attacks import (
     BETWEEN,
     BISHOP_RAYS,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     LINE,
     PAWN_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
     ROOK_RAYS,
+    bishop_attacks,
+    rook_attacks,
 )
 from chessarbiter.core.movegen import checkers, en_passant_moves, legal_moves, pinned_pieces
 from chessarbiter.core.moves import CASTLE_FLAG, Move
@@ -98,11 +94,10 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
     if snipers:  # line pieces on the king's lines: checks and pins
         if ROOK_RAYS[king] & t_orth:
             checking |= (
-                RANK_ATTACKS[king][occupied & RANK_MASKS[king]]
-                | FILE_ATTACKS[king][occupied & FILE_MASKS[king]]
+                rook_attacks(king, occupied)
             ) & t_orth
         if BISHOP_RAYS[king] & t_diag:
-            checking |= DIAG_ATTACKS[king][occupied & DIAG_MASKS[king]] & t_diag
+            checking |= bishop_attacks(king, occupied) & t_diag
     yield checking
     if pos.ep_square >= 0:
         yield from en_passant_moves(pos)
@@ -167,7 +162,7 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             low = diag & -diag
             diag ^= low
             sq = low.bit_length() - 1
-            targets = DIAG_ATTACKS[sq][occupied & DIAG_MASKS[sq]] & mask
+            targets = bishop_attacks(sq, occupied) & mask
             sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
         orth = pieces[ub | 4] | queens
         while orth:
@@ -175,8 +170,7 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             orth ^= low
             sq = low.bit_length() - 1
             targets = (
-                RANK_ATTACKS[sq][occupied & RANK_MASKS[sq]]
-                | FILE_ATTACKS[sq][occupied & FILE_MASKS[sq]]
+                rook_attacks(sq, occupied)
             ) & mask
             sets.append((sq, targets & LINE[king][sq] if low & pinned else targets))
         for fr, targets in sets:
