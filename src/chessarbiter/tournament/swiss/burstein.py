@@ -309,8 +309,9 @@ class _Groups:
         then the player's opponent the lower the better (6.4).
 
         One matching of the group (and, when it is odd, a vertex for the floater's
-        opponent below, weighed as a pair without due colours: every complete pairing
-        floats one player, so only who floats is weighed) is kept optimal from player to
+        opponent below, weighed as a pair meeting due colours: every complete pairing
+        floats exactly one player, so that weight changes no choice, and one like most
+        pairs' keeps the group from becoming one blossom) is kept optimal from player to
         player: his edges get their priorities, and once he is paired the two leave it.
         A floater's priorities stay on his edges beside the next player's (as bbpPairings
         leaves them)."""
@@ -327,7 +328,7 @@ class _Groups:
                     due = ca is None or cb is None or ca is not cb
                     edges.append((i, j, pair + (unit if due else 0)))
         if n % 2:
-            edges += [(v, n, pair) for v in range(n) if group[v] in can_float]
+            edges += [(v, n, pair + unit) for v in range(n) if group[v] in can_float]
         choices: list[list[int]] = [[] for _ in range(n)]  # edges to lower players
         for k, (i, j, _) in enumerate(edges):
             if j < n:
