@@ -4,7 +4,9 @@ variables (the primal-dual method, O(n^3)), exact on Python integers of any size
 The Dutch system's criteria are encoded lexicographically in one integer weight per edge
 (see ``swiss.weights``), so the arithmetic must be exact: vertex duals start at the largest
 weight and every dual change is an integer, because slacks between two outer vertices are
-even (their duals share a parity).
+even (their duals share a parity). ``IncrementalMatching`` (the Burstein system) keeps one
+matching optimal while one vertex's edges change after another; there free vertices may
+start with duals of unlike parity, and weights and duals are doubled when that shows.
 """
 
 from __future__ import annotations
