@@ -64,8 +64,11 @@ def _match(cfg: MatchConfig, tmp_path: Path, concurrency: int = 2) -> str:
 
 
 def test_two_games_under_a_delay_control(tmp_path: Path) -> None:
-    text = _match(config("engine:2", "engine:1", 2, "G/0.1;d1"), tmp_path)
+    """40 plies each (drawn there; played out, the games took 7-8 s)."""
+    rules = Adjudication(max_plies=40)
+    text = _match(config("engine:2", "engine:1", 2, "G/0.1;d1", adjudication=rules), tmp_path)
     assert text.count("[Termination ") == 2
+    assert all(len(g.moves) == 40 for g in read_pgn_text(text))
 
 
 def test_two_games_under_a_two_period_control(tmp_path: Path) -> None:
@@ -109,7 +112,7 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     pgn = tmp_path / "m.pgn"
     openings = tmp_path / "o.epd"
     openings.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
-    code = main(["match", "--games", "2", "--tc", "0.1+0.05", "--pgn", str(pgn),
+    code = main(["match", "--games", "2", "--tc", "0.03+0.02", "--pgn", str(pgn),
                  "--engine", "engine:1", "--openings", str(openings), "--seed", "3"])
     assert code == 0
     last = capsys.readouterr().out.splitlines()[-1]
@@ -128,7 +131,7 @@ def test_match_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 def test_players_named_as_they_name_themselves_and_games_dated() -> None:
     good = f"uci:{sys.executable} {FAKE} good"
-    cfg = config(good, "engine:6", 2, "0.1+0")
+    cfg = config(good, "engine:6", 2, "0.03+0.02")
     assert check_engines(cfg) == {good: "Fake good", "engine:6": "chessarbiter level 6"}
     out = io.StringIO()
     run_match(cfg, pgn=out)
@@ -158,7 +161,7 @@ def test_a_short_match_against_stockfish_through_the_command(tmp_path: Path) -> 
     name = "stockfish" if Path(STOCKFISH).parent == Path("/usr/games") else STOCKFISH
     out = subprocess.run(
         [sys.executable, "-m", "chessarbiter.cli.main", "match", "--games", "2", "--tc",
-         "0.05+0.02", "--pgn", "m.pgn", "--engine", "engine:1", "--engine",
+         "0.02+0.01", "--pgn", "m.pgn", "--engine", "engine:1", "--engine",
          f"{name};Skill Level=0;Threads=1;Hash=16"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
         stdin=subprocess.DEVNULL)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from chessarbiter.tournament.swiss.matching import (
     Edge,
+    IncrementalMatching,
     max_weight_matching,
     max_weight_matching_sparse,
 )
@@ -72,3 +73,37 @@ def test_lexicographic_weights_are_exact() -> None:
     edges = [(0, 1, high), (2, 3, high), (1, 2, high + 1), (0, 3, 1)]
     mate = max_weight_matching(4, edges)
     assert _total(mate, edges) == 2 * high
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs(), st.data())
+def test_incremental_matching_stays_maximum(graph: tuple[int, list[Edge]],
+                                            data: st.DataObject) -> None:
+    """Edges of one vertex weighed anew, or a matched pair taken out, one change after
+    another: after each the repaired matching weighs as much as the best one."""
+    n, edges = graph
+    current = list(edges)
+    matching = IncrementalMatching(n, edges)
+    gone: set[int] = set()
+    for _ in range(data.draw(st.integers(0, 6))):
+        mate = matching.mates()
+        live = [(u, v, w) for u, v, w in current if u not in gone and v not in gone]
+        assert _total([m if m not in gone else -1 for m in mate], live) == _best(n, live)
+        pairs = [(v, m) for v, m in enumerate(mate) if m > v and v not in gone]
+        take_out: bool = data.draw(st.booleans())
+        if pairs and take_out:
+            u, v = data.draw(st.sampled_from(pairs))
+            matching.remove(u, v)
+            gone |= {u, v}
+            continue
+        if not n:
+            break
+        v = data.draw(st.integers(0, n - 1))
+        anew = {k: data.draw(st.integers(0, 10 ** 40 if w > 12 else 12))
+                for k, (a, b, w) in enumerate(current)
+                if v in (a, b) and not gone & {a, b} and data.draw(st.booleans())}
+        matching.reweigh(v, anew)
+        current = [(a, b, anew.get(k, w)) for k, (a, b, w) in enumerate(current)]
+    mate = matching.mates()
+    live = [(u, v, w) for u, v, w in current if u not in gone and v not in gone]
+    assert _total([m if m not in gone else -1 for m in mate], live) == _best(n, live)

@@ -31,10 +31,7 @@ from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Pairing, Scoring
 from chessarbiter.tournament.swiss.brackets import left_over, may_meet, pairable, scoregroups
 from chessarbiter.tournament.swiss.dutch import PairingError
-from chessarbiter.tournament.swiss.matching import (
-    max_weight_matching,
-    max_weight_matching_sparse,
-)
+from chessarbiter.tournament.swiss.matching import IncrementalMatching
 from chessarbiter.tournament.swiss.state import PlayerState, Strength, build_states
 
 _LOSSES = frozenset({Code.LOSS, Code.LOSS_UNRATED, Code.FORFEIT_LOSS, Code.ZERO_BYE, Code.NONE})
@@ -308,100 +305,53 @@ class _Groups:
                     ) -> tuple[list[tuple[int, int]], int | None]:
         """The group's players in order, each taking the lowest opponent that still lets
         the whole group pair as well as it can, or floating down: the weights, each
-        outweighing any sum of those after it, are a pair at all, a pair within the group,
-        due colours met (6.5), then the player's opponent the lower the better (6.4).
+        outweighing any sum of those after it, are a pair at all, due colours met (6.5),
+        then the player's opponent the lower the better (6.4).
 
-        Taking one player's best among the optimal pairings of the rest, then the next
-        player's, is a lexical order: so one matching, with the next few players' choices
-        each in its own field below the criteria (the higher player's the more
-        significant), settles all their choices at once, up to the first one who floats.
-        From him on, one matching per player: the floater's choices stay on his edges
-        beside the next player's (as bbpPairings leaves them)."""
-        n = len(group)
-        base: dict[tuple[int, int], int] = {}
-        for i in range(n):
-            for j in range(i + 1, n):
-                a, b = group[i], group[j]
-                if self.compatible(a, b):
-                    ca, _ = self.states[a].preference
-                    cb, _ = self.states[b].preference
-                    due = ca is None or cb is None or ca is not cb
-                    base[i, j] = (n + 1) * (n + 1) + (n + 1) + (1 if due else 0)
-        sink = [v for v in range(n) if group[v] in can_float]
-        bits = (n + 1).bit_length()
-        chunk = max(1, _CHOICE_BITS // bits)
-        done: set[int] = set()
-        pairs: list[tuple[int, int]] = []
-        alive = list(range(n))
-        before: dict[int, int] = {}  # the last matching, by group position
-        while alive:
-            ahead = alive[:chunk]
-            field = {v: bits * (len(ahead) - 1 - k) for k, v in enumerate(ahead)}
-            local = {v: k for k, v in enumerate(alive)}
-            top = bits * len(ahead)
-            rank = dict.fromkeys(ahead, 0)
-            edges = []
-            for (i, j), w in base.items():  # in order: j's rank among i's options
-                if i in local and j in local:
-                    weight = w << top
-                    if i in field:
-                        rank[i] += 1
-                        weight |= rank[i] << field[i]
-                    edges.append((local[i], local[j], weight))
-            end = len(alive)
-            edges += [(local[v], end, ((n + 1) * (n + 1)) << top) for v in sink if v in local]
-            seed = [k for k, (u, v, _) in enumerate(edges)
-                    if u < len(ahead) or v == end or abs(u + v - end + 1) <= _BAND
-                    or before.get(alive[u]) == alive[v]]
-            mate = max_weight_matching_sparse(end + 1, edges, seed)
-            before = {alive[u]: alive[m] if m < end else -1 for u, m in enumerate(mate[:end])}
-            for i in ahead:
-                if i in done:
-                    continue
-                m = mate[local[i]]
-                if m == end:
-                    return self._one_by_one(group, base, sink, index, i, done, pairs)
-                if m < 0:
-                    raise PairingError("a scoregroup cannot be paired")
-                done.update((i, alive[m]))
-                pairs.append(self._colours(group[i], group[alive[m]], index))
-            alive = [v for v in alive if v not in done]
-        return pairs, None
-
-    def _one_by_one(self, group: list[int], base: dict[tuple[int, int], int],
-                    sink: list[int], index: dict[int, Index], start: int, done: set[int],
-                    pairs: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], int | None]:
-        """From player ``start`` (the first who floats) on, one matching per player over
-        those not yet paired, his choices weighted from 1 (the highest compatible) up,
-        summed with those left on a floater's edges."""
+        One matching of the group (and, when it is odd, a vertex for the floater's
+        opponent below, weighed as a pair meeting due colours: every complete pairing
+        floats exactly one player, so that weight changes no choice, and one like most
+        pairs' keeps the group from becoming one blossom) is kept optimal from player to
+        player: his edges get their priorities, and once he is paired the two leave it.
+        A floater's priorities stay on his edges beside the next player's (as bbpPairings
+        leaves them)."""
         n = len(group)
         unit = (n + 1) * (n + 1)
-        bonus: dict[tuple[int, int], int] = {}
-        floater = None
-        for i in range(start, n):
-            if i in done:
-                continue
-            priority = 1
+        pair = unit * unit
+        edges: list[tuple[int, int, int]] = []
+        for i, a in enumerate(group):
+            ca, _ = self.states[a].preference
             for j in range(i + 1, n):
-                if j not in done and (i, j) in base:
-                    bonus[i, j] = priority
-                    priority += 1
-            alive = [v for v in range(n) if v not in done]
-            local = {v: k for k, v in enumerate(alive)}
-            end = len(alive)
-            edges = [(local[a], local[b], w * unit + bonus.get((a, b), 0))
-                     for (a, b), w in base.items() if a in local and b in local]
-            edges += [(local[v], end, unit * unit) for v in sink if v in local]
-            mate = max_weight_matching(end + 1, edges)
-            m = mate[local[i]]
-            if m == end:
+                b = group[j]
+                if self.compatible(a, b):
+                    cb, _ = self.states[b].preference
+                    due = ca is None or cb is None or ca is not cb
+                    edges.append((i, j, pair + (unit if due else 0)))
+        if n % 2:
+            edges += [(v, n, pair + unit) for v in range(n) if group[v] in can_float]
+        choices: list[list[int]] = [[] for _ in range(n)]  # edges to lower players
+        for k, (i, j, _) in enumerate(edges):
+            if j < n:
+                choices[i].append(k)
+        matching = IncrementalMatching(n + 1, edges)
+        done = [False] * n
+        pairs: list[tuple[int, int]] = []
+        floater = None
+        for i in range(n):
+            if done[i]:
+                continue
+            open_ = [k for k in choices[i] if not done[edges[k][1]]]
+            matching.reweigh(i, {k: edges[k][2] + priority
+                                 for priority, k in enumerate(open_, start=1)})
+            m = matching.mates()[i]
+            if m == n:
                 floater = group[i]
                 continue
             if m < 0:
                 raise PairingError("a scoregroup cannot be paired")
-            j = alive[m]
-            done.update((i, j))
-            pairs.append(self._colours(group[i], group[j], index))
+            done[i] = done[m] = True
+            matching.remove(i, m)
+            pairs.append(self._colours(group[i], group[m], index))
         return pairs, floater
 
     def _colours(self, a: int, b: int, index: dict[int, Index]) -> tuple[int, int]:
@@ -425,17 +375,6 @@ class _Groups:
             else:
                 side = self.states[a].preference[0]
         return (a, b) if side is Side.WHITE else (b, a)
-
-
-_CHOICE_BITS = 60
-"""The bits of a matching's weights given to the players' choices: as many players'
-choices as fit are settled by one matching (small integers keep the matching quick)."""
-
-
-_BAND = 24
-"""The matching of a group is solved first on the edges of the players choosing, the bye
-vertex's and those joining players about as far from the bottom as the other is from the
-top (the highest meets the lowest); the others join where the duals ask for them."""
 
 
 def _neutral(a: PlayerState, b: PlayerState) -> Side | None:

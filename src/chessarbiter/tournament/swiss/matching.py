@@ -4,7 +4,9 @@ variables (the primal-dual method, O(n^3)), exact on Python integers of any size
 The Dutch system's criteria are encoded lexicographically in one integer weight per edge
 (see ``swiss.weights``), so the arithmetic must be exact: vertex duals start at the largest
 weight and every dual change is an integer, because slacks between two outer vertices are
-even (their duals share a parity).
+even (their duals share a parity). ``IncrementalMatching`` (the Burstein system) keeps one
+matching optimal while one vertex's edges change after another; there free vertices may
+start with duals of unlike parity, and weights and duals are doubled when that shows.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ class _Matcher:
         self.dual = [top // 2] * n + [0] * n
         self.allowed = [False] * len(edges)
         self.queue: list[int] = []
+        self.scale = 2
+        """Duals and ``w2`` are weights times this (doubled again when warm needs it)."""
+        self.warm = False
+        """Started from an earlier optimum (:class:`IncrementalMatching`): free vertices
+        may hold different duals, and only those above zero start trees."""
 
     def slack(self, k: int) -> int:
         endpoint = self.endpoint
@@ -269,38 +276,50 @@ class _Matcher:
 
     def augment_matching(self, k: int) -> None:
         v, w, _ = self.edges[k]
-        for s, p in ((v, 2 * k + 1), (w, 2 * k)):
-            while True:
-                bs = self.inblossom[s]
-                if bs >= self.n:
-                    self.augment_blossom(bs, s)
-                self.mate[s] = p
-                if self.labelend[bs] == -1:
-                    break
-                t = self.endpoint[self.labelend[bs]]
-                bt = self.inblossom[t]
-                s = self.endpoint[self.labelend[bt]]
-                j = self.endpoint[self.labelend[bt] ^ 1]
-                if bt >= self.n:
-                    self.augment_blossom(bt, j)
-                self.mate[j] = self.labelend[bt]
-                p = self.labelend[bt] ^ 1
+        self.flip_to_root(v, 2 * k + 1)
+        self.flip_to_root(w, 2 * k)
+
+    def flip_to_root(self, s: int, p: int) -> None:
+        """Swap the matched and unmatched edges on the tree path from the outer vertex
+        ``s`` to its root, ``s`` taking the endpoint ``p`` as its mate (-1: free)."""
+        while True:
+            bs = self.inblossom[s]
+            if bs >= self.n:
+                self.augment_blossom(bs, s)
+            self.mate[s] = p
+            if self.labelend[bs] == -1:
+                break
+            t = self.endpoint[self.labelend[bs]]
+            bt = self.inblossom[t]
+            s = self.endpoint[self.labelend[bt]]
+            j = self.endpoint[self.labelend[bt] ^ 1]
+            if bt >= self.n:
+                self.augment_blossom(bt, j)
+            self.mate[j] = self.labelend[bt]
+            p = self.labelend[bt] ^ 1
 
     def solve(self) -> list[int]:
         n = self.n
         if not self.edges:
             return [-1] * n
-        for _ in range(n):
+        for _ in range(n + 1):  # each stage leaves fewer free vertices with a dual above 0
             self.label = [0] * (2 * n)
             self.bestedge = [-1] * (2 * n)
             for b in range(n, 2 * n):
                 self.bestedges[b] = None
             self.allowed = [False] * len(self.edges)
             self.queue = []
-            for v in range(n):
-                if self.mate[v] == -1 and self.label[self.inblossom[v]] == 0:
+            roots = [v for v in range(n) if self.mate[v] == -1
+                     and (self.dual[v] > 0 or not self.warm)]
+            if self.warm:  # the highest dual (a changed vertex's) searched first
+                roots.sort(key=self.dual.__getitem__)
+            for v in roots:
+                if self.label[self.inblossom[v]] == 0:
                     self.assign_label(v, 1, -1)
+            if not self.queue and self.warm:
+                break
             augmented = False
+            deferred: list[int] = []
             while True:
                 endpoint, inblossom, allowed, dual, w2 = (
                     self.endpoint, self.inblossom, self.allowed, self.dual, self.w2)
@@ -319,10 +338,18 @@ class _Matcher:
                                 allowed[k] = True
                         if allowed[k]:
                             if self.label[self.inblossom[w]] == 0:
+                                if self.mate[self.base[self.inblossom[w]]] == -1:
+                                    # (warm only) a free vertex whose dual is spent
+                                    self.assign_label(w, 1, -1)
+                                    self.augment_matching(k)
+                                    augmented = True
+                                    break
                                 self.assign_label(w, 2, p ^ 1)
                             elif self.label[self.inblossom[w]] == 1:
                                 base = self.scan_blossom(v, w)
-                                if base >= 0:
+                                if base >= 0 and self.warm:
+                                    deferred.append(k)  # a path out may come first
+                                elif base >= 0:
                                     self.add_blossom(base, k)
                                 else:
                                     self.augment_matching(k)
@@ -340,6 +367,12 @@ class _Matcher:
                             self.bestedge[w] = k
                 if augmented:
                     break
+                if deferred:  # (warm) the odd cycles found, once no path out is left
+                    k = deferred.pop()
+                    v, w, _ = self.edges[k]
+                    if inblossom[v] != inblossom[w]:
+                        self.add_blossom(self.scan_blossom(v, w), k)
+                    continue
                 deltatype, delta, deltaedge, deltablossom = self.choose_delta()
                 for v in range(n):
                     lab = self.label[self.inblossom[v]]
@@ -354,6 +387,9 @@ class _Matcher:
                         elif self.label[b] == 2:
                             self.dual[b] -= delta
                 if deltatype == 1:
+                    if self.warm and self.mate[deltablossom] != -1:
+                        # an outer vertex's dual is spent: it becomes the free one
+                        self.flip_to_root(deltablossom, -1)
                     break
                 if deltatype == 2:
                     self.allowed[deltaedge] = True
@@ -366,7 +402,7 @@ class _Matcher:
                     self.queue.append(self.edges[deltaedge][0])
                 else:
                     self.expand_blossom(deltablossom, False)
-            if not augmented:
+            if not augmented and not self.warm:
                 break
             for b in range(n, 2 * n):
                 if (self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == 1
@@ -374,11 +410,30 @@ class _Matcher:
                     self.expand_blossom(b, True)
         return [self.endpoint[p] if p >= 0 else -1 for p in self.mate]
 
+    def make_even(self) -> None:
+        """(Warm) Double every weight and dual when an edge between two outer vertices has
+        an odd slack (trees grown from roots of unlike duals), so that its half is whole."""
+        for b in range(2 * self.n):
+            if (self.parent[b] == -1 and self.label[b] == 1 and self.bestedge[b] != -1
+                    and self.slack(self.bestedge[b]) & 1):
+                self.w2[:] = [2 * w for w in self.w2]
+                self.dual[:] = [2 * d for d in self.dual]
+                self.scale *= 2
+                return
+
     def choose_delta(self) -> tuple[int, int, int, int]:
+        """The dual change: its type, size, and the edge or blossom (for type 1 when
+        warm, the outer vertex whose dual runs out, a free one first)."""
         n = self.n
         deltatype = 1
-        delta = min(self.dual[:n])
         deltaedge = deltablossom = -1
+        if self.warm:
+            self.make_even()
+            delta, deltablossom = min(
+                ((self.dual[v], self.mate[v] != -1, v) for v in range(n)
+                 if self.label[self.inblossom[v]] == 1), default=(0, False, -1))[::2]
+        else:
+            delta = min(self.dual[:n])
         for v in range(n):
             if self.label[self.inblossom[v]] == 0 and self.bestedge[v] != -1:
                 d = self.slack(self.bestedge[v])
@@ -394,6 +449,87 @@ class _Matcher:
                     and self.dual[b] < delta):
                 delta, deltatype, deltablossom = self.dual[b], 4, b
         return deltatype, delta, deltaedge, deltablossom
+
+
+class IncrementalMatching:
+    """A maximum-weight matching kept optimal while the graph changes the way a pairing
+    settles one player after another: edges of one vertex are weighed anew, or a matched
+    pair leaves. Each change keeps the duals feasible (blossoms holding a changed vertex
+    are dissolved, their duals moved onto their vertices), frees the few vertices whose
+    matched edge stops being tight, and the primal-dual search repairs the optimum from
+    those alone: far fewer steps than solving afresh."""
+
+    def __init__(self, n: int, edges: Sequence[Edge]) -> None:
+        """Start from every vertex's dual at its heaviest edge and a greedy matching of
+        the edges that makes tight."""
+        m = self.matcher = _Matcher(n, edges)
+        m.warm = True
+        heaviest = [0] * n
+        for u, v, w in edges:
+            heaviest[u] = max(heaviest[u], w)
+            heaviest[v] = max(heaviest[v], w)
+        m.dual[:n] = heaviest
+        for k, (u, v, w) in enumerate(edges):
+            if m.mate[u] == -1 and m.mate[v] == -1 and heaviest[u] + heaviest[v] == 2 * w:
+                m.mate[u], m.mate[v] = 2 * k + 1, 2 * k
+        self.dead = [False] * n
+        """The vertices removed."""
+        self.alive = n
+        self.unpruned = 0
+        """Vertices removed since their edges were last dropped from the lists searched."""
+
+    def mates(self) -> list[int]:
+        """The mate of each vertex (-1 when unmatched) in a maximum-weight matching."""
+        return self.matcher.solve()
+
+    def reweigh(self, v: int, weights: dict[int, int]) -> None:
+        """Give edges of ``v`` (by index) new weights: ``v`` is set free, its dual raised
+        as far as its edges need."""
+        m = self.matcher
+        self._dissolve(v)
+        self._unmatch(v)
+        for k, w in weights.items():
+            m.w2[k] = m.scale * w
+        m.dual[v] = max([m.dual[v], *(m.w2[p >> 1] - m.dual[m.endpoint[p]]
+                                      for p in m.neighbend[v])])
+
+    def remove(self, u: int, v: int) -> None:
+        """Take ``u`` and ``v`` out of the graph: their edges can no longer be tight."""
+        m = self.matcher
+        for x in (u, v):
+            self._dissolve(x)
+            self._unmatch(x)
+            m.dual[x] = 0
+            for p in m.neighbend[x]:
+                m.w2[p >> 1] = -1
+            self.dead[x] = True
+            self.alive -= 1
+            self.unpruned += 1
+        if self.unpruned * 8 > self.alive:  # their edges dropped from the lists searched
+            self.unpruned = 0
+            for x in range(m.n):
+                m.neighbend[x] = ([] if self.dead[x] else
+                                  [p for p in m.neighbend[x] if not self.dead[m.endpoint[p]]])
+
+    def _unmatch(self, v: int) -> None:
+        m = self.matcher
+        if m.mate[v] != -1:
+            m.mate[m.endpoint[m.mate[v]]] = -1
+            m.mate[v] = -1
+
+    def _dissolve(self, v: int) -> None:
+        """Expand the blossoms holding ``v``, each blossom's dual added to its vertices'
+        (edges inside keep their slack); its base's matched edge out of it, no longer
+        tight, is given up."""
+        m = self.matcher
+        while m.inblossom[v] != v:
+            b = m.inblossom[v]
+            if m.dual[b]:
+                for x in m.leaves(b):
+                    m.dual[x] += m.dual[b]
+                m.dual[b] = 0
+                self._unmatch(m.base[b])
+            m.expand_blossom(b, True)
 
 
 def max_weight_matching_sparse(n: int, edges: Sequence[Edge], seed: Sequence[int]
