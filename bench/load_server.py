@@ -531,6 +531,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     context = multiprocessing.get_context("spawn")
     window = context.RawArray("d", [math.inf, math.inf])
     started = context.Value("i", 0)
+    ready = context.Value("i", 0 if args.neighbour else 1)  # the neighbour's tournaments made
     out = context.Queue()
     shares = [args.games // args.procs + (i < args.games % args.procs)
               for i in range(args.procs)]
@@ -545,12 +546,13 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     if args.neighbour:
         players = [int(n) for n in args.neighbour_players.split(",") if n.strip()]
         neighbour = context.Process(target=neighbour_process, args=(NeighbourPlan(
-            urls[0], players, args.neighbour_readers, args.spammers, window, args.seed),
+            urls[0], players, args.neighbour_readers, args.spammers, window, args.seed,
+            ready),
             neighbour_out))
         neighbour.start()
     ramp_end = time.monotonic() + args.ramp
-    while started.value < args.games and time.monotonic() < ramp_end:
-        time.sleep(0.1)  # every game created and in play before measuring
+    while (started.value < args.games or not ready.value) and time.monotonic() < ramp_end:
+        time.sleep(0.1)  # every game created and in play (and the neighbour ready) first
     ramp = time.monotonic() - start
     window[1] = time.monotonic() + args.warmup + args.seconds
     window[0] = window[1] - args.seconds

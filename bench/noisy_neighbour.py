@@ -1,7 +1,8 @@
 """The noisy neighbour of ``bench/load_server.py --neighbour``: while the games play, one
 process (i) directs tournaments of growing size (``--neighbour-players``, e.g. 400 then
-1,000 players): creates each, registers its players, pairs a round, enters every board's
-result, pairs the next (a Dutch pairing, CPU-bound for seconds) and so on, while
+1,000 players): creates each and registers its players before the measured window, then in
+it pairs a round, enters every board's result, pairs the next (a Dutch pairing, CPU-bound
+for seconds) and so on, while
 ``--neighbour-readers`` clients read the tournament (standings, crosstable) in a loop; and
 (ii) ``--spammers`` accounts each send challenges as fast as their rate limit lets them
 (waiting the 429's ``Retry-After``). It needs a server with ``--open-registration``. What
@@ -30,6 +31,9 @@ class NeighbourPlan:
     window: Any
     """Shared with the parent: the measured window [start, end)."""
     seed: int
+    ready: Any
+    """Shared with the parent: set to 1 once the accounts and the tournaments with their
+    players are made (the parent opens the window after it)."""
 
 
 @dataclass
@@ -74,14 +78,16 @@ class Neighbour:
         await _register(self.client, target)
         spammers = [await _register(self.client, f"nn{tag}s{n}")
                     for n in range(self.plan.spammers)]
+        made = [(await self.prepare(director, size), size) for size in self.plan.players]
+        self.plan.ready.value = 1
         while self.plan.window[0] == float("inf") or time.monotonic() < self.plan.window[0]:
             await asyncio.sleep(0.1)  # the games are in play and measured
         tasks = [asyncio.create_task(self.spam(token, target)) for token in spammers]
         tasks += [asyncio.create_task(self.read()) for _ in range(self.plan.readers)]
         try:
-            for size in self.plan.players:
+            for number, size in made:
                 if self.live():
-                    await self.direct(director, size)
+                    await self.direct(director, number, size)
             while self.live():
                 await asyncio.sleep(0.1)
         finally:
@@ -90,7 +96,8 @@ class Neighbour:
             await asyncio.gather(*tasks, return_exceptions=True)
         return self.tally
 
-    async def direct(self, token: str, size: int) -> None:
+    async def prepare(self, token: str, size: int) -> int:
+        """A tournament of ``size`` players made and filled, before the window: its number."""
         made = await self.client.post("/api/tournament/new", headers=_auth(token), data={
             "name": f"neighbour {size}", "system": "swiss", "rounds": "9"})
         made.raise_for_status()
@@ -101,6 +108,10 @@ class Neighbour:
                                            data={"name": f"Player {n:04d}",
                                                  "rating": str(1000 + 7 * n % 1500)})
             added.raise_for_status()
+        return int(number)
+
+    async def direct(self, token: str, number: int, size: int) -> None:
+        """The tournament's rounds paired and their results entered, while the window lasts."""
         self.current = number
         for round_no in range(1, 10):
             if not self.live():
