@@ -336,12 +336,13 @@ class _Groups:
         unit = (n + 1) * (n + 1)
         pair = unit * unit
         edges: list[tuple[int, int, int]] = []
+        compatible = self.compatible
+        wants = [self.states[p].preference[0] for p in group]
         for i, a in enumerate(group):
-            ca, _ = self.states[a].preference
+            ca = wants[i]
             for j in range(i + 1, n):
-                b = group[j]
-                if self.compatible(a, b):
-                    cb, _ = self.states[b].preference
+                if compatible(a, group[j]):
+                    cb = wants[j]
                     due = ca is None or cb is None or ca is not cb
                     edges.append((i, j, pair + (unit if due else 0)))
         if n % 2:

@@ -466,8 +466,10 @@ class IncrementalMatching:
         m.warm = True
         heaviest = [0] * n
         for u, v, w in edges:
-            heaviest[u] = max(heaviest[u], w)
-            heaviest[v] = max(heaviest[v], w)
+            if w > heaviest[u]:
+                heaviest[u] = w
+            if w > heaviest[v]:
+                heaviest[v] = w
         m.dual[:n] = heaviest
         for k, (u, v, w) in enumerate(edges):
             if m.mate[u] == -1 and m.mate[v] == -1 and heaviest[u] + heaviest[v] == 2 * w:
