@@ -54,10 +54,15 @@ def test_index_counts_unplayed_rounds_as_games_against_a_virtual_opponent() -> N
     his score then and the opposite result (2's half-point bye: ½; 4's zero bye: 1½)."""
     field = burstein.field_of(CELLS, 3, Scoring(), set(), None, W)
     index = burstein.indices(field)
-    assert (index[1].sb, index[1].bh) == (Fraction(1), Fraction(3, 2))
-    assert (index[2].sb, index[2].bh) == (Fraction(1, 4), Fraction(2))
-    assert (index[3].sb, index[3].bh) == (Fraction(5, 4), Fraction(5, 2))
-    assert (index[4].sb, index[4].bh) == (HALF, Fraction(5, 2))
+
+    def sb_bh(p: int) -> tuple[Fraction, Fraction]:
+        scale = index[p].scale
+        return Fraction(index[p].sb, scale * scale), Fraction(index[p].bh, scale)
+
+    assert sb_bh(1) == (Fraction(1), Fraction(3, 2))
+    assert sb_bh(2) == (Fraction(1, 4), Fraction(2))
+    assert sb_bh(3) == (Fraction(5, 4), Fraction(5, 2))
+    assert sb_bh(4) == (HALF, Fraction(5, 2))
 
 
 def test_a_group_that_cannot_pair_is_merged_and_ordered_by_index() -> None:

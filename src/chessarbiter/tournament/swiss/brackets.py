@@ -5,11 +5,14 @@ more vertex standing for the bye or a floater coming in or going out."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from chessarbiter.clock import Side
 from chessarbiter.tournament.swiss.cardinality import leftover, perfect
 from chessarbiter.tournament.swiss.state import PlayerState, Strength
+
+Compatible = Callable[[int, int], bool]
 
 
 def met(a: PlayerState, b: PlayerState) -> bool:
@@ -17,16 +20,35 @@ def met(a: PlayerState, b: PlayerState) -> bool:
     return b.start in a.opponents
 
 
+def absolute_colour(a: PlayerState) -> Side | None:
+    """The colour the player is absolutely due, if any (C.04.1 f)."""
+    colour, strength = a.preference
+    return colour if strength is Strength.ABSOLUTE else None
+
+
 def colour_clash(a: PlayerState, b: PlayerState) -> bool:
     """Whether both are absolutely due the same colour (C.04.1 f)."""
-    ca, ka = a.preference
-    cb, kb = b.preference
-    return ka is Strength.ABSOLUTE and kb is Strength.ABSOLUTE and ca is cb
+    colour = absolute_colour(a)
+    return colour is not None and colour is absolute_colour(b)
 
 
 def may_meet(a: PlayerState, b: PlayerState) -> bool:
     """C.04.1 b and f."""
     return not met(a, b) and not colour_clash(a, b)
+
+
+def compatibility(states: Mapping[int, PlayerState]) -> Compatible:
+    """``may_meet`` over start numbers, each player's opponents and absolute colour
+    gathered once (the test runs for every pair of every group tried)."""
+    opponents = {p: s.opponents for p, s in states.items()}
+    absolute = {p: absolute_colour(s) for p, s in states.items()}
+
+    def compatible(a: int, b: int) -> bool:
+        if b in opponents[a]:
+            return False
+        colour = absolute[a]
+        return colour is None or colour is not absolute[b]
+    return compatible
 
 
 def scoregroups(order: Sequence[int], score: Callable[[int], Fraction]) -> list[list[int]]:
@@ -38,9 +60,6 @@ def scoregroups(order: Sequence[int], score: Callable[[int], Fraction]) -> list[
         else:
             groups.append([p])
     return groups
-
-
-Compatible = Callable[[int, int], bool]
 
 
 def graph(players: Sequence[int], compatible: Compatible,

@@ -23,13 +23,14 @@ Article numbers are those of that text:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from chessarbiter.clock import Side
 from chessarbiter.tournament.records import Cell, Code, Pairing, Scoring
-from chessarbiter.tournament.swiss.brackets import left_over, may_meet, pairable, scoregroups
+from chessarbiter.tournament.swiss.brackets import compatibility, left_over, pairable, scoregroups
 from chessarbiter.tournament.swiss.dutch import PairingError
 from chessarbiter.tournament.swiss.matching import IncrementalMatching
 from chessarbiter.tournament.swiss.state import PlayerState, Strength, build_states
@@ -89,56 +90,64 @@ def _took_part(cell: Cell) -> bool:
     return cell.opponent is not None or cell.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN)
 
 
-def _points(cell: Cell, scoring: Scoring) -> Fraction:
-    if cell.opponent is None and cell.code is Code.FORFEIT_WIN:  # a bye written as a win
-        return scoring.points(Code.PAIRING_BYE)
-    return scoring.points(cell.code)
-
-
 @dataclass(frozen=True)
 class Index:
-    """Article 3.2's index of one player (``score`` with the seeding points)."""
+    """Article 3.2's index of one player (``score`` with the seeding points), in integers:
+    ``score``, ``bh`` and ``median`` count points in units of ``1/scale``, ``sb`` (points
+    times points) in units of ``1/scale**2``, so that comparing them is exact and cheap."""
 
-    score: Fraction
-    sb: Fraction
-    bh: Fraction
-    median: Fraction
+    score: int
+    sb: int
+    bh: int
+    median: int
     rank: int
+    scale: int
 
 
 def indices(field: Field) -> dict[int, Index]:
     """Each player's index (3.2), unplayed games counting as draws (2) in the opponents'
     scores, and as games against a virtual opponent in the player's own."""
     scoring = field.scoring
-    draw = scoring.draw
-    adjusted = {p: field.virtual.get(p, Fraction(0)) + sum(
-        (_points(c, scoring) if c.code.played else draw for c in cells), Fraction(0))
+    values = [scoring.points(code) for code in Code] + list(field.virtual.values())
+    scale = math.lcm(*(v.denominator for v in values))
+    points_of = {code: int(scoring.points(code) * scale) for code in Code}
+    points_of_bye = points_of[Code.PAIRING_BYE]
+    virtual = {p: int(v * scale) for p, v in field.virtual.items()}
+    draw, win = points_of[Code.DRAW], int(scoring.win * scale)
+    forfeit_loss = int(scoring.forfeit_loss * scale)
+
+    def scored(cell: Cell) -> int:
+        if cell.opponent is None and cell.code is Code.FORFEIT_WIN:  # a bye written as a win
+            return points_of_bye
+        return points_of[cell.code]
+
+    adjusted = {p: virtual.get(p, 0) + sum(
+        scored(c) if c.code.played else draw for c in cells)
         for p, cells in field.cells.items()}
-    bye_points = scoring.points(Code.PAIRING_BYE)
     out = {}
     for p, rank in field.ranks.items():
         cells = field.cells[p]
-        ahead = (len(cells) - 1) * draw + field.virtual.get(p, Fraction(0))
-        sb = Fraction(0)
+        ahead = (len(cells) - 1) * draw + virtual.get(p, 0)
+        sb = 0
         opposition = []
         for cell in cells:
-            points = _points(cell, scoring)
+            points = scored(cell)
             if cell.code.played and cell.opponent is not None:
                 theirs = adjusted[cell.opponent]
             elif cell.code in _LOSSES:
-                theirs = ahead + scoring.win
+                theirs = ahead + win
             elif cell.code in _DRAWS:
                 theirs = ahead + draw
-            elif _took_part(cell) and cell.opponent is None and bye_points < scoring.win:
-                theirs = ahead + (scoring.win if bye_points < draw else draw)
+            elif _took_part(cell) and cell.opponent is None and points_of_bye < win:
+                theirs = ahead + (win if points_of_bye < draw else draw)
             else:
-                theirs = ahead + scoring.forfeit_loss
+                theirs = ahead + forfeit_loss
             sb += points * theirs
             opposition.append(theirs)
             ahead += points - draw
-        bh = sum(opposition, Fraction(0))
-        median = bh - min(opposition) - max(opposition) if len(cells) > 2 else Fraction(0)
-        out[p] = Index(field.states[p].score, sb, bh, median, rank)
+        bh = sum(opposition)
+        median = bh - min(opposition) - max(opposition) if len(cells) > 2 else 0
+        out[p] = Index(int(field.states[p].score * scale), sb, bh, median, rank, scale)
     return out
 
 
@@ -193,11 +202,11 @@ class _Groups:
         for group in scoregroups(order, lambda p: self.states[p].score):
             ends.append(len(group) + (ends[-1] if ends else 0))
         self.runs = ends
-        self.bounds = self._merge()
-
-    def compatible(self, a: int, b: int) -> bool:
+        self.compatible = compatibility(self.states)
         """3.1 and the absolute colours (C.04.1 f-g)."""
-        return may_meet(self.states[a], self.states[b])
+        self._known: dict[tuple[int, int, frozenset[int] | None, bool],
+                          frozenset[int] | None] = {}
+        self.bounds = self._merge()
 
     def _merge(self) -> list[tuple[int, int, bool]]:
         """Group boundaries ``(start, end, linked)`` over positions in ``order``: a group
@@ -234,31 +243,39 @@ class _Groups:
     def _next_run(self, start: int) -> int:
         return next(r for r in self.runs if r > start)
 
-    def _floaters(self, group: list[int], incoming: set[int] | None, outgoing: bool
-                  ) -> set[int] | None:
-        """The players of ``group`` who can float down while the rest pairs among
-        themselves and with one of ``incoming`` (the possible floaters from the group above,
-        ``None`` when none comes); ``None`` when the group cannot be paired. Without
-        ``outgoing`` the group must pair completely (an empty set when it does)."""
+    def _floaters(self, start: int, end: int, incoming: frozenset[int] | None,
+                  outgoing: bool) -> frozenset[int] | None:
+        """The players of ``order[start:end]`` who can float down while the rest pairs
+        among themselves and with one of ``incoming`` (the possible floaters from the group
+        above, ``None`` when none comes); ``None`` when the group cannot be paired. Without
+        ``outgoing`` the group must pair completely (an empty set when it does). Kept: the
+        merging asks again about every group above the one it grows."""
+        key = (start, end, incoming, outgoing)
+        if key not in self._known:
+            self._known[key] = self._find_floaters(self.order[start:end], incoming, outgoing)
+        return self._known[key]
+
+    def _find_floaters(self, group: list[int], incoming: frozenset[int] | None,
+                       outgoing: bool) -> frozenset[int] | None:
         extra = None if incoming is None else (
             lambda p: any(self.compatible(f, p) for f in incoming))
         if not outgoing:
-            return set() if pairable(group, self.compatible, extra) else None
-        found = {group[v] for v in left_over(group, self.compatible, extra) if v < len(group)}
+            return frozenset() if pairable(group, self.compatible, extra) else None
+        found = frozenset(group[v] for v in left_over(group, self.compatible, extra)
+                          if v < len(group))
         return found or None
 
     def _valid(self, groups: list[tuple[int, int, bool]]) -> bool:
         """Whether every group pairs, each passing at most one floater down a linked
         boundary (and the last group, when its end is odd, one player to whoever comes
         next)."""
-        incoming: set[int] | None = None
+        incoming: frozenset[int] | None = None
         for k, (start, end, linked) in enumerate(groups):
-            members = self.order[start:end]
             if linked and incoming is None:
                 return False
             last = k == len(groups) - 1
             out = end % 2 == 1
-            floaters = self._floaters(members, incoming if linked else None, out)
+            floaters = self._floaters(start, end, incoming if linked else None, out)
             if floaters is None:
                 return False
             if last:
@@ -319,12 +336,13 @@ class _Groups:
         unit = (n + 1) * (n + 1)
         pair = unit * unit
         edges: list[tuple[int, int, int]] = []
+        compatible = self.compatible
+        wants = [self.states[p].preference[0] for p in group]
         for i, a in enumerate(group):
-            ca, _ = self.states[a].preference
+            ca = wants[i]
             for j in range(i + 1, n):
-                b = group[j]
-                if self.compatible(a, b):
-                    cb, _ = self.states[b].preference
+                if compatible(a, group[j]):
+                    cb = wants[j]
                     due = ca is None or cb is None or ca is not cb
                     edges.append((i, j, pair + (unit if due else 0)))
         if n % 2:

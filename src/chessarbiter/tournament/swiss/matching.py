@@ -323,8 +323,10 @@ class _Matcher:
             while True:
                 endpoint, inblossom, allowed, dual, w2 = (
                     self.endpoint, self.inblossom, self.allowed, self.dual, self.w2)
-                while self.queue and not augmented:
-                    v = self.queue.pop()
+                label, bestedge, queue = self.label, self.bestedge, self.queue
+                slack = self.slack
+                while queue and not augmented:
+                    v = queue.pop()
                     dv = dual[v]
                     for p in self.neighbend[v]:
                         k = p >> 1
@@ -337,7 +339,7 @@ class _Matcher:
                             if kslack <= 0:
                                 allowed[k] = True
                         if allowed[k]:
-                            if self.label[self.inblossom[w]] == 0:
+                            if label[inblossom[w]] == 0:
                                 if self.mate[self.base[self.inblossom[w]]] == -1:
                                     # (warm only) a free vertex whose dual is spent
                                     self.assign_label(w, 1, -1)
@@ -345,7 +347,7 @@ class _Matcher:
                                     augmented = True
                                     break
                                 self.assign_label(w, 2, p ^ 1)
-                            elif self.label[self.inblossom[w]] == 1:
+                            elif label[inblossom[w]] == 1:
                                 base = self.scan_blossom(v, w)
                                 if base >= 0 and self.warm:
                                     deferred.append(k)  # a path out may come first
@@ -355,16 +357,16 @@ class _Matcher:
                                     self.augment_matching(k)
                                     augmented = True
                                     break
-                            elif self.label[w] == 0:
-                                self.label[w] = 2
+                            elif label[w] == 0:
+                                label[w] = 2
                                 self.labelend[w] = p ^ 1
-                        elif self.label[self.inblossom[w]] == 1:
-                            b = self.inblossom[v]
-                            if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
-                                self.bestedge[b] = k
-                        elif self.label[w] == 0 and (self.bestedge[w] == -1
-                                                     or kslack < self.slack(self.bestedge[w])):
-                            self.bestedge[w] = k
+                        elif label[inblossom[w]] == 1:
+                            b = inblossom[v]
+                            if bestedge[b] == -1 or kslack < slack(bestedge[b]):
+                                bestedge[b] = k
+                        elif label[w] == 0 and (bestedge[w] == -1
+                                                or kslack < slack(bestedge[w])):
+                            bestedge[w] = k
                 if augmented:
                     break
                 if deferred:  # (warm) the odd cycles found, once no path out is left
@@ -466,8 +468,10 @@ class IncrementalMatching:
         m.warm = True
         heaviest = [0] * n
         for u, v, w in edges:
-            heaviest[u] = max(heaviest[u], w)
-            heaviest[v] = max(heaviest[v], w)
+            if w > heaviest[u]:
+                heaviest[u] = w
+            if w > heaviest[v]:
+                heaviest[v] = w
         m.dual[:n] = heaviest
         for k, (u, v, w) in enumerate(edges):
             if m.mate[u] == -1 and m.mate[v] == -1 and heaviest[u] + heaviest[v] == 2 * w:

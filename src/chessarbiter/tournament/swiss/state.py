@@ -102,13 +102,17 @@ def _virtual(points: Sequence[Fraction], round_index: int) -> Fraction:
 
 def _running(cells: Sequence[Cell], upto: int, scoring: Scoring,
              virtual: Sequence[Fraction]) -> list[Fraction]:
-    """Pairing scores before each round 1..upto+1 (index r: before round r+1)."""
+    """Pairing scores before each round 1..upto+1 (index r: before round r+1); zero
+    points are not added (Fraction sums are dear, and most virtual points are zero)."""
     out = []
     total = Fraction(0)
     for r in range(upto + 1):
-        out.append(total + _virtual(virtual, r))
+        extra = _virtual(virtual, r)
+        out.append(total + extra if extra else total)
         if r < len(cells):
-            total += scoring.points(cells[r].code)
+            points = scoring.points(cells[r].code)
+            if points:
+                total += points
     return out
 
 
