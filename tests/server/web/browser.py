@@ -1,6 +1,6 @@
 """What the Playwright tests share: Debian's chromium (the importing test module is skipped
 when it is missing; Playwright itself is a test dependency), where screenshots go, the page
-size and the longest wait."""
+size, the longest wait and a move made with the mouse."""
 
 from __future__ import annotations
 
@@ -31,3 +31,16 @@ def signed_in(browser: Browser, url: str, token: str, audited: bool = False) -> 
     page.click("#login button[type=submit]")
     expect(page.locator("#who")).to_contain_text("signed in as")
     return page
+
+
+def click_move(page: Page, uci: str) -> None:
+    """A move made with the mouse once the board takes one (after a refused move the piece
+    goes back first): the piece, then its square."""
+    expect(page.locator("#board g.board.input-enabled")).to_have_count(1)
+    click_squares(page, uci)
+
+
+def click_squares(page: Page, uci: str) -> None:
+    """The two clicks of a move, whether or not the board takes one."""
+    page.click(f'#board rect[data-square="{uci[:2]}"]')
+    page.click(f'#board rect[data-square="{uci[2:4]}"]')

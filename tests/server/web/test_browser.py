@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, VIEWPORT, WAIT_MS
+from tests.server.web.browser import ARTIFACTS, VIEWPORT, WAIT_MS, click_move, click_squares
 from tests.server.web.served import Served
 
 
@@ -30,12 +30,6 @@ def page(browser: Browser, url: str, status: str = "started") -> Page:
 
 def plies(board: Page, count: int) -> None:
     expect(board.locator("body")).to_have_attribute("data-plies", str(count), timeout=WAIT_MS)
-
-
-def click_move(board: Page, uci: str) -> None:
-    """A move made with the mouse: the piece, then its square."""
-    board.click(f'#board rect[data-square="{uci[:2]}"]')
-    board.click(f'#board rect[data-square="{uci[2:4]}"]')
 
 
 def shot(board: Page, name: str) -> None:
@@ -73,7 +67,7 @@ def test_a_spectator_cannot_move_a_player_aborts_then_one_resigns(
 ) -> None:
     links = served.open_challenge(timeControl="5+3")
     spectator, white = page(browser, links["url"]), page(browser, links["urlWhite"])
-    click_move(spectator, "e2e4")
+    click_squares(spectator, "e2e4")
     spectator.wait_for_timeout(300)
     expect(spectator.locator("body")).to_have_attribute("data-plies", "0")
     white.on("dialog", lambda dialog: dialog.accept())  # "Abort this game?"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import VIEWPORT
+from tests.server.web.browser import VIEWPORT, click_move
 from tests.server.web.served import Served
 
 
@@ -30,11 +30,6 @@ def board(browser: Browser, url: str) -> Page:
 
 def plies(page: Page, count: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-plies", str(count))
-
-
-def click_move(page: Page, uci: str) -> None:
-    page.click(f'#board rect[data-square="{uci[:2]}"]')
-    page.click(f'#board rect[data-square="{uci[2:4]}"]')
 
 
 def test_the_friends_link_abort_and_a_new_game(served: Served, browser: Browser) -> None:

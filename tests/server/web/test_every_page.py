@@ -18,6 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.server.web.browser import click_move
 from tests.server.web.seen import Seer, opened
 from tests.server.web.served import Served
 
@@ -37,11 +38,6 @@ def board(browser: Browser, url: str) -> Page:
 
 def plies(page: Page, count: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-plies", str(count))
-
-
-def click_move(page: Page, uci: str) -> None:
-    page.click(f'#board rect[data-square="{uci[:2]}"]')
-    page.click(f'#board rect[data-square="{uci[2:4]}"]')
 
 
 def test_home_and_a_friends_game_waiting(served: Served, browser: Browser, see: Seer) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import VIEWPORT
+from tests.server.web.browser import VIEWPORT, click_move
 from tests.server.web.served import Served
 
 HALTED = ("The clocks are stopped after an interruption (Art. 6.12): waiting for the "
@@ -27,11 +27,6 @@ def board(browser: Browser, url: str) -> Page:
 
 def plies(page: Page, count: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-plies", str(count))
-
-
-def click_move(page: Page, uci: str) -> None:
-    page.click(f'#board rect[data-square="{uci[:2]}"]')
-    page.click(f'#board rect[data-square="{uci[2:4]}"]')
 
 
 def test_a_restart_waits_for_the_arbiter(tmp_path: Path, browser: Browser) -> None:
