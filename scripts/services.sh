@@ -1,9 +1,11 @@
 # PostgreSQL and Redis for the tests that need them (the PostgreSQL store, the cluster).
-# Sourced by scripts/test.sh after its apt_get. When nothing answers on the standard local
+# Sourced by scripts/test.sh and scripts/cluster.sh. When nothing answers on the standard local
 # ports (5432, 6379) and we are root with apt-get, installs Debian's `postgresql` and
 # `redis-server` when absent and starts them; creates the test role and database. Exports
 # CHESSARBITER_TEST_PG and CHESSARBITER_TEST_REDIS (kept when already set); the tests that
 # need a service they cannot reach are skipped, saying why. Quick when both already run.
+
+source "$(dirname "${BASH_SOURCE[0]}")/apt.sh"  # apt_get
 
 answering() {  # answering PORT: whether something accepts connections on 127.0.0.1:PORT
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
