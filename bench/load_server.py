@@ -296,7 +296,7 @@ class Bot:
             try:
                 await self.play(self.rng.choice(plan.lines))
             except Exception as exc:  # counted, and the bot plays on with a new game
-                self.tally.error(type(exc).__name__)
+                self.tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
                 await asyncio.sleep(0.5)
 
     async def create(self) -> tuple[str, str, str]:

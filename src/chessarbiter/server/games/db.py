@@ -10,10 +10,14 @@ thread, in order. Reads that may take long (loading a game) and the tournaments 
 :class:`Worker` threads with their own connections: they never wait behind the commits nor
 hold them up.
 
-With each batch the writer keeps ``server_deadlines`` up to date: for every unfinished game,
-how long after its last event something is due (its flag may fall, a first move is late, an
-engine is to move), so that a restarted server loads a game only when it is asked for or
-due (:meth:`chessarbiter.server.games.hub.Hub.start`)."""
+After the batches the writer keeps ``server_deadlines`` up to date: for every unfinished
+game, how long after its last event something is due (its flag may fall, a first move is
+late, an engine is to move), so that a restarted server loads a game only when it is asked
+for or due (:meth:`chessarbiter.server.games.hub.Hub.start`). Those lines are written when
+the writer has nothing else queued, before any other work, or at least every
+:data:`DUES_EVERY_S` under a stream of batches (each game's latest line once): not a
+second round trip after every batch, which the next batch's acknowledgements would wait
+for."""
 
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -86,6 +91,8 @@ Due = tuple[str, int, int | None]
 """A game's line of ``server_deadlines`` after an event: its public id, its events, when
 (after the event) it is next due."""
 
+DUES_EVERY_S: Final = 0.25
+"""The longest the deadlines' lines wait while batches keep coming."""
 UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
 UPDATE_DUES: Final = (
     "UPDATE server_deadlines SET events = v.events, due_ms = v.due_ms FROM unnest("
@@ -114,8 +121,10 @@ class Database:
     """The store and the server's tables at ``path``, served by one thread; :meth:`start`
     opens them (``StoreError`` if it cannot), :meth:`close` finishes the queued work."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.path = path
+        self._clock = clock
         self.name = described(str(path))
         """The database for people (a URI without its password)."""
         self._queue: queue.SimpleQueue[_Append | _Call | None] = queue.SimpleQueue()
@@ -172,6 +181,8 @@ class Database:
             return
         opened.set_result(None)
         pending: _Append | _Call | None = None
+        dues: dict[str, Due] = {}  # each game's latest line not yet written
+        written = self._clock()
         try:
             while True:
                 item = pending if pending is not None else self._queue.get()
@@ -179,6 +190,7 @@ class Database:
                 if item is None:
                     break
                 if isinstance(item, _Call):
+                    self._deadlines(dues, conn)  # a call sees them as the log is
                     self._do_call(item, store, conn)
                     continue
                 batch = [item]
@@ -192,7 +204,14 @@ class Database:
                         break
                     batch.append(nxt)
                 self._commit(batch, store)
-                self._deadlines(batch, conn)
+                for append in batch:
+                    if append.due is not None:
+                        dues[append.due[0]] = append.due
+                if pending is None and (self._queue.empty()
+                                        or self._clock() - written >= DUES_EVERY_S):
+                    self._deadlines(dues, conn)
+                    written = self._clock()
+            self._deadlines(dues, conn)
         finally:
             store.close()
             conn.close()
@@ -224,12 +243,13 @@ class Database:
             self._loop.call_soon_threadsafe(_finish, results)
 
     @staticmethod
-    def _deadlines(batch: list[_Append], conn: Any) -> None:
-        """Bring the batch's games' deadlines up to date, in one transaction not synced
-        (SQLite's ``synchronous=NORMAL``, PostgreSQL's ``synchronous_commit`` off: the next
-        batch's sync makes it durable; a line left behind by a crash is seen to be, its
+    def _deadlines(dues: dict[str, Due], conn: Any) -> None:
+        """Write the games' deadlines ``dues`` holds (emptied), in one transaction not
+        synced (SQLite's ``synchronous=NORMAL``, PostgreSQL's ``synchronous_commit`` off: the
+        next batch's sync makes it durable; a line left behind by a crash is seen to be, its
         events not the log's, and the game is loaded at once after a restart)."""
-        rows = [(a.due[1], a.due[2], a.due[0]) for a in batch if a.due is not None]
+        rows = [(events, due_ms, game) for game, events, due_ms in dues.values()]
+        dues.clear()
         if not rows:
             return
         if not isinstance(conn, sqlite3.Connection):  # PostgreSQL (games.pgdb)

@@ -658,12 +658,14 @@ class Hub:
         """Whether the player to move has let :data:`START_TIMEOUT_MS` (in correspondence:
         the days per move) pass without the side's first move (a tournament game, an
         engine's turn or a game awaiting the arbiter's ruling excepted)."""
+        if len(entry.moves) >= 2 or entry.meta.source == "tournament":
+            return False  # first, as the cheapest: every game is looked at every second
         game = entry.game
         overdue = correspondence.first_move_overdue(entry.live)  # days, not a minute
-        return (not entry.over and len(entry.moves) < 2
+        return (not entry.over
                 and (now - entry.waiting_since >= START_TIMEOUT_MS if overdue is None
                      else overdue)
-                and entry.meta.source != "tournament" and game.pending_ruling is None
+                and game.pending_ruling is None
                 and entry.meta.seat(game.to_move).engine is None
                 and self.games.get(entry.id) is entry
                 and self.ownership.owns(entry.id))

@@ -115,27 +115,34 @@ class Presence:
             limit = entry.game.setup.profile.abandonment_ms
             loop = asyncio.get_running_loop()
             _cancel(seats.timers[side])
-            seats.timers[side].extend(loop.call_later(ms / 1000, self.look) for ms in (
-                GONE_MS, *(() if limit is None or limit <= GONE_MS else (limit,))))
+            seats.timers[side].extend(
+                loop.call_later(ms / 1000, self._look_at, entry.id, seats) for ms in (
+                    GONE_MS, *(() if limit is None or limit <= GONE_MS else (limit,))))
 
     def look(self) -> int:
         """Tell the opponents of the players gone for :data:`GONE_MS` by now, then once
         more when their claim wait is over (each line once); how many lines were told.
-        Games that are over are forgotten."""
+        Games that are over are forgotten. (A timer looks at its own game only.)"""
+        return sum(self._look_at(game_id, seats)
+                   for game_id, seats in tuple(self.games.items()))
+
+    def _look_at(self, game_id: str, seats: Seats) -> int:
+        """:meth:`look` for one game."""
+        if self.games.get(game_id) is not seats:
+            return 0  # forgotten meanwhile
+        if seats.entry.over:
+            self._forget(game_id, seats)
+            return 0
         told = 0
-        for game_id, seats in tuple(self.games.items()):
-            if seats.entry.over:
-                self._forget(game_id, seats)
+        for side in SIDES:
+            absent = self.absent_ms(game_id, side)
+            if seats.left_at[side] is None or absent < GONE_MS:
                 continue
-            for side in SIDES:
-                absent = self.absent_ms(game_id, side)
-                if seats.left_at[side] is None or absent < GONE_MS:
-                    continue
-                stage = 2 if _wait_s(seats.entry, absent) == 0 else 1
-                if seats.told[side] < stage:
-                    seats.told[side] = stage
-                    self._tell(seats, side.opponent, self._gone_line(seats, side))
-                    told += 1
+            stage = 2 if _wait_s(seats.entry, absent) == 0 else 1
+            if seats.told[side] < stage:
+                seats.told[side] = stage
+                self._tell(seats, side.opponent, self._gone_line(seats, side))
+                told += 1
         return told
 
     def _gone_line(self, seats: Seats, side: Side) -> dict[str, Any]:
