@@ -29,6 +29,9 @@ network time (the round trip) when none is.
 (tournaments of ``--neighbour-players`` paired round after round and read by
 ``--neighbour-readers`` clients, ``--spammers`` accounts sending challenges at their rate
 limit); the server is started with ``--open-registration`` for it.
+
+``--timeline`` prints the round trips second by second: a tail from a stall shows as one
+bad second among good ones, a machine short of CPU as a queue that builds up and stays.
 """
 
 from __future__ import annotations
@@ -263,6 +266,9 @@ class Plan:
 class Tally:
     url: str = ""
     round_trips: list[float] = field(default_factory=list)
+    posted: list[float] = field(default_factory=list)
+    """When each round trip's move was posted (``time.monotonic``, the same in every
+    process)."""
     acks: list[float] = field(default_factory=list)
     overcharges: list[float] = field(default_factory=list)
     """Per move (ms): the mover's clock charged minus the client's thinking time."""
@@ -339,6 +345,7 @@ class Bot:
                         entry[1] += 1
                         if entry[1] == 2 and window[0] <= entry[0] < window[1]:
                             self.tally.round_trips.append(now - entry[0])
+                            self.tally.posted.append(entry[0])
                     if state.get("status", "started") not in ("started", "created"):
                         over.set()
                         return
@@ -580,6 +587,11 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         for key, value in tally.errors.items():
             errors[key] = errors.get(key, 0) + value
 
+    timeline: dict[int, list[float]] = {}  # second of the window -> its round trips
+    for tally in tallies:
+        for posted, trip in zip(tally.posted, tally.round_trips, strict=True):
+            timeline.setdefault(int(posted - window[0]), []).append(trip * 1e3)
+
     def per_move(cpu: float) -> float:
         return cpu / moves * 1e6 if moves else float("nan")
 
@@ -603,10 +615,13 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
         "neighbour": neighbourly,
+        "timeline": [{"second": second, "n": len(trips), "p50": _pct(trips, 0.5),
+                      "p99": _pct(trips, 0.99), "max": max(trips)}
+                     for second, trips in sorted(timeline.items())],
     }
 
 
-def report(result: dict[str, Any]) -> str:
+def report(result: dict[str, Any], timeline: bool = False) -> str:
     trip, ack, over = result["round_trip_ms"], result["ack_ms"], result["overcharge_ms"]
     lines = [
         f"{result['games']} games at {result['rate']} move/s each, {result['seconds']} s "
@@ -640,6 +655,10 @@ def report(result: dict[str, Any]) -> str:
             f"(p50 {neighbour['read_ms']['p50']:.0f} ms, p99 "
             f"{neighbour['read_ms']['p99']:.0f} ms); challenges by status "
             f"{neighbour['challenges']}; errors {neighbour['errors']}")
+    if timeline:
+        lines.append("round trips by second of the window (posted): n, p50 / p99 / max ms")
+        lines.extend(f"  {t['second']:4d}  {t['n']:5d}  {t['p50']:7.1f} / {t['p99']:7.1f} / "
+                     f"{t['max']:7.1f}" for t in result["timeline"])
     return "\n".join(lines)
 
 
@@ -664,6 +683,8 @@ def main() -> None:
                         help="play at most this many plies of each line, then resign (all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--timeline", action="store_true", help="also the round trips "
+                        "second by second (a stall at one instant, or a queue building up)")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="an argument for `serve` (repeatable)")
     parser.add_argument("--wrap", default="", help="a command prefix for the server, e.g. "
@@ -688,7 +709,7 @@ def main() -> None:
         extra = [*args.server_arg, *(["--open-registration"] if args.neighbour else [])]
         with server(extra, shlex.split(args.wrap)) as (url, pid):
             result = run(args, url, [pid])
-    print(json.dumps(result, indent=1) if args.json else report(result))
+    print(json.dumps(result, indent=1) if args.json else report(result, args.timeline))
 
 
 if __name__ == "__main__":
