@@ -12,16 +12,25 @@ A round is paired in another process (:func:`pairing_pool`): a Dutch pairing of 
 players is seconds of CPU, which would hold the event loop (and the interpreter's lock)
 for every game. A player whose name is an account's
 name is that account: they may join by themselves and play their games on the server; a
-board whose two players are accounts gets a game, created when the round is paired."""
+board whose two players are accounts gets a game, created when the round is paired.
+
+Reading a tournament (:meth:`Desk.render`: its JSON, its pages) is computed once per state of
+the tournament, for every reader: the state, kept and caught up with the events written
+since (by anyone), is rendered in the pairing process, and the rendering kept by the
+tournament's version (its log's events, its games, the accounts known) for whoever reads
+that version next. A reader of a version kept costs three indexed queries in the desk's
+thread: the event loop never computes nor waits for standings."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
 import signal
 import sqlite3
 import weakref
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -41,6 +50,8 @@ from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.requests import within_limits
+from chessarbiter.server.tournaments.cache import Kept
+from chessarbiter.server.tournaments.view import Shown, rendered
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
@@ -75,6 +86,12 @@ SCHEMA: Final = (
 )
 MAX_ID: Final = 2**63 - 1
 """The largest tournament id (SQLite's integers)."""
+KEPT_STATES: Final = 8
+"""Tournaments whose state the desk keeps to catch up with (the least recently read go)."""
+KEPT_RENDERINGS: Final = 32
+"""Renderings kept (a tournament's JSON, each of its pages; the least recently read go)."""
+LOOKED_UP: Final = 100_000
+"""Players' names whose account was looked for, at most (then all are looked for again)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,16 @@ class Board:
     white_name: str
     black_name: str
     game_id: str | None
+
+
+@dataclass
+class Current:
+    """A tournament's state kept by the desk (in its thread), with its rounds' games and
+    the pickled :class:`Shown` of both (``None``: not made since they changed)."""
+
+    tournament: Tournament
+    games: dict[tuple[int, int], str]
+    shown: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +184,13 @@ class Desk:
         self.worker.closing.append(self._close_store)
         self.pairing: Executor | None = None
         self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
+        self.rendering: Executor | None = None
+        """Where renderings are computed (``None``: :func:`pairing_pool`)."""
+        self.renderings: Kept[Any] = Kept(KEPT_RENDERINGS)
+        self._current: OrderedDict[int, Current] = OrderedDict()
+        """The kept states, by tournament id (used in the desk's thread alone)."""
+        self._looked_up: set[str] = set()
+        """The players' names (lower case) whose account was looked for."""
         self._ready = False
         self._store: TournamentStore | None = None
         self.entering: set[asyncio.Task[None]] = set()
@@ -206,18 +240,12 @@ class Desk:
 
     @staticmethod
     def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
-        """The tournament (in the writer thread); 404 if the server has none of this id."""
-        row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
-            "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
-            (tournament_id,)).fetchone()
-        if row is None:
-            raise ApiError(404, f"no tournament {tournament_id}")
+        """The tournament (in the desk's thread); 404 if the server has none of this id."""
+        organiser, control_text, profile = server_row(conn, tournament_id)
         tournament = Tournament.load(store, tournament_id)
-        control = read_control(row[1])
-        games = {(r, w): g for r, w, g in conn.execute(
-            "SELECT round, white, game_id FROM server_tournament_games WHERE "
-            "tournament_id = ?", (tournament_id,))}
-        return Loaded(tournament, row[0], row[1], control, profile_for(control, row[2]), games)
+        control = read_control(control_text)
+        return Loaded(tournament, organiser, control_text, control,
+                      profile_for(control, profile), round_games(conn, tournament_id))
 
     # -- operations ------------------------------------------------------------------------
 
@@ -253,19 +281,79 @@ class Desk:
 
         return await self.run(work)
 
-    async def view(self, tournament_id: int) -> Loaded:
-        """The tournament, its players' accounts known to this process (in a cluster
-        another process may have created them)."""
-        loaded = await self.run(lambda store, conn: self.load(store, conn, tournament_id))
-        for player in loaded.tournament.state.players.values():
-            await self.hub.account_named(player.name)
-        return loaded
+    async def render(self, tournament_id: int, kind: Hashable,
+                     render: Callable[[Shown], T]) -> T:
+        """The tournament as ``render`` (the rendering ``kind``: a module's function or a
+        partial one, as the pairing process calls it) shows it: kept while the
+        tournament's version is the same (see the module's docstring)."""
+        version = await self.run(lambda store, conn: self._version(store, conn,
+                                                                   tournament_id))
+        found: T = await self.renderings.get(
+            (tournament_id, kind), (*version, len(self.hub.accounts)),
+            lambda: self._rendered(tournament_id, render))
+        return found
 
-    async def render(self, tournament_id: int, render: Callable[[Loaded], T]) -> T:
-        """The tournament as ``render`` shows it (its standings, its crosstable), computed
-        in the desk's thread."""
-        loaded = await self.view(tournament_id)
-        return await self.run(lambda store, conn: render(loaded))
+    def _version(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+                 ) -> tuple[int, int]:
+        """The tournament's events and games, counted from their indexes (404 if the
+        server has none of this id): they change with every change of the tournament."""
+        server_row(conn, tournament_id)
+        games = conn.execute("SELECT count(*) FROM server_tournament_games WHERE "
+                             "tournament_id = ?", (tournament_id,)).fetchone()[0]
+        return store.event_count(tournament_id), int(games)
+
+    async def _rendered(self, tournament_id: int, render: Callable[[Shown], T]) -> T:
+        shown, names = await self.run(lambda store, conn: self._shown(store, conn,
+                                                                      tournament_id))
+        await self._look_up(names)
+        accounts = {name: account.id for name in names
+                    if (account := self.hub.accounts.by_name(name)) is not None}
+        loop = asyncio.get_running_loop()
+        try:
+            result: T = await loop.run_in_executor(self.rendering or pairing_pool(),
+                                                   rendered, render, shown, accounts)
+        except BrokenExecutor as exc:
+            _PAIRING.clear()  # a new process at the next rendering
+            raise ApiError(503, f"the rendering process failed ({exc}); try again") \
+                from None
+        return result
+
+    def _shown(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+               ) -> tuple[bytes, list[str]]:
+        """The tournament's :class:`Shown` (without accounts) pickled, and its players'
+        names: its kept state caught up (loaded when not kept), in the desk's thread."""
+        organiser, control_text, profile = server_row(conn, tournament_id)
+        current = self._current.pop(tournament_id, None)
+        if current is None or current.tournament.events > store.event_count(tournament_id):
+            current = Current(Tournament.load(store, tournament_id), {})
+        current.tournament.store = store  # in a cluster, this run's connection
+        if current.tournament.catch_up():
+            current.shown = None
+        games = round_games(conn, tournament_id)
+        if games != current.games:
+            current.games, current.shown = games, None
+        state = current.tournament.state
+        if current.shown is None:
+            control = read_control(control_text)
+            current.shown = pickle.dumps(Shown(
+                tournament_id, state, organiser, control_text, control,
+                profile_for(control, profile), games, {}))
+        self._current[tournament_id] = current  # kept only when caught up
+        while len(self._current) > KEPT_STATES:
+            self._current.popitem(last=False)
+        return current.shown, [player.name for player in state.players.values()]
+
+    async def _look_up(self, names: list[str], *, again: bool = False) -> None:
+        """The accounts of the players named ``names`` known to this process (in a
+        cluster another process may have made them): each name looked for once, or
+        (``again``) each not known here."""
+        if len(self._looked_up) > LOOKED_UP:
+            self._looked_up.clear()
+        for name in names:
+            key = name.lower()
+            if again or key not in self._looked_up:
+                self._looked_up.add(key)
+                await self.hub.account_named(name)
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
@@ -334,7 +422,9 @@ class Desk:
         """Pair the next round and create its games on the server (the boards whose two
         players are accounts and have no result yet); the round's boards. First the last
         round catches up (:meth:`_catch_up`)."""
-        await self.view(tournament_id)  # the players' accounts known here
+        names = await self.run(lambda store, conn: self._shown(store, conn,
+                                                               tournament_id)[1])
+        await self._look_up(names, again=True)  # made since by a player: a game for them
         await self._catch_up(director, tournament_id)
 
         def read(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
@@ -471,6 +561,24 @@ class Desk:
             tournament.apply(ResultEntered(round_no, white, result))
 
         await self.run(work)
+
+
+def server_row(conn: sqlite3.Connection, tournament_id: int) -> tuple[str, str, str]:
+    """The tournament's organiser, time control and profile (404 if the server has none of
+    this id)."""
+    row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
+        "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
+        (tournament_id,)).fetchone()
+    if row is None:
+        raise ApiError(404, f"no tournament {tournament_id}")
+    return row[0], row[1], row[2]
+
+
+def round_games(conn: sqlite3.Connection, tournament_id: int) -> dict[tuple[int, int], str]:
+    """The games of the tournament's rounds by (round, White's number)."""
+    return {(r, w): g for r, w, g in conn.execute(
+        "SELECT round, white, game_id FROM server_tournament_games WHERE "
+        "tournament_id = ?", (tournament_id,))}
 
 
 DESKS: weakref.WeakKeyDictionary[Hub, Desk] = weakref.WeakKeyDictionary()
