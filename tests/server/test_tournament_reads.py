@@ -64,11 +64,11 @@ async def bodies(s: InProcess, path: str, readers: int) -> set[bytes]:
 def test_readers_of_an_unchanged_tournament_share_one_computation(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario(s: InProcess) -> None:
-        number, _ = await setup(s)
-        desk_of(s)
         counted = Counted(monkeypatch)
+        desk_of(s)
+        number, _ = await setup(s)  # the state read once, then caught up at each write
         api, standings = f"/api/tournament/{number}", f"/tournament/{number}/standings"
-        first = await bodies(s, api, 20)  # 20 at once: one replay, one rendering
+        first = await bodies(s, api, 20)  # 20 at once: one rendering
         assert len(first) == 1 and (counted.loads, len(counted.renders)) == (1, 1)
         for _ in range(5):
             assert await bodies(s, api, 1) == first
@@ -87,11 +87,12 @@ def test_readers_of_an_unchanged_tournament_share_one_computation(
 def test_every_change_shows_at_the_next_read(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario(s: InProcess) -> None:
-        number, who = await setup(s)
+        counted = Counted(monkeypatch)
         desk = desk_of(s)
+        number, who = await setup(s)
         base = f"/api/tournament/{number}"
         before = await state(s, number)
-        counted = Counted(monkeypatch)
+        assert counted.loads == 1  # every write and read since caught up with the log
 
         late = "frank"  # over the board, then an account of that name: linked at once
         added = await s.post(base + "/player", who["org"], json={"name": late})
@@ -111,20 +112,21 @@ def test_every_change_shows_at_the_next_read(tmp_path: Path,
         page = await s.client.get(f"/tournament/{number}")
         assert "Outside Entry" in page.text and late in page.text
 
+        loads = counted.loads
         paired = await s.post(base + "/pair", who["org"])  # a director's write
         assert paired.status_code == 200, paired.text
-        loads = counted.loads  # the pairing's own reads of the log
+        assert counted.loads == loads + 1  # the pairing process's own copy, read afresh
         after = await state(s, number)
         assert (before["paired"], after["paired"]) == (0, 1)
         boards = after["pairings"][0]["boards"]
         assert [b["game"] for b in boards] == [b["game"] for b in paired.json()["boards"]]
-        assert counted.loads == loads  # the state kept caught up, not replayed
         entered = await s.post(base + "/result", who["org"], json={
             "round": 1, "board": 1, "result": "1/2-1/2"})
         assert entered.status_code == 200, entered.text
         assert (await state(s, number))["pairings"][0]["boards"][0]["result"] == "1/2-1/2"
         round_page = await s.client.get(f"/tournament/{number}/round/1")
         assert round_page.status_code == 200 and "1/2-1/2" in round_page.text
+        assert counted.loads == loads + 1  # the state kept caught up, not replayed
         assert len(desk.renderings) <= desk_module.KEPT_RENDERINGS
 
     run(tmp_path, scenario)

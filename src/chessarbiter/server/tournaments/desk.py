@@ -5,9 +5,10 @@ they end.
 
 Every tournament operation runs in the desk's own thread with its own connection
 (:class:`~chessarbiter.server.games.db.Worker`: never the event loop, never the writer that
-commits the games' moves), reading the tournament's log afresh, so a tournament changed
-meanwhile by the ``chessarbiter tournament`` command is seen as it is (and a change made
-meanwhile refuses an event computed on the log as it was: the log's events are numbered).
+commits the games' moves), on the tournament's state caught up with its log (the desk keeps
+the state and reads the events written since), so a tournament changed meanwhile by the
+``chessarbiter tournament`` command is seen as it is (and a change made meanwhile refuses
+an event computed on the log as it was: the log's events are numbered).
 A round is paired in another process (:func:`pairing_pool`): a Dutch pairing of 1,000
 players is seconds of CPU, which would hold the event loop (and the interpreter's lock)
 for every game. A player whose name is an account's
@@ -106,16 +107,6 @@ class Board:
     game_id: str | None
 
 
-@dataclass
-class Current:
-    """A tournament's state kept by the desk (in its thread), with its rounds' games and
-    the pickled :class:`Shown` of both (``None``: not made since they changed)."""
-
-    tournament: Tournament
-    games: dict[tuple[int, int], str]
-    shown: bytes | None = None
-
-
 @dataclass(frozen=True)
 class Loaded:
     """A tournament read from the database: its log replayed, the server's settings and
@@ -187,8 +178,8 @@ class Desk:
         self.rendering: Executor | None = None
         """Where renderings are computed (``None``: :func:`pairing_pool`)."""
         self.renderings: Kept[Any] = Kept(KEPT_RENDERINGS)
-        self._current: OrderedDict[int, Current] = OrderedDict()
-        """The kept states, by tournament id (used in the desk's thread alone)."""
+        self._kept: OrderedDict[int, Tournament] = OrderedDict()
+        """The tournaments kept, by id (used in the desk's thread alone: :meth:`current`)."""
         self._looked_up: set[str] = set()
         """The players' names (lower case) whose account was looked for."""
         self._ready = False
@@ -225,8 +216,15 @@ class Desk:
                 self._store = TournamentStore(Path(path))
             return work(self._store, conn)
 
+        def kept_sound(store: SqliteStore, conn: sqlite3.Connection) -> T:
+            try:
+                return call(store, conn)
+            except (StoreError, sqlite3.Error):  # an event applied, perhaps not written
+                self._kept.clear()
+                raise
+
         try:
-            return await self.worker.run(call)
+            return await self.worker.run(kept_sound)
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
         except (StoreError, sqlite3.Error) as exc:
@@ -240,12 +238,26 @@ class Desk:
 
     @staticmethod
     def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
-        """The tournament (in the desk's thread); 404 if the server has none of this id."""
-        organiser, control_text, profile = server_row(conn, tournament_id)
-        tournament = Tournament.load(store, tournament_id)
-        control = read_control(control_text)
-        return Loaded(tournament, organiser, control_text, control,
-                      profile_for(control, profile), round_games(conn, tournament_id))
+        """The tournament replayed afresh from its log, its own to whoever reads it (in the
+        desk's thread); 404 if the server has none of this id."""
+        return loaded(conn, tournament_id, Tournament.load(store, tournament_id))
+
+    def current(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+                ) -> Loaded:
+        """The tournament as :meth:`load` reads it, but from the one the desk keeps, caught
+        up with the events written since (read alone): for work in the desk's thread, which
+        alone reads and changes it (an event applied to it is written, or the state is read
+        again: :meth:`Tournament.apply`; a database failure drops every one kept)."""
+        row = server_row(conn, tournament_id)  # 404 before reading the log
+        kept = self._kept.pop(tournament_id, None)
+        if kept is None or kept.events > store.event_count(tournament_id):
+            kept = Tournament.load(store, tournament_id)
+        kept.store = store  # in a cluster, this run's connection
+        kept.catch_up()
+        self._kept[tournament_id] = kept  # kept only when caught up
+        while len(self._kept) > KEPT_STATES:
+            self._kept.popitem(last=False)
+        return loaded(conn, tournament_id, kept, row)
 
     # -- operations ------------------------------------------------------------------------
 
@@ -320,28 +332,13 @@ class Desk:
 
     def _shown(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
                ) -> tuple[bytes, list[str]]:
-        """The tournament's :class:`Shown` (without accounts) pickled, and its players'
-        names: its kept state caught up (loaded when not kept), in the desk's thread."""
-        organiser, control_text, profile = server_row(conn, tournament_id)
-        current = self._current.pop(tournament_id, None)
-        if current is None or current.tournament.events > store.event_count(tournament_id):
-            current = Current(Tournament.load(store, tournament_id), {})
-        current.tournament.store = store  # in a cluster, this run's connection
-        if current.tournament.catch_up():
-            current.shown = None
-        games = round_games(conn, tournament_id)
-        if games != current.games:
-            current.games, current.shown = games, None
-        state = current.tournament.state
-        if current.shown is None:
-            control = read_control(control_text)
-            current.shown = pickle.dumps(Shown(
-                tournament_id, state, organiser, control_text, control,
-                profile_for(control, profile), games, {}))
-        self._current[tournament_id] = current  # kept only when caught up
-        while len(self._current) > KEPT_STATES:
-            self._current.popitem(last=False)
-        return current.shown, [player.name for player in state.players.values()]
+        """The tournament's :class:`Shown` (without accounts) pickled here, in the desk's
+        thread (the state kept changes with the next event), and its players' names."""
+        now = self.current(store, conn, tournament_id)
+        state = now.tournament.state
+        shown = Shown(tournament_id, state, now.organiser, now.control_text, now.control,
+                      now.profile, now.games, {})
+        return pickle.dumps(shown), [player.name for player in state.players.values()]
 
     async def _look_up(self, names: list[str], *, again: bool = False) -> None:
         """The accounts of the players named ``names`` known to this process (in a
@@ -365,7 +362,7 @@ class Desk:
         name); 403 when ``director`` does not direct the tournament."""
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             if director is not None and not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -381,7 +378,7 @@ class Desk:
         withdrawn player's name."""
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> str:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             state = loaded.tournament.state
             number = state.find(account.name if player is None else player)
             if not (self.may_direct(loaded, account)
@@ -399,7 +396,7 @@ class Desk:
         director."""
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> Board:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -428,7 +425,7 @@ class Desk:
         await self._catch_up(director, tournament_id)
 
         def read(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.load(store, conn, tournament_id)  # its own: the pairing reads it
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -484,7 +481,7 @@ class Desk:
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
                 Loaded, list[tuple[int, Board, bool]]]:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -555,12 +552,22 @@ class Desk:
             if row is None:
                 return
             tournament_id, round_no, white = row
-            tournament = Tournament.load(store, tournament_id)
+            tournament = self.current(store, conn, tournament_id).tournament
             if white in tournament.state.rounds[round_no - 1].results:
                 return  # a director's entry stands (a later correction replaces it)
             tournament.apply(ResultEntered(round_no, white, result))
 
         await self.run(work)
+
+
+def loaded(conn: sqlite3.Connection, tournament_id: int, tournament: Tournament,
+           row: tuple[str, str, str] | None = None) -> Loaded:
+    """``tournament`` with the server's settings (its ``row``, read when not given) and its
+    rounds' games."""
+    organiser, control_text, profile = row or server_row(conn, tournament_id)
+    control = read_control(control_text)
+    return Loaded(tournament, organiser, control_text, control,
+                  profile_for(control, profile), round_games(conn, tournament_id))
 
 
 def server_row(conn: sqlite3.Connection, tournament_id: int) -> tuple[str, str, str]:
