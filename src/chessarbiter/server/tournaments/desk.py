@@ -357,17 +357,16 @@ class Desk:
         return account.is_arbiter or account.id == loaded.organiser
 
     async def register(self, tournament_id: int, entry: Registered,
-                       director: Account | None = None) -> Loaded:
+                       director: Account | None = None) -> None:
         """Register a player: by a director (``director``), or an account joining (its
         name); 403 when ``director`` does not direct the tournament."""
 
-        def work(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> None:
             loaded = self.current(store, conn, tournament_id)
             if director is not None and not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
             loaded.tournament.apply(entry)
-            return loaded
 
         return await self.run(work)
 
@@ -419,8 +418,9 @@ class Desk:
         """Pair the next round and create its games on the server (the boards whose two
         players are accounts and have no result yet); the round's boards. First the last
         round catches up (:meth:`_catch_up`)."""
-        names = await self.run(lambda store, conn: self._shown(store, conn,
-                                                               tournament_id)[1])
+        names = await self.run(lambda store, conn: [
+            player.name for player in
+            self.current(store, conn, tournament_id).tournament.state.players.values()])
         await self._look_up(names, again=True)  # made since by a player: a game for them
         await self._catch_up(director, tournament_id)
 
