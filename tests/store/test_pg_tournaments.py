@@ -99,3 +99,18 @@ def test_unknown_tournaments_are_named(dsn: str, connections: list[Any]) -> None
     with pytest.raises(StoreError, match="tournament 7: no such tournament"):
         tournaments.append(7, 1, "registered", {})
     assert tournaments.tournaments() == []
+
+
+def test_counted_and_read_from_an_event_on(dsn: str, connections: list[Any]) -> None:
+    """The log's event count without reading it, and the events after a number: what a
+    server catching up with a tournament reads."""
+    logs = store(dsn, connections)
+    shared = swiss(logs)
+    count = logs.event_count(shared.tournament_id)
+    assert count == len(logs.events(shared.tournament_id)) == shared.events
+    assert [e.seq for e in logs.events(shared.tournament_id, after=count - 2)] == [
+        count - 1, count]
+    reader = Tournament.load(store(dsn, connections), shared.tournament_id)
+    shared.apply(Registered("Late", 1500))
+    assert reader.catch_up() == 1 and reader.state == shared.state
+    assert logs.event_count(7) == logs.event_count(2**70) == 0

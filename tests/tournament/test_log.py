@@ -254,3 +254,21 @@ def test_replay_needs_created_first() -> None:
         from chessarbiter.tournament.events import Created
 
         state.apply(Created(state.settings))
+
+
+def test_a_loaded_tournament_catches_up_with_another_writer(tmp_path: Path) -> None:
+    """A state read once applies only the events written since (by another program): the
+    same state as a replay; the log's event count is read without the events."""
+    path = tmp_path / "t.sqlite"
+    writer = tournament(path, Settings("Open", System.SWISS, rounds=3), 4)
+    store = TournamentStore(path)
+    reader = Tournament.load(store, writer.tournament_id)
+    assert (reader.events, store.event_count(writer.tournament_id)) == (5, 5)
+    play(writer, ["1-0", "0-1"])
+    writer.apply(Withdrawn(4, 2))
+    assert store.event_count(writer.tournament_id) == reader.events + 4
+    assert reader.catch_up() == 4 and reader.catch_up() == 0
+    fresh = Tournament.load(store, writer.tournament_id)
+    assert reader.state == fresh.state and reader.events == fresh.events == 9
+    assert [e.seq for e in store.events(writer.tournament_id, after=7)] == [8, 9]
+    assert store.event_count(999) == 0

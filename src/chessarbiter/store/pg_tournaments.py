@@ -117,8 +117,9 @@ class PostgresTournamentStore:
                 raise StoreError(f"{where}: written meanwhile by another program") from None
             raise
 
-    def events(self, tournament_id: int) -> list[StoredEvent]:
-        """The tournament's events in order, read in one snapshot."""
+    def events(self, tournament_id: int, after: int = 0) -> list[StoredEvent]:
+        """The tournament's events after the first ``after``, in order, read in one
+        snapshot."""
 
         def work() -> tuple[bool, list[tuple[int, int, str, str]]]:
             with self._db.transaction():
@@ -127,7 +128,8 @@ class PostgresTournamentStore:
                                          (tournament_id,)).fetchone() is not None
                 rows = self._db.execute(
                     "SELECT seq, at_ms, kind, json FROM tournament_events WHERE "
-                    "tournament_id = %s ORDER BY seq", (tournament_id,)).fetchall()
+                    "tournament_id = %s AND seq > %s ORDER BY seq",
+                    (tournament_id, after)).fetchall()
             return known, rows
 
         if not -2**63 <= tournament_id < 2**63:
@@ -135,7 +137,17 @@ class PostgresTournamentStore:
         known, rows = self._run(f"tournament {tournament_id}: cannot be read", work)
         if not known:
             raise StoreError(f"tournament {tournament_id}: no such tournament in {self.name}")
-        return parse_events(tournament_id, rows)
+        return parse_events(tournament_id, rows, after)
+
+    def event_count(self, tournament_id: int) -> int:
+        """The number of events in the tournament's log (0: no such tournament), read from
+        the events' primary key without reading them."""
+        if not -2**63 <= tournament_id < 2**63:
+            return 0
+        row = self._run(f"tournament {tournament_id}: cannot be read", lambda: self._db.execute(
+            "SELECT max(seq) FROM tournament_events WHERE tournament_id = %s",
+            (tournament_id,)).fetchone())
+        return int(row[0] or 0) if row is not None else 0
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""

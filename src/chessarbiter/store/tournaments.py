@@ -78,17 +78,20 @@ class TournamentLogs(Protocol):
 
     def append(self, tournament_id: int, seq: int, kind: str, data: dict[str, Any]) -> None: ...
 
-    def events(self, tournament_id: int) -> list[StoredEvent]: ...
+    def events(self, tournament_id: int, after: int = 0) -> list[StoredEvent]: ...
+
+    def event_count(self, tournament_id: int) -> int: ...
 
     def tournaments(self) -> list[TournamentInfo]: ...
 
 
-def parse_events(tournament_id: int, rows: Iterable[tuple[int, int, str, str]]
-                 ) -> list[StoredEvent]:
-    """The stored rows (seq, at_ms, kind, JSON text) of a tournament's log, checked: numbered
-    1, 2, ... without a gap, each a JSON object."""
+def parse_events(tournament_id: int, rows: Iterable[tuple[int, int, str, str]],
+                 after: int = 0) -> list[StoredEvent]:
+    """The stored rows (seq, at_ms, kind, JSON text) of a tournament's log from event
+    ``after + 1`` on, checked: numbered ``after + 1``, ... without a gap, each a JSON
+    object."""
     found = []
-    for expected, (seq, at_ms, kind, text) in enumerate(rows, 1):
+    for expected, (seq, at_ms, kind, text) in enumerate(rows, after + 1):
         where = f"tournament {tournament_id}, event {seq}"
         if seq != expected:
             raise StoreError(f"{where}: expected event {expected} (one is missing)")
@@ -167,8 +170,9 @@ class TournamentStore:
 
         self._write(work)
 
-    def events(self, tournament_id: int) -> list[StoredEvent]:
-        """The tournament's events in order, read in one snapshot."""
+    def events(self, tournament_id: int, after: int = 0) -> list[StoredEvent]:
+        """The tournament's events after the first ``after``, in order, read in one
+        snapshot."""
         try:
             db = self._db
             db.execute("BEGIN")
@@ -176,15 +180,26 @@ class TournamentStore:
                 known = db.execute("SELECT 1 FROM tournaments WHERE id = ?",
                                    (tournament_id,)).fetchone()
                 rows = db.execute("SELECT seq, at_ms, kind, json FROM tournament_events "
-                                  "WHERE tournament_id = ? ORDER BY seq",
-                                  (tournament_id,)).fetchall()
+                                  "WHERE tournament_id = ? AND seq > ? ORDER BY seq",
+                                  (tournament_id, after)).fetchall()
             finally:
                 db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise StoreError(f"tournament {tournament_id}: cannot be read ({exc})") from None
         if known is None:
             raise StoreError(f"tournament {tournament_id}: no such tournament in {self.path}")
-        return parse_events(tournament_id, rows)
+        return parse_events(tournament_id, rows, after)
+
+    def event_count(self, tournament_id: int) -> int:
+        """The number of events in the tournament's log (0: no such tournament), read from
+        the events' index without reading them: it changes with every event written, by
+        any program."""
+        try:
+            row = self._db.execute("SELECT max(seq) FROM tournament_events WHERE "
+                                   "tournament_id = ?", (tournament_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise StoreError(f"tournament {tournament_id}: cannot be read ({exc})") from None
+        return int(row[0] or 0)
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""

@@ -39,7 +39,7 @@ from chessarbiter.tournament.roundrobin import schedule
 from chessarbiter.tournament.tiebreaks import parse_tiebreak
 
 if TYPE_CHECKING:
-    from chessarbiter.store.tournaments import TournamentLogs
+    from chessarbiter.store.tournaments import StoredEvent, TournamentLogs
 
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 """FIDE titles, highest first (C.04.2: the order after rating)."""
@@ -370,18 +370,32 @@ class Tournament:
         """The tournament replayed from its stored log (``StoreError``/``TournamentError``
         naming the event that cannot be read or applied)."""
         stored = store.events(tournament_id)
-        events = []
-        for item in stored:
-            try:
-                events.append(event_from_dict(item.kind, item.data))
-            except TournamentError as exc:
-                raise TournamentError(f"tournament {tournament_id}, event {item.seq}: "
-                                      f"{exc}") from None
+        events = _decoded(tournament_id, stored)
         try:
             state = replay(events)
         except TournamentError as exc:
             raise TournamentError(f"tournament {tournament_id}: {exc}") from None
         return cls(store, tournament_id, state, len(stored))
+
+    @property
+    def events(self) -> int:
+        """The number of events of the log the state has applied."""
+        return self._events
+
+    def catch_up(self) -> int:
+        """Apply the events recorded since the state was read (by another program, or
+        through another :class:`Tournament`), read alone from the store: the state is then
+        the log's replay, without replaying it. How many there were (a ``TournamentError``
+        naming an event that cannot be applied leaves the state part-way: load it again)."""
+        stored = self.store.events(self.tournament_id, self._events)
+        for item, event in zip(stored, _decoded(self.tournament_id, stored), strict=True):
+            try:
+                self.state.apply(event)
+            except TournamentError as exc:
+                raise TournamentError(f"tournament {self.tournament_id}: event {item.seq}: "
+                                      f"{exc}") from None
+            self._events += 1
+        return len(stored)
 
     def apply(self, event: Event) -> None:
         """Apply ``event`` to the state (refused before anything changes), then record it;
@@ -402,3 +416,15 @@ def requested(state: TournamentState, round_no: int) -> Mapping[int, Code]:
     """The byes requested for ``round_no``, by start number."""
     starts = state.start_numbers()
     return {starts[n]: code for (r, n), code in state.byes.items() if r == round_no}
+
+
+def _decoded(tournament_id: int, stored: list[StoredEvent]) -> list[Event]:
+    """The stored events as events (``TournamentError`` naming one that cannot be read)."""
+    events = []
+    for item in stored:
+        try:
+            events.append(event_from_dict(item.kind, item.data))
+        except TournamentError as exc:
+            raise TournamentError(f"tournament {tournament_id}, event {item.seq}: "
+                                  f"{exc}") from None
+    return events

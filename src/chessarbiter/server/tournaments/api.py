@@ -19,7 +19,7 @@ from chessarbiter.server.http.openapi import OK, Op
 from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
 from chessarbiter.server.tournaments.rounds import end_game, start_round
-from chessarbiter.server.tournaments.view import tournament_json
+from chessarbiter.server.tournaments.view import tournament_bytes
 from chessarbiter.tournament.events import RESULTS, Registered, Settings, System
 from chessarbiter.tournament.log import MAX_RATING, TITLES
 
@@ -100,9 +100,8 @@ async def create(request: Request) -> Response:
 
 async def read(request: Request) -> Response:
     """The tournament: players, pairings, results, standings, crosstable."""
-    accounts = hub_of(request).accounts
-    return JSONResponse(await desk_of(request).render(
-        tournament_id(request), lambda loaded: tournament_json(loaded, accounts)))
+    body = await desk_of(request).render(tournament_id(request), "json", tournament_bytes)
+    return Response(body, media_type="application/json")
 
 
 async def join(request: Request) -> Response:

@@ -5,23 +5,33 @@ they end.
 
 Every tournament operation runs in the desk's own thread with its own connection
 (:class:`~chessarbiter.server.games.db.Worker`: never the event loop, never the writer that
-commits the games' moves), reading the tournament's log afresh, so a tournament changed
-meanwhile by the ``chessarbiter tournament`` command is seen as it is (and a change made
-meanwhile refuses an event computed on the log as it was: the log's events are numbered).
+commits the games' moves), on the tournament's state caught up with its log (the desk keeps
+the state and reads the events written since), so a tournament changed meanwhile by the
+``chessarbiter tournament`` command is seen as it is (and a change made meanwhile refuses
+an event computed on the log as it was: the log's events are numbered).
 A round is paired in another process (:func:`pairing_pool`): a Dutch pairing of 1,000
 players is seconds of CPU, which would hold the event loop (and the interpreter's lock)
 for every game. A player whose name is an account's
 name is that account: they may join by themselves and play their games on the server; a
-board whose two players are accounts gets a game, created when the round is paired."""
+board whose two players are accounts gets a game, created when the round is paired.
+
+Reading a tournament (:meth:`Desk.render`: its JSON, its pages) is computed once per state of
+the tournament, for every reader: the state, kept and caught up with the events written
+since (by anyone), is rendered in the pairing process, and the rendering kept by the
+tournament's version (its log's events, its games, the accounts known) for whoever reads
+that version next. A reader of a version kept costs three indexed queries in the desk's
+thread: the event loop never computes nor waits for standings."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
 import signal
 import sqlite3
 import weakref
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -41,6 +51,8 @@ from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.requests import within_limits
+from chessarbiter.server.tournaments.cache import Kept
+from chessarbiter.server.tournaments.view import Shown, rendered
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
@@ -75,6 +87,12 @@ SCHEMA: Final = (
 )
 MAX_ID: Final = 2**63 - 1
 """The largest tournament id (SQLite's integers)."""
+KEPT_STATES: Final = 8
+"""Tournaments whose state the desk keeps to catch up with (the least recently read go)."""
+KEPT_RENDERINGS: Final = 32
+"""Renderings kept (a tournament's JSON, each of its pages; the least recently read go)."""
+LOOKED_UP: Final = 100_000
+"""Players' names whose account was looked for, at most (then all are looked for again)."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +175,13 @@ class Desk:
         self.worker.closing.append(self._close_store)
         self.pairing: Executor | None = None
         self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
+        self.rendering: Executor | None = None
+        """Where renderings are computed (``None``: :func:`pairing_pool`)."""
+        self.renderings: Kept[Any] = Kept(KEPT_RENDERINGS)
+        self._kept: OrderedDict[int, Tournament] = OrderedDict()
+        """The tournaments kept, by id (used in the desk's thread alone: :meth:`current`)."""
+        self._looked_up: set[str] = set()
+        """The players' names (lower case) whose account was looked for."""
         self._ready = False
         self._store: TournamentStore | None = None
         self.entering: set[asyncio.Task[None]] = set()
@@ -191,8 +216,15 @@ class Desk:
                 self._store = TournamentStore(Path(path))
             return work(self._store, conn)
 
+        def kept_sound(store: SqliteStore, conn: sqlite3.Connection) -> T:
+            try:
+                return call(store, conn)
+            except (StoreError, sqlite3.Error):  # an event applied, perhaps not written
+                self._kept.clear()
+                raise
+
         try:
-            return await self.worker.run(call)
+            return await self.worker.run(kept_sound)
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
         except (StoreError, sqlite3.Error) as exc:
@@ -206,18 +238,26 @@ class Desk:
 
     @staticmethod
     def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
-        """The tournament (in the writer thread); 404 if the server has none of this id."""
-        row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
-            "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
-            (tournament_id,)).fetchone()
-        if row is None:
-            raise ApiError(404, f"no tournament {tournament_id}")
-        tournament = Tournament.load(store, tournament_id)
-        control = read_control(row[1])
-        games = {(r, w): g for r, w, g in conn.execute(
-            "SELECT round, white, game_id FROM server_tournament_games WHERE "
-            "tournament_id = ?", (tournament_id,))}
-        return Loaded(tournament, row[0], row[1], control, profile_for(control, row[2]), games)
+        """The tournament replayed afresh from its log, its own to whoever reads it (in the
+        desk's thread); 404 if the server has none of this id."""
+        return loaded(conn, tournament_id, Tournament.load(store, tournament_id))
+
+    def current(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+                ) -> Loaded:
+        """The tournament as :meth:`load` reads it, but from the one the desk keeps, caught
+        up with the events written since (read alone): for work in the desk's thread, which
+        alone reads and changes it (an event applied to it is written, or the state is read
+        again: :meth:`Tournament.apply`; a database failure drops every one kept)."""
+        row = server_row(conn, tournament_id)  # 404 before reading the log
+        kept = self._kept.pop(tournament_id, None)
+        if kept is None or kept.events > store.event_count(tournament_id):
+            kept = Tournament.load(store, tournament_id)
+        kept.store = store  # in a cluster, this run's connection
+        kept.catch_up()
+        self._kept[tournament_id] = kept  # kept only when caught up
+        while len(self._kept) > KEPT_STATES:
+            self._kept.popitem(last=False)
+        return loaded(conn, tournament_id, kept, row)
 
     # -- operations ------------------------------------------------------------------------
 
@@ -253,36 +293,80 @@ class Desk:
 
         return await self.run(work)
 
-    async def view(self, tournament_id: int) -> Loaded:
-        """The tournament, its players' accounts known to this process (in a cluster
-        another process may have created them)."""
-        loaded = await self.run(lambda store, conn: self.load(store, conn, tournament_id))
-        for player in loaded.tournament.state.players.values():
-            await self.hub.account_named(player.name)
-        return loaded
+    async def render(self, tournament_id: int, kind: Hashable,
+                     render: Callable[[Shown], T]) -> T:
+        """The tournament as ``render`` (the rendering ``kind``: a module's function or a
+        partial one, as the pairing process calls it) shows it: kept while the
+        tournament's version is the same (see the module's docstring)."""
+        version = await self.run(lambda store, conn: self._version(store, conn,
+                                                                   tournament_id))
+        found: T = await self.renderings.get(
+            (tournament_id, kind), (*version, len(self.hub.accounts)),
+            lambda: self._rendered(tournament_id, render))
+        return found
 
-    async def render(self, tournament_id: int, render: Callable[[Loaded], T]) -> T:
-        """The tournament as ``render`` shows it (its standings, its crosstable), computed
-        in the desk's thread."""
-        loaded = await self.view(tournament_id)
-        return await self.run(lambda store, conn: render(loaded))
+    def _version(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+                 ) -> tuple[int, int]:
+        """The tournament's events and games, counted from their indexes (404 if the
+        server has none of this id): they change with every change of the tournament."""
+        server_row(conn, tournament_id)
+        games = conn.execute("SELECT count(*) FROM server_tournament_games WHERE "
+                             "tournament_id = ?", (tournament_id,)).fetchone()[0]
+        return store.event_count(tournament_id), int(games)
+
+    async def _rendered(self, tournament_id: int, render: Callable[[Shown], T]) -> T:
+        shown, names = await self.run(lambda store, conn: self._shown(store, conn,
+                                                                      tournament_id))
+        await self._look_up(names)
+        accounts = {name: account.id for name in names
+                    if (account := self.hub.accounts.by_name(name)) is not None}
+        loop = asyncio.get_running_loop()
+        try:
+            result: T = await loop.run_in_executor(self.rendering or pairing_pool(),
+                                                   rendered, render, shown, accounts)
+        except BrokenExecutor as exc:
+            _PAIRING.clear()  # a new process at the next rendering
+            raise ApiError(503, f"the rendering process failed ({exc}); try again") \
+                from None
+        return result
+
+    def _shown(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
+               ) -> tuple[bytes, list[str]]:
+        """The tournament's :class:`Shown` (without accounts) pickled here, in the desk's
+        thread (the state kept changes with the next event), and its players' names."""
+        now = self.current(store, conn, tournament_id)
+        state = now.tournament.state
+        shown = Shown(tournament_id, state, now.organiser, now.control_text, now.control,
+                      now.profile, now.games, {})
+        return pickle.dumps(shown), [player.name for player in state.players.values()]
+
+    async def _look_up(self, names: list[str], *, again: bool = False) -> None:
+        """The accounts of the players named ``names`` known to this process (in a
+        cluster another process may have made them): each name looked for once, or
+        (``again``) each not known here."""
+        if len(self._looked_up) > LOOKED_UP:
+            self._looked_up.clear()
+        for name in names:
+            key = name.lower()
+            if again or key not in self._looked_up:
+                self._looked_up.add(key)
+                await self.hub.account_named(name)
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
         return account.is_arbiter or account.id == loaded.organiser
 
     async def register(self, tournament_id: int, entry: Registered,
-                       director: Account | None = None) -> Loaded:
+                       director: Account | None = None) -> None:
         """Register a player: by a director (``director``), or an account joining (its
         name); 403 when ``director`` does not direct the tournament."""
 
-        def work(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
-            loaded = self.load(store, conn, tournament_id)
+        def work(store: TournamentLogs, conn: sqlite3.Connection) -> None:
+            loaded = self.current(store, conn, tournament_id)
             if director is not None and not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
             loaded.tournament.apply(entry)
-            return loaded
 
         return await self.run(work)
 
@@ -293,7 +377,7 @@ class Desk:
         withdrawn player's name."""
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> str:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             state = loaded.tournament.state
             number = state.find(account.name if player is None else player)
             if not (self.may_direct(loaded, account)
@@ -311,7 +395,7 @@ class Desk:
         director."""
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> Board:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -334,11 +418,14 @@ class Desk:
         """Pair the next round and create its games on the server (the boards whose two
         players are accounts and have no result yet); the round's boards. First the last
         round catches up (:meth:`_catch_up`)."""
-        await self.view(tournament_id)  # the players' accounts known here
+        names = await self.run(lambda store, conn: [
+            player.name for player in
+            self.current(store, conn, tournament_id).tournament.state.players.values()])
+        await self._look_up(names, again=True)  # made since by a player: a game for them
         await self._catch_up(director, tournament_id)
 
         def read(store: TournamentLogs, conn: sqlite3.Connection) -> Loaded:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.load(store, conn, tournament_id)  # its own: the pairing reads it
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -394,7 +481,7 @@ class Desk:
 
         def work(store: TournamentLogs, conn: sqlite3.Connection) -> tuple[
                 Loaded, list[tuple[int, Board, bool]]]:
-            loaded = self.load(store, conn, tournament_id)
+            loaded = self.current(store, conn, tournament_id)
             if not self.may_direct(loaded, director):
                 raise ApiError(403, f"{director.name} does not direct tournament "
                                     f"{tournament_id}")
@@ -465,12 +552,40 @@ class Desk:
             if row is None:
                 return
             tournament_id, round_no, white = row
-            tournament = Tournament.load(store, tournament_id)
+            tournament = self.current(store, conn, tournament_id).tournament
             if white in tournament.state.rounds[round_no - 1].results:
                 return  # a director's entry stands (a later correction replaces it)
             tournament.apply(ResultEntered(round_no, white, result))
 
         await self.run(work)
+
+
+def loaded(conn: sqlite3.Connection, tournament_id: int, tournament: Tournament,
+           row: tuple[str, str, str] | None = None) -> Loaded:
+    """``tournament`` with the server's settings (its ``row``, read when not given) and its
+    rounds' games."""
+    organiser, control_text, profile = row or server_row(conn, tournament_id)
+    control = read_control(control_text)
+    return Loaded(tournament, organiser, control_text, control,
+                  profile_for(control, profile), round_games(conn, tournament_id))
+
+
+def server_row(conn: sqlite3.Connection, tournament_id: int) -> tuple[str, str, str]:
+    """The tournament's organiser, time control and profile (404 if the server has none of
+    this id)."""
+    row = None if not 1 <= tournament_id <= MAX_ID else conn.execute(
+        "SELECT organiser, control, profile FROM server_tournaments WHERE id = ?",
+        (tournament_id,)).fetchone()
+    if row is None:
+        raise ApiError(404, f"no tournament {tournament_id}")
+    return row[0], row[1], row[2]
+
+
+def round_games(conn: sqlite3.Connection, tournament_id: int) -> dict[tuple[int, int], str]:
+    """The games of the tournament's rounds by (round, White's number)."""
+    return {(r, w): g for r, w, g in conn.execute(
+        "SELECT round, white, game_id FROM server_tournament_games WHERE "
+        "tournament_id = ?", (tournament_id,))}
 
 
 DESKS: weakref.WeakKeyDictionary[Hub, Desk] = weakref.WeakKeyDictionary()

@@ -2,12 +2,17 @@
 list (and a form to create one), a tournament (players, registration, the director's
 actions), a round's pairings (game links, results entry) and the standings with the
 crosstable. Forms post to the API in the browser session the visitor opens with their
-token (``static/tournament.js``); no chess logic runs in the browser."""
+token (``static/tournament.js``); no chess logic runs in the browser. A tournament's pages
+are renderings of the desk (:meth:`~chessarbiter.server.tournaments.desk.Desk.render`):
+each a function of the tournament's :class:`~chessarbiter.server.tournaments.view.Shown`
+to its status and HTML, computed once per state of the tournament."""
 
 from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable, Hashable
+from functools import partial
 from pathlib import Path
 from string import Template
 from typing import Any, Final
@@ -17,10 +22,9 @@ from starlette.responses import HTMLResponse, Response
 
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.http.board_api import hub_of
 from chessarbiter.server.lobby.requests import EMPTY_CONTROL
 from chessarbiter.server.tournaments.api import desk_of, tournament_id
-from chessarbiter.server.tournaments.view import tournament_json
+from chessarbiter.server.tournaments.view import Shown, tournament_json
 from chessarbiter.tournament.events import RESULTS
 
 TEMPLATES: Final = Path(__file__).parent / "templates"
@@ -33,11 +37,19 @@ CODE_TEXT: Final = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", "F": "1 (
 e = html.escape
 
 
-def page(title: str, body: str, status: int = 200, **config: object) -> HTMLResponse:
+Page = tuple[int, bytes]
+"""A page rendered: its status and its HTML (UTF-8)."""
+
+
+def page_text(title: str, body: str, **config: object) -> str:
     text = Template((TEMPLATES / "page.html").read_text(encoding="utf-8"))
-    return HTMLResponse(text.substitute(title=e(title), body=body,
-                                        config=e(json.dumps(config), quote=False)),
-                        status_code=status, headers={"Cache-Control": "no-store"})
+    return text.substitute(title=e(title), body=body,
+                           config=e(json.dumps(config), quote=False))
+
+
+def page(title: str, body: str, status: int = 200, **config: object) -> HTMLResponse:
+    return HTMLResponse(page_text(title, body, **config), status_code=status,
+                        headers={"Cache-Control": "no-store"})
 
 
 def form(action: str, fields: str, button: str, label: str) -> str:
@@ -75,15 +87,23 @@ def heading(data: dict[str, Any]) -> str:
             + nav(data))
 
 
-async def load(request: Request) -> dict[str, Any]:
-    accounts = hub_of(request).accounts
-    return await desk_of(request).render(tournament_id(request),
-                                         lambda loaded: tournament_json(loaded, accounts))
+async def shown(request: Request, kind: Hashable, render: Callable[[Shown], Page]
+                ) -> Response:
+    """The tournament's page ``kind`` (rendered by ``render``, kept by the desk)."""
+    try:
+        status, body = await desk_of(request).render(tournament_id(request), kind, render)
+    except ApiError as exc:
+        return refused(exc)
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def refusal(exc: ApiError) -> str:
+    return page_text("chessarbiter: tournament", f'<p class="error">{e(exc.message)}</p>')
 
 
 def refused(exc: ApiError) -> HTMLResponse:
-    return page("chessarbiter: tournament", f'<p class="error">{e(exc.message)}</p>',
-                exc.status)
+    return HTMLResponse(refusal(exc), status_code=exc.status,
+                        headers={"Cache-Control": "no-store"})
 
 
 async def listing(request: Request) -> Response:
@@ -110,10 +130,11 @@ async def listing(request: Request) -> Response:
 
 async def overview(request: Request) -> Response:
     """A tournament's players and registration, and the director's actions."""
-    try:
-        data = await load(request)
-    except ApiError as exc:
-        return refused(exc)
+    return await shown(request, "overview", overview_page)
+
+
+def overview_page(tournament: Shown) -> Page:
+    data = tournament_json(tournament)
     base = f"/api/tournament/{data['id']}"
     rows = [[str(p["start"]), e(p["name"]), str(p["rating"] or ""), e(p["title"]),
              "account" if p["account"] else "over the board",
@@ -136,19 +157,22 @@ async def overview(request: Request) -> Response:
     body = (heading(data) + players
             + f"<section><h2>Registration</h2><p>Join under your account's name.</p>{join}"
               f"{leave}</section>" + director)
-    return page(f"chessarbiter: {data['name']}", body, tournament=data["id"])
+    return 200, page_text(f"chessarbiter: {data['name']}", body,
+                          tournament=data["id"]).encode()
 
 
 async def pairings(request: Request) -> Response:
     """A round's boards: the players, their games and the results (entered by a
     director)."""
-    try:
-        data = await load(request)
-        round_no: int = request.path_params["round"]
-        if not 1 <= round_no <= len(data["pairings"]):
-            raise ApiError(404, f"round {round_no}: not paired (rounds 1-{data['paired']})")
-    except ApiError as exc:
-        return refused(exc)
+    round_no: int = request.path_params["round"]
+    return await shown(request, ("round", round_no), partial(pairings_page, round_no))
+
+
+def pairings_page(round_no: int, tournament: Shown) -> Page:
+    data = tournament_json(tournament)
+    if not 1 <= round_no <= len(data["pairings"]):
+        return 404, refusal(ApiError(404, f"round {round_no}: not paired (rounds "
+                                          f"1-{data['paired']})")).encode()
     game_round = data["pairings"][round_no - 1]
     choices = "".join(f'<option value="{e(r)}">{e(r)}</option>' for r in RESULTS)
     rows = []
@@ -176,16 +200,17 @@ async def pairings(request: Request) -> Response:
     body = (heading(data) + table(f"Round {round_no}", ["Board", "White", "Black", "Result",
                                                         "Game", "Enter result (director)"],
                                   rows, "pairings") + text)
-    return page(f"chessarbiter: {data['name']}, round {round_no}", body,
-                tournament=data["id"], round=round_no)
+    return 200, page_text(f"chessarbiter: {data['name']}, round {round_no}", body,
+                          tournament=data["id"], round=round_no).encode()
 
 
 async def standings(request: Request) -> Response:
     """The standings with the tie-breaks, and the crosstable."""
-    try:
-        data = await load(request)
-    except ApiError as exc:
-        return refused(exc)
+    return await shown(request, "standings", standings_page)
+
+
+def standings_page(tournament: Shown) -> Page:
+    data = tournament_json(tournament)
     head = ["Place", "No.", "Name", "Rating", "Points", *map(e, data["tiebreaks"])]
     rows = [[str(s["place"]), str(s["start"]), e(s["name"]), str(s["rating"] or ""),
              _points(s["points"]), *(_points(v) for v in s["tiebreaks"])]
@@ -207,7 +232,8 @@ async def standings(request: Request) -> Response:
                     "crosstable")
             + "<p class=\"facts\">Each round: the opponent's number, the colour (w: White, "
               "b: Black) and the result.</p>")
-    return page(f"chessarbiter: {data['name']}, standings", body, tournament=data["id"])
+    return 200, page_text(f"chessarbiter: {data['name']}, standings", body,
+                          tournament=data["id"]).encode()
 
 
 def _who(player: dict[str, Any]) -> str:

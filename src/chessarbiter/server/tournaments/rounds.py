@@ -31,7 +31,7 @@ async def start_round(desk: Desk, director: Account, tournament_id: int, round_n
     none waits, 403 for anyone but a director."""
 
     def work(store: TournamentLogs, conn: sqlite3.Connection) -> list[str]:
-        loaded = desk.load(store, conn, tournament_id)
+        loaded = desk.current(store, conn, tournament_id)
         if not desk.may_direct(loaded, director):
             raise ApiError(403, f"{director.name} does not direct tournament {tournament_id}")
         paired = loaded.tournament.state.paired

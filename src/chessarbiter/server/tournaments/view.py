@@ -1,17 +1,47 @@
 """A tournament as the API and the pages show it (JSON): settings, players, each round's
 boards with their results and game links, the standings with tie-breaks, and the
-crosstable (each player's rounds: opponent, colour, result code)."""
+crosstable (each player's rounds: opponent, colour, result code). A rendering reads a
+:class:`Shown` alone, so that it can run in another process (:func:`rendered`)."""
 
 from __future__ import annotations
 
+import json
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from chessarbiter.clock import Side
-from chessarbiter.server.accounts import Accounts
-from chessarbiter.server.tournaments.desk import Loaded
+from chessarbiter.clock.controls import TimeControl
+from chessarbiter.laws.profiles import RuleProfile
 from chessarbiter.tournament.director import ranking
 from chessarbiter.tournament.log import TournamentState
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A tournament as its renderings read it: its log's state, the server's settings, the
+    games of its rounds by (round, White's number), and the account id of each player
+    whose name is an account's (by the player's name)."""
+
+    tournament_id: int
+    state: TournamentState
+    organiser: str
+    control_text: str
+    control: TimeControl | None
+    profile: RuleProfile
+    games: dict[tuple[int, int], str]
+    accounts: dict[str, str]
+
+
+def rendered(render: Callable[[Shown], T], shown: bytes, accounts: dict[str, str]) -> T:
+    """``render`` of the pickled :class:`Shown` ``shown`` with the players' ``accounts``
+    (in the process that renders)."""
+    found: Shown = pickle.loads(shown)
+    return render(replace(found, accounts=accounts))
 
 
 def number(value: Fraction) -> float:
@@ -25,15 +55,20 @@ def player_json(state: TournamentState, registration: int, starts: dict[int, int
     return {"start": starts[registration], "name": player.name, "rating": player.rating}
 
 
-def tournament_json(loaded: Loaded, accounts: Accounts) -> dict[str, Any]:
+def tournament_bytes(shown: Shown) -> bytes:
+    """:func:`tournament_json` as the API sends it (UTF-8 JSON)."""
+    return json.dumps(tournament_json(shown), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
+
+
+def tournament_json(shown: Shown) -> dict[str, Any]:
     """The whole tournament (games by their ids: the game's page is ``/{id}``; a player
     whose name is an account's has its ``account`` id)."""
-    tournament = loaded.tournament
-    state = tournament.state
+    state = shown.state
     settings = state.settings
     starts = state.start_numbers()
     players = [{**player_json(state, n, starts), "title": state.players[n].title,
-                "account": _account(accounts, state.players[n].name),
+                "account": shown.accounts.get(state.players[n].name),
                 "withdrawnFrom": state.withdrawn.get(n)}
                for n in state.order()]
     rounds = []
@@ -41,7 +76,7 @@ def tournament_json(loaded: Loaded, accounts: Accounts) -> dict[str, Any]:
         boards = [{"board": board, "white": player_json(state, w, starts),
                    "black": player_json(state, b, starts),
                    "result": game_round.results.get(w),
-                   "game": loaded.games.get((round_no, w))}
+                   "game": shown.games.get((round_no, w))}
                   for board, (w, b) in enumerate(game_round.boards, 1)]
         bye = None if game_round.bye is None else player_json(state, game_round.bye, starts)
         rounds.append({"round": round_no, "boards": boards, "bye": bye,
@@ -60,16 +95,16 @@ def tournament_json(loaded: Loaded, accounts: Accounts) -> dict[str, Any]:
                               for cell in cells[row.entrant.start]]}
                   for row in ranked]
     return {
-        "id": tournament.tournament_id,
+        "id": shown.tournament_id,
         "name": settings.name,
         "system": settings.system.value,
         "rounds": state.total_rounds,
         "paired": state.paired,
         "finished": state.finished,
-        "timeControl": loaded.control_text,
-        "profile": loaded.profile.name,
-        "clockStart": None if loaded.control is None else loaded.profile.clock_start.value,
-        "organiser": loaded.organiser,
+        "timeControl": shown.control_text,
+        "profile": shown.profile.name,
+        "clockStart": None if shown.control is None else shown.profile.clock_start.value,
+        "organiser": shown.organiser,
         "tiebreaks": list(settings.tiebreaks),
         "players": players,
         "pairings": rounds,
@@ -77,7 +112,3 @@ def tournament_json(loaded: Loaded, accounts: Accounts) -> dict[str, Any]:
         "crosstable": crosstable,
     }
 
-
-def _account(accounts: Accounts, name: str) -> str | None:
-    found = accounts.by_name(name)
-    return None if found is None else found.id
