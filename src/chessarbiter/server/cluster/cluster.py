@@ -343,14 +343,13 @@ class Cluster:
             if held and not self.owns(game_id) and game_id not in self.taking:  # another
                 hub.dormant.pop(game_id)  # process loaded it
         count = 0
-        for (game_id, store_id, meta_text), held in zip(free, holders[:len(free)],
-                                                        strict=True):
+        for (game_id, store_id), held in zip(free, holders[:len(free)], strict=True):
             if held or game_id in self.hub.games or self.owns(game_id):
                 continue  # another process holds it, or this one is loading it
             if not await self.claim(game_id, store_id):
                 continue
             try:
-                await self.hub.resume(game_id, store_id, meta_text)
+                await self.hub.resume(game_id, store_id)
             except ValueError as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue

@@ -364,15 +364,20 @@ class Hub:
         entry.relay = self.fanout.relay_for(meta.id)
         return entry
 
-    async def unfinished(self) -> list[tuple[str, str, str]]:
-        """The games not finished: public id, store id and players' settings."""
-        rows: list[tuple[str, str, str]] = await self.db.run(_unfinished)
+    async def unfinished(self) -> list[tuple[str, str]]:
+        """The games not finished: public id and store id (read by the reader: never the
+        writer that acknowledges moves)."""
+        rows: list[tuple[str, str]] = await self.reader.run(_unfinished)
         return rows
 
-    async def resume(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
+    async def resume(self, game_id: str, store_id: str) -> HubGame:
         """Rebuild a game from its log and play on (a cluster taking it over); the game
         in memory if it was loaded meanwhile."""
-        return await self._take_over(await self._load(game_id, store_id, meta_text))
+        row = await self.reader.run(lambda store, conn: conn.execute(
+            "SELECT meta FROM server_games WHERE id = ?", (game_id,)).fetchone())
+        if row is None:
+            raise ValueError(f"no game {game_id!r}")
+        return await self._take_over(await self._load(game_id, store_id, row[0]))
 
     async def _take_over(self, entry: HubGame) -> HubGame:
         """Play on with a game just loaded by this process as its new owner, after the
@@ -814,9 +819,9 @@ def _finish(conn: sqlite3.Connection, meta: GameMeta) -> None:
     conn.execute(DELETE_DEADLINE, (meta.id,))
 
 
-def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return conn.execute(
-        "SELECT s.id, s.store_id, s.meta FROM server_games s JOIN games g "
+        "SELECT s.id, s.store_id FROM server_games s JOIN games g "
         "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
         "ORDER BY g.id").fetchall()
 
