@@ -52,3 +52,45 @@ def test_group_commit_and_failures(tmp_path: Path) -> None:
         assert db.call(lambda store, conn: store.load(game_id)).log == (*events, *more)
     finally:
         db.close()
+
+
+def test_the_deadlines_lines_follow_the_batches(tmp_path: Path) -> None:
+    """Each game's latest line is written once the writer has nothing else queued, before
+    any other work (a call sees them as the log is), and at the latest by the close, which
+    ends the writer even when it comes within a batch of appends."""
+    db = Database(tmp_path / "games.sqlite")
+    db.start()
+    try:
+        game = Game(control=parse_human("5+0"))
+        game_id = db.call(lambda store, conn: store.create(game))
+        db.call(lambda store, conn: conn.execute(
+            "INSERT INTO server_deadlines VALUES ('g', NULL, NULL, 0, NULL)"))
+        game.apply(ClocksStarted(0))
+        gate = threading.Event()
+        db.submit(lambda store, conn: gate.wait(10))  # the thread busy: one batch follows
+        db.append(game_id, game.log[-1], None, lambda _: None, ("g", 1, 300_000))
+        game.apply(Moved(1000, Side.WHITE, "e2e4"))
+        db.append(game_id, game.log[-1], None, lambda _: None, ("g", 2, 299_000))
+        gate.set()
+        assert db.call(lambda store, conn: conn.execute(
+            "SELECT events, due_ms FROM server_deadlines").fetchall()) == [(2, 299_000)]
+        gate.clear()
+        db.submit(lambda store, conn: gate.wait(10))  # busy again: the close joins a batch
+        game.apply(Moved(2000, Side.BLACK, "e7e5"))
+        db.append(game_id, game.log[-1], None, lambda _: None, ("g", 3, None))
+        closing = threading.Thread(target=db.close)
+        closing.start()
+        while db._queue.qsize() < 2:  # the close's end-of-work mark queued behind the append
+            closing.join(0.01)
+        gate.set()
+        closing.join(10)
+        assert not closing.is_alive()  # the mark was not lost in the batch
+    finally:
+        db.close()
+    reopened = Database(tmp_path / "games.sqlite")
+    reopened.start()
+    try:
+        assert reopened.call(lambda store, conn: conn.execute(
+            "SELECT events, due_ms FROM server_deadlines").fetchall()) == [(3, None)]
+    finally:
+        reopened.close()

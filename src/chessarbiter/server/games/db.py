@@ -183,8 +183,9 @@ class Database:
         pending: _Append | _Call | None = None
         dues: dict[str, Due] = {}  # each game's latest line not yet written
         written = self._clock()
+        closing = False  # the close's None met while gathering a batch
         try:
-            while True:
+            while not closing:
                 item = pending if pending is not None else self._queue.get()
                 pending = None
                 if item is None:
@@ -200,7 +201,7 @@ class Database:
                     except queue.Empty:
                         break
                     if not isinstance(nxt, _Append):
-                        pending = nxt
+                        pending, closing = nxt, nxt is None
                         break
                     batch.append(nxt)
                 self._commit(batch, store)
