@@ -161,15 +161,16 @@ def can_checkmate(
     _validate(pos, winner, mode, budget)
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
-    deadline = Deadline(seconds, clock)
     if cannot_mate_by_material(pos.pieces, winner):
         if unforced(pos):
             return _BY_MATERIAL[winner]  # no forced move, no game end: material decides first
     elif mode == "quick" and seconds is None and unforced(pos):
         # no forced move, no game end, no time bound to stop a search half way: the stages
         # run on ``pos`` itself, which they leave as they found it
+        deadline = Deadline(None, clock)
         outcome, _, reason = _quick(pos, winner, budget, deadline)
         return Verdict(outcome, winner, (), deadline.nodes, reason)
+    deadline = Deadline(seconds, clock)
     try:
         outcome, line, reason = _analyse(pos, winner, mode, budget, deadline)
     except TimeUp:
