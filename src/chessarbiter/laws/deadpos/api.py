@@ -153,7 +153,8 @@ def can_checkmate(
     :data:`QUICK_BUDGET` in quick mode; the progress search may use a quarter more). Past
     ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
     is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
-    ``pos`` is not changed.
+    ``pos`` is not changed (quick mode without ``seconds`` may play moves on it and take
+    them back before it returns: not for a position another thread reads meanwhile).
     Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
     :class:`IllegalPositionError` for a position with the side not to move in check or a
     pawn on the first or last rank.
