@@ -1,7 +1,7 @@
 """Dead-position analysis speed (issue 6): quick and full mode, per position.
 
 Run: ``.venv/bin/python bench/bench_deadpos.py [--every N] [--budget NODES] [--games N]
-[--sets chasolver d3chess games]``.
+[--sets chasolver d3chess games] [--modes quick full]``.
 Sets: the two unwinnability corpus files (every N-th line, both sides) and the final
 positions of the games in ``../shared/corpus/pgn/large/*.pgn`` (read with python-chess; the
 side that did not move last is the intended winner, as for a flag). Prints, per set and
@@ -186,6 +186,8 @@ def main() -> None:
                         help="full-mode node budget (default: the library's, 200,000)")
     parser.add_argument("--games", type=int, default=1_000, help="games to take (default 1000)")
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS), help="sets to run")
+    parser.add_argument("--modes", nargs="+", choices=("quick", "full"), default=["quick", "full"],
+                        help="modes to run (default both)")
     parser.add_argument("--sample", action="store_true", help="measure the corpus sample")
     parser.add_argument("--seconds", type=float, default=None, help="time bound per verdict")
     parser.add_argument("--cpu", action="store_true", help="sample: CPU time, not wall clock")
@@ -202,7 +204,7 @@ def main() -> None:
     for name in args.sets:
         cases = game_finals(args.games) if name == "games" else corpus_set(SETS[name], args.every)
         print(f"{name} ({SETS[name]})")
-        for mode in ("quick", "full"):
+        for mode in args.modes:
             if cha is not None:
                 print(versus_cha(cases, mode, cha), flush=True)
             else:

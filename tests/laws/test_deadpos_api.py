@@ -120,6 +120,23 @@ def test_the_position_is_not_changed() -> None:
 
 
 @pytest.mark.parametrize(
+    ("fen", "winner", "reason"),
+    [
+        ("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", WHITE, "piece mobility"),
+        ("Bb1k1b2/bKp1p1p1/1pP1P1P1/pP6/6P1/P7/8/8 w - - 0 1", BLACK, "pawn structures"),
+        ("B7/8/8/8/4r3/8/7p/5K1k w - - 0 1", BLACK, "search"),
+        ("Bb1k1b2/bKp1p1p1/1pP1P1P1/pP6/6P1/P7/8/8 w - - 0 1", WHITE, "quick mode"),
+    ],
+)
+def test_quick_mode_leaves_the_position_as_it_was(fen: str, winner: Side, reason: str) -> None:
+    # with no forced move the quick stages run on the position itself, without a copy
+    pos = parse_fen(fen)
+    before = pos.snapshot()
+    assert can_checkmate(pos, winner, "quick").reason == reason
+    assert pos.snapshot() == before and not pos.move_stack
+
+
+@pytest.mark.parametrize(
     ("kwargs", "words"),
     [
         ({"winner": 2}, "winner must be 0"),

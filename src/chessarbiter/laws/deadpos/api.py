@@ -153,7 +153,8 @@ def can_checkmate(
     :data:`QUICK_BUDGET` in quick mode; the progress search may use a quarter more). Past
     ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
     is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
-    ``pos`` is not changed.
+    ``pos`` is not changed (quick mode without ``seconds`` may play moves on it and take
+    them back before it returns: not for a position another thread reads meanwhile).
     Raises ``ValueError`` for a bad ``winner``, ``mode``, ``budget`` or ``seconds`` and
     :class:`IllegalPositionError` for a position with the side not to move in check or a
     pawn on the first or last rank.
@@ -161,8 +162,15 @@ def can_checkmate(
     _validate(pos, winner, mode, budget)
     if seconds is not None and not seconds >= 0:
         raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
-    if cannot_mate_by_material(pos.pieces, winner) and unforced(pos):
-        return _BY_MATERIAL[winner]  # no forced move, no game end: material decides first
+    if cannot_mate_by_material(pos.pieces, winner):
+        if unforced(pos):
+            return _BY_MATERIAL[winner]  # no forced move, no game end: material decides first
+    elif mode == "quick" and seconds is None and unforced(pos):
+        # no forced move, no game end, no time bound to stop a search half way: the stages
+        # run on ``pos`` itself, which they leave as they found it
+        deadline = Deadline(None, clock)
+        outcome, _, reason = _quick(pos, winner, budget, deadline)
+        return Verdict(outcome, winner, (), deadline.nodes, reason)
     deadline = Deadline(seconds, clock)
     try:
         outcome, line, reason = _analyse(pos, winner, mode, budget, deadline)
@@ -190,13 +198,9 @@ def _analyse(
                 return Winnability.UNDETERMINED, (), "checkmate"
             return Winnability.WINNABLE, tuple(forced), "checkmate"
         return Winnability.UNWINNABLE, (), "the game ends without that mate"
-    nodes = budget if budget is not None else QUICK_BUDGET if quick else FULL_BUDGET
     if quick:
-        stages = QUICK if nodes == QUICK_BUDGET else (*QUICK[:-1], search_stage(nodes))
-        reason = first_proof(work, winner, stages, deadline)
-        if reason:
-            return Winnability.UNWINNABLE, (), reason
-        return Winnability.UNDETERMINED, (), "quick mode"
+        return _quick(work, winner, budget, deadline)
+    nodes = budget if budget is not None else FULL_BUDGET
     reason = first_proof(work, winner, (MATERIAL, MOBILITY), deadline)
     if reason:
         return Winnability.UNWINNABLE, (), reason
@@ -210,6 +214,17 @@ def _analyse(
     if proved:
         return Winnability.UNWINNABLE, (), "pawn structures"
     return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
+
+
+def _quick(pos: Position, winner: Side, budget: int | None, deadline: Deadline) -> Answer:
+    """The quick mode's stages on ``pos``, where the side to move has a choice of moves (no
+    forced move is left, the game goes on)."""
+    nodes = QUICK_BUDGET if budget is None else budget
+    stages = QUICK if nodes == QUICK_BUDGET else (*QUICK[:-1], search_stage(nodes))
+    reason = first_proof(pos, winner, stages, deadline)
+    if reason:
+        return Winnability.UNWINNABLE, (), reason
+    return Winnability.UNDETERMINED, (), "quick mode"
 
 
 def _full(
