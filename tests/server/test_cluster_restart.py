@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 import psycopg
@@ -176,3 +177,33 @@ def test_deadlines_are_written_in_one_statement_and_a_failure_leaves_nothing_ope
     finally:
         conn.close()
         store.close()
+
+
+def test_a_game_being_created_is_not_taken_by_another_process_s_sweep() -> None:
+    """A new game's lease is taken before its row is written: another process's sweep,
+    which takes the unfinished games no one holds, leaves it to its creator (it took it
+    and the creation answered 503 when the lease came after the row)."""
+    dsn, bus = fresh_schema("cluster_restart"), fresh_bus("cluster_restart")
+    clock = FakeTime()
+    swept: list[int] = []
+
+    async def both() -> None:
+        async with cluster_process(dsn, bus, clock, []) as a, \
+                cluster_process(dsn, bus, clock, []) as b:
+            other = b.hub.ownership
+            assert isinstance(other, Cluster)
+            run = a.hub.db.run
+
+            async def run_then_sweep(work: Any) -> Any:
+                done = await run(work)
+                if "create_game" in work.__qualname__:  # the row written, the game not
+                    swept.append(await other.sweep())  # yet in memory: B sweeps now
+                return done
+
+            a.hub.db.run = run_then_sweep  # type: ignore[method-assign]
+            game_id, alice, bob = await friendly_game(a)
+            await play(a, game_id, "e2e4 e7e5", alice, bob)
+            assert swept == [0] and game_id not in b.hub.games
+            assert a.hub.ownership.owns(game_id) and not other.owns(game_id)
+
+    asyncio.run(both())

@@ -186,6 +186,22 @@ class Cluster:
             self.held[game_id] = lease
         return True
 
+    async def reserve(self, game_id: str) -> int | None:
+        """Take a new game's lease before its row is written; its token, which the store
+        is fenced with as the row is written."""
+        lease = await asyncio.to_thread(self.leases.take, game_id)
+        if lease is None:
+            raise OwnedElsewhere(game_id, "another process holds this id")
+        with self._lock:
+            self.held[game_id] = lease
+        return lease.token
+
+    async def give_up(self, game_id: str) -> None:
+        with self._lock:
+            lease = self.held.pop(game_id, None)
+        if lease is not None:
+            await asyncio.to_thread(self.leases.release, lease)
+
     async def admit(self, game_id: str, store_id: str) -> bool:
         """Take the game before loading it: it resumes as taken over (its last owner may
         have been another process); :class:`OwnedElsewhere` (503) if another process holds

@@ -286,6 +286,8 @@ class Hub:
 
         def work(store: Any, conn: sqlite3.Connection) -> GameMeta:
             store_id = store.create(game)
+            if fence is not None:  # a cluster's PostgreSQL store
+                store.fence(store_id, fence)
             meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
                             creator, rated)
             conn.execute("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
@@ -293,8 +295,12 @@ class Hub:
             conn.execute(INSERT_DEADLINE, deadline_row(game, meta))
             return meta
 
-        meta = await self.db.run(work)
-        await self.ownership.admit(public, meta.store_id)
+        fence = await self.ownership.reserve(public)
+        try:
+            meta = await self.db.run(work)
+        except BaseException:
+            await self.ownership.give_up(public)
+            raise
         entry = self._entry(meta, game)
         self.games[public] = entry
         async with entry.sequence:

@@ -27,6 +27,15 @@ class Ownership(Protocol):
     def owns(self, game_id: str) -> bool:
         """Whether this process may act as the game's owner now."""
 
+    async def reserve(self, game_id: str) -> int | None:
+        """Take a new game before its row is written, so that no other process, seeing an
+        unfinished game no one holds, takes it meanwhile: the fencing token its store is
+        to carry (``None``: none); :class:`~chessarbiter.server.errors.OwnedElsewhere`
+        (503) if another process holds the id."""
+
+    async def give_up(self, game_id: str) -> None:
+        """Let a game reserved here go (its row could not be written)."""
+
     async def admit(self, game_id: str, store_id: str) -> bool:
         """Take the game before loading it: whether it resumes as taken over (its last owner
         may have been another process: the profile's outage rule and a flag fallen meanwhile
@@ -59,6 +68,12 @@ class SingleProcess:
 
     def owns(self, game_id: str) -> bool:
         return True
+
+    async def reserve(self, game_id: str) -> int | None:
+        return None  # nothing to take, no fence
+
+    async def give_up(self, game_id: str) -> None:
+        """Nothing to let go."""
 
     async def admit(self, game_id: str, store_id: str) -> bool:
         return False  # never held elsewhere
