@@ -518,6 +518,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def machine_busy() -> tuple[float, float]:
+    """The machine's busy and total CPU seconds so far, over all its cores
+    (``/proc/stat``): everything counted, the clients, the neighbour, the server's pairing
+    process, PostgreSQL and Redis."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields) - idle) / TICK, sum(fields) / TICK
+
+
 # -- the run ------------------------------------------------------------------------------------
 
 
@@ -566,8 +575,11 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     load_before = os.getloadavg()
     time.sleep(max(0.0, window[0] - time.monotonic()))
     cpu_before = [cpu_seconds(pid) for pid in pids]
+    busy_before = machine_busy()
     time.sleep(max(0.0, window[1] - time.monotonic()))
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    busy_after = machine_busy()
+    busy = (busy_after[0] - busy_before[0]) / (busy_after[1] - busy_before[1])
     server_cpu = sum(cpus)
     load_after = os.getloadavg()
     tallies: list[Tally] = [out.get(timeout=120) for _ in procs]
@@ -614,6 +626,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
+        "machine_busy": busy, "cores": os.cpu_count(),
         "neighbour": neighbourly,
         "timeline": [{"second": second, "n": len(trips), "p50": _pct(trips, 0.5),
                       "p99": _pct(trips, 0.99), "max": max(trips)}
@@ -646,7 +659,9 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
                         if len(each) > 1 else ""))
     lines.append(f"client CPU: {result['client_cpu_us_per_move']:.0f} us per move")
     lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
-                 f"{result['loadavg_after'][0]:.2f}")
+                 f"{result['loadavg_after'][0]:.2f}; the machine busy "
+                 f"{result['machine_busy'] * 100:.0f}% of its {result['cores']} cores in the "
+                 "window (everything: clients, neighbour, databases)")
     neighbour = result.get("neighbour")
     if neighbour is not None:
         lines.append("neighbour: pairings " + ", ".join(
