@@ -230,15 +230,24 @@ def keep(report: GameReport, pgn: IO[str] | None, store: EventStore | None) -> N
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (in the main thread) until the block is done."""
+    """SIGINT and SIGTERM wait until the block is done, then act as they would have. Their
+    handlers are swapped for ones that only note them: a signal mask would not do, as the
+    process has other threads (the worker pool's), which take the signal while the main
+    thread is masked, and Python runs the handler in the main thread all the same."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
+              for signum in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if caught:
+            signal.raise_signal(caught[0])  # now, to the handler it was meant for
 
 
 STOP_WAIT_S = 5.0
