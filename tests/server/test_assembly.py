@@ -30,7 +30,7 @@ def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
     assert isinstance(lobby_of(hub).store, MemoryLobby)
     assert hub.ownership.owns("anygame")
     app = create_app(hub=hub)
-    assert not isinstance(app._entry, Forwarding)
+    assert not isinstance(app.entry, Forwarding)
 
 
 def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None:
@@ -45,7 +45,7 @@ def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None
     assert isinstance(store, RedisLobby) and store.bus is hub.fanout.channels
     assert not hub.ownership.owns("anygame")
     app = create_app(hub=hub)
-    assert isinstance(app._entry, Forwarding) and app._entry.cluster is hub.ownership
+    assert isinstance(app.entry, Forwarding) and app.entry.cluster is hub.ownership
 
 
 def test_neither_the_routes_nor_the_game_room_ask_whether_a_cluster_is_on() -> None:

@@ -29,6 +29,7 @@ from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
+from chessarbiter.server.http.share import Share
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.store.base import StoreError
@@ -83,15 +84,17 @@ class Server:
     cluster, a request about a game another process owns goes there first
     (:class:`~chessarbiter.server.cluster.cluster.Forwarding`); the hot routes go straight
     to their endpoints (:class:`~chessarbiter.server.http.fastpath.FastPath`); the rest
-    through the Starlette app :attr:`app` (:attr:`state` is its state: ``state.hub``)."""
+    through the Starlette app :attr:`app`, those not about a game taking turns
+    (:class:`~chessarbiter.server.http.share.Share`) (:attr:`state` is its state: ``state.hub``)."""
 
     def __init__(self, app: Starlette, entry: ASGIApp) -> None:
         self.app = app
         self.state = app.state
-        self._entry = entry
+        self.entry = entry
+        """The production stack in front of :attr:`app`."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self._entry(scope, receive, send)
+        await self.entry(scope, receive, send)
 
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Server:
@@ -100,7 +103,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Se
     and the pages'."""
     the_hub = hub or open_hub(config or ServerConfig())
     app = starlette_app(the_hub)
-    entry: ASGIApp = FastPath(app, API.hot)
+    entry: ASGIApp = FastPath(app, API.hot, Share(app, API.game_of))
     if the_hub.config.bus is not None:
         from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 

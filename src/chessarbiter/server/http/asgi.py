@@ -22,6 +22,8 @@ Handler = Callable[["Hub", Scope, Receive, Send], Awaitable[None]]
 
 JSON_TYPE: Final = (b"content-type", b"application/json")
 NDJSON_TYPE: Final = (b"content-type", b"application/x-ndjson")
+BODY_TYPES: Final = ("application/json", "application/x-www-form-urlencoded")
+"""The bodies the routes read (any other is refused unread)."""
 
 
 class Raw:

@@ -47,6 +47,7 @@ from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.asgi import (
+    BODY_TYPES,
     NDJSON_TYPE,
     Raw,
     bearer,
@@ -70,7 +71,6 @@ from chessarbiter.server.streams.lines import close_queue
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}
 MOVE_LENGTH = (4, 5)
-BODY_TYPES = ("application/json", "application/x-www-form-urlencoded")
 
 
 def hub_of(request: Request) -> Hub:

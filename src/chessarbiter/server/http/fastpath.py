@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from chessarbiter.server.http.asgi import Raw
 from chessarbiter.server.http.failures import server_error
@@ -28,16 +28,18 @@ HotRoutes = Callable[[str, str], tuple[Raw, dict[str, Any]] | None]
 
 
 class FastPath:
-    """An ASGI app: the hot routes (found by ``hot``) served directly, the rest by ``app``."""
+    """An ASGI app: the hot routes (found by ``hot``) served directly, the rest by ``rest``
+    (default: ``app``; the server's :class:`~.share.Share` in front of it)."""
 
-    def __init__(self, app: Starlette, hot: HotRoutes) -> None:
+    def __init__(self, app: Starlette, hot: HotRoutes, rest: ASGIApp | None = None) -> None:
         self.app = app
         self.hot = hot
+        self.rest: ASGIApp = app if rest is None else rest
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self.hot(scope["method"], scope["path"]) if scope["type"] == "http" else None
         if found is None:
-            await self.app(scope, receive, send)
+            await self.rest(scope, receive, send)
             return
         endpoint, params = found
         scope["app"] = self.app

@@ -1,0 +1,107 @@
+"""The games' share of the event loop: requests that are not about a game wait their turn.
+
+One event loop serves every request. A burst of other requests (100 accounts opening
+challenges at their rate limit, readers of a tournament in a loop, pages) would otherwise
+all be in progress at once, and every turn of the loop would run a step of each before the
+next step of a move: a move's few steps (parse, rule, commit, answer, stream) would each
+wait behind all of them. :class:`Share` lets at most :data:`AT_ONCE` such requests be in
+progress; the others wait, costing nothing, in arrival order. Requests about one game (a
+move, an offer, a claim, a resignation, an arbiter's decision) and the hot routes never
+wait here. A request's body (a form or JSON, up to the body limit; any other is refused
+unread) is received before it takes a turn, so a client sending its body slowly holds
+none; a turn is held until the answer starts, so a stream gives it back at once. Beyond
+:data:`WAITING` requests waiting, a new one is answered 503 with ``Retry-After`` rather
+than queued without bound (docs/server.md, "Limits")."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, Final
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from chessarbiter.server.http.asgi import BODY_TYPES, header, send_json
+from chessarbiter.server.limits import MAX_BODY_BYTES
+
+AT_ONCE: Final = 4
+"""Requests not about a game in progress at once."""
+WAITING: Final = 1_000
+"""Such requests waiting for their turn before a new one is refused (503)."""
+
+GameOf = Callable[[str, str], Any]
+"""The game a request is about by its method and path, ``None`` when none
+(:meth:`~chessarbiter.server.http.routes.Table.game_of`)."""
+
+
+class Share:
+    """An ASGI app: ``app``'s requests about a game (found by ``game_of``) at once, the
+    others at most ``at_once`` in progress (their answer not yet started)."""
+
+    def __init__(self, app: ASGIApp, game_of: GameOf, at_once: int = AT_ONCE,
+                 waiting: int = WAITING) -> None:
+        self.app = app
+        self.game_of = game_of
+        self.waiting = waiting
+        self._turns = asyncio.Semaphore(at_once)
+        self._queued = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.game_of(scope["method"], scope["path"]) is not None:
+            await self.app(scope, receive, send)
+            return
+        if self._turns.locked() and self._queued >= self.waiting:
+            await send_json(send, {"error": "the server is busy: retry in a second"}, 503,
+                            {"Retry-After": "1"})
+            return
+        if _read(scope):
+            receive = await _received(receive)
+        self._queued += 1
+        try:
+            await self._turns.acquire()
+        finally:
+            self._queued -= 1
+        held = True
+
+        def give_back() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self._turns.release()
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                give_back()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            give_back()
+
+
+def _read(scope: Scope) -> bool:
+    """Whether the app will read the request's body: one of the types read, not declared
+    longer than the limit (else it is refused unread)."""
+    kind = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    declared = header(scope, b"content-length")
+    return kind in BODY_TYPES and not (declared is not None and declared.isdigit()
+                                       and int(declared) > MAX_BODY_BYTES)
+
+
+async def _received(receive: Receive, limit: int = MAX_BODY_BYTES) -> Receive:
+    """``receive`` with the request's body already received (at most ``limit`` bytes and
+    one message more: the app then refuses it), its messages given again in order."""
+    early: list[Message] = []
+    size = 0
+    while size <= limit:
+        message = await receive()
+        early.append(message)
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            break
+        size += len(message.get("body", b""))
+
+    async def again() -> Message:
+        return early.pop(0) if early else await receive()
+
+    return again

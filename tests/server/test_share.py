@@ -1,0 +1,184 @@
+"""The games' share of the event loop (server/http/share.py): requests not about a game take
+turns, at most a few in progress; a game's requests never wait; a stream gives its turn back
+once its answer starts; beyond the waiting bound, 503 with Retry-After."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from starlette.types import Message, Receive, Scope, Send
+
+from chessarbiter.server.app import create_app
+from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.http.fastpath import FastPath
+from chessarbiter.server.http.share import AT_ONCE, Share
+
+
+def game_of(method: str, path: str) -> str | None:
+    return path.split("/")[-1] if path.startswith("/game/") else None
+
+
+class Slow:
+    """An app whose requests each wait for :attr:`go` before answering (``/stream`` ones
+    start their answer first); it counts how many are in progress at once."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+        self.now = self.most = 0
+        self.started: list[str] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        self.started.append(scope["path"])
+        try:
+            if scope["path"].startswith("/stream"):
+                await send({"type": "http.response.start", "status": 200, "headers": []})
+            await self.go.wait()
+            if not scope["path"].startswith("/stream"):
+                await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+        finally:
+            self.now -= 1
+
+
+async def call(app: Any, path: str, method: str = "GET") -> list[Message]:
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await app({"type": "http", "method": method, "path": path, "headers": [],
+               "query_string": b""}, receive, send)
+    return sent
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+def test_at_most_a_few_requests_not_about_a_game_are_in_progress_at_once() -> None:
+    async def main() -> None:
+        inner = Slow()
+        share = Share(inner, game_of, at_once=3)
+        tasks = [asyncio.create_task(call(share, f"/lobby/{n}")) for n in range(10)]
+        await settle()
+        assert inner.now == 3 and inner.started == ["/lobby/0", "/lobby/1", "/lobby/2"]
+        inner.go.set()
+        answers = await asyncio.gather(*tasks)
+        assert inner.most == 3
+        assert inner.started == [f"/lobby/{n}" for n in range(10)]  # in arrival order
+        assert all(a[0]["status"] == 200 for a in answers)
+
+    asyncio.run(main())
+
+
+def test_a_games_request_never_waits_for_a_turn() -> None:
+    async def main() -> None:
+        inner = Slow()
+        share = Share(inner, game_of, at_once=2)
+        lobby = [asyncio.create_task(call(share, f"/lobby/{n}")) for n in range(5)]
+        await settle()
+        move = asyncio.create_task(call(share, "/game/abcd1234", "POST"))
+        await settle()
+        assert inner.started[-1] == "/game/abcd1234" and inner.now == 3
+        inner.go.set()
+        await asyncio.gather(move, *lobby)
+
+    asyncio.run(main())
+
+
+def test_a_stream_gives_its_turn_back_when_its_answer_starts() -> None:
+    async def main() -> None:
+        inner = Slow()
+        share = Share(inner, game_of, at_once=1)
+        stream = asyncio.create_task(call(share, "/stream/events"))
+        await settle()
+        page = asyncio.create_task(call(share, "/page"))
+        await settle()
+        assert inner.started == ["/stream/events", "/page"]  # the stream holds no turn
+        inner.go.set()
+        await asyncio.gather(stream, page)
+
+    asyncio.run(main())
+
+
+def test_beyond_the_waiting_bound_a_request_is_refused_with_retry_after() -> None:
+    async def main() -> None:
+        inner = Slow()
+        share = Share(inner, game_of, at_once=1, waiting=2)
+        tasks = [asyncio.create_task(call(share, f"/lobby/{n}")) for n in range(3)]
+        await settle()
+        refused = await call(share, "/lobby/late")
+        assert refused[0]["status"] == 503
+        assert (b"retry-after", b"1") in refused[0]["headers"]
+        assert b"busy" in refused[1]["body"]
+        assert "/lobby/late" not in inner.started
+        inner.go.set()
+        answers = await asyncio.gather(*tasks)
+        assert [a[0]["status"] for a in answers] == [200, 200, 200]
+
+    asyncio.run(main())
+
+
+def test_a_failing_request_gives_its_turn_back() -> None:
+    async def failing(scope: Scope, receive: Receive, send: Send) -> None:
+        raise RuntimeError("boom")
+
+    async def main() -> None:
+        share = Share(failing, game_of, at_once=1)
+        for _ in range(3):  # each would wait forever if the turn were kept
+            with contextlib.suppress(RuntimeError):
+                await asyncio.wait_for(call(share, "/lobby"), 1)
+
+    asyncio.run(main())
+
+
+def test_the_servers_stack_shares_the_loop_by_the_route_tables_games(tmp_path: Any) -> None:
+    server = create_app(ServerConfig(db=tmp_path / "games.sqlite"))
+    entry = server.entry
+    assert isinstance(entry, FastPath) and isinstance(entry.rest, Share)
+    assert entry.rest.app is server.app
+    assert entry.rest.game_of("POST", "/api/board/game/abcd1234/resign") is not None
+    assert entry.rest.game_of("POST", "/api/challenge/open") is None
+
+
+def test_a_client_sending_its_body_slowly_holds_no_turn(tmp_path: Any) -> None:
+    """Through the server's own stack: more slow senders than turns, then a page is asked
+    for and answered."""
+    server = create_app(ServerConfig(db=tmp_path / "games.sqlite"))
+    never = asyncio.Event()
+
+    def slow_body() -> Receive:
+        parts: list[Message] = [{"type": "http.request", "body": b"rated=", "more_body": True}]
+
+        async def receive() -> Message:
+            if parts:
+                return parts.pop()
+            await never.wait()
+            return {"type": "http.disconnect"}
+
+        return receive
+
+    async def ignore(message: Message) -> None:
+        pass
+
+    async def main() -> None:
+        slow = [asyncio.create_task(server(
+            {"type": "http", "method": "POST", "path": "/api/challenge/open",
+             "headers": [(b"content-type", b"application/x-www-form-urlencoded")],
+             "query_string": b""}, slow_body(), ignore)) for _ in range(AT_ONCE + 2)]
+        await settle()
+        answer = await asyncio.wait_for(call(server, "/api/openapi.json"), 5)
+        assert answer[0]["status"] == 200
+        for task in slow:
+            task.cancel()
+        await asyncio.gather(*slow, return_exceptions=True)
+
+    asyncio.run(main())
