@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import pickle
 import signal
 import sqlite3
@@ -154,13 +155,20 @@ def pairing_pool() -> Executor:
     at the first pairing)."""
     if not _PAIRING:
         _PAIRING.append(ProcessPoolExecutor(1, mp_context=get_context("spawn"),
-                                            initializer=_ignore_interrupts))
+                                            initializer=_in_the_background))
     return _PAIRING[0]
 
 
-def _ignore_interrupts() -> None:
-    """In the pairing process: Ctrl-C is the server's to handle (it stops the pool)."""
+PAIRING_NICE: Final = 10
+"""How much lower the pairing process's CPU priority is than the server's."""
+
+
+def _in_the_background() -> None:
+    """In the pairing process: Ctrl-C is the server's to handle (it stops the pool); a
+    lower CPU priority, so that a pairing CPU-bound for seconds takes what the games leave
+    (on a machine with fewer cores than busy processes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(PAIRING_NICE)
 
 
 class Desk:
