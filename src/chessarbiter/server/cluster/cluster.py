@@ -74,6 +74,8 @@ them all (another process that loaded one owns it: it is dormant here no more, n
 among this process's games, and it is taken over when that owner dies)."""
 MGET_CHUNK: Final = 5000
 """Leases asked about in one Redis command."""
+OWNER_LOOK_S: Final = 1.0
+"""While a request forwarded to a game's owner waits, how often its lease is looked at."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
 ACCOUNT_CHECK_S: Final = 60.0
@@ -375,8 +377,12 @@ class Cluster:
 
     # -- forwarding --------------------------------------------------------------------
 
-    async def forward(self, address: str, scope: Scope, receive: Receive, send: Send) -> None:
-        """Send the request to the owner at ``address`` and its answer back."""
+    async def forward(self, game_id: str, address: str, scope: Scope, receive: Receive,
+                      send: Send) -> None:
+        """Send the request to the owner at ``address`` and its answer back. A slow owner
+        is waited for as long as it holds the game; one that stops renewing (stalled,
+        starved of CPU) is given up once its lease lapses: 503, try again (the game is
+        then taken over here or elsewhere)."""
         assert self._client is not None
         body = b""
         while True:
@@ -385,13 +391,22 @@ class Cluster:
             if not message.get("more_body"):
                 break
         headers, url = _forwarded(address, scope)
+        asked = asyncio.ensure_future(self._client.request(
+            scope["method"], url, headers=headers, content=body))
         try:
-            answer = await self._client.request(scope["method"], url, headers=headers,
-                                                content=body)
+            while not (await asyncio.wait((asked,), timeout=OWNER_LOOK_S))[0]:
+                if await self.owner(game_id) != address:
+                    asked.cancel()
+                    await _json(send, 503, {"error": f"the game's owner ({address}) "
+                                                     "stopped holding it; try again"})
+                    return
+            answer = asked.result()
         except httpx.HTTPError as exc:
             await _json(send, 503, {"error": f"the game's owner ({address}) does not "
                                              f"answer ({type(exc).__name__}); try again"})
             return
+        finally:
+            asked.cancel()
         await send({"type": "http.response.start", "status": answer.status_code,
                     "headers": [(k.encode(), v.encode()) for k, v in answer.headers.items()
                                 if k.lower() not in HOP_HEADERS]})
@@ -538,7 +553,7 @@ class Forwarding:
                 if stream:
                     await self._stream(game_id, address, scope, receive, send)
                     return
-                await self.cluster.forward(address, scope, receive, send)
+                await self.cluster.forward(game_id, address, scope, receive, send)
                 return
         if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
                 b"local=true" not in scope.get("query_string", b""):
