@@ -575,9 +575,12 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     load_before = os.getloadavg()
     time.sleep(max(0.0, window[0] - time.monotonic()))
     cpu_before = [cpu_seconds(pid) for pid in pids]
+    neighbour_pid = neighbour.pid if neighbour is not None else None
+    neighbour_cpu = -cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_before = machine_busy()
     time.sleep(max(0.0, window[1] - time.monotonic()))
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    neighbour_cpu += cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_after = machine_busy()
     busy = (busy_after[0] - busy_before[0]) / (busy_after[1] - busy_before[1])
     server_cpu = sum(cpus)
@@ -587,7 +590,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         proc.join(30)
     neighbourly = None
     if neighbour is not None:
-        neighbourly = summary(neighbour_out.get(timeout=600))
+        neighbourly = summary(neighbour_out.get(timeout=600), neighbour_cpu, args.seconds)
         neighbour.join(30)
     served = [sum(tally.moves for tally in tallies if tally.url == url) for url in urls]
     trips = [t for tally in tallies for t in tally.round_trips]
@@ -669,7 +672,8 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
             for p in neighbour["pairings"]) + f"; {neighbour['reads']} tournament reads "
             f"(p50 {neighbour['read_ms']['p50']:.0f} ms, p99 "
             f"{neighbour['read_ms']['p99']:.0f} ms); challenges by status "
-            f"{neighbour['challenges']}; errors {neighbour['errors']}")
+            f"{neighbour['challenges']}; errors {neighbour['errors']}; neighbour CPU "
+            f"{neighbour['cpu_s']:.1f} s ({neighbour['cpu_share'] * 100:.0f}% of a core)")
     if timeline:
         lines.append("round trips by second of the window (posted): n, p50 / p99 / max ms")
         lines.extend(f"  {t['second']:4d}  {t['n']:5d}  {t['p50']:7.1f} / {t['p99']:7.1f} / "

@@ -166,7 +166,9 @@ def neighbour_process(plan: NeighbourPlan, out: Any) -> None:
     out.put(asyncio.run(_main(plan)))
 
 
-def summary(tally: NeighbourTally) -> dict[str, Any]:
+def summary(tally: NeighbourTally, cpu: float, seconds: float) -> dict[str, Any]:
+    """The tally's figures, with the neighbour process's CPU time ``cpu`` over the window
+    of ``seconds``."""
     reads = sorted(tally.reads)
 
     def pct(q: float) -> float:
@@ -175,4 +177,4 @@ def summary(tally: NeighbourTally) -> dict[str, Any]:
     return {"pairings": [{"players": p, "round": r, "s": s} for p, r, s in tally.pairings],
             "reads": len(reads), "read_ms": {"p50": pct(0.5), "p99": pct(0.99)},
             "challenges": {str(k): v for k, v in sorted(tally.challenges.items())},
-            "errors": tally.errors}
+            "errors": tally.errors, "cpu_s": cpu, "cpu_share": cpu / seconds}
