@@ -16,7 +16,8 @@ both players' streams have received the ``gameState`` with it) and the acknowled
 POST's 200), p50 / p99 / max; moves per second; the server process's CPU time (from
 ``/proc/PID/stat``) per move, and the clients' own. Clients run in ``--procs`` processes of
 one asyncio loop each (uvloop when installed), on raw HTTP/1.1 keep-alive connections
-(``--client raw``: one connection per game for its moves, one per player for its stream) or
+(``--client raw``, ``bench/rawhttp.py``: one connection per game for its moves, one per
+player for its stream) or
 httpx (``--client httpx``), to compare what the clients cost. Everything is bounded: at most
 ``--games`` games and ``--seconds`` seconds, then every connection is closed.
 
@@ -58,6 +59,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from noisy_neighbour import NeighbourPlan, neighbour_process, summary
+from rawhttp import Answer, RawConnection, ndjson
 
 from chessarbiter.notation.pgn_reader import read_pgn_file
 
@@ -97,117 +99,16 @@ def load_lines(count: int, min_plies: int = 20) -> list[list[str]]:
 
 
 class Transport(Protocol):
-    """What a bot needs from HTTP: a request, and an NDJSON stream line by line."""
+    """What a bot needs from HTTP: a request, and an NDJSON stream line by line (a
+    ``rawhttp.RawConnection`` or an ``HttpxTransport``)."""
 
     async def request(self, method: str, path: str, token: str | None = None,
-                      data: dict[str, object] | None = None) -> tuple[int, bytes]: ...
+                      data: dict[str, object] | None = None) -> Answer: ...
 
     def stream(self, path: str, token: str) -> contextlib.AbstractAsyncContextManager[
         AsyncIterator[bytes]]: ...
 
     async def close(self) -> None: ...
-
-
-class RawConnection:
-    """One HTTP/1.1 keep-alive connection, requests one at a time (reopened when the server
-    closed it)."""
-
-    IDLE = 4.0  # reopen rather than reuse after this long (servers close idle ones at ~5 s)
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self._io: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self._used = 0.0
-
-    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        if self._io is not None and time.monotonic() - self._used < self.IDLE:
-            return self._io
-        await self.close()
-        self._io = await asyncio.open_connection(self.host, self.port)
-        return self._io
-
-    def _head(self, method: str, path: str, token: str | None, body: bytes) -> bytes:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-        if token is not None:
-            lines.append(f"Authorization: Bearer {token}")
-        if method == "POST":
-            lines.append(f"Content-Length: {len(body)}")
-            if body:
-                lines.append("Content-Type: application/json")
-        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-
-    async def request(self, method: str, path: str, token: str | None = None,
-                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
-        body = json.dumps(data).encode() if data else b""
-        reader, writer = await self._open()
-        writer.write(self._head(method, path, token, body))
-        status, chunked, length = await _read_head(reader)
-        answer = b"".join([c async for c in _chunks(reader)]) if chunked else (
-            await reader.readexactly(length))
-        self._used = time.monotonic()
-        return status, answer
-
-    @contextlib.asynccontextmanager
-    async def stream(self, path: str, token: str) -> AsyncIterator[AsyncIterator[bytes]]:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
-        try:
-            writer.write(self._head("GET", path, token, b""))
-            status, chunked, _ = await _read_head(reader)
-            if status != 200:
-                raise RuntimeError(f"GET {path}: {status}")
-            yield _lines(_chunks(reader) if chunked else _raw(reader))
-        finally:
-            writer.close()
-
-    async def close(self) -> None:
-        if self._io is not None:
-            self._io[1].close()
-            self._io = None
-
-
-async def _read_head(reader: asyncio.StreamReader) -> tuple[int, bool, int]:
-    """The status, whether the body is chunked, and its Content-Length."""
-    status_line = await reader.readline()
-    if not status_line:
-        raise ConnectionError("the server closed the connection")
-    status = int(status_line.split()[1])
-    chunked, length = False, 0
-    while True:
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n", b""):
-            return status, chunked, length
-        name, _, value = line.partition(b":")
-        name = name.strip().lower()
-        if name == b"content-length":
-            length = int(value)
-        elif name == b"transfer-encoding":
-            chunked = b"chunked" in value.lower()
-
-
-async def _chunks(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
-    while True:
-        size = int((await reader.readline()).split(b";")[0], 16)
-        if size == 0:
-            await reader.readline()
-            return
-        data = await reader.readexactly(size + 2)
-        yield data[:-2]
-
-
-async def _raw(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
-    while data := await reader.read(65536):
-        yield data
-
-
-async def _lines(parts: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-    """NDJSON lines (keep-alive empty lines left out) out of a body's parts."""
-    rest = b""
-    async for part in parts:
-        rest += part
-        *whole, rest = rest.split(b"\n")
-        for line in whole:
-            if line.strip():
-                yield line
 
 
 class HttpxTransport:
@@ -222,10 +123,11 @@ class HttpxTransport:
                                 max_keepalive_connections=games + 10))
 
     async def request(self, method: str, path: str, token: str | None = None,
-                      data: dict[str, object] | None = None) -> tuple[int, bytes]:
+                      data: dict[str, object] | None = None) -> Answer:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         response = await self._client.request(method, path, headers=headers, json=data)
-        return response.status_code, response.content
+        return Answer(response.status_code, response.content,
+                      {name.lower(): value for name, value in response.headers.raw})
 
     @contextlib.asynccontextmanager
     async def stream(self, path: str, token: str) -> AsyncIterator[AsyncIterator[bytes]]:
@@ -233,7 +135,7 @@ class HttpxTransport:
         async with self._client.stream("GET", path, headers=headers) as response:
             if response.status_code != 200:
                 raise RuntimeError(f"GET {path}: {response.status_code}")
-            yield _lines(response.aiter_raw())
+            yield ndjson(response.aiter_raw())
 
     async def close(self) -> None:
         await self._client.aclose()
@@ -307,7 +209,7 @@ class Bot:
 
     async def create(self) -> tuple[str, str, str]:
         limit, increment = self.plan.control
-        status, body = await self.transport.request(
+        status, body, _ = await self.transport.request(
             "POST", "/api/challenge/open",
             data={"clock.limit": limit, "clock.increment": increment,
                   "name": f"load {self.number}"})
@@ -367,7 +269,7 @@ class Bot:
                 token = white if ply % 2 else black
                 posted = time.monotonic()
                 sent[ply] = [posted, 0]
-                status, _ = await self.moves.request(
+                status, _, _ = await self.moves.request(
                     "POST", f"/api/board/game/{game_id}/move/{move}", token)
                 done = time.monotonic()
                 if status != 200:
@@ -408,8 +310,6 @@ class Bot:
 
 async def _client_main(plan: Plan) -> Tally:
     tally = Tally(plan.url)
-    parsed = urllib.parse.urlsplit(plan.url)
-    host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     shared: Transport | None = None
     if plan.client == "httpx":
         shared = HttpxTransport(plan.url, plan.games)
@@ -418,7 +318,7 @@ async def _client_main(plan: Plan) -> Tally:
     own: list[Transport] = []
     for number in range(plan.games):
         if shared is None:
-            moves = RawConnection(host, port)
+            moves = RawConnection.to(plan.url)
             own.append(moves)
             bots.append(Bot(plan, tally, moves, moves, number, random.Random(rng.random())))
         else:
@@ -575,9 +475,12 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     load_before = os.getloadavg()
     time.sleep(max(0.0, window[0] - time.monotonic()))
     cpu_before = [cpu_seconds(pid) for pid in pids]
+    neighbour_pid = neighbour.pid if neighbour is not None else None
+    neighbour_cpu = -cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_before = machine_busy()
     time.sleep(max(0.0, window[1] - time.monotonic()))
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    neighbour_cpu += cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_after = machine_busy()
     busy = (busy_after[0] - busy_before[0]) / (busy_after[1] - busy_before[1])
     server_cpu = sum(cpus)
@@ -587,7 +490,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         proc.join(30)
     neighbourly = None
     if neighbour is not None:
-        neighbourly = summary(neighbour_out.get(timeout=600))
+        neighbourly = summary(neighbour_out.get(timeout=600), neighbour_cpu, args.seconds)
         neighbour.join(30)
     served = [sum(tally.moves for tally in tallies if tally.url == url) for url in urls]
     trips = [t for tally in tallies for t in tally.round_trips]
@@ -669,7 +572,8 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
             for p in neighbour["pairings"]) + f"; {neighbour['reads']} tournament reads "
             f"(p50 {neighbour['read_ms']['p50']:.0f} ms, p99 "
             f"{neighbour['read_ms']['p99']:.0f} ms); challenges by status "
-            f"{neighbour['challenges']}; errors {neighbour['errors']}")
+            f"{neighbour['challenges']}; errors {neighbour['errors']}; neighbour CPU "
+            f"{neighbour['cpu_s']:.1f} s ({neighbour['cpu_share'] * 100:.0f}% of a core)")
     if timeline:
         lines.append("round trips by second of the window (posted): n, p50 / p99 / max ms")
         lines.extend(f"  {t['second']:4d}  {t['n']:5d}  {t['p50']:7.1f} / {t['p99']:7.1f} / "

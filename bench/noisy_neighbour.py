@@ -5,9 +5,12 @@ it pairs a round, enters every board's result, pairs the next (a Dutch pairing, 
 for seconds) and so on, while
 ``--neighbour-readers`` clients read the tournament (standings, crosstable) in a loop; and
 (ii) ``--spammers`` accounts each send challenges as fast as their rate limit lets them
-(waiting the 429's ``Retry-After``). It needs a server with ``--open-registration``. What
-it measured (pairings' durations, reads, challenges accepted and refused) goes back to the
-parent; the games' own figures say what the neighbour cost them."""
+(waiting the 429's ``Retry-After``). It needs a server with ``--open-registration``. It
+stops asking when the window ends (a pairing asked for is awaited); what it measured in the
+window (pairings' durations, reads, challenges accepted and refused) goes back to the
+parent; the games' own figures say what the neighbour cost them. Each of its clients (the
+director, every reader and spammer) has one keep-alive connection of ``rawhttp``: a lean
+client, so that the neighbour's load is the server's work more than its own CPU."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+from rawhttp import RawConnection
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -49,20 +52,30 @@ class NeighbourTally:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+TIMEOUT = 60.0
+"""Seconds for a request; a pairing's or a read's may take longer (``LONG``)."""
+LONG = 600.0
 
 
-async def _register(client: httpx.AsyncClient, name: str) -> str:
-    answer = await client.post("/api/register", data={"username": name})
-    answer.raise_for_status()
-    token: str = answer.json()["token"]
+async def _post(client: RawConnection, path: str, token: str | None = None,
+                form: dict[str, str] | None = None) -> Any:
+    """``POST path`` that must succeed: its JSON answer."""
+    answer = await client.request("POST", path, token, form=form, timeout=TIMEOUT)
+    if answer.status != 200:
+        raise RuntimeError(f"POST {path}: {answer.status} {answer.body[:200]!r}")
+    return answer.json()
+
+
+async def _register(client: RawConnection, name: str) -> str:
+    token: str = (await _post(client, "/api/register", form={"username": name}))["token"]
     return token
 
 
 class Neighbour:
-    def __init__(self, plan: NeighbourPlan, client: httpx.AsyncClient) -> None:
-        self.plan, self.client = plan, client
+    def __init__(self, plan: NeighbourPlan) -> None:
+        self.plan = plan
+        self.client = RawConnection.to(plan.url)
+        """The director's connection."""
         self.tally = NeighbourTally()
         self.current: int | None = None
         """The tournament being directed (the readers read it)."""
@@ -91,23 +104,22 @@ class Neighbour:
             while self.live():
                 await asyncio.sleep(0.1)
         finally:
+            if tasks:  # each ends its request, then stops
+                await asyncio.wait(tasks, timeout=10)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await self.client.close()
         return self.tally
 
     async def prepare(self, token: str, size: int) -> int:
         """A tournament of ``size`` players made and filled, before the window: its number."""
-        made = await self.client.post("/api/tournament/new", headers=_auth(token), data={
+        made = await _post(self.client, "/api/tournament/new", token, form={
             "name": f"neighbour {size}", "system": "swiss", "rounds": "9"})
-        made.raise_for_status()
-        number = made.json()["id"]
+        number = made["id"]
         for n in range(size):
-            added = await self.client.post(f"/api/tournament/{number}/player",
-                                           headers=_auth(token),
-                                           data={"name": f"Player {n:04d}",
-                                                 "rating": str(1000 + 7 * n % 1500)})
-            added.raise_for_status()
+            await _post(self.client, f"/api/tournament/{number}/player", token,
+                        form={"name": f"Player {n:04d}", "rating": str(1000 + 7 * n % 1500)})
         return int(number)
 
     async def direct(self, token: str, number: int, size: int) -> None:
@@ -117,56 +129,63 @@ class Neighbour:
             if not self.live():
                 return
             began = time.monotonic()
-            paired = await self.client.post(f"/api/tournament/{number}/pair",
-                                            headers=_auth(token), timeout=600)
-            if paired.status_code != 200:
-                self.tally.error(f"pair {paired.status_code}")
+            paired = await self.client.request("POST", f"/api/tournament/{number}/pair",
+                                               token, timeout=LONG)
+            if paired.status != 200:
+                self.tally.error(f"pair {paired.status}")
                 return
             self.tally.pairings.append((size, round_no, time.monotonic() - began))
             for board, _ in enumerate(paired.json()["boards"], 1):
-                entered = await self.client.post(
-                    f"/api/tournament/{number}/result", headers=_auth(token),
-                    data={"round": str(round_no), "board": str(board),
-                          "result": self.rng.choice(RESULTS)})
-                if entered.status_code != 200:
-                    self.tally.error(f"result {entered.status_code}")
+                if not self.live():
+                    return
+                entered = await self.client.request(
+                    "POST", f"/api/tournament/{number}/result", token,
+                    form={"round": str(round_no), "board": str(board),
+                          "result": self.rng.choice(RESULTS)}, timeout=TIMEOUT)
+                if entered.status != 200:
+                    self.tally.error(f"result {entered.status}")
 
     async def read(self) -> None:
-        while True:
-            if self.current is None:
-                await asyncio.sleep(0.1)
-                continue
-            began = time.monotonic()
-            answer = await self.client.get(f"/api/tournament/{self.current}", timeout=600)
-            if answer.status_code == 200:
-                self.tally.reads.append(time.monotonic() - began)
-            else:
-                self.tally.error(f"read {answer.status_code}")
+        client = RawConnection.to(self.plan.url)
+        try:
+            while self.live():
+                if self.current is None:
+                    await asyncio.sleep(0.1)
+                    continue
+                began = time.monotonic()
+                answer = await client.request("GET", f"/api/tournament/{self.current}",
+                                              timeout=LONG)
+                if answer.status == 200:
+                    self.tally.reads.append(time.monotonic() - began)
+                else:
+                    self.tally.error(f"read {answer.status}")
+        finally:
+            await client.close()
 
     async def spam(self, token: str, target: str) -> None:
-        while True:
-            answer = await self.client.post(f"/api/challenge/{target}", headers=_auth(token),
-                                            data={"clock.limit": "60"})
-            status = answer.status_code
-            self.tally.challenges[status] = self.tally.challenges.get(status, 0) + 1
-            if status == 429:
-                await asyncio.sleep(float(answer.headers.get("Retry-After", "1")))
-            elif status != 200:
-                await asyncio.sleep(1)
-
-
-async def _main(plan: NeighbourPlan) -> NeighbourTally:
-    limits = httpx.Limits(max_connections=plan.readers + plan.spammers + 4)
-    async with httpx.AsyncClient(base_url=plan.url, limits=limits, timeout=60) as client:
-        return await Neighbour(plan, client).run()
+        client = RawConnection.to(self.plan.url)
+        try:
+            while self.live():
+                answer = await client.request("POST", f"/api/challenge/{target}", token,
+                                              form={"clock.limit": "60"}, timeout=TIMEOUT)
+                status = answer.status
+                self.tally.challenges[status] = self.tally.challenges.get(status, 0) + 1
+                if status == 429:
+                    await asyncio.sleep(float(answer.headers.get(b"retry-after", b"1")))
+                elif status != 200:
+                    await asyncio.sleep(1)
+        finally:
+            await client.close()
 
 
 def neighbour_process(plan: NeighbourPlan, out: Any) -> None:
     """The neighbour's process: its tally to ``out``."""
-    out.put(asyncio.run(_main(plan)))
+    out.put(asyncio.run(Neighbour(plan).run()))
 
 
-def summary(tally: NeighbourTally) -> dict[str, Any]:
+def summary(tally: NeighbourTally, cpu: float, seconds: float) -> dict[str, Any]:
+    """The tally's figures, with the neighbour process's CPU time ``cpu`` over the window
+    of ``seconds``."""
     reads = sorted(tally.reads)
 
     def pct(q: float) -> float:
@@ -175,4 +194,4 @@ def summary(tally: NeighbourTally) -> dict[str, Any]:
     return {"pairings": [{"players": p, "round": r, "s": s} for p, r, s in tally.pairings],
             "reads": len(reads), "read_ms": {"p50": pct(0.5), "p99": pct(0.99)},
             "challenges": {str(k): v for k, v in sorted(tally.challenges.items())},
-            "errors": tally.errors}
+            "errors": tally.errors, "cpu_s": cpu, "cpu_share": cpu / seconds}

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.acceptance.installs import Ahead
+from tests.services import drop_schemas
 from tests.tournament.conftest import BbpAhead
 
 SLOW_FIRST = (
@@ -89,3 +90,4 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     for ahead in config.stash.get(AHEAD, []):
         ahead.stop()
+    drop_schemas()  # this process's PostgreSQL schemas, if it made any

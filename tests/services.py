@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -27,18 +29,74 @@ def postgres_dsn() -> str:
     return dsn
 
 
+SCHEMA_NAME = re.compile(r"t([0-9a-f]{16})_\w*")
+"""A test schema: ``t``, the key of the test process that made it, ``_`` and its name."""
+
+_run: tuple[int, Any] | None = None
+"""This process's key and the PostgreSQL session holding the key's advisory lock while the
+process lives: its schemas are its own (another run side by side has another key), and a
+key whose lock nobody holds is a finished or crashed run's."""
+
+
+def _run_key(dsn: str) -> int:
+    """This process's key, claimed on first use (the schemas of runs gone are dropped)."""
+    global _run
+    if _run is None:
+        import psycopg
+
+        key = secrets.randbits(63) | 1
+        session = psycopg.connect(dsn, autocommit=True)
+        session.execute("SELECT pg_advisory_lock(%s)", (key,))
+        _run = key, session
+        _sweep(session, key)
+    return _run[0]
+
+
+def _sweep(session: Any, own: int) -> None:
+    """Drop the test schemas whose run holds its key no more (its session ended)."""
+    names = [row[0] for row in session.execute("SELECT nspname FROM pg_namespace")]
+    runs: dict[int, list[str]] = {}
+    for name in names:
+        if (match := SCHEMA_NAME.fullmatch(name)) is not None:
+            runs.setdefault(int(match[1], 16), []).append(name)
+    for key, schemas in runs.items():
+        if key == own or not session.execute("SELECT pg_try_advisory_lock(%s)",
+                                             (key,)).fetchone()[0]:
+            continue  # a run in progress
+        try:
+            for schema in schemas:
+                session.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        finally:
+            session.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
 def fresh_schema(name: str) -> str:
-    """A URI of the test database whose tables live in the emptied schema ``name`` (a store
-    of its own for one test)."""
+    """A URI of the test database whose tables live in the emptied schema ``name`` of this
+    test process (a store of its own for one test; dropped at the end of the run)."""
     dsn = postgres_dsn()
     import psycopg
 
-    schema = "t_" + re.sub(r"\W", "_", name.lower())[:50]
+    key = _run_key(dsn)
+    schema = f"t{key:016x}_" + re.sub(r"\W", "_", name.lower())[:45]
     with psycopg.connect(dsn, autocommit=True) as db:
         db.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         db.execute(f"CREATE SCHEMA {schema}")
     separator = "&" if "?" in dsn else "?"
     return f"{dsn}{separator}options=-csearch_path%3D{schema}"
+
+
+def drop_schemas() -> None:
+    """Drop this process's test schemas and release its key (at the end of a run)."""
+    global _run
+    if _run is None:
+        return
+    key, session = _run
+    _run = None
+    try:
+        session.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        _sweep(session, 0)
+    finally:
+        session.close()
 
 
 def redis_url() -> str:
