@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
+import pytest
 from starlette.types import Message, Receive, Scope, Send
 
 from chessarbiter.server.app import create_app
@@ -182,3 +184,30 @@ def test_a_client_sending_its_body_slowly_holds_no_turn(tmp_path: Any) -> None:
         await asyncio.gather(*slow, return_exceptions=True)
 
     asyncio.run(main())
+
+
+def test_a_client_gone_while_its_body_is_read_is_no_failure(
+        tmp_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Through the server's own stack: a challenge whose client goes away mid-body is
+    answered 400 (to no one), no error is logged, no challenge is made."""
+    server = create_app(ServerConfig(db=tmp_path / "games.sqlite"))
+    parts: list[Message] = [{"type": "http.disconnect"},
+                            {"type": "http.request", "body": b"rated=", "more_body": True}]
+
+    async def receive() -> Message:
+        return parts.pop()
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async def main() -> None:
+        await server({"type": "http", "method": "POST", "path": "/api/challenge/open",
+                      "headers": [(b"content-type", b"application/x-www-form-urlencoded")],
+                      "query_string": b""}, receive, send)
+
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(main())
+    assert sent[0]["status"] == 400
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -13,7 +13,7 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -24,7 +24,12 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.http.cors import Cors
-from chessarbiter.server.http.failures import api_error, database_error, server_error
+from chessarbiter.server.http.failures import (
+    api_error,
+    client_gone,
+    database_error,
+    server_error,
+)
 from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
@@ -133,6 +138,7 @@ def starlette_app(hub: Hub) -> Starlette:
         Middleware(SecurityHeaders), Middleware(Cors), Middleware(BodyLimit)],
                     exception_handlers={
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
+        ClientDisconnect: client_gone,
         StoreError: database_error, Exception: server_error})
     app.state.hub = hub
     app.state.openapi = api_document()

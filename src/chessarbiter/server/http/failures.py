@@ -1,13 +1,14 @@
 """The answers to a request that failed: an :class:`ApiError` as lichess answers it
-(``{"error": "..."}``), a database that fails as 503, anything else as 500 (logged with
-its traceback); the app's exception handlers, also the fast path's."""
+(``{"error": "..."}``), a database that fails as 503, a client gone before its request was
+read as 400 (to no one; not logged as a failure), anything else as 500 (logged with its
+traceback); the app's exception handlers, also the fast path's."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from chessarbiter.server.errors import ApiError
@@ -31,6 +32,14 @@ async def database_error(request: Request, exc: Exception) -> Response:
                                   "changed, try again later"}, status_code=503)
 
 
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """The client went away while its request was being read: nothing was done, and the
+    answer reaches no one."""
+    log.info("%s %s: the client went away before its request was read", request.method,
+             request.url.path)
+    return JSONResponse({"error": "the request was not received whole"}, status_code=400)
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     """The last handler (and the fast path's): a failure of SQLite, the store or the
     PostgreSQL driver as :func:`database_error`; anything else a 500 naming the error's
@@ -38,5 +47,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, sqlite3.Error | StoreError) or \
             type(exc).__module__.partition(".")[0] == "psycopg":
         return await database_error(request, exc)
+    if isinstance(exc, ClientDisconnect):
+        return await client_gone(request, exc)
     log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
     return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
