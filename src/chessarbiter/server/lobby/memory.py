@@ -4,6 +4,7 @@ minutes)."""
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,16 +35,35 @@ class MemoryLobby:
         self.now_ms = now_ms
         self.challenges: dict[str, Challenge] = {}
         self.seeks: list[Seek] = []
+        self._made: deque[tuple[int, str]] = deque()
+        """When each challenge was made, oldest first (the time source is monotonic): the
+        expired ones are found at the front, whatever the number kept."""
+        self._of: dict[str, dict[str, None]] = {}
+        """Each account's challenges, made and received, by id, in the order made."""
 
     async def keep(self, challenge: Challenge) -> None:
         self.expire()
         self.challenges[challenge.id] = challenge
+        self._made.append((challenge.created_ms, challenge.id))
+        for account in (challenge.challenger.id, challenge.dest.id):
+            self._of.setdefault(account, {})[challenge.id] = None
 
     def expire(self) -> None:
         """Forget the challenges unanswered for :data:`CHALLENGE_EXPIRY_MS`."""
         oldest = self.now_ms() - CHALLENGE_EXPIRY_MS
-        for challenge in [c for c in self.challenges.values() if c.created_ms <= oldest]:
-            del self.challenges[challenge.id]
+        while self._made and self._made[0][0] <= oldest:
+            self._forget(self._made.popleft()[1])
+
+    def _forget(self, challenge_id: str) -> Challenge | None:
+        challenge = self.challenges.pop(challenge_id, None)
+        if challenge is not None:
+            for account in (challenge.challenger.id, challenge.dest.id):
+                ids = self._of.get(account)
+                if ids is not None:
+                    ids.pop(challenge_id, None)
+                    if not ids:
+                        del self._of[account]
+        return challenge
 
     async def find(self, challenge_id: str) -> Challenge:
         self.expire()
@@ -53,13 +73,14 @@ class MemoryLobby:
         return challenge
 
     async def take(self, challenge: Challenge) -> None:
-        if self.challenges.pop(challenge.id, None) is None:
+        if self._forget(challenge.id) is None:
             raise ApiError(404, f"no open challenge {challenge.id!r}")
 
     async def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
         self.expire()
-        incoming = [c for c in self.challenges.values() if c.dest.id == account.id]
-        outgoing = [c for c in self.challenges.values() if c.challenger.id == account.id]
+        mine = [self.challenges[i] for i in self._of.get(account.id, {})]
+        incoming = [c for c in mine if c.dest.id == account.id]
+        outgoing = [c for c in mine if c.challenger.id == account.id]
         return incoming, outgoing
 
     async def seek(self, account: Account | None, request: GameRequest, pair: Pair
