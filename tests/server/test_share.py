@@ -15,7 +15,7 @@ from starlette.types import Message, Receive, Scope, Send
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.http.fastpath import FastPath
-from chessarbiter.server.http.share import AT_ONCE, Share
+from chessarbiter.server.http.share import AT_ONCE, BEHIND_S, Pulse, Share
 
 
 def game_of(method: str, path: str) -> str | None:
@@ -211,3 +211,69 @@ def test_a_client_gone_while_its_body_is_read_is_no_failure(
         asyncio.run(main())
     assert sent[0]["status"] == 400
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+class Loop:
+    """An event loop's lateness as the test sets it, on a clock that only the share's own
+    pauses advance."""
+
+    def __init__(self) -> None:
+        self.behind = True
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def pause(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def test_while_the_loop_is_behind_requests_not_about_a_game_wait() -> None:
+    async def main() -> None:
+        inner, loop = Slow(), Loop()
+        inner.go.set()
+        share = Share(inner, game_of, behind=lambda: loop.behind, patience=2.0,
+                      clock=loop.clock, pause=loop.pause)
+        lobby = asyncio.create_task(call(share, "/lobby"))
+        move = asyncio.create_task(call(share, "/game/abcd1234", "POST"))
+        await settle()
+        assert inner.started == ["/game/abcd1234"] and move.done()
+        assert not lobby.done() and 0 < loop.now < 2.0
+        loop.behind = False
+        await settle()
+        assert inner.started == ["/game/abcd1234", "/lobby"] and lobby.done()
+
+    asyncio.run(main())
+
+
+def test_a_request_waits_for_the_loop_no_longer_than_its_patience() -> None:
+    async def main() -> None:
+        inner, loop = Slow(), Loop()
+        inner.go.set()
+        share = Share(inner, game_of, behind=lambda: True, patience=0.5, clock=loop.clock,
+                      pause=loop.pause)
+        answer = await asyncio.wait_for(call(share, "/lobby"), 5)
+        assert answer[0]["status"] == 200 and 0.5 <= loop.now < 0.6
+
+    asyncio.run(main())
+
+
+def test_the_pulse_finds_the_loop_behind_when_its_timer_fires_late() -> None:
+    async def main() -> None:
+        loop = Loop()
+        lateness = [0.001, 0.02, 0.0]
+
+        async def sleep(seconds: float) -> None:  # a timer firing late by the next amount
+            loop.now += seconds + (lateness.pop(0) if lateness else 0.0)
+            await asyncio.sleep(0)
+            if not lateness:
+                await asyncio.Event().wait()  # no more beats
+
+        pulse = Pulse(clock=loop.clock, sleep=sleep)
+        assert not pulse.behind()  # starts measuring
+        await settle()
+        assert pulse.late == pytest.approx(0.02) and pulse.behind()  # 20 ms late
+        assert pulse.late > BEHIND_S
+
+    asyncio.run(main())

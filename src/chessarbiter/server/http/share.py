@@ -11,12 +11,19 @@ wait here. A request's body (a form or JSON, up to the body limit; any other is 
 unread) is received before it takes a turn, so a client sending its body slowly holds
 none; a turn is held until the answer starts, so a stream gives it back at once. Beyond
 :data:`WAITING` requests waiting, a new one is answered 503 with ``Retry-After`` rather
-than queued without bound (docs/server.md, "Limits")."""
+than queued without bound (docs/server.md, "Limits").
+
+Turns alone do not give the games the loop when it is saturated (a burst of challenges on
+a busy machine: every request's steps queue, moves' among them). So a request with its
+turn also waits while the loop is behind (:class:`Pulse`: a timer every
+:data:`PULSE_S` came more than :data:`BEHIND_S` late), at most :data:`PATIENCE_S`: under
+more load than it can carry, the server serves the games first."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -29,20 +36,60 @@ AT_ONCE: Final = 4
 WAITING: Final = 1_000
 """Such requests waiting for their turn before a new one is refused (503)."""
 
+PULSE_S: Final = 0.01
+"""How often the event loop's lateness is measured."""
+BEHIND_S: Final = 0.005
+"""A loop whose timer fires this much late is behind: requests not about a game wait."""
+PATIENCE_S: Final = 2.0
+"""How long such a request waits for the loop to catch up before it goes on anyway."""
+
 GameOf = Callable[[str, str], Any]
 """The game a request is about by its method and path, ``None`` when none
 (:meth:`~chessarbiter.server.http.routes.Table.game_of`)."""
 
 
+class Pulse:
+    """The event loop's lateness: a timer set every :data:`PULSE_S` notes how late it
+    fired (started by the first :meth:`behind`, on the running loop; ``clock`` and
+    ``sleep`` default to the loop's time and timers)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.late = 0.0
+        self.clock = clock
+        self.sleep = sleep
+        self._task: asyncio.Task[None] | None = None
+
+    def behind(self) -> bool:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._beat())
+        return self.late > BEHIND_S
+
+    async def _beat(self) -> None:
+        clock = self.clock or asyncio.get_running_loop().time
+        while True:
+            due = clock() + PULSE_S
+            await self.sleep(PULSE_S)
+            self.late = clock() - due
+
+
 class Share:
     """An ASGI app: ``app``'s requests about a game (found by ``game_of``) at once, the
-    others at most ``at_once`` in progress (their answer not yet started)."""
+    others at most ``at_once`` in progress (their answer not yet started), each starting
+    once the loop is not ``behind`` (default: a :class:`Pulse`'s) or after ``patience``
+    seconds on ``clock``, looking again every :data:`PULSE_S` (``pause``)."""
 
     def __init__(self, app: ASGIApp, game_of: GameOf, at_once: int = AT_ONCE,
-                 waiting: int = WAITING) -> None:
+                 waiting: int = WAITING, behind: Callable[[], bool] | None = None,
+                 patience: float = PATIENCE_S, clock: Callable[[], float] = time.monotonic,
+                 pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.app = app
         self.game_of = game_of
         self.waiting = waiting
+        self.behind = Pulse().behind if behind is None else behind
+        self.patience = patience
+        self.clock = clock
+        self.pause = pause
         self._turns = asyncio.Semaphore(at_once)
         self._queued = 0
 
@@ -75,6 +122,9 @@ class Share:
             await send(message)
 
         try:
+            until = self.clock() + self.patience
+            while self.behind() and self.clock() < until:
+                await self.pause(PULSE_S)
             await self.app(scope, receive, sending)
         finally:
             give_back()
