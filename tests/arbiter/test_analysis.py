@@ -4,6 +4,7 @@ back on replay, and set-up positions judged when the game is created (Art. 5.1.1
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -24,6 +25,7 @@ from chessarbiter.arbiter import (
     from_jsonl,
     to_jsonl,
 )
+from chessarbiter.arbiter.errors import AnalysisAsked
 from chessarbiter.arbiter.oracles import MateOracle, mate_verdict
 from chessarbiter.clock import parse_human
 from chessarbiter.core import Position
@@ -31,7 +33,7 @@ from chessarbiter.core.squares import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.laws.deadpos.verdict import SOLVER_VERSION
 from chessarbiter.laws.endings import Result, Termination
-from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, RuleProfile
+from chessarbiter.laws.profiles import FIDE_2000, FIDE_2023, USCF, RuleProfile
 from tests.arbiter.driver import MIN, B, S, W
 
 PAWN_WALLS = "8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1"
@@ -231,3 +233,43 @@ def test_a_dead_start_is_recorded_in_the_header_and_read_back() -> None:
     setup = GameSetup(FIDE_2023, fen=PAWN_WALLS)
     assert Game.replay(setup, (), dead_check=always_dead).outcome is None  # nothing recorded
     assert Game.replay(setup, (), start=g.start_analysis).outcome == g.outcome
+
+
+@pytest.mark.parametrize(("event", "winner"), [(Resigned(1_000, W), B),
+                                               (FlagClaimed(2 * MIN, W), W)])
+def test_the_arbiter_says_which_events_ask_for_an_analysis(
+        event: Resigned | FlagClaimed, winner: Side) -> None:
+    """``apply_unless_asked``: a ruling that asks the mate oracle leaves the game unchanged
+    and hands the question over; the event replayed with the answer rules as ``apply``."""
+    asked: list[Side] = []
+
+    def counted(pos: Position, colour: Side) -> Verdict:
+        asked.append(colour)
+        return Verdict(Winnability.UNWINNABLE, colour, reason="pawn structures")
+
+    g = game(mate_oracle=counted)
+    g.apply(ClocksStarted(0))
+    g.apply_unless_asked(Moved(500, W, "h2h3"))  # no question: played
+    before = to_jsonl(g)
+    with pytest.raises(AnalysisAsked) as question:
+        g.apply_unless_asked(event)
+    assert to_jsonl(g) == before and not g.is_over and asked == []
+    assert question.value.colour is winner
+    verdict = question.value.answer()
+    assert asked == [winner] and verdict.reason == "pawn structures"
+    analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
+    g.replay_event(replace(event, analysis=analysis), recorded=True)
+    same = game(mate_oracle=counted)
+    same.apply(ClocksStarted(0))
+    same.apply(Moved(500, W, "h2h3"))
+    same.apply(event)
+    assert to_jsonl(g) == to_jsonl(same) and g.outcome == same.outcome
+
+
+def test_under_us_chess_a_flag_asks_no_analysis() -> None:
+    """Rule 14E decides on material: the ruling never asks the oracle."""
+    g = game(profile=USCF)  # never_asked would fail the test if it were asked
+    g.apply(ClocksStarted(0))
+    g.apply(Moved(1_000, W, "h2h3"))
+    decisions = g.apply_unless_asked(FlagClaimed(2 * MIN, W))
+    assert decisions and g.is_over

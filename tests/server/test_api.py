@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from chessarbiter.arbiter import oracles
 from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games import hub as hub_module
 from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
@@ -418,10 +418,10 @@ def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
 
 def test_an_undetermined_flag_awaits_the_arbiter(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    def undetermined(pos: object, colour: Side) -> Verdict:
+    def undetermined(pos: object, colour: Side, *args: object, **kwargs: object) -> Verdict:
         return Verdict(Winnability.UNDETERMINED, colour, reason="budget spent")
 
-    monkeypatch.setattr(hub_module, "mate_verdict", undetermined)
+    monkeypatch.setattr(oracles, "can_checkmate", undetermined)  # the full analysis
 
     async def scenario(s: InProcess) -> None:
         game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import Verdict
+
 
 class ArbiterError(ValueError):
     """An event the game cannot accept (out of turn, no such offer, illegal move, ...)."""
@@ -22,3 +27,16 @@ class FlagFallenError(ArbiterError):
 
 class LogFormatError(ArbiterError):
     """A JSON-lines game log that cannot be read; names the line and the field."""
+
+
+class AnalysisAsked(ArbiterError):
+    """From :meth:`~chessarbiter.arbiter.game.Game.apply_unless_asked`: the ruling on the
+    event asks whether ``colour`` can still checkmate (Art. 5.1.2, 6.9, 7.5.5; F23 5.1.2),
+    and the game is left as it was. :meth:`answer` is the game's mate oracle on the position
+    (it may take seconds: a caller with an event loop runs it elsewhere); the event is then
+    replayed with the answer recorded as its analysis."""
+
+    def __init__(self, answer: Callable[[], Verdict], colour: Side) -> None:
+        self.answer = answer
+        self.colour = colour
+        super().__init__(f"the ruling asks whether {colour.name.lower()} can still checkmate")

@@ -18,7 +18,12 @@ from typing import Any, Final
 
 from chessarbiter.arbiter import draws, irregularities, mating, moves, online, rulings, timing
 from chessarbiter.arbiter.decisions import Decision
-from chessarbiter.arbiter.errors import ArbiterError, FlagFallenError, GameOverError
+from chessarbiter.arbiter.errors import (
+    AnalysisAsked,
+    ArbiterError,
+    FlagFallenError,
+    GameOverError,
+)
 from chessarbiter.arbiter.events import (
     ARBITER_EVENTS,
     AbandonmentClaimed,
@@ -64,6 +69,7 @@ from chessarbiter.clock.records import Flag, Side
 from chessarbiter.core.moves import uci
 from chessarbiter.core.position import STARTING_FEN, Position
 from chessarbiter.core.squares import SQUARE_NAMES
+from chessarbiter.laws.deadpos import Verdict
 from chessarbiter.laws.endings import Outcome
 from chessarbiter.laws.profiles import FIDE_2023, RuleProfile
 
@@ -238,6 +244,24 @@ class Game:
         Raises :class:`ArbiterError` (the game unchanged) if the event is not allowed; an
         event may not bring its own analysis (the arbiter records it)."""
         return self._apply(event, None)
+
+    def apply_unless_asked(self, event: Event) -> tuple[Decision, ...]:
+        """As :meth:`apply`, unless the ruling asks the mate oracle: then
+        :class:`AnalysisAsked` (the game unchanged) carries the question, for the caller to
+        answer and :meth:`replay_event` the event with the answer recorded. So a server
+        knows which events need an analysis from the arbiter itself."""
+        table = self._table
+        oracle = table.oracle
+
+        def asked(pos: Position, colour: Side) -> Verdict:
+            position = pos.copy()
+            raise AnalysisAsked(lambda: oracle(position, colour), colour)
+
+        table.oracle = asked
+        try:
+            return self._apply(event, None)
+        finally:
+            table.oracle = oracle
 
     def _apply(self, event: Event, recorded: bool | None) -> tuple[Decision, ...]:
         """``recorded``: ``None`` live, else replaying a log that does (True) or does not

@@ -28,20 +28,17 @@ from dataclasses import replace
 from typing import Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
-from chessarbiter.arbiter.errors import ArbiterError
+from chessarbiter.arbiter.errors import AnalysisAsked, ArbiterError
 from chessarbiter.arbiter.events import (
     Analysis,
     Event,
     FlagObserved,
     Moved,
     Question,
-    Resigned,
 )
 from chessarbiter.arbiter.game import Game
-from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
-from chessarbiter.laws.profiles import FlagRule
 from chessarbiter.server.accounts import (
     Account,
     Accounts,
@@ -467,16 +464,19 @@ class Hub:
             raise OwnedElsewhere(entry.id, "another process owns it now")
 
     async def _rule(self, entry: HubGame, event: Event) -> tuple[Decision, ...] | None:
-        """The arbiter's ruling on ``event``. When the ruling asks whether the opponent can
-        still checkmate (a flag, Art. 6.9; a resignation under F23 5.1.2), the analysis runs
-        in a worker thread (it may take seconds) and the event is applied with its answer
-        recorded, as the arbiter records it; ``None`` if the game changed meanwhile."""
-        winner = _asks_can_mate(entry.game, event)
-        if winner is None or self._rulings is None:
+        """The arbiter's ruling on ``event``. When the ruling asks whether a side can still
+        checkmate (the arbiter says so: :class:`AnalysisAsked`; a flag, Art. 6.9; a
+        resignation under F23 5.1.2), the analysis runs in a worker thread (it may take
+        seconds) and the event is applied with its answer recorded, as the arbiter records
+        it; ``None`` if the game changed meanwhile."""
+        if self._rulings is None:
             return entry.live.apply(event)
+        try:
+            return entry.game.apply_unless_asked(event)
+        except AnalysisAsked as asked:
+            question = asked
         version = entry.version
-        verdict = await self.loop.run_in_executor(
-            self._rulings, mate_verdict, entry.game.position(), winner)
+        verdict = await self.loop.run_in_executor(self._rulings, question.answer)
         if entry.version != version:
             return None
         analysis = Analysis(Question.CAN_MATE, verdict.outcome, verdict.reason)
@@ -830,18 +830,6 @@ def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str]]:
         "SELECT s.id, s.store_id FROM server_games s JOIN games g "
         "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
         "ORDER BY g.id").fetchall()
-
-
-def _asks_can_mate(game: Game, event: Event) -> Side | None:
-    """The side whose mating chances the arbiter's ruling on ``event`` asks about: the
-    opponent of the side whose flag falls (Art. 6.9; not under US Chess' material list,
-    14E) or who resigns where that draws if the opponent cannot mate (F23 5.1.2)."""
-    profile = game.setup.profile
-    if type(event) is FlagObserved and profile.flag_rule is not FlagRule.USCF_MATERIAL:
-        return game.to_move.opponent
-    if type(event) is Resigned and profile.resignation_drawn_if_opponent_cannot_mate:
-        return event.side.opponent
-    return None
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:
