@@ -27,9 +27,10 @@ delays charged to a player (docs/server.md, "Clocks, flags and lag"); never more
 network time (the round trip) when none is.
 
 ``--neighbour`` adds the noisy neighbour of ``bench/noisy_neighbour.py`` in its own process
-(tournaments of ``--neighbour-players`` paired round after round and read by
-``--neighbour-readers`` clients, ``--spammers`` accounts sending challenges at their rate
-limit); the server is started with ``--open-registration`` for it.
+(tournaments of ``--neighbour-players`` paired ``--neighbour-rounds`` rounds each, one
+after the other, and read by ``--neighbour-readers`` clients, ``--spammers`` accounts
+sending challenges at their rate limit); the server is started with
+``--open-registration`` for it.
 
 ``--timeline`` prints the round trips second by second: a tail from a stall shows as one
 bad second among good ones, a machine short of CPU as a queue that builds up and stays.
@@ -463,7 +464,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         players = [int(n) for n in args.neighbour_players.split(",") if n.strip()]
         neighbour = context.Process(target=neighbour_process, args=(NeighbourPlan(
             urls[0], players, args.neighbour_readers, args.spammers, window, args.seed,
-            ready),
+            ready, args.neighbour_rounds),
             neighbour_out))
         neighbour.start()
     ramp_end = time.monotonic() + args.ramp
@@ -612,6 +613,8 @@ def main() -> None:
                         help="a noisy neighbour beside the games (bench/noisy_neighbour.py)")
     parser.add_argument("--neighbour-players", default="400,1000",
                         help="its tournaments' sizes, one after the other (400,1000)")
+    parser.add_argument("--neighbour-rounds", type=int, default=2,
+                        help="rounds of each tournament paired before the next's (2)")
     parser.add_argument("--neighbour-readers", type=int, default=10,
                         help="clients reading its tournament in a loop (10)")
     parser.add_argument("--spammers", type=int, default=100,

@@ -37,6 +37,8 @@ class NeighbourPlan:
     ready: Any
     """Shared with the parent: set to 1 once the accounts and the tournaments with their
     players are made (the parent opens the window after it)."""
+    rounds: int = 9
+    """Rounds of each tournament paired before the next tournament's."""
 
 
 @dataclass
@@ -125,7 +127,7 @@ class Neighbour:
     async def direct(self, token: str, number: int, size: int) -> None:
         """The tournament's rounds paired and their results entered, while the window lasts."""
         self.current = number
-        for round_no in range(1, 10):
+        for round_no in range(1, self.plan.rounds + 1):
             if not self.live():
                 return
             began = time.monotonic()
