@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from chessarbiter.cli.main import main
+from chessarbiter.cli.serve_cmd import SWITCH_S
 from chessarbiter.server.accounts import Accounts, hash_secret
 from chessarbiter.server.games.db import Database
 
@@ -94,3 +95,20 @@ def test_the_server_process_prints_its_url_and_answers(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(20)
+
+
+def test_the_server_hands_the_interpreter_to_its_event_loop_within_a_millisecond(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread computing (an engine, a ruling) holds the interpreter at most ``SWITCH_S``
+    at a time while the event loop waits: ``serve`` sets it before it runs the server."""
+    import uvicorn
+
+    seen: list[float] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: seen.append(sys.getswitchinterval()))
+    before = sys.getswitchinterval()
+    try:
+        assert main(["serve", "--db", str(tmp_path / "g.sqlite"), "--port", "0"]) == 0
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [SWITCH_S] and before > SWITCH_S
