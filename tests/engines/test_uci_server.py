@@ -198,6 +198,8 @@ def test_no_legal_move_is_scored_before_bestmove_0000(fen: str, score: str) -> N
     scored = [line for line in lines if line.startswith("info depth")]
     assert len(scored) == 1 and scored[0].startswith("info depth 0 ")
     assert f" {score} " in scored[0]
+    summary = [line for line in lines if line.startswith("info nodes")]
+    assert len(summary) == 1 and 0 <= int(summary[0].split(" time ")[1]) < 1_000, summary
 
 
 def test_a_mate_in_one_at_depth_eight_is_answered_once_proven(talk: Conversation) -> None:

@@ -259,12 +259,14 @@ class UciServer:
             self._send(format_info(info, self.chess960))
 
         pv: tuple[Move, ...] = ()
+        clock = self.engine.searcher.now
+        began = clock()
         try:
             result = self.engine.choose(pos, budget=time_budget, limits=limits,
                                         history=history, stop=self._stop, on_info=on_info,
                                         multipv=self.multipv, level_caps=level_caps)
             move, pv = result.move, result.pv
-            elapsed = self.engine.searcher.elapsed_ms()  # the whole search, cut short or not
+            elapsed = clock() - began  # the whole search, cut short or not (or none at all)
             nps = result.nodes * 1000 // elapsed if elapsed > 0 else 0
             self._send(f"info nodes {result.nodes} nps {nps} time {elapsed}")
         except Exception as exc:  # a bug must not leave the GUI waiting for bestmove
