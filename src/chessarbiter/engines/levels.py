@@ -21,7 +21,7 @@ LADDER_ELO: Final[dict[int, int | None]] = {
     7: None,
     8: None,
     9: None,
-    10: 1786,
+    10: 1808,
 }
 """The Elo of each level (1-10) on Stockfish's ``UCI_Elo`` scale, or ``None``."""
 
