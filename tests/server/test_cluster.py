@@ -48,14 +48,17 @@ class Cluster:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
 
-    def start(self, count: int, *options: str) -> None:
+    def start(self, count: int, *options: str, launcher: tuple[str, ...] = ()) -> None:
+        """``count`` processes; ``launcher``: what runs ``chessarbiter`` (by default
+        ``python -m chessarbiter.cli.main``)."""
         src = str(Path(chessarbiter.__file__).parents[1])
         env = {**os.environ, "PYTHONPATH": src}
+        run = launcher or (sys.executable, "-m", "chessarbiter.cli.main")
         for _ in range(count):
             port = free_port()
             self.urls.append(f"http://127.0.0.1:{port}")
             self.processes.append(subprocess.Popen(
-                [sys.executable, "-m", "chessarbiter.cli.main", "serve", "--port", str(port),
+                [*run, "serve", "--port", str(port),
                  "--db", self.dsn, "--bus", self.bus, *options],
                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         deadline = time.monotonic() + START_S
@@ -81,12 +84,13 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running(name: str, count: int, *options: str) -> Iterator[Cluster]:
-    """``count`` processes (with ``chessarbiter serve``'s ``options``) over the schema
-    ``name`` of the test database."""
+def running(name: str, count: int, *options: str, launcher: tuple[str, ...] = ()
+            ) -> Iterator[Cluster]:
+    """``count`` processes (with ``chessarbiter serve``'s ``options``, run by ``launcher``:
+    see :meth:`Cluster.start`) over the schema ``name`` of the test database."""
     cluster = Cluster(fresh_schema(name), fresh_bus(name))
     try:
-        cluster.start(count, *options)
+        cluster.start(count, *options, launcher=launcher)
         yield cluster
     finally:
         cluster.stop()
