@@ -14,7 +14,8 @@ by a new one, so ``--games`` games are in play throughout.
 Measured in the window after ``--warmup`` seconds: the move round trip (the move POSTed ->
 both players' streams have received the ``gameState`` with it) and the acknowledgement (the
 POST's 200), p50 / p99 / max; moves per second; the server process's CPU time (from
-``/proc/PID/stat``) per move, and the clients' own. Clients run in ``--procs`` processes of
+``/proc/PID/stat``) per move, the clients' own, and PostgreSQL's and Redis's (every process
+of theirs, for a cluster). Clients run in ``--procs`` processes of
 one asyncio loop each (uvloop when installed), on raw HTTP/1.1 keep-alive connections
 (``--client raw``, ``bench/rawhttp.py``: one connection per game for its moves, one per
 player for its stream) or
@@ -57,7 +58,7 @@ import urllib.parse
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from noisy_neighbour import NeighbourPlan, neighbour_process, summary
 from rawhttp import Answer, RawConnection, ndjson
@@ -419,6 +420,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+SERVICES: Final = {"postgres": "PostgreSQL", "redis-server": "Redis"}
+"""The database services' process names (``/proc/PID/comm``) and how the report names them."""
+
+
+def services_cpu() -> dict[str, float]:
+    """The CPU seconds so far of the processes of each of :data:`SERVICES` (every
+    PostgreSQL backend and Redis), by service; a process gone meanwhile is not counted."""
+    found = dict.fromkeys(SERVICES.values(), 0.0)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = SERVICES.get((entry / "comm").read_text().strip())
+            if name is not None:
+                found[name] += cpu_seconds(int(entry.name))
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
 def machine_busy() -> tuple[float, float]:
     """The machine's busy and total CPU seconds so far, over all its cores
     (``/proc/stat``): everything counted, the clients, the neighbour, the server's pairing
@@ -479,7 +500,10 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     neighbour_pid = neighbour.pid if neighbour is not None else None
     neighbour_cpu = -cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_before = machine_busy()
+    services_before = services_cpu()
     time.sleep(max(0.0, window[1] - time.monotonic()))
+    services = {name: cpu - services_before.get(name, 0.0)
+                for name, cpu in services_cpu().items()}
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
     neighbour_cpu += cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_after = machine_busy()
@@ -526,6 +550,8 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         "server_cpu_us_per_move_each": [cpu / count * 1e6 if count else float("nan")
                                         for cpu, count in zip(cpus, served, strict=False)],
         "client_cpu_us_per_move": per_move(sum(t.cpu for t in tallies)),
+        "services_cpu_us_per_move": {name: per_move(cpu) for name, cpu in services.items()},
+        "services_cpu_share": {name: cpu / args.seconds for name, cpu in services.items()},
         "games_started": sum(t.games_started for t in tallies),
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
@@ -562,6 +588,9 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
                         + " us per move served by each process"
                         if len(each) > 1 else ""))
     lines.append(f"client CPU: {result['client_cpu_us_per_move']:.0f} us per move")
+    lines.append("databases' CPU: " + ", ".join(
+        f"{name} {cpu:.0f} us per move ({result['services_cpu_share'][name] * 100:.0f}% of "
+        "one core)" for name, cpu in result["services_cpu_us_per_move"].items()))
     lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
                  f"{result['loadavg_after'][0]:.2f}; the machine busy "
                  f"{result['machine_busy'] * 100:.0f}% of its {result['cores']} cores in the "

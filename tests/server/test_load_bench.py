@@ -49,3 +49,22 @@ def test_the_noisy_neighbour_runs_beside_the_games() -> None:
     assert rounds == list(range(1, len(rounds) + 1)) and rounds  # each once its results are in
     assert neighbour["challenges"]["200"] >= 3 * 30 and neighbour["challenges"]["429"] > 0
     assert result["overcharge_ms"]["n"] > 0  # the clocks' charges were measured
+
+
+def test_the_bench_counts_postgresql_work() -> None:
+    """The bench's count of the databases' CPU (``services_cpu``) grows by what a PostgreSQL
+    backend computes."""
+    psycopg = pytest.importorskip("psycopg")
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from load_server import services_cpu
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from tests.services import postgres_dsn
+
+    with psycopg.connect(postgres_dsn()) as db:
+        before = services_cpu()
+        db.execute("SELECT sum(x::numeric * x) FROM generate_series(1, 3000000) AS x").fetchone()
+        after = services_cpu()
+    assert set(after) == {"PostgreSQL", "Redis"}
+    assert after["PostgreSQL"] - before["PostgreSQL"] >= 0.1
