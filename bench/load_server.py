@@ -47,6 +47,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import shlex
 import signal
 import socket
@@ -64,6 +65,7 @@ from noisy_neighbour import NeighbourPlan, neighbour_process, summary
 from rawhttp import Answer, RawConnection, ndjson
 
 from chessarbiter.notation.pgn_reader import read_pgn_file
+from chessarbiter.server.games.db import SLOW_COMMIT_S
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "pgn"
@@ -363,10 +365,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
+def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int, Path]]:
     """``chessarbiter serve`` on a free port of 127.0.0.1 with a temporary database, its
-    command behind ``wrap`` (e.g. a profiler's ``py-spy record -o FILE --``): its URL and
-    the server's process id (stopped at the end)."""
+    command behind ``wrap`` (e.g. a profiler's ``py-spy record -o FILE --``): its URL, the
+    server's process id (stopped at the end) and the file its output goes to."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="load-server-") as folder:
         command = [*wrap, sys.executable, "-m", "chessarbiter.cli.main", "serve", "--host",
@@ -380,7 +382,7 @@ def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int]]:
             url = f"http://127.0.0.1:{port}"
             wait_ready(port, process)
             child = _python(process.pid) if wrap else process.pid
-            yield url, child
+            yield url, child, Path(folder) / "server.log"
         finally:
             process.send_signal(signal.SIGINT)  # as Ctrl-C: a profiler writes its file
             try:
@@ -440,6 +442,20 @@ def services_cpu() -> dict[str, float]:
     return found
 
 
+SLOW_COMMIT = re.compile(rb"the store took (\d+) ms to commit (\d+) events")
+"""The server's warning of a slow commit (``chessarbiter.server.games.db``)."""
+
+
+def slow_commits(log: Path, start: int) -> dict[str, int]:
+    """The slow commits the server's output ``log`` reports from byte ``start`` on: how
+    many, the slowest (ms) and the events they held."""
+    with log.open("rb") as out:
+        out.seek(start)
+        found = [(int(ms), int(events)) for ms, events in SLOW_COMMIT.findall(out.read())]
+    return {"n": len(found), "max_ms": max((ms for ms, _ in found), default=0),
+            "events": sum(events for _, events in found)}
+
+
 def machine_busy() -> tuple[float, float]:
     """The machine's busy and total CPU seconds so far, over all its cores
     (``/proc/stat``): everything counted, the clients, the neighbour, the server's pairing
@@ -459,10 +475,12 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict[str, Any]:
+def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
+        log: Path | None = None) -> dict[str, Any]:
     """The load run; with several URLs (a cluster's processes) the client processes take
     them in turn. The CPU time of the server processes ``pids`` (in the order of the URLs)
-    is measured over the window: in all per move, and each process's per move it served."""
+    is measured over the window: in all per move, and each process's per move it served;
+    from the server's output ``log``, the store's slow commits it reported in the window."""
     urls = [url] if isinstance(url, str) else url
     lines = [line[:args.plies or None] for line in load_lines(max(200, args.games))]
     start = time.monotonic() + 1.0
@@ -501,7 +519,9 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
     neighbour_cpu = -cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_before = machine_busy()
     services_before = services_cpu()
+    log_from = log.stat().st_size if log is not None else 0
     time.sleep(max(0.0, window[1] - time.monotonic()))
+    slow = slow_commits(log, log_from) if log is not None else None
     services = {name: cpu - services_before.get(name, 0.0)
                 for name, cpu in services_cpu().items()}
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
@@ -556,7 +576,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int]) -> dict
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
-        "machine_busy": busy, "cores": os.cpu_count(),
+        "machine_busy": busy, "cores": os.cpu_count(), "slow_commits": slow,
         "neighbour": neighbourly,
         "timeline": [{"second": second, "n": len(trips), "p50": _pct(trips, 0.5),
                       "p99": _pct(trips, 0.99), "max": max(trips)}
@@ -595,6 +615,12 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
                  f"{result['loadavg_after'][0]:.2f}; the machine busy "
                  f"{result['machine_busy'] * 100:.0f}% of its {result['cores']} cores in the "
                  "window (everything: clients, neighbour, databases)")
+    slow = result.get("slow_commits")
+    if slow is not None:
+        lines.append(f"store commits over {SLOW_COMMIT_S * 1000:.0f} ms in the window (the "
+                     f"server's warnings): {slow['n']}" + (
+                         f", the slowest {slow['max_ms']} ms, {slow['events']} events' "
+                         "acknowledgements held back" if slow["n"] else ""))
     neighbour = result.get("neighbour")
     if neighbour is not None:
         lines.append("neighbour: pairings " + ", ".join(
@@ -658,8 +684,8 @@ def main() -> None:
         result = run(args, args.url, args.pid)
     else:
         extra = [*args.server_arg, *(["--open-registration"] if args.neighbour else [])]
-        with server(extra, shlex.split(args.wrap)) as (url, pid):
-            result = run(args, url, [pid])
+        with server(extra, shlex.split(args.wrap)) as (url, pid, log):
+            result = run(args, url, [pid], log)
     print(json.dumps(result, indent=1) if args.json else report(result, args.timeline))
 
 

@@ -3,13 +3,17 @@ each acknowledged once durable; a failed write is reported to the append at faul
 
 from __future__ import annotations
 
+import itertools
+import logging
 import threading
 from pathlib import Path
+
+import pytest
 
 from chessarbiter.arbiter.events import ClocksStarted, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
-from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.db import SLOW_COMMIT_S, Database
 from chessarbiter.store.base import StoreError
 
 
@@ -94,3 +98,37 @@ def test_the_deadlines_lines_follow_the_batches(tmp_path: Path) -> None:
             "SELECT events, due_ms FROM server_deadlines").fetchall()) == [(3, None)]
     finally:
         reopened.close()
+
+
+@pytest.mark.parametrize("factor", [1.5, 0.25])
+def test_a_slow_commit_is_logged_with_the_acknowledgements_it_held_back(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, factor: float) -> None:
+    """Timed on the injected clock: a batch's commit longer than SLOW_COMMIT_S is a warning
+    naming its length and its events; a quick one is not."""
+    step = SLOW_COMMIT_S * factor
+    ticks = itertools.count()
+    db = Database(tmp_path / "games.sqlite", clock=lambda: next(ticks) * step)
+    db.start()
+    try:
+        game = Game(control=parse_human("5+0"))
+        game_id = db.call(lambda store, conn: store.create(game))
+        game.apply(ClocksStarted(0))
+        gate = threading.Event()
+        db.submit(lambda store, conn: gate.wait(10))  # the two appends: one batch
+        done: list[BaseException | None] = []
+        db.append(game_id, game.log[-1], None, done.append)
+        game.apply(Moved(1000, Side.WHITE, "e2e4"))
+        db.append(game_id, game.log[-1], None, done.append)
+        with caplog.at_level(logging.WARNING, logger="chessarbiter.server.games.db"):
+            gate.set()
+            db.call(lambda store, conn: None)
+        assert done == [None, None]
+        assert db.slowest_commit_s == pytest.approx(step)
+        warned = [r.getMessage() for r in caplog.records]
+        if step > SLOW_COMMIT_S:
+            assert warned == [f"the store took {step * 1000:.0f} ms to commit 2 events: "
+                              "their acknowledgements waited as long"]
+        else:
+            assert warned == []
+    finally:
+        db.close()

@@ -17,7 +17,11 @@ for or due (:meth:`chessarbiter.server.games.hub.Hub.start`). Those lines are wr
 the writer has nothing else queued, before any other work, or at least every
 :data:`DUES_EVERY_S` under a stream of batches (each game's latest line once): not a
 second round trip after every batch, which the next batch's acknowledgements would wait
-for."""
+for.
+
+A batch whose commit takes longer than :data:`SLOW_COMMIT_S` (a disk slow to sync) is
+logged as a warning, with how many acknowledgements waited for it: every move of the
+batch was acknowledged that much later."""
 
 from __future__ import annotations
 
@@ -91,6 +95,8 @@ Due = tuple[str, int, int | None]
 """A game's line of ``server_deadlines`` after an event: its public id, its events, when
 (after the event) it is next due."""
 
+SLOW_COMMIT_S: Final = 0.02
+"""A batch's commit that takes longer is logged (a warning)."""
 DUES_EVERY_S: Final = 0.25
 """The longest the deadlines' lines wait while batches keep coming."""
 UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
@@ -132,6 +138,8 @@ class Database:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.batches = 0
         """Transactions written for appends (each one sync), for measurements."""
+        self.slowest_commit_s = 0.0
+        """The longest a batch's commit took, for measurements."""
 
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Open the database in the writer thread; appends' callbacks run on ``loop``."""
@@ -231,12 +239,18 @@ class Database:
         """Write ``batch`` in one transaction; if it fails, each append alone, so that only
         the one at fault fails; every append's callback is told."""
         results: list[tuple[Done, BaseException | None]]
+        began = self._clock()
         try:
             store.append_batch([(a.store_id, a.event, a.outcome) for a in batch])
             self.batches += 1
             results = [(a.done, None) for a in batch]
         except Exception:
             results = [(a.done, self._alone(a, store)) for a in batch]
+        took = self._clock() - began
+        self.slowest_commit_s = max(self.slowest_commit_s, took)
+        if took > SLOW_COMMIT_S:
+            log.warning("the store took %.0f ms to commit %d events: their acknowledgements "
+                        "waited as long", took * 1000, len(batch))
         if self._loop is None:
             _finish(results)
             return
