@@ -66,6 +66,7 @@ from rawhttp import Answer, RawConnection, ndjson
 
 from chessarbiter.notation.pgn_reader import read_pgn_file
 from chessarbiter.server.games.db import SLOW_COMMIT_S
+from chessarbiter.server.http.share import STALL_S
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "pgn"
@@ -444,16 +445,25 @@ def services_cpu() -> dict[str, float]:
 
 SLOW_COMMIT = re.compile(rb"the store took (\d+) ms to commit (\d+) events")
 """The server's warning of a slow commit (``chessarbiter.server.games.db``)."""
+LATE_LOOP = re.compile(rb"the event loop ran up to (\d+) ms late \((\d+) times")
+"""The server's warning of a late event loop (``chessarbiter.server.http.share``)."""
 
 
-def slow_commits(log: Path, start: int) -> dict[str, int]:
-    """The slow commits the server's output ``log`` reports from byte ``start`` on: how
-    many, the slowest (ms) and the events they held."""
+def told(log: Path, start: int) -> dict[str, dict[str, int]]:
+    """What the server's output ``log`` tells from byte ``start`` on: its slow commits (how
+    many, the slowest in ms, the events they held back) and its late event loop (how many
+    late timers, the latest in ms)."""
     with log.open("rb") as out:
         out.seek(start)
-        found = [(int(ms), int(events)) for ms, events in SLOW_COMMIT.findall(out.read())]
-    return {"n": len(found), "max_ms": max((ms for ms, _ in found), default=0),
-            "events": sum(events for _, events in found)}
+        text = out.read()
+    commits = [(int(ms), int(n)) for ms, n in SLOW_COMMIT.findall(text)]
+    late = [(int(ms), int(n)) for ms, n in LATE_LOOP.findall(text)]
+    return {
+        "slow_commits": {"n": len(commits), "max_ms": max((ms for ms, _ in commits), default=0),
+                         "events": sum(n for _, n in commits)},
+        "late_loop": {"n": sum(n for _, n in late), "max_ms": max((ms for ms, _ in late),
+                                                                   default=0)},
+    }
 
 
 def machine_busy() -> tuple[float, float]:
@@ -521,7 +531,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
     services_before = services_cpu()
     log_from = log.stat().st_size if log is not None else 0
     time.sleep(max(0.0, window[1] - time.monotonic()))
-    slow = slow_commits(log, log_from) if log is not None else None
+    warnings = told(log, log_from) if log is not None else None
     services = {name: cpu - services_before.get(name, 0.0)
                 for name, cpu in services_cpu().items()}
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
@@ -576,7 +586,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
-        "machine_busy": busy, "cores": os.cpu_count(), "slow_commits": slow,
+        "machine_busy": busy, "cores": os.cpu_count(), "told": warnings,
         "neighbour": neighbourly,
         "timeline": [{"second": second, "n": len(trips), "p50": _pct(trips, 0.5),
                       "p99": _pct(trips, 0.99), "max": max(trips)}
@@ -615,12 +625,16 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
                  f"{result['loadavg_after'][0]:.2f}; the machine busy "
                  f"{result['machine_busy'] * 100:.0f}% of its {result['cores']} cores in the "
                  "window (everything: clients, neighbour, databases)")
-    slow = result.get("slow_commits")
-    if slow is not None:
-        lines.append(f"store commits over {SLOW_COMMIT_S * 1000:.0f} ms in the window (the "
-                     f"server's warnings): {slow['n']}" + (
-                         f", the slowest {slow['max_ms']} ms, {slow['events']} events' "
-                         "acknowledgements held back" if slow["n"] else ""))
+    warnings = result.get("told")
+    if warnings is not None:
+        slow, late = warnings["slow_commits"], warnings["late_loop"]
+        lines.append(f"the server's warnings in the window: {slow['n']} store commits over "
+                     f"{SLOW_COMMIT_S * 1000:.0f} ms" + (
+                         f" (the slowest {slow['max_ms']} ms, {slow['events']} events' "
+                         "acknowledgements held back)" if slow["n"] else "")
+                     + f"; the event loop's timer over {STALL_S * 1000:.0f} ms late "
+                     f"{late['n']} times" + (f" (at most {late['max_ms']} ms)"
+                                             if late["n"] else ""))
     neighbour = result.get("neighbour")
     if neighbour is not None:
         lines.append("neighbour: pairings " + ", ".join(

@@ -70,17 +70,21 @@ def test_the_bench_counts_postgresql_work() -> None:
     assert after["PostgreSQL"] - before["PostgreSQL"] >= 0.1
 
 
-def test_the_bench_reads_the_servers_slow_commits_in_its_window(tmp_path: Path) -> None:
+def test_the_bench_reads_the_servers_warnings_in_its_window(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        from load_server import slow_commits
+        from load_server import told
     finally:
         sys.path.remove(str(ROOT / "bench"))
     before = b"the store took 90 ms to commit 7 events: their acknowledgements waited as long\n"
     log = tmp_path / "server.log"
     log.write_bytes(before + b"chessarbiter serving on http://127.0.0.1:1/\n"
                     b"the store took 31 ms to commit 12 events: their acknowledgements "
-                    b"waited as long\nthe store took 24 ms to commit 3 events: their "
-                    b"acknowledgements waited as long\n")
-    assert slow_commits(log, len(before)) == {"n": 2, "max_ms": 31, "events": 15}
-    assert slow_commits(log, log.stat().st_size) == {"n": 0, "max_ms": 0, "events": 0}
+                    b"waited as long\nthe event loop ran up to 64 ms late (3 times in 1.0 s): "
+                    b"a stall, or a machine short of CPU\nthe store took 24 ms to commit 3 "
+                    b"events: their acknowledgements waited as long\nthe event loop ran up "
+                    b"to 52 ms late (1 times in 1.0 s): a stall, or a machine short of CPU\n")
+    assert told(log, len(before)) == {"slow_commits": {"n": 2, "max_ms": 31, "events": 15},
+                                      "late_loop": {"n": 4, "max_ms": 64}}
+    assert told(log, log.stat().st_size) == {"slow_commits": {"n": 0, "max_ms": 0, "events": 0},
+                                             "late_loop": {"n": 0, "max_ms": 0}}

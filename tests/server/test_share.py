@@ -15,7 +15,15 @@ from starlette.types import Message, Receive, Scope, Send
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.http.fastpath import FastPath
-from chessarbiter.server.http.share import AT_ONCE, BEHIND_S, Pulse, Share
+from chessarbiter.server.http.share import (
+    AT_ONCE,
+    BEHIND_S,
+    PULSE_S,
+    STALL_S,
+    TELL_EVERY_S,
+    Pulse,
+    Share,
+)
 
 
 def game_of(method: str, path: str) -> str | None:
@@ -277,3 +285,34 @@ def test_the_pulse_finds_the_loop_behind_when_its_timer_fires_late() -> None:
         assert pulse.late > BEHIND_S
 
     asyncio.run(main())
+
+
+def test_the_pulse_tells_the_log_of_a_late_loop_at_most_once_a_second(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Timers late by 80 and 60 ms among punctual ones within the first second, then a
+    second of punctual ones: one warning, with the worst and how many; none for the
+    punctual second."""
+    async def main() -> None:
+        loop = Loop()
+        beats = int(2 * TELL_EVERY_S / PULSE_S) + 2
+        lateness = [0.0] * beats
+        lateness[3], lateness[40] = STALL_S + 0.03, STALL_S + 0.01
+        done = asyncio.Event()
+
+        async def sleep(seconds: float) -> None:
+            if not lateness:
+                done.set()
+                await asyncio.Event().wait()  # no more beats
+            loop.now += seconds + lateness.pop(0)
+            await asyncio.sleep(0)
+
+        pulse = Pulse(clock=loop.clock, sleep=sleep)
+        pulse.behind()
+        await asyncio.wait_for(done.wait(), 5)
+
+    with caplog.at_level(logging.WARNING, logger="chessarbiter.server.http.share"):
+        asyncio.run(main())
+    warned = [r.getMessage() for r in caplog.records]
+    assert len(warned) == 1, warned
+    assert warned[0].startswith(f"the event loop ran up to {(STALL_S + 0.03) * 1000:.0f} ms "
+                                "late (2 times in 1.0 s)")

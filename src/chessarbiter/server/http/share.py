@@ -17,11 +17,15 @@ Turns alone do not give the games the loop when it is saturated (a burst of chal
 a busy machine: every request's steps queue, moves' among them). So a request with its
 turn also waits while the loop is behind (:class:`Pulse`: a timer every
 :data:`PULSE_S` came more than :data:`BEHIND_S` late), at most :data:`PATIENCE_S`: under
-more load than it can carry, the server serves the games first."""
+more load than it can carry, the server serves the games first. A timer more than
+:data:`STALL_S` late is told in the log (at most once every :data:`TELL_EVERY_S`: how late
+at worst, how many times): the loop was held (a stall) or the machine short of CPU, and
+every move's answer waited as long."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -42,6 +46,12 @@ BEHIND_S: Final = 0.005
 """A loop whose timer fires this much late is behind: requests not about a game wait."""
 PATIENCE_S: Final = 2.0
 """How long such a request waits for the loop to catch up before it goes on anyway."""
+STALL_S: Final = 0.05
+"""A timer this much late is told in the log (a warning)."""
+TELL_EVERY_S: Final = 1.0
+"""The log is told of late timers at most this often (the worst, how many)."""
+
+log = logging.getLogger(__name__)
 
 GameOf = Callable[[str, str], Any]
 """The game a request is about by its method and path, ``None`` when none
@@ -67,10 +77,20 @@ class Pulse:
 
     async def _beat(self) -> None:
         clock = self.clock or asyncio.get_running_loop().time
+        since, worst, times = clock(), 0.0, 0
         while True:
             due = clock() + PULSE_S
             await self.sleep(PULSE_S)
-            self.late = clock() - due
+            now = clock()
+            self.late = now - due
+            if self.late > STALL_S:
+                worst, times = max(worst, self.late), times + 1
+            if now - since >= TELL_EVERY_S:
+                if times:
+                    log.warning("the event loop ran up to %.0f ms late (%d times in %.1f s): "
+                                "a stall, or a machine short of CPU", worst * 1000, times,
+                                now - since)
+                since, worst, times = now, 0.0, 0
 
 
 class Share:
