@@ -75,9 +75,10 @@ def test_an_owner_busy_computing_keeps_its_leases_and_every_acknowledged_move() 
         games, before, seen, busy, slowest = asyncio.run(run())
         print(f"\nbusy: the owner took {busy:.1f} s of CPU in {BUSY_S:.0f} s; the slowest "
               f"move was acknowledged in {slowest * 1000:.0f} ms")
-        # a whole core for BUSY_S, or on a loaded machine its share of one: far above the
-        # few tenths of a second the server's own work takes here
-        assert busy >= BUSY_S / 3, "the owner was not busy: the test proves nothing"
+        # a whole core for BUSY_S, or on a loaded machine its share of one (a third to a
+        # half with the test suite's other workers): far above the few tenths of a second
+        # the server's own work takes here
+        assert busy >= BUSY_S / 6, "the owner was not busy: the test proves nothing"
         assert all(h is not None for h in before)
         for during in seen:
             assert during == before, "a lease changed hands while its owner computed"
