@@ -443,7 +443,8 @@ def services_cpu() -> dict[str, float]:
     return found
 
 
-SLOW_COMMIT = re.compile(rb"the store took (\d+) ms to commit (\d+) events")
+SLOW_COMMIT = re.compile(rb"the store took up to (\d+) ms to commit \((\d+) commits over "
+                         rb"\d+ ms, (\d+) events\)")
 """The server's warning of a slow commit (``chessarbiter.server.games.db``)."""
 LATE_LOOP = re.compile(rb"the event loop ran up to (\d+) ms late \((\d+) times")
 """The server's warning of a late event loop (``chessarbiter.server.http.share``)."""
@@ -456,11 +457,12 @@ def told(log: Path, start: int) -> dict[str, dict[str, int]]:
     with log.open("rb") as out:
         out.seek(start)
         text = out.read()
-    commits = [(int(ms), int(n)) for ms, n in SLOW_COMMIT.findall(text)]
+    commits = [(int(ms), int(n), int(events)) for ms, n, events in SLOW_COMMIT.findall(text)]
     late = [(int(ms), int(n)) for ms, n in LATE_LOOP.findall(text)]
     return {
-        "slow_commits": {"n": len(commits), "max_ms": max((ms for ms, _ in commits), default=0),
-                         "events": sum(n for _, n in commits)},
+        "slow_commits": {"n": sum(n for _, n, _ in commits),
+                         "max_ms": max((ms for ms, _, _ in commits), default=0),
+                         "events": sum(events for _, _, events in commits)},
         "late_loop": {"n": sum(n for _, n in late), "max_ms": max((ms for ms, _ in late),
                                                                    default=0)},
     }

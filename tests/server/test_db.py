@@ -13,7 +13,7 @@ import pytest
 from chessarbiter.arbiter.events import ClocksStarted, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
-from chessarbiter.server.games.db import SLOW_COMMIT_S, Database
+from chessarbiter.server.games.db import SLOW_COMMIT_S, TELL_EVERY_S, Database
 from chessarbiter.store.base import StoreError
 
 
@@ -126,9 +126,30 @@ def test_a_slow_commit_is_logged_with_the_acknowledgements_it_held_back(
         assert db.slowest_commit_s == pytest.approx(step)
         warned = [r.getMessage() for r in caplog.records]
         if step > SLOW_COMMIT_S:
-            assert warned == [f"the store took {step * 1000:.0f} ms to commit 2 events: "
-                              "their acknowledgements waited as long"]
+            assert warned == [f"the store took up to {step * 1000:.0f} ms to commit (1 commits "
+                              f"over {SLOW_COMMIT_S * 1000:.0f} ms, 2 events): their "
+                              "acknowledgements waited as long"]
         else:
             assert warned == []
     finally:
         db.close()
+
+
+def test_slow_commits_after_the_first_are_told_together_once_a_second(
+        caplog: pytest.LogCaptureFixture) -> None:
+    db = Database(":memory:")
+    slow, quick = SLOW_COMMIT_S * 2, SLOW_COMMIT_S / 2
+    with caplog.at_level(logging.WARNING, logger="chessarbiter.server.games.db"):
+        db._timed(slow, 10.0, 5)  # told at once
+        db._timed(slow * 2, 10.3, 7)  # within the second after it: kept
+        db._timed(quick, 10.6, 9)
+        db._timed(slow, 10.9, 1)
+        db._timed(quick, 11.0 + TELL_EVERY_S / 100, 4)  # the second is over: told together
+        db._timed(quick, 13.0, 4)  # nothing slow since
+    ms = SLOW_COMMIT_S * 1000
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the store took up to {slow * 1000:.0f} ms to commit (1 commits over {ms:.0f} ms, 5 "
+        "events): their acknowledgements waited as long",
+        f"the store took up to {slow * 2000:.0f} ms to commit (2 commits over {ms:.0f} ms, 8 "
+        "events): their acknowledgements waited as long"]
+    assert db.slowest_commit_s == slow * 2

@@ -76,15 +76,17 @@ def test_the_bench_reads_the_servers_warnings_in_its_window(tmp_path: Path) -> N
         from load_server import told
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    before = b"the store took 90 ms to commit 7 events: their acknowledgements waited as long\n"
+    commit = ("the store took up to {} ms to commit ({} commits over 20 ms, {} events): their "
+              "acknowledgements waited as long\n")
+    before = commit.format(90, 1, 7).encode()
     log = tmp_path / "server.log"
     log.write_bytes(before + b"chessarbiter serving on http://127.0.0.1:1/\n"
-                    b"the store took 31 ms to commit 12 events: their acknowledgements "
-                    b"waited as long\nthe event loop ran up to 64 ms late (3 times in 1.0 s): "
-                    b"a stall, or a machine short of CPU\nthe store took 24 ms to commit 3 "
-                    b"events: their acknowledgements waited as long\nthe event loop ran up "
-                    b"to 52 ms late (1 times in 1.0 s): a stall, or a machine short of CPU\n")
-    assert told(log, len(before)) == {"slow_commits": {"n": 2, "max_ms": 31, "events": 15},
+                    + commit.format(31, 1, 12).encode()
+                    + b"the event loop ran up to 64 ms late (3 times in 1.0 s): a stall, or a "
+                    b"machine short of CPU\n" + commit.format(24, 2, 3).encode()
+                    + b"the event loop ran up to 52 ms late (1 times in 1.0 s): a stall, or a "
+                    b"machine short of CPU\n")
+    assert told(log, len(before)) == {"slow_commits": {"n": 3, "max_ms": 31, "events": 15},
                                       "late_loop": {"n": 4, "max_ms": 64}}
     assert told(log, log.stat().st_size) == {"slow_commits": {"n": 0, "max_ms": 0, "events": 0},
                                              "late_loop": {"n": 0, "max_ms": 0}}

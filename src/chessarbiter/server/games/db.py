@@ -20,14 +20,16 @@ second round trip after every batch, which the next batch's acknowledgements wou
 for.
 
 A batch whose commit takes longer than :data:`SLOW_COMMIT_S` (a disk slow to sync) is
-logged as a warning, with how many acknowledgements waited for it: every move of the
-batch was acknowledged that much later."""
+told in the log at once, and those that follow within :data:`TELL_EVERY_S` together after
+it (the slowest, how many, the acknowledgements that waited): every move of such a batch
+was acknowledged that much later."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import math
 import queue
 import sqlite3
 import threading
@@ -96,7 +98,9 @@ Due = tuple[str, int, int | None]
 (after the event) it is next due."""
 
 SLOW_COMMIT_S: Final = 0.02
-"""A batch's commit that takes longer is logged (a warning)."""
+"""A batch's commit that takes longer is told in the log (a warning)."""
+TELL_EVERY_S: Final = 1.0
+"""The log is told of slow commits at most this often."""
 DUES_EVERY_S: Final = 0.25
 """The longest the deadlines' lines wait while batches keep coming."""
 UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
@@ -140,6 +144,10 @@ class Database:
         """Transactions written for appends (each one sync), for measurements."""
         self.slowest_commit_s = 0.0
         """The longest a batch's commit took, for measurements."""
+        self._slow = (0.0, 0, 0)
+        """The slowest, how many and the events of the slow commits not told yet."""
+        self._quiet_until = -math.inf
+        """Slow commits until then are told later, together."""
 
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Open the database in the writer thread; appends' callbacks run on ``loop``."""
@@ -246,16 +254,28 @@ class Database:
             results = [(a.done, None) for a in batch]
         except Exception:
             results = [(a.done, self._alone(a, store)) for a in batch]
-        took = self._clock() - began
-        self.slowest_commit_s = max(self.slowest_commit_s, took)
-        if took > SLOW_COMMIT_S:
-            log.warning("the store took %.0f ms to commit %d events: their acknowledgements "
-                        "waited as long", took * 1000, len(batch))
+        ended = self._clock()
+        self._timed(ended - began, ended, len(batch))
         if self._loop is None:
             _finish(results)
             return
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             self._loop.call_soon_threadsafe(_finish, results)
+
+    def _timed(self, took: float, now: float, events: int) -> None:
+        """Note a batch's commit; tell the log of the slow ones: the first at once, those
+        that follow within :data:`TELL_EVERY_S` together after it."""
+        self.slowest_commit_s = max(self.slowest_commit_s, took)
+        worst, count, held = self._slow
+        if took > SLOW_COMMIT_S:
+            worst, count, held = max(worst, took), count + 1, held + events
+        if count and now >= self._quiet_until:
+            log.warning("the store took up to %.0f ms to commit (%d commits over %.0f ms, %d "
+                        "events): their acknowledgements waited as long", worst * 1000, count,
+                        SLOW_COMMIT_S * 1000, held)
+            worst, count, held = 0.0, 0, 0
+            self._quiet_until = now + TELL_EVERY_S
+        self._slow = (worst, count, held)
 
     @staticmethod
     def _deadlines(dues: dict[str, Due], conn: Any) -> None:
