@@ -23,6 +23,7 @@ from chessarbiter.server.http.share import (
     TELL_EVERY_S,
     Pulse,
     Share,
+    off_the_loop,
 )
 
 
@@ -32,7 +33,8 @@ def game_of(method: str, path: str) -> str | None:
 
 class Slow:
     """An app whose requests each wait for :attr:`go` before answering (``/stream`` ones
-    start their answer first); it counts how many are in progress at once."""
+    start their answer first, ``/render`` ones wait off the loop); it counts how many are in
+    progress at once."""
 
     def __init__(self) -> None:
         self.go = asyncio.Event()
@@ -46,6 +48,8 @@ class Slow:
         try:
             if scope["path"].startswith("/stream"):
                 await send({"type": "http.response.start", "status": 200, "headers": []})
+            if scope["path"].startswith("/render"):
+                off_the_loop(scope)
             await self.go.wait()
             if not scope["path"].startswith("/stream"):
                 await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -115,6 +119,26 @@ def test_a_stream_gives_its_turn_back_when_its_answer_starts() -> None:
         assert inner.started == ["/stream/events", "/page"]  # the stream holds no turn
         inner.go.set()
         await asyncio.gather(stream, page)
+
+    asyncio.run(main())
+
+
+def test_a_request_waiting_off_the_loop_gives_its_turn_back_once() -> None:
+    """A tournament's reader waiting for its rendering holds up no one: with one turn, a
+    page starts meanwhile, and the next page still waits (the turn was given back once)."""
+    async def main() -> None:
+        inner = Slow()
+        share = Share(inner, game_of, at_once=1)
+        render = asyncio.create_task(call(share, "/render/standings"))
+        await settle()
+        pages = [asyncio.create_task(call(share, f"/page/{n}")) for n in range(2)]
+        await settle()
+        assert inner.started == ["/render/standings", "/page/0"] and inner.now == 2
+        inner.go.set()
+        answers = await asyncio.gather(render, *pages)
+        assert inner.started[-1] == "/page/1" and inner.most == 2
+        assert all(a[0]["status"] == 200 for a in answers)
+        off_the_loop({"type": "http"})  # no turn held (not through a share): nothing to do
 
     asyncio.run(main())
 

@@ -9,7 +9,10 @@ progress; the others wait, costing nothing, in arrival order. Requests about one
 move, an offer, a claim, a resignation, an arbiter's decision) and the hot routes never
 wait here. A request's body (a form or JSON, up to the body limit; any other is refused
 unread) is received before it takes a turn, so a client sending its body slowly holds
-none; a turn is held until the answer starts, so a stream gives it back at once. Beyond
+none; a turn is held until the answer starts, so a stream gives it back at once, or until
+the handler waits for work done off the loop (:func:`off_the_loop`: a tournament's
+rendering in the pairing process), so readers waiting for it do not hold up the
+director's writes and everyone else's requests behind them. Beyond
 :data:`WAITING` requests waiting, a new one is answered 503 with ``Retry-After`` rather
 than queued without bound (docs/server.md, "Limits").
 
@@ -52,6 +55,9 @@ TELL_EVERY_S: Final = 1.0
 """The log is told of late timers at most this often (the worst, how many)."""
 
 log = logging.getLogger(__name__)
+
+GIVE_BACK: Final = "chessarbiter.give_back"
+"""The scope's key of the function that gives a request's turn back (:func:`off_the_loop`)."""
 
 GameOf = Callable[[str, str], Any]
 """The game a request is about by its method and path, ``None`` when none
@@ -145,9 +151,17 @@ class Share:
             until = self.clock() + self.patience
             while self.behind() and self.clock() < until:
                 await self.pause(PULSE_S)
-            await self.app(scope, receive, sending)
+            await self.app({**scope, GIVE_BACK: give_back}, receive, sending)
         finally:
             give_back()
+
+
+def off_the_loop(scope: Scope) -> None:
+    """Give the request's turn back (if it holds one) as it starts waiting for work done off
+    the event loop: the requests behind it need not wait as well."""
+    give_back = scope.get(GIVE_BACK)
+    if give_back is not None:
+        give_back()
 
 
 def _read(scope: Scope) -> bool:

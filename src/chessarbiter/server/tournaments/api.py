@@ -16,6 +16,7 @@ from chessarbiter.server.errors import ApiError
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.board_api import fields, hub_of
 from chessarbiter.server.http.openapi import OK, Op
+from chessarbiter.server.http.share import off_the_loop
 from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
 from chessarbiter.server.tournaments.rounds import end_game, start_round
@@ -100,6 +101,7 @@ async def create(request: Request) -> Response:
 
 async def read(request: Request) -> Response:
     """The tournament: players, pairings, results, standings, crosstable."""
+    off_the_loop(request.scope)  # a new version is rendered in the pairing process
     body = await desk_of(request).render(tournament_id(request), "json", tournament_bytes)
     return Response(body, media_type="application/json")
 

@@ -22,6 +22,7 @@ from starlette.responses import HTMLResponse, Response
 
 from chessarbiter.laws.profiles import PROFILES
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.http.share import off_the_loop
 from chessarbiter.server.lobby.requests import EMPTY_CONTROL
 from chessarbiter.server.tournaments.api import desk_of, tournament_id
 from chessarbiter.server.tournaments.view import Shown, tournament_json
@@ -90,6 +91,7 @@ def heading(data: dict[str, Any]) -> str:
 async def shown(request: Request, kind: Hashable, render: Callable[[Shown], Page]
                 ) -> Response:
     """The tournament's page ``kind`` (rendered by ``render``, kept by the desk)."""
+    off_the_loop(request.scope)  # a new version is rendered in the pairing process
     try:
         status, body = await desk_of(request).render(tournament_id(request), kind, render)
     except ApiError as exc:
