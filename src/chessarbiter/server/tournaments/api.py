@@ -140,6 +140,7 @@ async def pair(request: Request) -> Response:
     """A director pairs the next round; its games start on the server."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    off_the_loop(request.scope)  # the pairing is computed in the pairing process
     boards = await desk_of(request).pair(account, tournament_id(request))
     return JSONResponse({"round": boards[0].round if boards else None,
                          "boards": [board_json(b) for b in boards]})
