@@ -395,7 +395,7 @@ def server(extra: list[str], wrap: list[str]) -> Iterator[tuple[str, int, Path]]
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(child, signal.SIGKILL)
             log.close()
-            if process.returncode not in (0, -signal.SIGINT, -signal.SIGKILL):
+            if process.returncode not in (0, 130, -signal.SIGINT, -signal.SIGKILL):  # 130: Ctrl-C
                 sys.stderr.write((Path(folder) / "server.log").read_text()[-3000:])
 
 

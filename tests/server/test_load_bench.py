@@ -90,3 +90,16 @@ def test_the_bench_reads_the_servers_warnings_in_its_window(tmp_path: Path) -> N
                                       "late_loop": {"n": 4, "max_ms": 64}}
     assert told(log, log.stat().st_size) == {"slow_commits": {"n": 0, "max_ms": 0, "events": 0},
                                              "late_loop": {"n": 0, "max_ms": 0}}
+
+
+@pytest.mark.long
+def test_the_tournament_reads_bench_reads_while_the_director_enters_results() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "tournament_reads.py"), "--players", "12",
+         "--readers", "2", "--seconds", "2", "--json"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
+        timeout=120, check=True)
+    result = json.loads(done.stdout)
+    assert result["boards"] == 6 and result["entered"] == 6  # every result, read meanwhile
+    assert result["reads"] > 0 and 0 < result["read_ms"]["p50"] <= result["read_ms"]["p99"]
+    assert result["server_cpu_share"] > 0
