@@ -1,9 +1,9 @@
 """Reading a tournament on the server costs one computation per state of the tournament,
 shared by every reader: readers of an unchanged tournament get the kept rendering (no
 replay of its log, no new rendering), concurrent readers share one computation, and every
-change shows at the next read: a director's pairing and result, a player's account made
-later, and an event written to the log by another program (as ``chessarbiter tournament``
-writes it). The writes work on the same kept state: the log is replayed once (and for each
+change through the server shows at the next read (a director's pairing and result, a
+player's account made later), and an event written to the log by another program (as
+``chessarbiter tournament`` writes it) once the version read last is no longer trusted. The writes work on the same kept state: the log is replayed once (and for each
 pairing's own copy). Renderings and pairings run in a thread here, so that they can be
 counted."""
 
@@ -110,6 +110,10 @@ def test_every_change_shows_at_the_next_read(tmp_path: Path,
             Tournament.load(store, number).apply(Registered("Outside Entry", 1700))
         finally:
             store.close()
+        # the version read a moment ago is trusted a little longer (nothing changed through
+        # the desk), then read again: the outside change shows
+        assert "Outside Entry" not in [p["name"] for p in (await state(s, number))["players"]]
+        s.clock.advance(desk_module.VERSION_TRUSTED_MS)
         assert "Outside Entry" in [p["name"] for p in (await state(s, number))["players"]]
         page = await s.client.get(f"/tournament/{number}")
         assert "Outside Entry" in page.text and late in page.text
@@ -130,5 +134,39 @@ def test_every_change_shows_at_the_next_read(tmp_path: Path,
         assert round_page.status_code == 200 and "1/2-1/2" in round_page.text
         assert counted.loads == loads + 1  # the state kept caught up, not replayed
         assert len(desk.renderings) <= desk_module.KEPT_RENDERINGS
+
+    run(tmp_path, scenario)
+
+
+def test_a_read_within_the_trusted_time_asks_the_database_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On one process, readers of a tournament whose version was read less than
+    VERSION_TRUSTED_MS ago, with no change through the desk since, get the kept rendering
+    without the desk's thread; a change through the desk (a result) shows at once."""
+    async def scenario(s: InProcess) -> None:
+        desk = desk_of(s)
+        number, who = await setup(s)
+        base = f"/api/tournament/{number}"
+        calls = 0
+        run_desk = desk.run
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return await run_desk(*args, **kwargs)
+
+        monkeypatch.setattr(desk, "run", counted)
+        first = await bodies(s, base, 1)
+        asked = calls
+        assert asked >= 1
+        for _ in range(5):
+            s.clock.advance(desk_module.VERSION_TRUSTED_MS // 10)
+            assert await bodies(s, base, 3) == first
+        assert calls == asked  # none of the 15 reads went to the desk's thread
+        s.clock.advance(desk_module.VERSION_TRUSTED_MS // 2)  # past the trusted time
+        assert await bodies(s, base, 1) == first and calls == asked + 1
+        paired = await s.post(base + "/pair", who["org"])  # a change through the desk
+        assert paired.status_code == 200, paired.text
+        assert (await state(s, number))["paired"] == 1  # seen at once
 
     run(tmp_path, scenario)

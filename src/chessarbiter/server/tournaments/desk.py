@@ -20,7 +20,11 @@ the tournament, for every reader: the state, kept and caught up with the events 
 since (by anyone), is rendered in the pairing process, and the rendering kept by the
 tournament's version (its log's events, its games, the accounts known) for whoever reads
 that version next. A reader of a version kept costs three indexed queries in the desk's
-thread: the event loop never computes nor waits for standings."""
+thread: the event loop never computes nor waits for standings. On one process (SQLite)
+every change made by the server passes through the desk, so a version read less than
+:data:`VERSION_TRUSTED_MS` ago, with no change through the desk since, is taken as it is,
+without the queries (a change by the ``chessarbiter tournament`` command is seen at the
+latest that much later); a cluster reads it each time (another process may change it)."""
 
 from __future__ import annotations
 
@@ -92,6 +96,9 @@ KEPT_STATES: Final = 8
 """Tournaments whose state the desk keeps to catch up with (the least recently read go)."""
 KEPT_RENDERINGS: Final = 32
 """Renderings kept (a tournament's JSON, each of its pages; the least recently read go)."""
+VERSION_TRUSTED_MS: Final = 500
+"""How long a tournament's version read stays trusted while nothing changed through the
+desk (one process only: see the module's docstring)."""
 LOOKED_UP: Final = 100_000
 """Players' names whose account was looked for, at most (then all are looked for again)."""
 
@@ -194,6 +201,11 @@ class Desk:
         self._store: TournamentStore | None = None
         self.entering: set[asyncio.Task[None]] = set()
         """Results of ended games being entered."""
+        self.changes = 0
+        """Work done in the desk's thread that may have changed a tournament, so far."""
+        self._versions: dict[int, tuple[tuple[int, int], int, int]] = {}
+        """Each tournament's version last read, with :attr:`changes` before the reading and
+        when it began (ms)."""
 
     def attach(self) -> None:
         self.hub.finish_hooks.append(self._game_ended)
@@ -201,9 +213,11 @@ class Desk:
 
     # -- the desk's thread ---------------------------------------------------------------
 
-    async def run(self, work: Callable[[TournamentLogs, sqlite3.Connection], T]) -> T:
+    async def run(self, work: Callable[[TournamentLogs, sqlite3.Connection], T], *,
+                  reads_only: bool = False) -> T:
         """``work`` in the desk's thread with the tournament store open (ApiError 503 when
-        the database fails; a ``TournamentError`` becomes a 400)."""
+        the database fails; a ``TournamentError`` becomes a 400); counted in
+        :attr:`changes` once done, unless it ``reads_only``."""
         path = self.hub.config.db
 
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
@@ -238,6 +252,9 @@ class Desk:
         except (StoreError, sqlite3.Error) as exc:
             raise ApiError(503, f"the tournament could not be read or stored ({exc})") \
                 from None
+        finally:
+            if not reads_only:
+                self.changes += 1
 
     def _close_store(self) -> None:
         if self._store is not None:
@@ -306,12 +323,27 @@ class Desk:
         """The tournament as ``render`` (the rendering ``kind``: a module's function or a
         partial one, as the pairing process calls it) shows it: kept while the
         tournament's version is the same (see the module's docstring)."""
-        version = await self.run(lambda store, conn: self._version(store, conn,
-                                                                   tournament_id))
+        version = await self._current_version(tournament_id)
         found: T = await self.renderings.get(
             (tournament_id, kind), (*version, len(self.hub.accounts)),
             lambda: self._rendered(tournament_id, render))
         return found
+
+    async def _current_version(self, tournament_id: int) -> tuple[int, int]:
+        """The tournament's version: read in the desk's thread, or on one process the one
+        read last if it is still trusted (see the module's docstring)."""
+        now, changes = self.hub.config.now_ms(), self.changes
+        last = self._versions.get(tournament_id)
+        if (last is not None and last[1] == changes and now - last[2] < VERSION_TRUSTED_MS
+                and not is_postgres(str(self.hub.config.db))):
+            return last[0]
+        version = await self.run(lambda store, conn: self._version(store, conn,
+                                                                   tournament_id),
+                                 reads_only=True)
+        if len(self._versions) >= KEPT_RENDERINGS:
+            self._versions.clear()
+        self._versions[tournament_id] = (version, changes, now)
+        return version
 
     def _version(self, store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int
                  ) -> tuple[int, int]:
@@ -324,7 +356,8 @@ class Desk:
 
     async def _rendered(self, tournament_id: int, render: Callable[[Shown], T]) -> T:
         shown, names = await self.run(lambda store, conn: self._shown(store, conn,
-                                                                      tournament_id))
+                                                                      tournament_id),
+                                      reads_only=True)
         await self._look_up(names)
         accounts = {name: account.id for name in names
                     if (account := self.hub.accounts.by_name(name)) is not None}
