@@ -2,13 +2,15 @@
 
 ``.venv/bin/python bench/ladder.py [--levels 1-10] [--anchors 1350,1600,1800,2000,2200]
 [--games 100] [--tc 10s+0.1s] [--concurrency 1] [--pgn ladder.pgn] [--floor 0.2] [--chain]
-[--chain-games N] [--placed LEVEL=ELO+-MARGIN ...] [--openings FILE]`` plays the levels,
-strongest first, against Debian's Stockfish with ``UCI_LimitStrength`` at each anchor
-``UCI_Elo`` (one thread, 16 MB hash), through the arbiter as ``chessarbiter match`` does
-(colours alternating, flags by the Laws), and prints per match the score, the Elo difference
-and its 95% margin and the games lost on time (by either side), and per level an estimate on
-Stockfish's scale. A level skips an anchor that a stronger level of the run scored below
-``--floor`` against: it would score less still, and tell little.
+[--chain-games N] [--placed LEVEL=ELO+-MARGIN ...] [--openings FILE] [--overhead MS]`` plays
+the levels, strongest first, against Debian's Stockfish with ``UCI_LimitStrength`` at each
+anchor ``UCI_Elo`` (one thread, 16 MB hash, ``--overhead`` its ``Move Overhead``: more than
+its 10 ms keeps it from losing on time on a loaded machine), through the arbiter as
+``chessarbiter match`` does (colours alternating, flags by the Laws), and prints per match
+the score, the Elo difference and its 95% margin and the games lost on time (by either
+side), and per level an estimate on Stockfish's scale. A level skips an anchor that a
+stronger level of the run scored below ``--floor`` against: it would score less still, and
+tell little.
 
 With ``--chain`` a level that scored below ``--floor`` against every anchor it played (or
 played none) plays the level above it too (``--chain-games`` games, from the ``--openings``
@@ -135,6 +137,8 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--stockfish", default=None, help="the program (default: stockfish)")
     parser.add_argument("--pgn", default=None, help="append every game to this file")
+    parser.add_argument("--overhead", type=int, default=None,
+                        help="Stockfish's Move Overhead, ms (default: its own, 10)")
     parser.add_argument("--floor", type=float, default=0.2,
                         help="skip an anchor a stronger level scored below this against")
     parser.add_argument("--chain", action="store_true",
@@ -163,6 +167,7 @@ def main() -> int:
     profile = replace(profile_for(control), input_mode=InputMode.DIGITAL, flags_automatic=True)
     anchors = [int(a) for a in args.anchors.split(",") if a.strip()]
     chain_games = args.games if args.chain_games is None else args.chain_games
+    overhead = "" if args.overhead is None else f";Move Overhead={args.overhead}"
     order = sorted(set(args.levels), reverse=True)
     print(f"levels {order} against {program} at UCI_Elo {anchors}, {args.games} games "
           f"each at {args.tc}" + (f"; below {args.floor:.0%} against them, the level above, "
@@ -191,8 +196,8 @@ def main() -> int:
                 if lowest.get(anchor, 1.0) < args.floor:
                     continue
                 tally = match(level, f"uci:{program};UCI_LimitStrength=true;UCI_Elo={anchor};"
-                              "Threads=1;Hash=16", f"UCI_Elo {anchor}", anchor, args.games,
-                              START)
+                              f"Threads=1;Hash=16{overhead}", f"UCI_Elo {anchor}", anchor,
+                              args.games, START)
                 print(flush=True)
                 results.append((Placed(anchor), tally))
                 lowest[anchor] = tally.score
