@@ -2,9 +2,10 @@
 it (``bench/ladder.py``; BENCHMARKS.md, "Level ladder"): the one table the level choosers of
 ``chessarbiter play`` and the server read.
 
-A level not yet measured on an idle machine has ``None`` (a loaded machine slows the two
-engines unlike, so its figures are no rating); ``bench/ladder.py`` prints the table's lines
-to copy here.
+Levels 1-8 are capped by depth and nodes, so a busy machine slows them without weakening
+them; levels 9 and 10 use their clock and are measured at 10 s + 0.1 s. The ratings carry
+95% margins of 115-220 Elo (BENCHMARKS.md): levels 7-10 are not told apart at that clock.
+``bench/ladder.py`` prints the table's lines to copy here; ``None`` is a level not measured.
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ from __future__ import annotations
 from typing import Final
 
 LADDER_ELO: Final[dict[int, int | None]] = {
-    1: None,
-    2: None,
-    3: None,
-    4: None,
-    5: None,
-    6: None,
-    7: None,
-    8: None,
-    9: None,
+    1: 124,
+    2: 387,
+    3: 991,
+    4: 1159,
+    5: 1458,
+    6: 1477,
+    7: 1841,
+    8: 1730,
+    9: 1869,
     10: 1808,
 }
 """The Elo of each level (1-10) on Stockfish's ``UCI_Elo`` scale, or ``None``."""
