@@ -20,8 +20,10 @@ placed, by this run or by ``--placed`` (an earlier run's figure): the level's El
 level above's plus the difference, with the two margins combined (errors add up along a
 chain). A level's estimate weighs every match with a finite
 difference by ``1 / margin^2`` (an anchor's Elo has no margin); a level that wins or loses
-every game is only above or below its opponents. Last, the estimates as the entries of
-``LADDER_ELO`` in ``engines/levels.py`` (the table the level choosers show).
+every game is only above or below its opponents. Last, the estimates fitted to rise with
+the level (:func:`monotone`) as the entries of ``LADDER_ELO`` in ``engines/levels.py`` (the
+table the level choosers show); ``--fit-only`` plays nothing and prints those entries for
+the ``--placed`` levels (the figures of several runs together).
 
 Stockfish refuses an ``UCI_Elo`` below its minimum (1350 for 15.1, 1320 for 16 on). The
 figures mean something only from an idle machine: a loaded one slows both engines, but
@@ -104,6 +106,22 @@ def rating(results: list[tuple[Placed, Tally]]) -> Placed | None:
     return Placed(value, 1 / math.sqrt(sum(weights)))
 
 
+def monotone(places: dict[int, Placed]) -> dict[int, float]:
+    """The placed levels' Elo fitted to rise with the level (pool adjacent violators,
+    weights ``1 / margin^2``): a level measured above a stronger one (within the margins:
+    a level whose cap the clock cuts plays like the one above) shares their weighted mean."""
+    blocks: list[tuple[float, float, list[int]]] = []  # (mean, weight, levels)
+    for level in sorted(places):
+        found = places[level]
+        mean, weight, members = found.elo, 1 / max(found.margin, 1.0) ** 2, [level]
+        while blocks and blocks[-1][0] > mean:
+            before, heavier, others = blocks.pop()
+            mean = (before * heavier + mean * weight) / (heavier + weight)
+            weight, members = heavier + weight, others + members
+        blocks.append((mean, weight, members))
+    return {level: mean for mean, _, members in blocks for level in members}
+
+
 def estimate(results: list[tuple[Placed, Tally]]) -> str:
     """The level's Elo on the anchors' scale with its margin, or a bound."""
     found = rating(results)
@@ -149,7 +167,12 @@ def main() -> int:
                         help="LEVEL=ELO+-MARGIN from an earlier run (repeatable)")
     parser.add_argument("--openings", type=Path, default=OPENINGS,
                         help="EPD or PGN of the level-v-level matches' start positions")
+    parser.add_argument("--fit-only", action="store_true",
+                        help="play nothing: the LADDER_ELO entries of the --placed levels")
     args = parser.parse_args()
+    if args.fit_only:
+        print_table(dict(args.placed))
+        return 0
     program = args.stockfish or shutil.which("stockfish") or shutil.which(
         "stockfish", path="/usr/games")
     if program is None:
@@ -220,10 +243,22 @@ def main() -> int:
     finally:
         if pgn is not None:
             pgn.close()
-    print("LADDER_ELO entries for src/chessarbiter/engines/levels.py:")
-    for level, elo in sorted(table.items()):
-        print(f"    {level}: {elo},")
+    print_table(places, sorted(table))
     return 0
+
+
+def print_table(places: dict[int, Placed], levels: list[int] | None = None) -> None:
+    """The entries of ``LADDER_ELO``: the placed levels' Elo fitted to rise with the level
+    (:func:`monotone`), each with its own measurement beside it; ``None`` for a level
+    of ``levels`` not placed."""
+    fitted = monotone(places)
+    print("LADDER_ELO entries for src/chessarbiter/engines/levels.py (fitted to rise with "
+          "the level):")
+    for level in sorted(set(levels or []) | set(places)):
+        if level in fitted:
+            print(f"    {level}: {round(fitted[level])},  # measured {places[level]}")
+        else:
+            print(f"    {level}: None,")
 
 
 if __name__ == "__main__":

@@ -137,3 +137,31 @@ def test_a_chain_places_a_level_through_the_level_above(tmp_path: Path) -> None:
     games = read_pgn_text((tmp_path / "chain.pgn").read_text())
     assert len(games) == 2 and all(g.result != "*" for g in games)
     assert {g.tags["Event"] for g in games} == {"ladder: level 1 v level 2"}
+
+
+def test_the_table_is_fitted_to_rise_with_the_level() -> None:
+    """Pool adjacent violators, weighed by 1 / margin^2: levels measured out of order share
+    their weighted mean; levels in order keep their own figure."""
+    placed = ladder.Placed
+    measured = {6: placed(1477, 121), 7: placed(1841, 153), 8: placed(1730, 115),
+                9: placed(1869, 156), 10: placed(1801, 46)}
+    fitted = ladder.monotone(measured)
+    w7, w8, w9, w10 = (1 / measured[k].margin ** 2 for k in (7, 8, 9, 10))
+    assert fitted[6] == 1477
+    assert fitted[7] == fitted[8] == pytest.approx((1841 * w7 + 1730 * w8) / (w7 + w8))
+    assert fitted[9] == fitted[10] == pytest.approx((1869 * w9 + 1801 * w10) / (w9 + w10))
+    values = [fitted[k] for k in sorted(fitted)]
+    assert values == sorted(values)
+    assert ladder.monotone({1: placed(100, 50), 2: placed(300, 50)}) == {1: 100, 2: 300}
+    chain = ladder.monotone({1: placed(500, 10), 2: placed(400, 10), 3: placed(300, 10)})
+    assert chain == {1: pytest.approx(400), 2: pytest.approx(400), 3: pytest.approx(400)}
+
+
+def test_fit_only_prints_the_entries_of_the_placed_levels() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "ladder.py"), "--fit-only", "--placed",
+         "1=100+-50", "--placed", "2=300+-40", "--placed", "3=250+-40"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
+        timeout=60, check=True)
+    lines = [line.split("#")[0].strip() for line in done.stdout.splitlines()[1:]]
+    assert lines == ["1: 100,", "2: 275,", "3: 275,"]

@@ -5,8 +5,9 @@ it (``bench/ladder.py``; BENCHMARKS.md, "Level ladder"): the one table the level
 Levels 1-8 are capped by depth and nodes, so a busy machine slows them without weakening
 them; levels 9 and 10 use their clock and are measured at 10 s + 0.1 s. The ratings carry
 95% margins of 115-220 Elo (BENCHMARKS.md): levels 7-10 are not told apart at that clock.
-``bench/ladder.py`` prints the table's lines to copy here; ``None`` is a level not measured.
-"""
+The table holds the measurements fitted to rise with the level (``bench/ladder.py``'s
+``monotone``: levels measured out of order share their weighted mean), as the script prints
+its lines to copy here; ``None`` is a level not measured."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ LADDER_ELO: Final[dict[int, int | None]] = {
     4: 1159,
     5: 1458,
     6: 1477,
-    7: 1841,
-    8: 1730,
-    9: 1869,
-    10: 1808,
+    7: 1770,
+    8: 1770,
+    9: 1806,
+    10: 1806,
 }
 """The Elo of each level (1-10) on Stockfish's ``UCI_Elo`` scale, or ``None``."""
 
