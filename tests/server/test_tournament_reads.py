@@ -3,9 +3,9 @@ shared by every reader: readers of an unchanged tournament get the kept renderin
 replay of its log, no new rendering), concurrent readers share one computation, and every
 change through the server shows at the next read (a director's pairing and result, a
 player's account made later), and an event written to the log by another program (as
-``chessarbiter tournament`` writes it) once the version read last is no longer trusted. The writes work on the same kept state: the log is replayed once (and for each
-pairing's own copy). Renderings and pairings run in a thread here, so that they can be
-counted."""
+``chessarbiter tournament`` writes it) once the version read last is no longer trusted.
+The writes work on the same kept state: the log is replayed once (and for each pairing's
+own copy). Renderings and pairings run in a thread here, so that they can be counted."""
 
 from __future__ import annotations
 
