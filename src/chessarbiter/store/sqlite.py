@@ -174,21 +174,16 @@ class SqliteStore:
 
     def append_batch(self, entries: Sequence[tuple[str, Event, str | None]]) -> None:
         """Record several ``(game_id, event, outcome)`` appends, of one game or many, in one
-        transaction (one sync for all: a server's group commit); all or none are written."""
-        numbered = [(game_id, self._id(game_id), event, outcome)
+        transaction (one sync for all: a server's group commit); all or none are written.
+        A few statements for the whole batch (per :data:`BATCH_ROWS` appends), not three
+        per append: each statement hands the interpreter's lock to the other threads and
+        takes it back, which a busy event loop makes wait (up to the switch interval)."""
+        numbered = [(game_id, self._id(game_id), event_row(event), outcome)
                     for game_id, event, outcome in entries]
 
         def work(db: sqlite3.Connection) -> None:
-            for game_id, number, event, outcome in numbered:
-                last = db.execute("SELECT (SELECT max(seq) FROM events WHERE game_id = ?), "
-                                  "EXISTS (SELECT 1 FROM games WHERE id = ?)",
-                                  (number, number)).fetchone()
-                if not last[1]:
-                    raise StoreError(f"game {game_id}: no such game in {self.path}")
-                db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                           (number, (last[0] or 0) + 1, *event_row(event)))
-                db.execute("UPDATE games SET updated_ms = ?, outcome = coalesce(?, outcome) "
-                           "WHERE id = ?", (self._now(), outcome, number))
+            for first in range(0, len(numbered), BATCH_ROWS):
+                _append_rows(db, numbered[first:first + BATCH_ROWS], self._now(), self.path)
 
         self._write(work)
 
@@ -257,3 +252,33 @@ class SqliteStore:
             raise StoreError(f"game {game_id!r}: a game id is a number")
         return int(game_id)
 
+
+
+BATCH_ROWS: Final = 150
+"""Appends written by one statement of :meth:`SqliteStore.append_batch` (five parameters
+each: within SQLite's oldest limit of 999)."""
+
+
+def _append_rows(db: sqlite3.Connection,
+                 rows: Sequence[tuple[str, int, tuple[Any, ...], str | None]], now: int,
+                 path: Path) -> None:
+    """Append ``(game_id, number, event row, outcome)`` rows in four statements: the games'
+    last numbers, their existence, the events, the games' times (and one per outcome)."""
+    numbers = sorted({number for _, number, _, _ in rows})
+    marks = ",".join("?" * len(numbers))
+    last = dict(db.execute(f"SELECT game_id, max(seq) FROM events WHERE game_id IN ({marks}) "
+                           "GROUP BY game_id", numbers).fetchall())
+    known = {row[0] for row in db.execute(f"SELECT id FROM games WHERE id IN ({marks})",
+                                          numbers)}
+    values: list[Any] = []
+    for game_id, number, row, _ in rows:
+        if number not in known:
+            raise StoreError(f"game {game_id}: no such game in {path}")
+        seq = last.get(number, 0) + 1
+        last[number] = seq
+        values.extend((number, seq, *row))
+    db.execute("INSERT INTO events VALUES " + ",".join(["(?, ?, ?, ?, ?)"] * len(rows)), values)
+    db.execute(f"UPDATE games SET updated_ms = ? WHERE id IN ({marks})", (now, *numbers))
+    for _, number, _, outcome in rows:
+        if outcome is not None:
+            db.execute("UPDATE games SET outcome = ? WHERE id = ?", (outcome, number))
