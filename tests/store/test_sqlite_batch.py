@@ -22,8 +22,9 @@ def test_a_batch_numbers_each_games_events_in_order_and_is_whole_or_nothing(
     try:
         first, second = store.create(Game()), store.create(Game())
         count = BATCH_ROWS * 2 + 7  # three statements' worth
-        entries = [(first if n % 3 else second, Warned(n, Side.WHITE, f"w{n}"), None)
-                   for n in range(count)]
+        entries: list[tuple[str, Warned, str | None]] = [
+            (first if n % 3 else second, Warned(n, Side.WHITE, f"w{n}"), None)
+            for n in range(count)]
         entries.append((second, Warned(count, Side.BLACK, "last"), "1-0"))
         store.append_batch(entries)
         assert [e.at_ms for e in store.load(first).log] == [n for n in range(count) if n % 3]
