@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -13,7 +14,13 @@ import pytest
 from chessarbiter.arbiter.events import ClocksStarted, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_human
-from chessarbiter.server.games.db import SLOW_COMMIT_S, TELL_EVERY_S, Database
+from chessarbiter.server.games.db import (
+    DUES_ROWS,
+    SCHEMA,
+    SLOW_COMMIT_S,
+    TELL_EVERY_S,
+    Database,
+)
 from chessarbiter.store.base import StoreError
 
 
@@ -153,3 +160,24 @@ def test_slow_commits_after_the_first_are_told_together_once_a_second(
         f"the store took up to {slow * 2000:.0f} ms to commit (2 commits over {ms:.0f} ms, 8 "
         "events): their acknowledgements waited as long"]
     assert db.slowest_commit_s == slow * 2
+
+
+def test_the_deadlines_lines_are_written_in_chunks_of_one_statement(tmp_path: Path) -> None:
+    """More lines than one statement takes: every line written, the others untouched."""
+    conn = sqlite3.connect(tmp_path / "dues.sqlite", isolation_level=None)
+    try:
+        conn.execute(next(s for s in SCHEMA if "server_deadlines" in s))
+        count = DUES_ROWS * 2 + 11
+        conn.executemany("INSERT INTO server_deadlines VALUES (?, NULL, NULL, 0, NULL)",
+                         [(f"g{n}",) for n in range(count + 5)])
+        dues = {f"g{n}": (f"g{n}", n + 1, None if n % 7 == 0 else 1000 * n)
+                for n in range(count)}
+        Database._deadlines(dues, conn)
+        assert dues == {}
+        rows = {game: (events, due) for game, events, due in conn.execute(
+            "SELECT game, events, due_ms FROM server_deadlines")}
+    finally:
+        conn.close()
+    assert rows == {**{f"g{n}": (n + 1, None if n % 7 == 0 else 1000 * n)
+                       for n in range(count)},
+                    **{f"g{n}": (0, None) for n in range(count, count + 5)}}

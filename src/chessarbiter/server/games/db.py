@@ -103,13 +103,24 @@ TELL_EVERY_S: Final = 1.0
 """The log is told of slow commits at most this often."""
 DUES_EVERY_S: Final = 0.25
 """The longest the deadlines' lines wait while batches keep coming."""
-UPDATE_DUE: Final = "UPDATE server_deadlines SET events = ?, due_ms = ? WHERE game = ?"
 UPDATE_DUES: Final = (
     "UPDATE server_deadlines SET events = v.events, due_ms = v.due_ms FROM unnest("
     "CAST(? AS INTEGER[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[])) AS v (events, due_ms, game) "
     "WHERE server_deadlines.game = v.game")
-"""PostgreSQL: :data:`UPDATE_DUE` for many rows in one statement (its parameters: the
-events, the due times and the games, each a list)."""
+"""PostgreSQL: the deadlines' lines (their events and due times, by game) updated in one
+statement (its parameters: the events, the due times and the games, each a list)."""
+DUES_ROWS: Final = 300
+"""SQLite: the deadlines' lines written by one statement (three parameters each: within
+SQLite's oldest limit of 999). One statement, not one per line: each hands the interpreter's
+lock to the other threads and takes it back, which a busy event loop makes wait."""
+
+
+def update_dues(count: int) -> str:
+    """SQLite: ``count`` deadlines' lines updated in one statement (its parameters: each
+    line's events, due time and game, in turn)."""
+    values = ",".join(["(?, ?, ?)"] * count)
+    return ("UPDATE server_deadlines SET events = v.column1, due_ms = v.column2 FROM "
+            f"(VALUES {values}) AS v WHERE server_deadlines.game = v.column3")
 
 
 @dataclass(frozen=True)
@@ -297,7 +308,9 @@ class Database:
         try:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("BEGIN")
-            conn.executemany(UPDATE_DUE, rows)
+            for first in range(0, len(rows), DUES_ROWS):
+                chunk = rows[first:first + DUES_ROWS]
+                conn.execute(update_dues(len(chunk)), [v for row in chunk for v in row])
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if conn.in_transaction:
