@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rawhttp import RawConnection
+from rawhttp import RawConnection, post_ok
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -59,17 +59,8 @@ TIMEOUT = 60.0
 LONG = 600.0
 
 
-async def _post(client: RawConnection, path: str, token: str | None = None,
-                form: dict[str, str] | None = None) -> Any:
-    """``POST path`` that must succeed: its JSON answer."""
-    answer = await client.request("POST", path, token, form=form, timeout=TIMEOUT)
-    if answer.status != 200:
-        raise RuntimeError(f"POST {path}: {answer.status} {answer.body[:200]!r}")
-    return answer.json()
-
-
 async def _register(client: RawConnection, name: str) -> str:
-    token: str = (await _post(client, "/api/register", form={"username": name}))["token"]
+    token: str = (await post_ok(client, "/api/register", form={"username": name}))["token"]
     return token
 
 
@@ -116,11 +107,11 @@ class Neighbour:
 
     async def prepare(self, token: str, size: int) -> int:
         """A tournament of ``size`` players made and filled, before the window: its number."""
-        made = await _post(self.client, "/api/tournament/new", token, form={
+        made = await post_ok(self.client, "/api/tournament/new", token, form={
             "name": f"neighbour {size}", "system": "swiss", "rounds": "9"})
         number = made["id"]
         for n in range(size):
-            await _post(self.client, f"/api/tournament/{number}/player", token,
+            await post_ok(self.client, f"/api/tournament/{number}/player", token,
                         form={"name": f"Player {n:04d}", "rating": str(1000 + 7 * n % 1500)})
         return int(number)
 

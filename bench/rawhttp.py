@@ -164,3 +164,13 @@ async def ndjson(parts: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         for line in whole:
             if line.strip():
                 yield line
+
+
+async def post_ok(client: RawConnection, path: str, token: str | None = None,
+                  form: dict[str, str] | None = None, timeout: float = 60.0) -> Any:
+    """``POST path`` that must succeed: its JSON answer (``RuntimeError`` naming the path,
+    the status and the start of the body otherwise)."""
+    answer = await client.request("POST", path, token, form=form, timeout=timeout)
+    if answer.status != 200:
+        raise RuntimeError(f"POST {path}: {answer.status} {answer.body[:200]!r}")
+    return answer.json()

@@ -21,31 +21,24 @@ import time
 from typing import Any
 
 from load_server import _pct, cpu_seconds, server
-from rawhttp import RawConnection
+from rawhttp import RawConnection, post_ok
 
 LONG = 600.0
 """Seconds a request may take (a rendering or a pairing of many players)."""
 
 
-async def _post(client: RawConnection, path: str, token: str | None = None,
-                form: dict[str, str] | None = None) -> Any:
-    answer = await client.request("POST", path, token, form=form, timeout=LONG)
-    if answer.status != 200:
-        raise SystemExit(f"POST {path}: {answer.status} {answer.body[:200]!r}")
-    return answer.json()
-
-
 async def measure(url: str, pid: int, players: int, readers: int, seconds: float
                   ) -> dict[str, Any]:
     director = RawConnection.to(url)
-    token = (await _post(director, "/api/register", form={"username": "director"}))["token"]
-    made = await _post(director, "/api/tournament/new", token,
+    token = (await post_ok(director, "/api/register", form={"username": "director"}))["token"]
+    made = await post_ok(director, "/api/tournament/new", token,
                        form={"name": "reads", "system": "swiss", "rounds": "9"})
     number = made["id"]
     for n in range(players):
-        await _post(director, f"/api/tournament/{number}/player", token,
+        await post_ok(director, f"/api/tournament/{number}/player", token,
                     form={"name": f"Player {n:04d}", "rating": str(1000 + 7 * n % 1500)})
-    boards = len((await _post(director, f"/api/tournament/{number}/pair", token))["boards"])
+    paired = await post_ok(director, f"/api/tournament/{number}/pair", token, timeout=LONG)
+    boards = len(paired["boards"])
     end = time.monotonic() + seconds
     reads: list[float] = []
     entered = 0
@@ -68,7 +61,7 @@ async def measure(url: str, pid: int, players: int, readers: int, seconds: float
         for board in range(1, boards + 1):
             if time.monotonic() >= end:
                 return
-            await _post(director, f"/api/tournament/{number}/result", token,
+            await post_ok(director, f"/api/tournament/{number}/result", token,
                         form={"round": "1", "board": str(board), "result": "1-0"})
             entered += 1
 
@@ -94,7 +87,10 @@ def main() -> None:
     if not 2 <= args.players <= 5_000 or not 0 < args.seconds <= 600 or args.readers < 0:
         parser.error("bounds: 2 <= --players <= 5000, 0 < --seconds <= 600, --readers >= 0")
     with server(["--open-registration"], []) as (url, pid, _):
-        result = asyncio.run(measure(url, pid, args.players, args.readers, args.seconds))
+        try:
+            result = asyncio.run(measure(url, pid, args.players, args.readers, args.seconds))
+        except RuntimeError as exc:  # a request the server refused
+            raise SystemExit(f"tournament_reads: {exc}") from None
     if args.json:
         print(json.dumps(result, indent=1))
         return
