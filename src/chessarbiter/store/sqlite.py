@@ -19,9 +19,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from chessarbiter.arbiter.events import Event
 from chessarbiter.arbiter.game import Game
@@ -254,30 +254,55 @@ class SqliteStore:
 
 
 
-BATCH_ROWS: Final = 150
-"""Appends written by one statement of :meth:`SqliteStore.append_batch` (five parameters
-each: within SQLite's oldest limit of 999)."""
+T = TypeVar("T")
+
+BATCH_ROWS: Final = 128
+"""Appends written by one statement of :meth:`SqliteStore.append_batch` at most (five
+parameters each: within SQLite's oldest limit of 999)."""
+
+
+def runs(items: Sequence[T], most: int) -> Iterator[Sequence[T]]:
+    """``items`` in consecutive runs whose lengths are powers of two, none longer than
+    ``most`` (a power of two), longest first. A statement written for ``n`` rows is then one
+    of a few lengths, which SQLite keeps prepared (the connection's cache holds 128); one
+    per batch size would be prepared again each time, the interpreter's lock handed over
+    during each preparation."""
+    first = 0
+    while first < len(items):
+        size = min(most, 1 << ((len(items) - first).bit_length() - 1))
+        yield items[first:first + size]
+        first += size
+
+
+def padded(numbers: Sequence[int]) -> list[int]:
+    """``numbers`` (not empty) repeated at the end up to a power of two, for an ``IN`` list
+    of one of a few lengths (see :func:`runs`)."""
+    size = 1 << (len(numbers) - 1).bit_length()
+    return [*numbers, *[numbers[-1]] * (size - len(numbers))]
 
 
 def _append_rows(db: sqlite3.Connection,
                  rows: Sequence[tuple[str, int, tuple[Any, ...], str | None]], now: int,
                  path: Path) -> None:
-    """Append ``(game_id, number, event row, outcome)`` rows in four statements: the games'
-    last numbers, their existence, the events, the games' times (and one per outcome)."""
-    numbers = sorted({number for _, number, _, _ in rows})
+    """Append ``(game_id, number, event row, outcome)`` rows in a few statements: the games'
+    last numbers, their existence, the events (one per :func:`runs`), the games' times (and
+    one per outcome)."""
+    numbers = padded(sorted({number for _, number, _, _ in rows}))
     marks = ",".join("?" * len(numbers))
     last = dict(db.execute(f"SELECT game_id, max(seq) FROM events WHERE game_id IN ({marks}) "
                            "GROUP BY game_id", numbers).fetchall())
     known = {row[0] for row in db.execute(f"SELECT id FROM games WHERE id IN ({marks})",
                                           numbers)}
-    values: list[Any] = []
+    records: list[tuple[Any, ...]] = []
     for game_id, number, row, _ in rows:
         if number not in known:
             raise StoreError(f"game {game_id}: no such game in {path}")
         seq = last.get(number, 0) + 1
         last[number] = seq
-        values.extend((number, seq, *row))
-    db.execute("INSERT INTO events VALUES " + ",".join(["(?, ?, ?, ?, ?)"] * len(rows)), values)
+        records.append((number, seq, *row))
+    for run in runs(records, BATCH_ROWS):
+        db.execute("INSERT INTO events VALUES " + ",".join(["(?, ?, ?, ?, ?)"] * len(run)),
+                   [value for record in run for value in record])
     db.execute(f"UPDATE games SET updated_ms = ? WHERE id IN ({marks})", (now, *numbers))
     for _, number, _, outcome in rows:
         if outcome is not None:

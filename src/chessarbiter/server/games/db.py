@@ -43,7 +43,7 @@ from typing import Any, Final, TypeVar
 from chessarbiter.arbiter.events import Event
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import described, is_postgres
-from chessarbiter.store.sqlite import BUSY_MS, SqliteStore
+from chessarbiter.store.sqlite import BUSY_MS, SqliteStore, runs
 
 T = TypeVar("T")
 
@@ -109,10 +109,11 @@ UPDATE_DUES: Final = (
     "WHERE server_deadlines.game = v.game")
 """PostgreSQL: the deadlines' lines (their events and due times, by game) updated in one
 statement (its parameters: the events, the due times and the games, each a list)."""
-DUES_ROWS: Final = 300
-"""SQLite: the deadlines' lines written by one statement (three parameters each: within
-SQLite's oldest limit of 999). One statement, not one per line: each hands the interpreter's
-lock to the other threads and takes it back, which a busy event loop makes wait."""
+DUES_ROWS: Final = 256
+"""SQLite: the deadlines' lines written by one statement at most (three parameters each:
+within SQLite's oldest limit of 999), in runs of a few lengths (``store.sqlite.runs``). A few
+statements, not one per line: each hands the interpreter's lock to the other threads and
+takes it back, which a busy event loop makes wait."""
 
 
 def update_dues(count: int) -> str:
@@ -308,9 +309,8 @@ class Database:
         try:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("BEGIN")
-            for first in range(0, len(rows), DUES_ROWS):
-                chunk = rows[first:first + DUES_ROWS]
-                conn.execute(update_dues(len(chunk)), [v for row in chunk for v in row])
+            for run in runs(rows, DUES_ROWS):
+                conn.execute(update_dues(len(run)), [v for row in run for v in row])
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if conn.in_transaction:
