@@ -1,15 +1,22 @@
-"""The pairing process runs at a lower CPU priority than the server, so that a pairing
-CPU-bound for seconds takes what the games leave (server/tournaments/desk.py)."""
+"""The pairing and rendering processes run at a lower CPU priority than the server, so that
+a pairing CPU-bound for seconds takes what the games leave (server/tournaments/desk.py)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from concurrent.futures import Executor
 
-from chessarbiter.server.tournaments.desk import PAIRING_NICE, pairing_pool
+import pytest
+
+from chessarbiter.server.tournaments.desk import PAIRING_NICE, pairing_pool, rendering_pool
 
 
-def test_the_pairing_process_is_niced_below_the_server() -> None:
+@pytest.mark.parametrize("pool", [pairing_pool, rendering_pool])
+def test_the_background_processes_are_niced_below_the_server(
+        pool: Callable[[], Executor]) -> None:
     mine = os.nice(0)
-    theirs = pairing_pool().submit(os.nice, 0).result(timeout=60)
+    theirs = pool().submit(os.nice, 0).result(timeout=60)
     assert theirs == min(19, mine + PAIRING_NICE)
     assert os.nice(0) == mine  # the server's own priority is unchanged
+    assert rendering_pool() is not pairing_pool()

@@ -13,6 +13,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from functools import partial
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.events import Event as TournamentEvent
 from chessarbiter.tournament.log import TournamentState
 from tests.clock.fake_time import FakeTime
+from tests.server.held import held_pairing
 from tests.server.helpers import InProcess, in_process
 from tests.server.test_api import friendly_game, play
 
@@ -169,6 +172,17 @@ def test_a_move_in_time_is_not_flagged_while_it_waits(tmp_path: Path) -> None:
     run(tmp_path, scenario, lag_ms=0)
 
 
+async def four_players_joined(s: InProcess) -> tuple[dict[str, str], int]:
+    """A Swiss tournament's organiser (their headers) and number, four accounts joined."""
+    org = await s.account("org")
+    players = [await s.account(f"p{n}") for n in range(4)]
+    number = (await s.post("/api/tournament/new", org, data={
+        "name": "four", "system": "swiss", "rounds": "3"})).json()["id"]
+    for headers in players:
+        assert (await s.post(f"/api/tournament/{number}/join", headers)).status_code == 200
+    return org, int(number)
+
+
 def test_a_slow_pairing_holds_up_no_game(tmp_path: Path) -> None:
     """A round's pairing that takes long (injected: it waits until the test lets it go)
     runs off the event loop and off the writer: meanwhile an unrelated game's move is
@@ -176,13 +190,7 @@ def test_a_slow_pairing_holds_up_no_game(tmp_path: Path) -> None:
     nothing; tournament reads still answer."""
 
     async def scenario(s: InProcess, db: StallingDatabase) -> None:
-        org = await s.account("org")
-        players = [await s.account(f"p{n}") for n in range(4)]
-        number = (await s.post("/api/tournament/new", org, data={
-            "name": "slow", "system": "swiss", "rounds": "3"})).json()["id"]
-        for headers in players:
-            assert (await s.post(f"/api/tournament/{number}/join", headers)).status_code \
-                == 200
+        org, number = await four_players_joined(s)
         entered, release = threading.Event(), threading.Event()
 
         def slow_pairing(state: TournamentState) -> list[TournamentEvent]:
@@ -211,6 +219,30 @@ def test_a_slow_pairing_holds_up_no_game(tmp_path: Path) -> None:
         assert paired.status_code == 200, paired.text
         assert len(paired.json()["boards"]) == 2
         desk.pairing.shutdown()
+
+    run(tmp_path, scenario, lag_ms=0)
+
+
+def test_a_reader_does_not_wait_for_a_pairing(tmp_path: Path) -> None:
+    """The server's own processes: while a round's pairing is held in the pairing process,
+    the tournament is rendered for a reader in the rendering process."""
+
+    async def scenario(s: InProcess, db: StallingDatabase) -> None:
+        org, number = await four_players_joined(s)
+        with get_context("spawn").Manager() as manager:
+            began, release = manager.Event(), manager.Event()
+            desk = DESKS[s.hub]
+            desk.pair_round = partial(held_pairing, began, release)
+            pairing = asyncio.ensure_future(s.post(f"/api/tournament/{number}/pair", org))
+            try:
+                assert await asyncio.to_thread(began.wait, 60), "the pairing never began"
+                read = await asyncio.wait_for(s.client.get(f"/api/tournament/{number}"), 60)
+                assert read.status_code == 200 and len(read.json()["players"]) == 4
+                assert not pairing.done()
+            finally:
+                release.set()
+            paired = await pairing
+        assert paired.status_code == 200 and len(paired.json()["boards"]) == 2
 
     run(tmp_path, scenario, lag_ms=0)
 

@@ -11,7 +11,7 @@ wait here. A request's body (a form or JSON, up to the body limit; any other is 
 unread) is received before it takes a turn, so a client sending its body slowly holds
 none; a turn is held until the answer starts, so a stream gives it back at once, or until
 the handler waits for work done off the loop (:func:`off_the_loop`: a tournament's
-rendering in the pairing process), so readers waiting for it do not hold up the
+rendering in the rendering process), so readers waiting for it do not hold up the
 director's writes and everyone else's requests behind them. Beyond
 :data:`WAITING` requests waiting, a new one is answered 503 with ``Retry-After`` rather
 than queued without bound (docs/server.md, "Limits").

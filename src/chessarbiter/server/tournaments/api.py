@@ -101,7 +101,7 @@ async def create(request: Request) -> Response:
 
 async def read(request: Request) -> Response:
     """The tournament: players, pairings, results, standings, crosstable."""
-    off_the_loop(request.scope)  # a new version is rendered in the pairing process
+    off_the_loop(request.scope)  # a new version is rendered in the rendering process
     body = await desk_of(request).render(tournament_id(request), "json", tournament_bytes)
     return Response(body, media_type="application/json")
 

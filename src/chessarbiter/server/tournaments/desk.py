@@ -11,13 +11,14 @@ the state and reads the events written since), so a tournament changed meanwhile
 an event computed on the log as it was: the log's events are numbered).
 A round is paired in another process (:func:`pairing_pool`): a Dutch pairing of 1,000
 players is seconds of CPU, which would hold the event loop (and the interpreter's lock)
-for every game. A player whose name is an account's
+for every game. Renderings have a process of their own (:func:`rendering_pool`), so that
+reading a tournament does not wait for a pairing. A player whose name is an account's
 name is that account: they may join by themselves and play their games on the server; a
 board whose two players are accounts gets a game, created when the round is paired.
 
 Reading a tournament (:meth:`Desk.render`: its JSON, its pages) is computed once per state of
 the tournament, for every reader: the state, kept and caught up with the events written
-since (by anyone), is rendered in the pairing process, and the rendering kept by the
+since (by anyone), is rendered in the rendering process, and the rendering kept by the
 tournament's version (its log's events, its games, the accounts known) for whoever reads
 that version next. A reader of a version kept costs three indexed queries in the desk's
 thread: the event loop never computes nor waits for standings. On one process (SQLite)
@@ -153,27 +154,37 @@ def game_result(entry: HubGame) -> str | None:
     return played
 
 
-_PAIRING: list[Executor] = []
-"""The process pool of :func:`pairing_pool`, once started."""
+_POOLS: dict[str, Executor] = {}
+"""The processes of :func:`pairing_pool` and :func:`rendering_pool`, once started."""
+
+
+def _pool(job: str) -> Executor:
+    if job not in _POOLS:
+        _POOLS[job] = ProcessPoolExecutor(1, mp_context=get_context("spawn"),
+                                          initializer=_in_the_background)
+    return _POOLS[job]
 
 
 def pairing_pool() -> Executor:
     """The process that pairs rounds for every desk of this process (started, by spawning,
     at the first pairing)."""
-    if not _PAIRING:
-        _PAIRING.append(ProcessPoolExecutor(1, mp_context=get_context("spawn"),
-                                            initializer=_in_the_background))
-    return _PAIRING[0]
+    return _pool("pairing")
+
+
+def rendering_pool() -> Executor:
+    """The process that renders tournaments for every desk of this process (started at the
+    first rendering): its own, so that a reader does not wait for a pairing of seconds."""
+    return _pool("rendering")
 
 
 PAIRING_NICE: Final = 10
-"""How much lower the pairing process's CPU priority is than the server's."""
+"""How much lower the pairing and rendering processes' CPU priority is than the server's."""
 
 
 def _in_the_background() -> None:
-    """In the pairing process: Ctrl-C is the server's to handle (it stops the pool); a
-    lower CPU priority, so that a pairing CPU-bound for seconds takes what the games leave
-    (on a machine with fewer cores than busy processes)."""
+    """In the pairing and rendering processes: Ctrl-C is the server's to handle (it stops
+    the pools); a lower CPU priority, so that a pairing CPU-bound for seconds takes what the
+    games leave (on a machine with fewer cores than busy processes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(PAIRING_NICE)
 
@@ -191,7 +202,7 @@ class Desk:
         self.pairing: Executor | None = None
         self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
         self.rendering: Executor | None = None
-        """Where renderings are computed (``None``: :func:`pairing_pool`)."""
+        """Where renderings are computed (``None``: :func:`rendering_pool`)."""
         self.renderings: Kept[Any] = Kept(KEPT_RENDERINGS)
         self._kept: OrderedDict[int, Tournament] = OrderedDict()
         """The tournaments kept, by id (used in the desk's thread alone: :meth:`current`)."""
@@ -321,7 +332,7 @@ class Desk:
     async def render(self, tournament_id: int, kind: Hashable,
                      render: Callable[[Shown], T]) -> T:
         """The tournament as ``render`` (the rendering ``kind``: a module's function or a
-        partial one, as the pairing process calls it) shows it: kept while the
+        partial one, as the rendering process calls it) shows it: kept while the
         tournament's version is the same (see the module's docstring)."""
         version = await self._current_version(tournament_id)
         found: T = await self.renderings.get(
@@ -363,10 +374,10 @@ class Desk:
                     if (account := self.hub.accounts.by_name(name)) is not None}
         loop = asyncio.get_running_loop()
         try:
-            result: T = await loop.run_in_executor(self.rendering or pairing_pool(),
+            result: T = await loop.run_in_executor(self.rendering or rendering_pool(),
                                                    rendered, render, shown, accounts)
         except BrokenExecutor as exc:
-            _PAIRING.clear()  # a new process at the next rendering
+            _POOLS.pop("rendering", None)  # a new process at the next rendering
             raise ApiError(503, f"the rendering process failed ({exc}); try again") \
                 from None
         return result
@@ -512,7 +523,7 @@ class Desk:
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
         except BrokenExecutor as exc:
-            _PAIRING.clear()  # a new process at the next pairing
+            _POOLS.pop("pairing", None)  # a new process at the next pairing
             raise ApiError(503, f"the pairing process failed ({exc}); try again") from None
 
     async def _catch_up(self, director: Account, tournament_id: int) -> None:

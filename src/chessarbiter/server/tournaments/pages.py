@@ -91,7 +91,7 @@ def heading(data: dict[str, Any]) -> str:
 async def shown(request: Request, kind: Hashable, render: Callable[[Shown], Page]
                 ) -> Response:
     """The tournament's page ``kind`` (rendered by ``render``, kept by the desk)."""
-    off_the_loop(request.scope)  # a new version is rendered in the pairing process
+    off_the_loop(request.scope)  # a new version is rendered in the rendering process
     try:
         status, body = await desk_of(request).render(tournament_id(request), kind, render)
     except ApiError as exc:
