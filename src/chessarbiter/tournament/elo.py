@@ -1,5 +1,6 @@
 """Match statistics: score, Elo difference and its 95% error margin (the logistic model the
-rating lists use; the margin from the spread of the game scores)."""
+rating lists use; the margin from Wilson's interval of the score, which stays finite for a
+lopsided match)."""
 
 from __future__ import annotations
 
@@ -37,18 +38,29 @@ class Tally:
     def elo(self) -> float:
         return elo_difference(self.score)
 
-    def margin(self, confidence: float = 0.95) -> float:
-        """Half the width of the confidence interval of the Elo difference."""
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The score's confidence interval: Wilson's, for as many games as give a binomial
+        the spread of these games' scores (draws narrow it). Within (0, 1) unless every
+        game was won or every game lost, so a lopsided match still bounds the difference."""
         n = self.games
         if n == 0:
-            return math.inf
+            return 0.0, 1.0
         p = self.score
         spread = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2
                   + self.losses * p**2) / n
-        deviation = math.sqrt(spread / n)
+        if spread == 0 and 0 < p < 1:  # every game drawn
+            return p, p
+        m = n * p * (1 - p) / spread if spread else n
         z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-        high = min(p + z * deviation, 1.0)
-        low = max(p - z * deviation, 0.0)
+        shrink = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / shrink
+        half = z * math.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / shrink
+        return (0.0 if p == 0 else centre - half), (1.0 if p == 1 else centre + half)
+
+    def margin(self, confidence: float = 0.95) -> float:
+        """Half the width of the confidence interval of the Elo difference
+        (:meth:`interval`'s bounds as Elo differences)."""
+        low, high = self.interval(confidence)
         return (elo_difference(high) - elo_difference(low)) / 2
 
     def line(self) -> str:
