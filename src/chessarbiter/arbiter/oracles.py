@@ -26,9 +26,11 @@ from chessarbiter.laws.deadpos import IllegalPositionError, Verdict, Winnability
 from chessarbiter.laws.deadpos.proof import proved_dead
 from chessarbiter.laws.mating_material import may_checkmate
 
-FLAG_BUDGET: Final = 200_000
-"""Positions the full analysis may visit for one flag, resignation or illegal move (within
-:data:`RULING_SECONDS`)."""
+FLAG_BUDGET: Final = 1_000_000
+"""Positions the full analysis may visit for one flag, resignation or illegal move, within
+:data:`RULING_SECONDS` (about as many as the compiled build visits in them: the time bound,
+not the budget, ends the hardest analyses; the first 200,000 are the default budget's work,
+so nothing the default decides is lost)."""
 RULING_SECONDS: Final = 5.0
 """Seconds the full analysis may take for one ruling; past them it is undetermined."""
 
