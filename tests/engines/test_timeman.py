@@ -13,6 +13,7 @@ from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import CHECK_EVERY, Limits, Searcher
 from chessarbiter.engines.timeman import (
     EMERGENCY_MS,
+    INCREMENT_MOVES_LEFT,
     MIN_THINK_MS,
     MOVE_OVERHEAD_MS,
     OVERHEAD_SAMPLES,
@@ -35,9 +36,8 @@ def test_less_time_gives_a_smaller_budget() -> None:
 
 
 def test_an_increment_is_mostly_spent() -> None:
-    plain = budget(60_000, overhead_ms=0)
     with_inc = budget(60_000, BonusMode.INCREMENT, 2_000, overhead_ms=0)
-    assert with_inc.target - plain.target == 1_500
+    assert with_inc.target - 60_000 // INCREMENT_MOVES_LEFT == 1_500
 
 
 def test_an_increment_is_not_spent_before_it_is_given() -> None:
@@ -111,7 +111,7 @@ def test_outside_an_emergency_most_of_the_increment_is_spent() -> None:
 def test_move_overhead_is_kept_back_for_every_move_to_come() -> None:
     assert budget(10_000, overhead_ms=100).target == (10_000 - 100 - 29 * 100) // 30
     assert budget(10_000, BonusMode.INCREMENT, 100, overhead_ms=100).target == (
-        (10_000 - 100) // 30 + 75)
+        (10_000 - 100) // INCREMENT_MOVES_LEFT + 75)
     assert budget(100, overhead_ms=100) == Budget(MIN_THINK_MS, MIN_THINK_MS)
 
 

@@ -26,6 +26,9 @@ from chessarbiter.clock.controls import BonusMode, TimeControl
 
 DEFAULT_MOVES_LEFT: Final = 30
 """Moves assumed still to play in a rest-of-game period."""
+INCREMENT_MOVES_LEFT: Final = 20
+"""The same under an increment: the clock settles where a move's think time equals the
+increment, lower the fewer moves share it, so fewer leave less of it unused at the end."""
 HOURGLASS_MOVES_LEFT: Final = 45
 MOVE_OVERHEAD_MS: Final = 50
 """Kept back each move for communication and process scheduling."""
@@ -69,7 +72,8 @@ def budget(
         )
     delay = bonus_ms if mode in (BonusMode.DELAY, BonusMode.BRONSTEIN) else 0
     gain = bonus_ms if mode is BonusMode.INCREMENT else 0
-    default_left = HOURGLASS_MOVES_LEFT if mode is BonusMode.HOURGLASS else DEFAULT_MOVES_LEFT
+    default_left = (HOURGLASS_MOVES_LEFT if mode is BonusMode.HOURGLASS
+                    else INCREMENT_MOVES_LEFT if gain else DEFAULT_MOVES_LEFT)
     moves_left = min(moves_to_go, default_left) if moves_to_go is not None else default_left
     # Thinking past `pool` loses on time; the overhead is taken from the delay first.
     pool = max(remaining_ms + delay - overhead_ms, 0)
