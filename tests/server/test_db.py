@@ -20,6 +20,7 @@ from chessarbiter.server.games.db import (
     SLOW_COMMIT_S,
     TELL_EVERY_S,
     Database,
+    at_once,
 )
 from chessarbiter.store.base import StoreError
 
@@ -181,3 +182,21 @@ def test_the_deadlines_lines_are_written_in_chunks_of_one_statement(tmp_path: Pa
     assert rows == {**{f"g{n}": (n + 1, None if n % 7 == 0 else 1000 * n)
                        for n in range(count)},
                     **{f"g{n}": (0, None) for n in range(count, count + 5)}}
+
+
+def test_statements_at_once_are_one_transaction_all_or_none(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "once.sqlite", isolation_level=None)
+    commits: list[str] = []
+    conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    try:
+        conn.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        commits.clear()
+        at_once(conn, [("INSERT INTO t VALUES (?)", (1,)), ("INSERT INTO t VALUES (?)", (2,))])
+        assert commits == ["COMMIT"]  # one transaction, one sync
+        with pytest.raises(sqlite3.IntegrityError):
+            at_once(conn, [("INSERT INTO t VALUES (?)", (3,)),
+                           ("INSERT INTO t VALUES (?)", (1,))])
+        assert [x for (x,) in conn.execute("SELECT x FROM t ORDER BY x")] == [1, 2]
+        assert not conn.in_transaction
+    finally:
+        conn.close()

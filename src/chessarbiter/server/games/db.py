@@ -34,7 +34,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -332,6 +332,21 @@ class Database:
 def _finish(results: list[tuple[Done, BaseException | None]]) -> None:
     for done, error in results:
         done(error)
+
+
+def at_once(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Run ``statements`` on the server's connection (SQLite's or :mod:`.pgdb`'s, each
+    statement otherwise its own transaction) in one transaction: one sync for all, and all
+    or none written."""
+    conn.execute("BEGIN")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, params)
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error, StoreError):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def open_database(path: Path | str) -> tuple[Any, Any]:

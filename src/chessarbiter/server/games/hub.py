@@ -52,7 +52,7 @@ from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.games.collector import keep_pauses_short
-from chessarbiter.server.games.db import Database, Worker
+from chessarbiter.server.games.db import Database, Worker, at_once
 from chessarbiter.server.games.dormant import (
     DELETE_DEADLINE,
     INSERT_DEADLINE,
@@ -287,9 +287,9 @@ class Hub:
                 store.fence(store_id, fence)
             meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
                             creator, rated)
-            conn.execute("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
-                         (public, store_id, meta.to_json()))
-            conn.execute(INSERT_DEADLINE, deadline_row(game, meta))
+            at_once(conn, [("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
+                            (public, store_id, meta.to_json())),
+                           (INSERT_DEADLINE, deadline_row(game, meta))])
             return meta
 
         fence = await self.ownership.reserve(public)
@@ -819,10 +819,10 @@ class Hub:
 
 
 def _finish(conn: sqlite3.Connection, meta: GameMeta) -> None:
-    """Mark the game finished (ended or aborted), with its last ``meta``."""
-    conn.execute("UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
-                 (meta.to_json(), meta.id))
-    conn.execute(DELETE_DEADLINE, (meta.id,))
+    """Mark the game finished (ended or aborted), with its last ``meta`` (one sync)."""
+    at_once(conn, [("UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
+                    (meta.to_json(), meta.id)),
+                   (DELETE_DEADLINE, (meta.id,))])
 
 
 def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str]]:
