@@ -19,6 +19,7 @@ import pytest
 
 from chessarbiter.notation.pgn_reader import read_pgn_text
 from chessarbiter.tournament.elo import Tally, elo_difference
+from tests.bench_run import run_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
@@ -158,10 +159,7 @@ def test_the_table_is_fitted_to_rise_with_the_level() -> None:
 
 
 def test_fit_only_prints_the_entries_of_the_placed_levels() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "ladder.py"), "--fit-only", "--placed",
-         "1=100+-50", "--placed", "2=300+-40", "--placed", "3=250+-40"],
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
-        timeout=60, check=True)
-    lines = [line.split("#")[0].strip() for line in done.stdout.splitlines()[1:]]
+    out = run_bench("ladder.py", "--fit-only", "--placed", "1=100+-50", "--placed",
+                    "2=300+-40", "--placed", "3=250+-40", timeout=60)
+    lines = [line.split("#")[0].strip() for line in out.splitlines()[1:]]
     assert lines == ["1: 100,", "2: 275,", "3: 275,"]

@@ -4,24 +4,21 @@ played out and replaced, figures reported (a few games for a few seconds)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.bench_run import run_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.long
 def test_the_load_bench_plays_and_measures() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--games", "4", "--rate", "8",
-         "--plies", "6", "--seconds", "4", "--warmup", "1", "--json"],
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
-        timeout=120, check=True)
-    result = json.loads(done.stdout)
+    result = json.loads(run_bench(
+        "load_server.py", "--games", "4", "--rate", "8", "--plies", "6", "--seconds", "4",
+        "--warmup", "1", "--json"))
     assert result["errors"] == {}
     assert result["in_play_at_start"] == 4  # measuring began once every game was in play
     assert result["moves"] >= 4 * 8 * 4 // 2  # at least half the moves asked for
@@ -35,13 +32,10 @@ def test_the_load_bench_plays_and_measures() -> None:
 
 @pytest.mark.long
 def test_the_noisy_neighbour_runs_beside_the_games() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load_server.py"), "--games", "4", "--rate", "4",
-         "--plies", "12", "--seconds", "8", "--warmup", "1", "--json", "--neighbour",
-         "--neighbour-players", "20", "--neighbour-readers", "2", "--spammers", "3"],
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
-        timeout=300, check=True)
-    result = json.loads(done.stdout)
+    result = json.loads(run_bench(
+        "load_server.py", "--games", "4", "--rate", "4", "--plies", "12", "--seconds", "8",
+        "--warmup", "1", "--json", "--neighbour", "--neighbour-players", "20",
+        "--neighbour-readers", "2", "--spammers", "3", timeout=300))
     assert result["errors"] == {}
     neighbour = result["neighbour"]
     assert neighbour["errors"] == {} and neighbour["reads"] > 0
@@ -94,12 +88,9 @@ def test_the_bench_reads_the_servers_warnings_in_its_window(tmp_path: Path) -> N
 
 @pytest.mark.long
 def test_the_tournament_reads_bench_reads_while_the_director_enters_results() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "tournament_reads.py"), "--players", "12",
-         "--readers", "2", "--seconds", "2", "--json"],
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
-        timeout=120, check=True)
-    result = json.loads(done.stdout)
+    result = json.loads(run_bench(
+        "tournament_reads.py", "--players", "12", "--readers", "2", "--seconds", "2",
+        "--json"))
     assert result["boards"] == 6 and result["entered"] == 6  # every result, read meanwhile
     assert result["reads"] > 0 and 0 < result["read_ms"]["p50"] <= result["read_ms"]["p99"]
     assert result["server_cpu_share"] > 0
