@@ -11,10 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_bench(script: str, *args: str, timeout: float = 120) -> str:
-    """``bench/SCRIPT ARGS`` run to its end (``CalledProcessError`` if it fails): its
-    standard output."""
+    """``bench/SCRIPT ARGS`` run to its end, nothing on its standard input: its standard
+    output (an ``AssertionError`` with the end of its errors if it fails)."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, capture_output=True, text=True,
-        timeout=timeout, check=True)
+        timeout=timeout, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, f"bench/{script} exited {done.returncode}: {done.stderr[-2000:]}"
     return done.stdout
