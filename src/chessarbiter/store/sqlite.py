@@ -29,6 +29,8 @@ from chessarbiter.store.base import GameInfo, StoreError
 from chessarbiter.store.chat import ChatLine
 from chessarbiter.store.rows import event_row, game_header, game_infos, replay_rows, setup_row
 
+T = TypeVar("T")
+
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (
         """CREATE TABLE games (
@@ -252,9 +254,6 @@ class SqliteStore:
             raise StoreError(f"game {game_id!r}: a game id is a number")
         return int(game_id)
 
-
-
-T = TypeVar("T")
 
 BATCH_ROWS: Final = 128
 """Appends written by one statement of :meth:`SqliteStore.append_batch` at most (five
