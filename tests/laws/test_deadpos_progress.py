@@ -4,8 +4,10 @@ helpmates that replay to mate and proving some positions unwinnable."""
 
 from __future__ import annotations
 
+import pytest
+
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.core.squares import WHITE, Side
+from chessarbiter.core.squares import BLACK, WHITE, Side
 from chessarbiter.laws.deadpos import Verdict, Winnability, can_checkmate
 from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.strategy import Found, Spent
@@ -47,3 +49,41 @@ def test_it_never_contradicts_the_corpus() -> None:
                 verdict = Verdict(outcome, side, tuple(search.line))
                 assert replays_to_mate(pos, verdict), pos.fen()
     assert decided[Winnability.WINNABLE] > 10 and decided[Winnability.UNWINNABLE] > 0, decided
+
+
+BLOCKED_CORNERS = (
+    # Black's king walks to h8 and two of its bishops block g8 and h7: the 19-ply helpmate
+    # the whole ruling's bound missed before (a 29-ply one at c1 took 2,000,000 nodes),
+    # found once a loser's bishop stepping next to the corner is free
+    ("k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", WHITE),
+    # composed walls of bishops, undetermined at a ruling's bound before
+    ("3k1b2/8/8/8/B1B1B1B1/1B1B1B1B/B1B1B1B1/1B1K1B1B w - - 0 1", WHITE),
+)
+WALLS = (
+    ("3k4/4b3/3bB3/p1pBp1p1/P1PbP1P1/4b3/4B3/3K1B2 b - - 0 1", BLACK),
+    ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1B3 w - - 0 1", WHITE),
+)
+
+
+def _finds(fen: str, side: Side, budget: int) -> None:
+    found = Progress(parse_fen(fen), side).run(budget)
+    assert isinstance(found, Found), found
+    assert replays_to_mate(parse_fen(fen), Verdict(Winnability.WINNABLE, side, found.line))
+
+
+@pytest.mark.parametrize(("fen", "side"), BLOCKED_CORNERS)
+def test_a_bishop_blocking_next_to_the_corner_is_progress(fen: str, side: Side) -> None:
+    _finds(fen, side, 10_000)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("fen", "side"), WALLS)
+def test_walls_of_bishops_found_with_the_blockers(fen: str, side: Side) -> None:
+    _finds(fen, side, 30_000)
+
+
+@pytest.mark.parametrize("side", [WHITE, BLACK])
+def test_a_loser_with_a_knight_brings_the_knight(side: Side) -> None:
+    # the loser's knight is the blocker: its bishop's steps next to the corner stay paid
+    # (free, they cost this helpmate the whole ruling's bound)
+    _finds("1kb5/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/1KB5 w - - 0 1", side, 40_000)

@@ -9,7 +9,8 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
 2. a position with no legal move is decided on the board (checkmate first, so a composed
    position that is already mate counts as mate whatever the material);
 3. material that can never mate (:mod:`.material`);
-4. the static mobility analysis of blocked pawn structures (:mod:`.static`);
+4. the static mobility analysis of blocked pawn structures (:mod:`.static`), and of a
+   caged king against a lone piece (:mod:`.cage`);
 5. the exploration of the reachable pawn structures with the pieces abstracted to regions
    (:mod:`.phases`, at most :data:`.pipeline.QUICK_PHASES` phases in quick mode, a tenth of the
    budget in full mode);
@@ -60,6 +61,7 @@ from chessarbiter.laws.deadpos.guided import GuidedSearch
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
 from chessarbiter.laws.deadpos.pipeline import (
+    CAGED,
     MATERIAL,
     MOBILITY,
     QUICK,
@@ -201,7 +203,7 @@ def _analyse(
     if quick:
         return _quick(work, winner, budget, deadline)
     nodes = budget if budget is not None else FULL_BUDGET
-    reason = first_proof(work, winner, (MATERIAL, MOBILITY), deadline)
+    reason = first_proof(work, winner, (MATERIAL, MOBILITY, CAGED), deadline)
     if reason:
         return Winnability.UNWINNABLE, (), reason
     unit = min(nodes, FULL_BUDGET)  # the probe's and the phases' shares do not grow beyond

@@ -3,7 +3,8 @@ per-move proof of :mod:`.proof` (Laws Art. 5.2.2, 9.6: no series of legal moves 
 winner's checkmate).
 
 A stage is a name (the verdict's reason) and a test that answers ``True`` only with a proof:
-material (:mod:`.material`), the static mobility analysis (:mod:`.static`), the exploration
+material (:mod:`.material`), the static mobility analysis (:mod:`.static`), the caged king
+against a lone piece (:mod:`.cage`), the exploration
 of pawn structures with the quick cap (:mod:`.phases`) and the quick proof search
 (:class:`.search.CostSearch`, which stops at its first cut). :func:`first_proof` runs a
 sequence of them in order.
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from typing import Final
 
 from chessarbiter.core.position import Position
+from chessarbiter.laws.deadpos.cage import caged_unwinnable
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.phases import phases_unwinnable
@@ -41,6 +43,10 @@ def _mobility(pos: Position, winner: int, deadline: Deadline) -> bool:
     return statically_unwinnable(pos, winner)
 
 
+def _caged(pos: Position, winner: int, deadline: Deadline) -> bool:
+    return caged_unwinnable(pos, winner)
+
+
 def _structures(pos: Position, winner: int, deadline: Deadline) -> bool:
     return phases_unwinnable(pos, winner, QUICK_PHASES, deadline)[0]
 
@@ -57,9 +63,10 @@ def search_stage(budget: int) -> Stage:
 
 MATERIAL: Final[Stage] = ("material", _material)
 MOBILITY: Final[Stage] = ("piece mobility", _mobility)
+CAGED: Final[Stage] = ("caged king", _caged)
 STRUCTURES: Final[Stage] = ("pawn structures", _structures)
 SEARCH: Final[Stage] = search_stage(QUICK_BUDGET)
-QUICK: Final = (MATERIAL, MOBILITY, STRUCTURES, SEARCH)
+QUICK: Final = (MATERIAL, MOBILITY, CAGED, STRUCTURES, SEARCH)
 """The quick mode's stages, in order."""
 
 

@@ -6,10 +6,12 @@ that brings the plan nearer is free: the loser's king (or knight) stepping towar
 mating corner or next to it, the winner's king towards the square two ranks from the corner
 and its knights towards the corner, the winner's captures and its pawns' advance past the
 middle of the board; and when the winner's pieces cannot mate without a loser's piece as
-blocker, the loser's pawns' moves (not promotions to a queen or rook). A move right after a
-free one is free too. The loser's captures (and, when it must promote first, its other
-moves) cost three. The mating corner is on the loser's first rank, of the winner's bishops'
-colour (dark when it has none).
+blocker, the loser's pawns' moves (not promotions to a queen or rook). When the loser has no
+knight, its bishops stepping onto an empty square next to the corner on its edges are free
+too (a bishop's mate in the corner needs blockers there; a knight, when there is one, is the
+blocker the search brings), and so is a move right after a free one. The loser's captures
+(and, when it must promote first, its other moves) cost three. The mating corner is on the
+loser's first rank, of the winner's bishops' colour (dark when it has none).
 
 A transposition table keeps, for each position, the most depth left it was searched with; a
 position met again with no more depth left is not searched again. An iteration may visit
@@ -62,6 +64,8 @@ class Progress:
         self.loser_king = corner
         self.loser_knight = corner + (-1 if corner & 7 else 1)
         self.winner_king = corner + 2 * step
+        # the corner's squares on its edges: a loser's bishop there blocks its king in
+        self.flights = 1 << (corner + step) | 1 << self.loser_knight
         self.nodes = 0
         self.budget = 0
         self.depth = 2
@@ -175,6 +179,9 @@ class Progress:
             return out
         promote = self._loser_must_promote(pieces)
         king_to = DISTANCE[self.loser_king]
+        blocks = 0
+        if not pieces[self.loser << 3 | KNIGHT]:
+            blocks = self.flights & ~(pos.occupied_co[0] | pos.occupied_co[1])
         knight_to = KNIGHT_DISTANCE[self.loser_knight]
         for move in moves:
             fr = move & 63
@@ -185,8 +192,10 @@ class Progress:
                 promoted = (move >> 12) & 7
                 heavy = promoted in (QUEEN, ROOK)
                 cost = 0 if kind == PAWN and not heavy else PUNISHED
-            if (kind == KING and king_to[to] < king_to[fr]) or (
-                kind == KNIGHT and knight_to[to] < knight_to[fr]
+            if (
+                (kind == KING and king_to[to] < king_to[fr])
+                or (kind == KNIGHT and knight_to[to] < knight_to[fr])
+                or (blocks >> to & 1 and kind == BISHOP)
             ):
                 cost = 0
             elif (board[to] and not move & CASTLE_FLAG) or (kind == PAWN and (to & 7) != (fr & 7)):
