@@ -373,9 +373,10 @@ def _annotation(value: object) -> str:
     """A group's annotation: a table (indexed by a variable) is a variable-length tuple, which
     mypyc keeps as one tuple object; a (middlegame, endgame) pair of numbers stays a fixed pair,
     which it keeps unboxed. A fixed-length table would be unboxed too and rebuilt as a tuple at
-    every variable index (and inflate the compiled code a hundredfold)."""
+    every variable index (and inflate the compiled code a hundredfold). A table's last item
+    stands for its items (the first may be empty: ``PST`` has no table for index 0)."""
     def kind(item: object) -> str:
-        return f"tuple[{kind(item[0])}, ...]" if isinstance(item, tuple) else "int"
+        return f"tuple[{kind(item[-1])}, ...]" if isinstance(item, tuple) else "int"
 
     assert isinstance(value, tuple)
     if all(isinstance(item, int) for item in value) and len(value) == 2:
@@ -401,7 +402,7 @@ def write_weights(keys: list[Key], values: list[float], header: str) -> None:
 
 
 HEADER = """The evaluation's weights in centipawns, each a (middlegame, endgame) pair that the
-evaluation blends by game phase; written by ``bench/tune_eval.py`` (a texel-style fit on
+evaluation blends by game phase; written by ``bench/tune_eval.py`` (a fit to {how} on
 quiet positions of real games; docs/engines.md, "Evaluation and tuning").
 
 Tables by piece kind (index 1 pawn ... 6 king) are from White's point of view, square 0 a1;
@@ -485,7 +486,8 @@ def main() -> None:
     after = (loss(train, rounded, k), loss(held, rounded, k))
     print(f"loss after (rounded weights): training {after[0]:.6f}, held out {after[1]:.6f}")
     if args.write:
-        write_weights(keys, tuned, HEADER)
+        how = "Stockfish's scores" if engine else "the games' results"
+        write_weights(keys, tuned, HEADER.format(how=how))
         print(f"wrote {WEIGHTS_PY}")
 
 

@@ -126,3 +126,21 @@ def test_stockfish_labels_are_white_s_scores_and_a_second_run_reads_the_cache(
     assert labels[BLACK_UP_A_ROOK] < -200
     assert len(cache.read_text(encoding="utf-8").splitlines()) == 2
     assert tuner.label(fens, str(tmp_path / "no-such-program"), 2000, 2, cache) == labels
+
+
+def test_written_weights_read_back_as_the_values_in_the_same_shapes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--write``: the file written holds the rounded values, annotated as ``weights.py``
+    (the piece-square tables' empty first table included)."""
+    tuner = load_tuner()
+    keys, values = tuner.flatten()
+    target = tmp_path / "weights.py"
+    monkeypatch.setattr(tuner, "WEIGHTS_PY", target)
+    tuner.write_weights(keys, [v + 0.4 for v in values], "Test weights.")
+    namespace: dict[str, object] = {}
+    exec(target.read_text(encoding="utf-8"), namespace)
+    for group in tuner.GROUPS:
+        assert namespace[group] == getattr(tuner.weights, group)
+    text = target.read_text(encoding="utf-8")
+    assert "PST: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (" in text
+    assert "DOUBLED: Final = (" in text
