@@ -1,16 +1,24 @@
 """Texel-style tuning of the built-in engine's evaluation on real games' positions.
 
-``.venv/bin/python bench/tune_eval.py PGN... [--per-game 12] [--epochs 150] [--write]``
-samples quiet positions from the games of the PGN files: standard chess, a result reached on
-the board (a ``Termination`` tag other than ``Normal``, a time forfeit or an abandoned game,
-says little about the position), from the 10th half-move on, not in check, the move that
+``.venv/bin/python bench/tune_eval.py PGN... [--per-game 12] [--epochs 150] [--write]
+[--label stockfish --sf-nodes 5000 --cache FILE]`` samples quiet positions from the games
+of the PGN files: standard chess, from the 10th half-move on, not in check, the move that
 led there and the move played from there neither a capture nor a promotion, both sides with
-pawns; at most ``--per-game`` a game, spread evenly. Each is labelled with its game's result
-(1, 0.5, 0 for White). The script fits the scale ``K`` of ``sigmoid(K * eval)`` to the
-current weights, then minimises the mean squared error between ``sigmoid(K * eval)`` and the
-result with Adam over every weight of :mod:`chessarbiter.engines.weights` (an L2 pull
-towards the starting weights keeps rarely seen squares near where they were). One game in
-ten is held out: its loss, before and after, is the measure. ``--write`` rewrites
+pawns; at most ``--per-game`` a game, spread evenly. The label, White's expected score, is
+either the game's result (1, 0.5, 0; only games with a result reached on the board: a
+``Termination`` tag other than ``Normal``, a time forfeit or an abandoned game, says little
+about the position) or, with ``--label stockfish`` (distillation), the score of a Stockfish
+search of ``--sf-nodes`` nodes (one thread, 16 MB of hash; ``--sf-processes`` at once) on
+the Elo curve ``1 / (1 + 10^(-cp / 400))``, from every game whatever its end, each position
+once. Stockfish's scores are kept in ``--cache`` (``nodes<TAB>FEN<TAB>White's centipawns``
+a line), so that a second fit searches only the positions it has not seen. Stockfish is an
+oracle of this script only; the engine never runs it.
+
+The script fits the scale ``K`` of ``sigmoid(K * eval)`` to the current weights, then
+minimises the mean squared error between ``sigmoid(K * eval)`` and the label with Adam over
+the weights of :mod:`chessarbiter.engines.weights` (all, or the groups of ``--only``; an L2
+pull towards the starting weights keeps rarely seen squares near where they were). One game
+in ten is held out: its loss, before and after, is the measure. ``--write`` rewrites
 ``weights.py`` with the rounded result.
 
 The evaluation is linear in its weights, so each position becomes a sparse vector of term
@@ -23,10 +31,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from chessarbiter.core import movegen
 from chessarbiter.core.moves import CASTLE_FLAG
@@ -134,14 +146,19 @@ def _quiet(pos: Position, move: int) -> bool:
         to == pos.ep_square and pos.board[move & 63] & 7 == 1))
 
 
-def sample(paths: Sequence[str], per_game: int) -> Iterator[tuple[int, Position, float]]:
-    """(game number, position, White's result) of the quiet positions chosen."""
+def sample(paths: Sequence[str], per_game: int,
+           any_result: bool = False) -> Iterator[tuple[int, Position, float]]:
+    """(game number, position, White's result) of the quiet positions chosen; with
+    ``any_result`` (labels from an engine) every game counts, whatever its result and its end,
+    and the result is 0.5 where there is none."""
     number = 0
     for path in paths:
         for game in read_pgn_file(path):
             result = RESULTS.get(game.result)
-            if (result is None or game.error is not None or game.chess960
-                    or len(game.moves) < 20 or game.tags.get("Termination", "Normal") != "Normal"):
+            if game.error is not None or game.chess960 or len(game.moves) < 20:
+                continue
+            if not any_result and (result is None
+                                   or game.tags.get("Termination", "Normal") != "Normal"):
                 continue
             pos = Position(game.start_fen)
             candidates: list[Position] = []
@@ -156,8 +173,128 @@ def sample(paths: Sequence[str], per_game: int) -> Iterator[tuple[int, Position,
                 last_quiet = quiet
             step = max(1, len(candidates) // per_game)
             for chosen in candidates[::step][:per_game]:
-                yield number, chosen, result
+                yield number, chosen, 0.5 if result is None else result
             number += 1
+
+
+# -- engine labels ----------------------------------------------------------------------------
+
+ELO_SCALE = math.log(10) / 400
+"""Stockfish's centipawns to an expected score with the Elo curve, ``1 / (1 + 10^(-cp /
+400))``: 100 cp 0.64, 200 cp 0.76, 400 cp 0.91."""
+MATE_CP = 2000
+"""A mate found, in centipawns (an expected score of 1 to the rounding)."""
+
+
+def expected_score(cp: int) -> float:
+    """White's expected score from White's centipawns."""
+    return _sigmoid(cp * ELO_SCALE)
+
+
+def read_labels(cache: Path, nodes: int) -> dict[str, int]:
+    """White's centipawns by FEN of the cache's lines labelled at ``nodes``; a line is
+    ``nodes<TAB>FEN<TAB>centipawns``."""
+    labels: dict[str, int] = {}
+    if cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            n, fen, cp = line.split("\t")
+            if int(n) == nodes:
+                labels[fen] = int(cp)
+    return labels
+
+
+def append_label(out: TextIO, nodes: int, fen: str, cp: int) -> None:
+    out.write(f"{nodes}\t{fen}\t{cp}\n")
+    out.flush()
+
+
+class Oracle:
+    """One Stockfish process: one thread, 16 MB of hash."""
+
+    def __init__(self, program: str) -> None:
+        self.process = subprocess.Popen([program], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self._send("uci")
+        self._until("uciok")
+        self._send("setoption name Threads value 1")
+        self._send("setoption name Hash value 16")
+        self._send("isready")
+        self._until("readyok")
+
+    def _send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def _until(self, token: str) -> list[str]:
+        assert self.process.stdout is not None
+        lines = []
+        for line in self.process.stdout:
+            lines.append(line)
+            if line.startswith(token):
+                return lines
+        raise RuntimeError(f"stockfish ended before {token!r}")
+
+    def score(self, fen: str, nodes: int) -> int:
+        """White's score after a search of ``nodes`` nodes, in centipawns (a mate
+        ``MATE_CP``)."""
+        self._send(f"position fen {fen}")
+        self._send(f"go nodes {nodes}")
+        cp = 0
+        for line in self._until("bestmove"):
+            words = line.split()
+            if "score" in words:
+                kind, value = words[words.index("score") + 1:words.index("score") + 3]
+                cp = int(value) if kind == "cp" else MATE_CP if int(value) > 0 else -MATE_CP
+        return cp if fen.split()[1] == "w" else -cp
+
+    def close(self) -> None:
+        self._send("quit")
+        self.process.wait(timeout=10)
+
+
+def label(fens: Sequence[str], program: str, nodes: int, processes: int,
+          cache: Path) -> dict[str, int]:
+    """White's centipawns for each FEN: those of the cache, the others searched by
+    ``processes`` Stockfish processes and appended to the cache as they come."""
+    labels = read_labels(cache, nodes)
+    missing = [fen for fen in dict.fromkeys(fens) if fen not in labels]
+    todo = iter(missing)
+    lock = threading.Lock()
+    started = time.monotonic()
+
+    def work(out: TextIO) -> None:
+        oracle = Oracle(program)
+        try:
+            while True:
+                with lock:
+                    fen = next(todo, None)
+                if fen is None:
+                    return
+                cp = oracle.score(fen, nodes)
+                with lock:
+                    labels[fen] = cp
+                    append_label(out, nodes, fen, cp)
+                    done = len(labels)
+                    if done % 5000 == 0:
+                        print(f"labelled {done} ({time.monotonic() - started:.0f} s)",
+                              flush=True)
+        finally:
+            oracle.close()
+
+    print(f"{len(labels)} labels in the cache, {len(missing)} to search", flush=True)
+    if not missing:
+        return labels
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with cache.open("a", encoding="utf-8") as out:
+        threads = [threading.Thread(target=work, args=(out,))
+                   for _ in range(min(processes, len(missing)))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    print(f"labelled {len(missing)} in {time.monotonic() - started:.0f} s", flush=True)
+    return labels
 
 
 # -- the fit ----------------------------------------------------------------------------------
@@ -236,9 +373,10 @@ def _annotation(value: object) -> str:
     """A group's annotation: a table (indexed by a variable) is a variable-length tuple, which
     mypyc keeps as one tuple object; a (middlegame, endgame) pair of numbers stays a fixed pair,
     which it keeps unboxed. A fixed-length table would be unboxed too and rebuilt as a tuple at
-    every variable index (and inflate the compiled code a hundredfold)."""
+    every variable index (and inflate the compiled code a hundredfold). A table's last item
+    stands for its items (the first may be empty: ``PST`` has no table for index 0)."""
     def kind(item: object) -> str:
-        return f"tuple[{kind(item[0])}, ...]" if isinstance(item, tuple) else "int"
+        return f"tuple[{kind(item[-1])}, ...]" if isinstance(item, tuple) else "int"
 
     assert isinstance(value, tuple)
     if all(isinstance(item, int) for item in value) and len(value) == 2:
@@ -264,7 +402,7 @@ def write_weights(keys: list[Key], values: list[float], header: str) -> None:
 
 
 HEADER = """The evaluation's weights in centipawns, each a (middlegame, endgame) pair that the
-evaluation blends by game phase; written by ``bench/tune_eval.py`` (a texel-style fit on
+evaluation blends by game phase; written by ``bench/tune_eval.py`` (a fit to {how} on
 quiet positions of real games; docs/engines.md, "Evaluation and tuning").
 
 Tables by piece kind (index 1 pawn ... 6 king) are from White's point of view, square 0 a1;
@@ -286,14 +424,28 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(GROUPS),
                         help="the groups tuned, comma-separated (the others stay)")
     parser.add_argument("--write", action="store_true", help="rewrite weights.py")
+    parser.add_argument("--label", choices=("result", "stockfish"), default="result",
+                        help="label each position with its game's result or a search's score")
+    parser.add_argument("--sf-nodes", type=int, default=5000,
+                        help="the nodes of each Stockfish search (--label stockfish)")
+    parser.add_argument("--sf-processes", type=int, default=1,
+                        help="Stockfish processes searching at once (one thread each)")
+    parser.add_argument("--stockfish", default=None, help="the program (default: stockfish)")
+    parser.add_argument("--cache", type=Path, default=Path("tune_eval_labels.tsv"),
+                        help="the file of Stockfish's labels, read and appended to")
     args = parser.parse_args()
     keys, start = flatten()
     index = {key: i for i, key in enumerate(keys)}
     started = time.monotonic()
-    train: list[tuple[Features, float]] = []
-    held: list[tuple[Features, float]] = []
+    engine = args.label == "stockfish"
+    rows: list[tuple[int, str, Features, float]] = []
+    seen: set[str] = set()
     games = set()
-    for number, pos, result in sample(args.pgn, args.per_game):
+    for number, pos, result in sample(args.pgn, args.per_game, any_result=engine):
+        fen = pos.fen()
+        placement = " ".join(fen.split()[:4])
+        if engine and placement in seen:
+            continue
         feats = features(pos, index)
         white = sum(start[i] * c for i, c in feats)
         expected = evaluation.evaluate(pos) - evaluation.TEMPO
@@ -303,10 +455,24 @@ def main() -> None:
                 sys.exit(f"features disagree with evaluate() on {pos.fen()}: "
                          f"{white:.1f} != {expected}")
             continue
-        (held if number % 10 == 9 else train).append((feats, result))
+        seen.add(placement)
+        rows.append((number, fen, feats, result))
         games.add(number)
-    print(f"{len(train)} training and {len(held)} held-out positions from {len(games)} games "
+    print(f"{len(rows)} positions from {len(games)} games "
           f"({time.monotonic() - started:.0f} s); {len(keys)} weights", flush=True)
+    if engine:
+        program = args.stockfish or shutil.which("stockfish") or shutil.which(
+            "stockfish", path="/usr/games")
+        if program is None:
+            sys.exit("--label stockfish: no stockfish program found (--stockfish PATH)")
+        labels = label([fen for _, fen, _, _ in rows], program, args.sf_nodes,
+                       args.sf_processes, args.cache)
+        if missing := sum(fen not in labels for _, fen, _, _ in rows):
+            sys.exit(f"--label stockfish: {missing} positions left unlabelled")
+        rows = [(n, fen, feats, expected_score(labels[fen])) for n, fen, feats, _ in rows]
+    train = [(feats, y) for n, _, feats, y in rows if n % 10 != 9]
+    held = [(feats, y) for n, _, feats, y in rows if n % 10 == 9]
+    print(f"{len(train)} training and {len(held)} held-out positions", flush=True)
     k = fit_k(train, start)
     before = (loss(train, start, k), loss(held, start, k))
     print(f"K = {k:.5f}; loss before: training {before[0]:.6f}, held out {before[1]:.6f}",
@@ -320,7 +486,8 @@ def main() -> None:
     after = (loss(train, rounded, k), loss(held, rounded, k))
     print(f"loss after (rounded weights): training {after[0]:.6f}, held out {after[1]:.6f}")
     if args.write:
-        write_weights(keys, tuned, HEADER)
+        how = "Stockfish's scores" if engine else "the games' results"
+        write_weights(keys, tuned, HEADER.format(how=how))
         print(f"wrote {WEIGHTS_PY}")
 
 

@@ -84,3 +84,63 @@ def test_every_term_counts_alike_once_weighed(tmp_path: Path) -> None:
         env=os.environ | {"PYTHONPATH": os.pathsep.join([str(sources), str(ROOT)])})
     assert done.returncode == 0, done.stderr[-2000:]
     assert float(done.stdout) <= 1
+
+
+def test_stockfish_centipawns_become_an_expected_score_on_the_elo_curve() -> None:
+    tuner = load_tuner()
+    assert tuner.expected_score(0) == 0.5
+    assert tuner.expected_score(400) == pytest.approx(10 / 11)
+    assert tuner.expected_score(-200) == pytest.approx(1 - tuner.expected_score(200))
+    assert tuner.expected_score(tuner.MATE_CP) > 0.9999
+
+
+def test_the_label_cache_keeps_each_fen_with_its_nodes(tmp_path: Path) -> None:
+    tuner = load_tuner()
+    cache = tmp_path / "labels.tsv"
+    with cache.open("a", encoding="utf-8") as out:
+        tuner.append_label(out, 5000, "8/8/8/8/8/8/8/K1k5 w - - 0 1", -37)
+        tuner.append_label(out, 9000, "8/8/8/8/8/8/8/K1k5 w - - 0 1", 12)
+        tuner.append_label(out, 5000, "8/8/8/8/8/8/8/K1k5 b - - 0 1", 250)
+    assert tuner.read_labels(cache, 5000) == {"8/8/8/8/8/8/8/K1k5 w - - 0 1": -37,
+                                              "8/8/8/8/8/8/8/K1k5 b - - 0 1": 250}
+    assert tuner.read_labels(cache, 9000) == {"8/8/8/8/8/8/8/K1k5 w - - 0 1": 12}
+    assert tuner.read_labels(tmp_path / "none.tsv", 5000) == {}
+
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+WHITE_UP_A_QUEEN = "4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 1"
+BLACK_UP_A_ROOK = "r3k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1"
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="needs Debian's stockfish")
+def test_stockfish_labels_are_white_s_scores_and_a_second_run_reads_the_cache(
+        tmp_path: Path) -> None:
+    """Scores from White's side whoever moves; the second labelling searches nothing (its
+    program does not exist)."""
+    assert STOCKFISH is not None
+    tuner = load_tuner()
+    cache = tmp_path / "labels.tsv"
+    fens = [WHITE_UP_A_QUEEN, BLACK_UP_A_ROOK, WHITE_UP_A_QUEEN]
+    labels = tuner.label(fens, STOCKFISH, 2000, 2, cache)
+    assert labels[WHITE_UP_A_QUEEN] > 200
+    assert labels[BLACK_UP_A_ROOK] < -200
+    assert len(cache.read_text(encoding="utf-8").splitlines()) == 2
+    assert tuner.label(fens, str(tmp_path / "no-such-program"), 2000, 2, cache) == labels
+
+
+def test_written_weights_read_back_as_the_values_in_the_same_shapes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--write``: the file written holds the rounded values, annotated as ``weights.py``
+    (the piece-square tables' empty first table included)."""
+    tuner = load_tuner()
+    keys, values = tuner.flatten()
+    target = tmp_path / "weights.py"
+    monkeypatch.setattr(tuner, "WEIGHTS_PY", target)
+    tuner.write_weights(keys, [v + 0.4 for v in values], "Test weights.")
+    namespace: dict[str, object] = {}
+    exec(target.read_text(encoding="utf-8"), namespace)
+    for group in tuner.GROUPS:
+        assert namespace[group] == getattr(tuner.weights, group)
+    text = target.read_text(encoding="utf-8")
+    assert "PST: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (" in text
+    assert "DOUBLED: Final = (" in text
