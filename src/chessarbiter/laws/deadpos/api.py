@@ -51,7 +51,7 @@ from typing import Final, Literal
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import Side
+from chessarbiter.core.squares import BISHOP, KNIGHT, QUEEN, ROOK, Side
 from chessarbiter.core.validation import placement_error
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
 from chessarbiter.laws.deadpos.closure import Exploration
@@ -128,12 +128,12 @@ positions in a few thousand nodes) and again after the exploration's half; its n
 ``extra``, on top of the budget (up to a quarter more), so that it takes nothing from the
 other searches, and it runs only while they have nodes left."""
 SECOND: Final = ((PROGRESS, 2), *SCHEDULE)
-"""The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget): the progress
-search first, up to half of the round (200,000 nodes) in all, then :data:`SCHEDULE`. The
-composed walls of bishops and pawns it decides need 150,000 to 170,000 of its nodes, which
-the first round's 50,000 and then the second round's other searches kept from it within a
-ruling's 5 s; the verdicts the other searches reach beyond the first round cost up to
-150,000 nodes more."""
+"""The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget) when the
+winner's only pieces are bishops: the progress search first, up to half of the round
+(200,000 nodes) in all, then :data:`SCHEDULE`. The composed walls of bishops and pawns it
+decides need 150,000 to 170,000 of its nodes, which the first round's 50,000 and then the
+second round's other searches kept from it within a ruling's 5 s; the verdicts the other
+searches reach beyond the first round cost up to 150,000 nodes more."""
 
 
 _BY_MATERIAL: Final = tuple(
@@ -253,8 +253,9 @@ def _full(
         return Winnability.UNWINNABLE, (), "pawn structures after each move"
     searches = {name: make(work, winner) for name, make in SEARCHES.items()}
     shared = [search for search in searches.values() if not search.extra]
+    second = SECOND if _bishops_only(work, winner) else SCHEDULE
     for index, rounds in enumerate(_rounds(nodes)):
-        for name, share in SECOND if index == 1 else SCHEDULE:
+        for name, share in second if index == 1 else SCHEDULE:
             left = min(rounds, nodes) - sum(search.nodes for search in shared)
             if left <= 0:
                 continue
@@ -292,6 +293,13 @@ def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = N
     if any(v.winnable for v in verdicts):
         return Winnability.WINNABLE
     return Winnability.UNDETERMINED
+
+
+def _bishops_only(pos: Position, winner: int) -> bool:
+    """Whether the winner has bishops and no other piece (pawns aside)."""
+    pieces = pos.pieces
+    others = (pieces[winner << 3 | kind] for kind in (KNIGHT, ROOK, QUEEN))
+    return bool(pieces[winner << 3 | BISHOP]) and not any(others)
 
 
 def _every_move_blocked(pos: Position, winner: int) -> bool:
