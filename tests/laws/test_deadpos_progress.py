@@ -4,9 +4,12 @@ helpmates that replay to mate and proving some positions unwinnable."""
 
 from __future__ import annotations
 
+import chess
 import pytest
 
+from chessarbiter.arbiter.oracles import FLAG_BUDGET
 from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.moves import uci
 from chessarbiter.core.squares import BLACK, WHITE, Side
 from chessarbiter.laws.deadpos import Verdict, Winnability, can_checkmate
 from chessarbiter.laws.deadpos.progress import Progress
@@ -87,3 +90,29 @@ def test_a_loser_with_a_knight_brings_the_knight(side: Side) -> None:
     # the loser's knight is the blocker: its bishop's steps next to the corner stay paid
     # (free, they cost this helpmate the whole ruling's bound)
     _finds("1kb5/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/1KB5 w - - 0 1", side, 40_000)
+
+
+RULING_WALLS = (
+    # Black mates in the h1 corner, White's dark bishops blocking g1 and h2
+    ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1B3 w - - 0 1", BLACK),
+    ("8/2k5/2b1b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", WHITE),
+)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("fen", "side"), RULING_WALLS)
+def test_a_rulings_later_rounds_give_the_progress_search_its_nodes_first(
+    fen: str, side: Side
+) -> None:
+    # undetermined at a ruling's bound before (the progress search needs about 150,000-170,000
+    # nodes, and had only 50,000 before the time ran out); python-chess replays the line
+    pos = parse_fen(fen)
+    verdict = can_checkmate(pos, side, "full", FLAG_BUDGET)
+    assert verdict.winnable and verdict.reason == "progress search", verdict
+    assert verdict.nodes <= 400_000
+    board = chess.Board(fen)
+    for code in map(uci, verdict.line):
+        move = chess.Move.from_uci(code)
+        assert move in board.legal_moves, code
+        board.push(move)
+    assert board.is_checkmate() and board.turn != (side == WHITE)

@@ -10,7 +10,7 @@ from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import WHITE
 from chessarbiter.laws.deadpos import can_checkmate
-from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES
+from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES, SECOND
 from chessarbiter.laws.deadpos.deadline import Deadline
 from chessarbiter.laws.deadpos.search import CostSearch
 from chessarbiter.laws.deadpos.strategy import Found, Proved, Spent, Strategy
@@ -31,8 +31,9 @@ def _strategies(pos: Position, winner: int) -> list[Strategy]:
 
 
 def test_the_schedule_names_only_strategies() -> None:
-    assert {name for name, _ in SCHEDULE} == set(SEARCHES)
-    assert all(share >= 1 for _, share in SCHEDULE)
+    for schedule in (SCHEDULE, SECOND):
+        assert {name for name, _ in schedule} == set(SEARCHES)
+        assert all(share >= 1 for _, share in schedule)
 
 
 @pytest.mark.parametrize(("fen", "winner"), [(KNIGHTS, 0), (PAWNS, 1), (LOCKED, 0)])

@@ -51,7 +51,7 @@ from typing import Final, Literal
 from chessarbiter.core.errors import ChessError
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import Side
+from chessarbiter.core.squares import BISHOP, KNIGHT, QUEEN, ROOK, Side
 from chessarbiter.core.validation import placement_error
 from chessarbiter.laws.deadpos.bestfirst import BestFirst
 from chessarbiter.laws.deadpos.closure import Exploration
@@ -127,6 +127,13 @@ at a small cost. The progress search comes first (CHA's kind of search, it decid
 positions in a few thousand nodes) and again after the exploration's half; its nodes are
 ``extra``, on top of the budget (up to a quarter more), so that it takes nothing from the
 other searches, and it runs only while they have nodes left."""
+SECOND: Final = ((PROGRESS, 2), *SCHEDULE)
+"""The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget) when the
+winner's only pieces are bishops: the progress search first, up to half of the round
+(200,000 nodes) in all, then :data:`SCHEDULE`. The composed walls of bishops and pawns it
+decides need 150,000 to 170,000 of its nodes, which the first round's 50,000 and then the
+second round's other searches kept from it within a ruling's 5 s; the verdicts the other
+searches reach beyond the first round cost up to 150,000 nodes more."""
 
 
 _BY_MATERIAL: Final = tuple(
@@ -152,7 +159,8 @@ def can_checkmate(
     """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode; the progress search may use a quarter more). Past
+    :data:`QUICK_BUDGET` in quick mode; the progress search's nodes come on top: a quarter
+    of the default budget, more beyond it, see :data:`SECOND`). Past
     ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
     is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
     ``pos`` is not changed (quick mode without ``seconds`` may play moves on it and take
@@ -245,8 +253,9 @@ def _full(
         return Winnability.UNWINNABLE, (), "pawn structures after each move"
     searches = {name: make(work, winner) for name, make in SEARCHES.items()}
     shared = [search for search in searches.values() if not search.extra]
-    for rounds in _rounds(nodes):
-        for name, share in SCHEDULE:
+    second = SECOND if _bishops_only(work, winner) else SCHEDULE
+    for index, rounds in enumerate(_rounds(nodes)):
+        for name, share in second if index == 1 else SCHEDULE:
             left = min(rounds, nodes) - sum(search.nodes for search in shared)
             if left <= 0:
                 continue
@@ -284,6 +293,13 @@ def is_dead_position(pos: Position, mode: Mode = "quick", budget: int | None = N
     if any(v.winnable for v in verdicts):
         return Winnability.WINNABLE
     return Winnability.UNDETERMINED
+
+
+def _bishops_only(pos: Position, winner: int) -> bool:
+    """Whether the winner has bishops and no other piece (pawns aside)."""
+    pieces = pos.pieces
+    others = (pieces[winner << 3 | kind] for kind in (KNIGHT, ROOK, QUEEN))
+    return bool(pieces[winner << 3 | BISHOP]) and not any(others)
 
 
 def _every_move_blocked(pos: Position, winner: int) -> bool:
