@@ -10,7 +10,7 @@ from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import WHITE
 from chessarbiter.laws.deadpos import can_checkmate
-from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES, SECOND
+from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES, SECOND, _bishops_only
 from chessarbiter.laws.deadpos.deadline import Deadline
 from chessarbiter.laws.deadpos.search import CostSearch
 from chessarbiter.laws.deadpos.strategy import Found, Proved, Spent, Strategy
@@ -34,6 +34,23 @@ def test_the_schedule_names_only_strategies() -> None:
     for schedule in (SCHEDULE, SECOND):
         assert {name for name, _ in schedule} == set(SEARCHES)
         assert all(share >= 1 for _, share in schedule)
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner", "expected"),
+    [
+        ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1B3 w - - 0 1", 1, True),
+        ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1B3 w - - 0 1", 0, True),
+        ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1N3 w - - 0 1", 0, False),
+        ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1R3 w - - 0 1", 0, False),
+        ("k1b1b3/8/8/1pBpBpBp/1PbPbPbP/8/8/K1B1Q3 w - - 0 1", 0, False),
+        ("k7/8/8/1p6/1P6/8/8/K7 w - - 0 1", 0, False),
+    ],
+)
+def test_the_second_round_leads_with_the_progress_search_only_for_bishops(
+    fen: str, winner: int, expected: bool
+) -> None:
+    assert _bishops_only(parse_fen(fen), winner) is expected
 
 
 @pytest.mark.parametrize(("fen", "winner"), [(KNIGHTS, 0), (PAWNS, 1), (LOCKED, 0)])
