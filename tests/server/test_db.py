@@ -3,6 +3,7 @@ each acknowledged once durable; a failed write is reported to the append at faul
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import sqlite3
@@ -64,6 +65,31 @@ def test_group_commit_and_failures(tmp_path: Path) -> None:
         assert db.call(lambda store, conn: store.load(game_id)).log == (*events, *more)
     finally:
         db.close()
+
+
+def test_the_writer_is_writing_until_the_acknowledgements_are_given(tmp_path: Path) -> None:
+    """``writing`` holds from an append until its callback has run on the event loop (what
+    :class:`~chessarbiter.server.http.share.Share` waits for)."""
+    async def main() -> None:
+        db = Database(tmp_path / "games.sqlite")
+        db.start(asyncio.get_running_loop())
+        try:
+            game = Game(control=parse_human("5+0"))
+            game_id = await db.run(lambda store, conn: store.create(game))
+            game.apply(ClocksStarted(0))
+            assert not db.writing()
+            gate = threading.Event()
+            db.submit(lambda store, conn: gate.wait(10))
+            acknowledged = asyncio.get_running_loop().create_future()
+            db.append(game_id, game.log[-1], None, acknowledged.set_result)
+            assert db.writing()
+            gate.set()
+            assert await asyncio.wait_for(acknowledged, 5) is None
+            assert not db.writing()
+        finally:
+            await asyncio.to_thread(db.close)
+
+    asyncio.run(main())
 
 
 def test_the_deadlines_lines_follow_the_batches(tmp_path: Path) -> None:

@@ -279,6 +279,28 @@ def test_while_the_loop_is_behind_requests_not_about_a_game_wait() -> None:
     asyncio.run(main())
 
 
+def test_while_the_game_writer_is_writing_requests_not_about_a_game_wait() -> None:
+    """Moves' events on their way to the disk: a reader waits (the loop not late), a move
+    does not; once the events are acknowledged, the reader goes."""
+    async def main() -> None:
+        inner, loop = Slow(), Loop()
+        inner.go.set()
+        loop.behind = False
+        writing = [True]
+        share = Share(inner, game_of, behind=lambda: loop.behind, writing=lambda: writing[0],
+                      patience=2.0, clock=loop.clock, pause=loop.pause)
+        reader = asyncio.create_task(call(share, "/api/tournament/1"))
+        move = asyncio.create_task(call(share, "/game/abcd1234", "POST"))
+        await settle()
+        assert inner.started == ["/game/abcd1234"] and move.done()
+        assert not reader.done() and 0 < loop.now < 2.0
+        writing[0] = False
+        await settle()
+        assert inner.started == ["/game/abcd1234", "/api/tournament/1"] and reader.done()
+
+    asyncio.run(main())
+
+
 def test_a_request_waits_for_the_loop_no_longer_than_its_patience() -> None:
     async def main() -> None:
         inner, loop = Slow(), Loop()

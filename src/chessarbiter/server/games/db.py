@@ -160,6 +160,8 @@ class Database:
         """The slowest, how many and the events of the slow commits not told yet."""
         self._quiet_until = -math.inf
         """Slow commits until then are told later, together."""
+        self._in_flight = 0
+        """Appends queued whose callbacks have not run yet (counted on the event loop)."""
 
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Open the database in the writer thread; appends' callbacks run on ``loop``."""
@@ -181,7 +183,14 @@ class Database:
     def append(self, store_id: str, event: Event, outcome: str | None, done: Done,
                due: Due | None = None) -> None:
         """Queue one event of a game for the next group commit (and its deadline)."""
+        self._in_flight += 1
         self._queue.put(_Append(store_id, event, outcome, done, due))
+
+    def writing(self) -> bool:
+        """Whether events are on their way to the disk, their acknowledgements not yet
+        given: other work on the event loop should wait (the game writer needs the
+        interpreter to finish them; :class:`~chessarbiter.server.http.share.Share`)."""
+        return self._in_flight > 0
 
     def close(self) -> None:
         """Write what is queued, then close the database."""
@@ -269,10 +278,16 @@ class Database:
         ended = self._clock()
         self._timed(ended - began, ended, len(batch))
         if self._loop is None:
-            _finish(results)
+            self._finish(results)
             return
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-            self._loop.call_soon_threadsafe(_finish, results)
+            self._loop.call_soon_threadsafe(self._finish, results)
+
+    def _finish(self, results: list[tuple[Done, BaseException | None]]) -> None:
+        """Tell each append's callback (on the event loop)."""
+        self._in_flight -= len(results)
+        for done, error in results:
+            done(error)
 
     def _timed(self, took: float, now: float, events: int) -> None:
         """Note a batch's commit; tell the log of the slow ones: the first at once, those
@@ -327,11 +342,6 @@ class Database:
             return exc
         self.batches += 1
         return None
-
-
-def _finish(results: list[tuple[Done, BaseException | None]]) -> None:
-    for done, error in results:
-        done(error)
 
 
 def at_once(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
