@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
+from chessarbiter.server import web
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.http.fastpath import FastPath
@@ -297,6 +298,27 @@ def test_while_the_game_writer_is_writing_requests_not_about_a_game_wait() -> No
         writing[0] = False
         await settle()
         assert inner.started == ["/game/abcd1234", "/api/tournament/1"] and reader.done()
+
+    asyncio.run(main())
+
+
+def test_the_paths_on_a_players_way_to_a_move_never_wait() -> None:
+    """The loop behind and the writer writing: the page's typed-move and position reads go
+    at once (the player's clock runs), another request waits."""
+    async def main() -> None:
+        inner, loop = Slow(), Loop()
+        inner.go.set()
+        share = Share(inner, game_of, behind=lambda: loop.behind, writing=lambda: True,
+                      prompt=web.PLAYING, patience=2.0, clock=loop.clock, pause=loop.pause)
+        other = asyncio.create_task(call(share, "/api/account"))
+        typed = asyncio.create_task(call(share, "/web/move"))
+        seen = asyncio.create_task(call(share, "/web/view"))
+        await settle()
+        assert typed.done() and seen.done() and not other.done()
+        assert sorted(inner.started) == ["/web/move", "/web/view"]
+        other.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await other
 
     asyncio.run(main())
 

@@ -108,7 +108,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Se
     and the pages'."""
     the_hub = hub or open_hub(config or ServerConfig())
     app = starlette_app(the_hub)
-    entry: ASGIApp = FastPath(app, API.hot, Share(app, API.game_of, writing=the_hub.db.writing))
+    entry: ASGIApp = FastPath(app, API.hot, Share(app, API.game_of, writing=the_hub.db.writing,
+                                                  prompt=web.PLAYING))
     if the_hub.config.bus is not None:
         from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 

@@ -6,9 +6,10 @@ all be in progress at once, and every turn of the loop would run a step of each 
 next step of a move: a move's few steps (parse, rule, commit, answer, stream) would each
 wait behind all of them. :class:`Share` lets at most :data:`AT_ONCE` such requests be in
 progress; the others wait, costing nothing, in arrival order. Requests about one game (a
-move, an offer, a claim, a resignation, an arbiter's decision) and the hot routes never
-wait here. A request's body (a form or JSON, up to the body limit; any other is refused
-unread) is received before it takes a turn, so a client sending its body slowly holds
+move, an offer, a claim, a resignation, an arbiter's decision), the hot routes and the
+routes a player's page asks on its way to a move (``web.PLAYING``) never wait here. A
+request's body (a form or JSON, up to the body limit; any other is refused unread) is
+received before it takes a turn, so a client sending its body slowly holds
 none; a turn is held until the answer starts, so a stream gives it back at once, or until
 the handler waits for work done off the loop (:func:`off_the_loop`: a tournament's
 rendering in the rendering process), so readers waiting for it do not hold up the
@@ -105,15 +106,16 @@ class Pulse:
 
 
 class Share:
-    """An ASGI app: ``app``'s requests about a game (found by ``game_of``) at once, the
-    others at most ``at_once`` in progress (their answer not yet started), each starting
-    once the loop is not ``behind`` (default: a :class:`Pulse`'s) and the game writer not
-    ``writing``, or after ``patience`` seconds on ``clock``, looking again every
-    :data:`PULSE_S` (``pause``)."""
+    """An ASGI app: ``app``'s requests about a game (found by ``game_of``) and those to the
+    ``prompt`` paths at once, the others at most ``at_once`` in progress (their answer not
+    yet started), each starting once the loop is not ``behind`` (default: a
+    :class:`Pulse`'s) and the game writer not ``writing``, or after ``patience`` seconds on
+    ``clock``, looking again every :data:`PULSE_S` (``pause``)."""
 
     def __init__(self, app: ASGIApp, game_of: GameOf, at_once: int = AT_ONCE,
                  waiting: int = WAITING, behind: Callable[[], bool] | None = None,
                  writing: Callable[[], bool] = lambda: False,
+                 prompt: frozenset[str] = frozenset(),
                  patience: float = PATIENCE_S, clock: Callable[[], float] = time.monotonic,
                  pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.app = app
@@ -121,6 +123,7 @@ class Share:
         self.waiting = waiting
         self.behind = Pulse().behind if behind is None else behind
         self.writing = writing
+        self.prompt = prompt
         self.patience = patience
         self.clock = clock
         self.pause = pause
@@ -128,7 +131,8 @@ class Share:
         self._queued = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.game_of(scope["method"], scope["path"]) is not None:
+        if scope["type"] != "http" or scope["path"] in self.prompt \
+                or self.game_of(scope["method"], scope["path"]) is not None:
             await self.app(scope, receive, send)
             return
         if self._turns.locked() and self._queued >= self.waiting:

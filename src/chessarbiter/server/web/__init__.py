@@ -7,6 +7,6 @@ The app adds :func:`routes` to its own; every game action goes through the serve
 
 from __future__ import annotations
 
-from chessarbiter.server.web.pages import missing, routes, wants_page
+from chessarbiter.server.web.pages import PLAYING, missing, routes, wants_page
 
-__all__ = ["missing", "routes", "wants_page"]
+__all__ = ["PLAYING", "missing", "routes", "wants_page"]

@@ -128,6 +128,12 @@ async def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
+PLAYING: Final = frozenset({"/web/view", "/web/move"})
+"""The routes a player's page asks on its way to a move (the position read, the typed move
+read): answered at once like a game's own routes, never kept waiting for a turn
+(:class:`~chessarbiter.server.http.share.Share`), since the player's clock runs."""
+
+
 def routes() -> list[BaseRoute]:
     """The pages, the view routes and the static files, for the app's route list (after its
     own: the game page answers any one-segment path)."""

@@ -493,6 +493,7 @@ $("a11y").onchange = event => {
 
 function reading(what) {
     const text = what.trim().toLowerCase()
+    if (!/^(clocks?|time|white|black|board|last|rank\s*[1-8]|file\s*[a-h])$/.test(text)) return null
     if (!view) return "The game has not started."
     if (["clock", "clocks", "time"].includes(text)) {
         if (!clockBase) return "No clock."
