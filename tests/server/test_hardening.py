@@ -178,6 +178,12 @@ def test_401_for_tokens_that_are_no_ones(tmp_path: Path) -> None:
         assert (await s.post(move, carol)).status_code == 403
         assert (await s.post(f"/api/board/game/{game_id}/resign", carol)).status_code == 403
         assert (await s.game(game_id)).moves == []
+        for stream in (f"/api/board/game/stream/{game_id}", f"/api/stream/game/{game_id}"):
+            for token in ("cha_not_a_token", other["secretWhite"]):  # anyone may watch, but
+                answer = await s.client.get(  # a wrong token is refused, not taken for none
+                    stream, headers={"Authorization": f"Bearer {token}"})
+                assert answer.status_code == 401, (stream, token, answer.text)
+                assert "no such token" in answer.json()["error"]
 
     run(tmp_path, scenario)
 

@@ -85,6 +85,10 @@ def test_creation_rate_per_account(tmp_path: Path) -> None:
         assert (await s.post("/api/challenge/bob", alice)).status_code == 429
         assert (await s.post("/api/challenge/ai", alice)).status_code == 429
         assert (await s.post("/api/challenge/open", alice)).status_code == 429
+        made = await s.post("/api/tournament/new", alice, data={"name": "t", "system": "swiss"})
+        assert made.status_code == 429 and "Retry-After" in made.headers
+        joined = await s.post("/api/tournament/1/join", alice)
+        assert joined.status_code == 429 and "Retry-After" in joined.headers
 
     run(tmp_path, scenario)
 

@@ -98,6 +98,16 @@ def require_account(request: Request, hub: Hub) -> Account:
     return found
 
 
+def known_token(token: str | None, hub: Hub, entry: HubGame) -> None:
+    """401 for a token that is no account's nor ``entry``'s game secret: a stream of the
+    game is open to anyone without a token, never to a wrong one (docs/server.md, "Who may
+    act")."""
+    if token is None or hub.accounts.by_token(token) is not None:
+        return
+    if entry.side_of(None, hash_secret(token)) is None:
+        raise ApiError(401, f"game {entry.id}: no such token or game secret")
+
+
 def require_arbiter(request: Request, hub: Hub) -> Account:
     found = require_account(request, hub)
     if not found.is_arbiter:

@@ -481,6 +481,7 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     does, or when the client goes away. Anyone may watch."""
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
+    auth.known_token(token, hub, entry)
     closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
                                     address(hub, scope))
     queue = entry.subscribe()

@@ -101,6 +101,7 @@ async def stream_game(request: Request) -> Response:
     keep-alive lines, and the game whole when it ends, then the end of the stream."""
     hub = hub_of(request)
     entry = await hub.get(request.path_params["id"])
+    auth.known_token(auth.bearer(request), hub, entry)
     closed = open_stream(hub, request.scope, auth.account(request, hub))
     queue = entry.subscribe()
     view = Spectated(entry)

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from chessarbiter.clock import Side
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.http import auth
-from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.http.board_api import creating, fields, hub_of
 from chessarbiter.server.http.openapi import OK, Op
 from chessarbiter.server.http.share import off_the_loop
 from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
@@ -88,9 +88,11 @@ async def list_tournaments(request: Request) -> Response:
 
 
 async def create(request: Request) -> Response:
-    """A new tournament, organised by the token's account."""
+    """A new tournament, organised by the token's account (a creation: rate-limited per
+    account and per address)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    creating(request, hub, account)
     data = await fields(request)
     settings = read_settings(data)
     control = written_control(data) or "-"
@@ -107,9 +109,11 @@ async def read(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    """The token's account joins the tournament (under its name)."""
+    """The token's account joins the tournament (under its name; rate-limited as a
+    creation)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
+    creating(request, hub, account)
     entry = _registered(await fields(request), account.name)
     await desk_of(request).register(tournament_id(request), entry)
     return JSONResponse({"ok": True, "name": account.name})
