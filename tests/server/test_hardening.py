@@ -28,7 +28,7 @@ async def _anonymous_game(s: InProcess) -> tuple[str, str]:
     client now holds the game's cookie)."""
     made = (await s.post("/api/challenge/open", data={"timeControl": "5+0"})).json()
     page = await s.client.get(f"/{made['id']}?secret={made['secretWhite']}")
-    assert page.status_code == 200
+    assert page.status_code == 303 and page.headers["location"] == f"/{made['id']}"
     assert s.client.cookies.get(f"chessarbiter-{made['id']}") == made["secretWhite"]
     return made["id"], made["secretWhite"]
 

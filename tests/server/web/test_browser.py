@@ -168,6 +168,14 @@ def test_home_starts_a_game_by_link(served: Served, browser: Browser) -> None:
     home.click("#link-mine")
     expect(home.locator("#role")).to_have_text("You play white", timeout=WAIT_MS)
     expect(home.locator("#clock-bottom")).to_contain_text("3:00")
+    # the secret went into the game's cookie: not in the address bar nor the history
+    expect(home).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/\w+$"))
+    game_url = home.url
+    home.go_back()
+    expect(home).to_have_url(served.base + "/")
+    home.go_forward()
+    expect(home).to_have_url(game_url)
+    expect(home.locator("#role")).to_have_text("You play white", timeout=WAIT_MS)
 
 
 def test_the_arbiter_console(served: Served, browser: Browser) -> None:

@@ -40,14 +40,17 @@ def test_home_lists_every_profile() -> None:
     assert '<option value="online" selected>' in page.text
 
 
-def test_the_game_page_keeps_the_secret_in_the_games_cookie() -> None:
-    page = client.get("/AbCd1234?secret=s3cr3t")
-    assert page.status_code == 200
-    assert '"gameId": "AbCd1234"' in page.text
-    cookie = page.headers["set-cookie"]
+def test_the_game_page_moves_the_secret_into_the_games_cookie() -> None:
+    onward = client.get("/AbCd1234?secret=s3cr3t&accessible=1")  # redirects not followed
+    assert onward.status_code == 303
+    assert onward.headers["location"] == "/AbCd1234?accessible=1"  # the rest kept
+    cookie = onward.headers["set-cookie"]
     assert cookie.startswith(f"{cookie_name('AbCd1234')}=s3cr3t;")
-    assert "HttpOnly" in cookie
-    assert "set-cookie" not in client.get("/AbCd1234").headers
+    assert "HttpOnly" in cookie and "samesite=strict" in cookie.lower()
+    assert client.get("/AbCd1234?secret=s3cr3t").headers["location"] == "/AbCd1234"
+    page = client.get("/AbCd1234")
+    assert page.status_code == 200 and '"gameId": "AbCd1234"' in page.text
+    assert "set-cookie" not in page.headers and "s3cr3t" not in page.text
 
 
 def test_only_game_ids_get_a_game_page() -> None:

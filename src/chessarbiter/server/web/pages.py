@@ -8,9 +8,16 @@ import json
 from pathlib import Path
 from string import Template
 from typing import Final
+from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -69,8 +76,10 @@ async def home(request: Request) -> Response:
 
 
 async def game(request: Request) -> Response:
-    """A game's board, for its players (their link carries the game's secret, kept in the
-    game's cookie for the page's later visits) and spectators."""
+    """A game's board, for its players and spectators. A player's link carries the game's
+    secret (as lichess's ``urlWhite`` does): it is moved into the game's cookie (HttpOnly)
+    and the browser sent on to the same address without it (303), so the secret never
+    stays in the address bar, the history or a link copied from the page."""
     game_id = request.path_params["game_id"]
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
         return missing("No such page", f"There is no page at /{game_id}.")
@@ -78,12 +87,15 @@ async def game(request: Request) -> Response:
     if hub is not None and not await hub.exists(game_id):
         return missing("No such game", f"There is no game {game_id} on this server: "
                        "check the link.")
-    page = _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
     secret = request.query_params.get("secret")
-    if secret:
-        page.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict",
-                        secure=secure(request, hub is not None and hub.config.behind_proxy))
-    return page
+    if not secret:
+        return _page("game", f"chessarbiter: game {game_id}", gameId=game_id)
+    rest = urlencode([item for item in request.query_params.multi_items()
+                      if item[0] != "secret"])
+    onward = RedirectResponse(f"/{game_id}" + (f"?{rest}" if rest else ""), status_code=303)
+    onward.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict",
+                      secure=secure(request, hub is not None and hub.config.behind_proxy))
+    return onward
 
 
 async def arbiter(request: Request) -> Response:

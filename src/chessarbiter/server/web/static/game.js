@@ -13,9 +13,10 @@ const cfg = config()
 const gameId = cfg.gameId
 const $ = id => document.getElementById(id)
 const params = new URLSearchParams(location.search)
-// A player's link carries the game secret; the page keeps it in the game's cookie too, so
-// the board works again without it (a spectator has neither).
-const token = params.get("secret") || ""
+// A player's link carries the game secret, which the server moves into the game's cookie
+// before the page loads: every request of the page is signed by that cookie (a spectator
+// has none), so no credential is sent as a header.
+const token = ""
 
 const OVER = status => !["created", "started"].includes(status)
 const SIDE_NAME = {white: "White", black: "Black"}
