@@ -112,6 +112,29 @@ def test_creation_rate_per_address(tmp_path: Path) -> None:
     run(tmp_path, scenario, open_registration=True)
 
 
+def test_an_ipv6_network_of_64_bits_is_one_address(tmp_path: Path) -> None:
+    """Each address of a /64 is the same subscriber's: they share one limit; another /64
+    has its own."""
+    async def scenario(s: InProcess) -> None:
+        count = limits.CREATIONS_PER_ADDRESS.count
+        for host in range(count):
+            async with far(s, (f"2001:db8:1:2::{host + 1:x}", 1)) as client:
+                assert (await client.post("/api/challenge/open")).status_code == 200
+        async with far(s, ("2001:db8:1:2:ffff::9", 1)) as client:
+            assert (await client.post("/api/challenge/open")).status_code == 429
+        async with far(s, ("2001:db8:1:3::1", 1)) as client:
+            assert (await client.post("/api/challenge/open")).status_code == 200
+
+    run(tmp_path, scenario)
+
+
+def test_the_key_of_an_address() -> None:
+    assert limits.limited("203.0.113.7") == "203.0.113.7"
+    assert limits.limited("2001:db8:a:b:1:2:3:4") == "2001:db8:a:b::/64"
+    assert limits.limited("::ffff:203.0.113.7") == "203.0.113.7"
+    assert limits.limited("not an address") == "not an address"
+
+
 def test_behind_a_proxy_the_forwarded_address_is_limited(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         count = limits.CREATIONS_PER_ADDRESS.count

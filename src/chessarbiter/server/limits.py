@@ -129,7 +129,7 @@ def client_address(scope: MutableMapping[str, Any], behind_proxy: bool) -> str |
     (``behind_proxy``), the last address of ``X-Forwarded-For`` (the one the proxy saw);
     else the peer's. ``None`` (not limited) for a loopback peer not behind a proxy: a tool
     on the server's own machine, another process of a cluster, or a proxy whose forwarded
-    addresses are not trusted."""
+    addresses are not trusted. An IPv6 address counts by its /64 network (:func:`limited`)."""
     client = scope.get("client")
     peer = str(client[0]) if client else None
     if behind_proxy:
@@ -137,11 +137,26 @@ def client_address(scope: MutableMapping[str, Any], behind_proxy: bool) -> str |
             if key == b"x-forwarded-for":
                 last = value.decode("latin-1").split(",")[-1].strip()
                 if last:
-                    return str(last[:64])
-        return peer
+                    return limited(last[:64])
+        return None if peer is None else limited(peer)
     if peer is None or _loopback(peer):
         return None
-    return peer
+    return limited(peer)
+
+
+def limited(address: str) -> str:
+    """The key an address is limited by: an IPv4 address itself, an IPv6 address its /64
+    network (one subscriber's usual share: otherwise each of its 2^64 addresses would get
+    a limit of its own); anything else as it is written."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((parsed, 64), strict=False))
 
 
 def _loopback(address: str) -> bool:
