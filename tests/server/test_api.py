@@ -19,6 +19,7 @@ from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.games import hub as hub_module
 from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
@@ -489,3 +490,31 @@ def test_configured_uci_engines(tmp_path: Path) -> None:
                 assert states[-1]["winner"] == "white"
 
     run(tmp_path, scenario, engines=engines)
+
+
+def test_a_finished_game_leaves_memory_and_is_read_again_when_asked_for(
+        tmp_path: Path) -> None:
+    """Memory holds the live games: a finished game nobody follows is dropped once its
+    last line is ``KEEP_FINISHED_S`` old, a live one never; asked for again, it is read
+    from the store, the same game."""
+    async def scenario(s: InProcess) -> None:
+        game_id, alice, bob = await friendly_game(s)
+        live = await s.post("/api/challenge/open")  # another game, not finished
+        live_id = live.json()["id"]
+        await play(s, game_id, "e2e4 e7e5", alice, bob)
+        assert (await s.post(f"/api/board/game/{game_id}/resign", bob)).status_code == 200
+        before = (await s.client.get(f"/api/game/{game_id}")).json()
+        entry = s.hub.games[game_id]
+        assert entry.over
+        assert s.hub.evict_finished(entry.published_at + 1) == 0  # too recent
+        assert s.hub.evict_finished(entry.published_at + hub_module.KEEP_FINISHED_S) == 1
+        assert game_id not in s.hub.games and live_id in s.hub.games
+        again = await s.client.get(f"/api/game/{game_id}")
+        assert again.status_code == 200
+        for key in ("moves", "status", "winner", "wtime", "btime"):  # the notes are those
+            assert again.json()["state"][key] == before["state"][key], key  # of a line sent
+        assert s.hub.games[game_id].over
+        export = await s.client.get(f"/game/export/{game_id}")
+        assert export.status_code == 200 and "0-1" not in export.text and "1-0" in export.text
+
+    run(tmp_path, scenario)

@@ -279,9 +279,11 @@ def test_an_open_challenge_is_joined_and_its_page_served_through_another_process
             game_id, secret = made.json()["id"], made.json()["secretBlack"]
             white = made.json()["secretWhite"]
             async with httpx.AsyncClient(timeout=WAIT_S) as browser:
-                page = await browser.get(f"{b}/{game_id}", params={"secret": secret})
+                onward = await browser.get(f"{b}/{game_id}", params={"secret": secret})
+                assert onward.status_code == 303  # the secret moved into the cookie
+                page = await browser.get(f"{b}{onward.headers['location']}")
             assert page.status_code == 200 and game_id in page.text
-            cookie = page.cookies[f"chessarbiter-{game_id}"]
+            cookie = onward.cookies[f"chessarbiter-{game_id}"]
             assert cookie == secret
             moved = await client.post(f"{a}/api/board/game/{game_id}/move/e2e4",
                                       headers=auth(white))

@@ -79,6 +79,11 @@ KEEPALIVE_TICK_S: Final = 1.0
 """How often the games' streams are looked at for one (the lines' spacing is at most
 :data:`KEEPALIVE_S` plus this)."""
 
+KEEP_FINISHED_S: Final = 60.0
+"""A finished game stays in memory this long after its last line (its players' last reads,
+the page's PGN), then is read from the store when asked for: memory holds the live games,
+not every game played since the start."""
+
 RULING_WORKERS: Final = 2
 """Threads for the dead-position analyses a ruling asks for (flags, resignations)."""
 
@@ -794,6 +799,16 @@ class Hub:
                 for entry, side in await self.playing(account)}
         return [*here.values(), *await self.ownership.playing_elsewhere(account, here)]
 
+    def evict_finished(self, now: float) -> int:
+        """Drop from memory the finished games nobody follows whose last line is
+        :data:`KEEP_FINISHED_S` old at ``now`` (``time.monotonic``); how many."""
+        old = now - KEEP_FINISHED_S
+        gone = [entry for entry in self.games.values()
+                if entry.over and not entry.subscribers and entry.published_at <= old]
+        for entry in gone:
+            self._drop(entry)
+        return len(gone)
+
     async def _keep_alive(self) -> None:
         """Every second, an empty line to each game's streams that have had nothing for
         :data:`KEEPALIVE_S` (so each game at its own instant: all of them at once stalled
@@ -805,6 +820,7 @@ class Hub:
             if self.config.timers:
                 self.abort_unstarted()
             now = time.monotonic()
+            self.evict_finished(now)
             quiet = now - KEEPALIVE_S
             for entry in tuple(self.games.values()):
                 if entry.subscribers and entry.published_at <= quiet:
