@@ -229,7 +229,7 @@ class Cluster:
         if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
             return
         try:
-            found = await self.hub.db.run(
+            found = await self.hub.reader.run(
                 lambda store, conn: select_account(conn, "token_hash", digest))
         except Exception as exc:  # the database away: what is known stands meanwhile
             log.error("cluster: cannot read an account: %s", exc)
@@ -251,7 +251,8 @@ class Cluster:
         if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
             return
         try:
-            found = await self.hub.db.run(lambda store, conn: select_session(conn, digest))
+            found = await self.hub.reader.run(
+                lambda store, conn: select_session(conn, digest))
             if found is not None:
                 await self.account_named(found[0])
         except Exception as exc:  # the database away: what is known stands meanwhile
@@ -270,7 +271,7 @@ class Cluster:
         known = self.hub.accounts.by_name(name)
         if known is not None:
             return known
-        found = await self.hub.db.run(
+        found = await self.hub.reader.run(
             lambda store, conn: select_account(conn, "id", name.lower()))
         if found is None:
             return None
@@ -284,7 +285,7 @@ class Cluster:
         ``account`` plays that are not among ``here`` (read from the shared store: owned by
         another process)."""
         hub = self.hub
-        rows = await hub.db.run(lambda store, conn: _playing(conn, account))
+        rows = await hub.reader.run(lambda store, conn: _playing(conn, account))
         found = []
         for game_id, store_id, meta_text in rows:
             if game_id in here:
@@ -292,7 +293,7 @@ class Cluster:
             entry = hub.games.get(game_id)
             if entry is None:
                 meta = GameMeta.from_json(meta_text)
-                game = await hub.db.run(_loader(store_id))
+                game = await hub.reader.run(_loader(store_id))
                 entry = HubGame(meta, LiveGame(game, hub.config.now_ms), 0)
             side = None if entry.over else entry.side_of(account, None)
             if side is not None:

@@ -81,7 +81,7 @@ async def exported(hub: Hub, entry: HubGame, rooms: tuple[str, ...]) -> list[dic
 
 async def _kept(hub: Hub, entry: HubGame) -> list[ChatLine]:
     store_id = entry.meta.store_id
-    lines: list[ChatLine] = await hub.db.run(lambda store, conn: store.chat(store_id))
+    lines: list[ChatLine] = await hub.reader.run(lambda store, conn: store.chat(store_id))
     return lines
 
 
