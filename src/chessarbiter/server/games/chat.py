@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
+from chessarbiter.server.games import shapes
 from chessarbiter.server.games.presence import presence_of
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
@@ -91,7 +92,7 @@ def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> Non
     line to every other stream (and to the processes relaying the game), and to a player
     only if his account is a BOT (a program answering spectators, as lichess-bot does):
     a person playing takes no advice from the spectators (F23 11.3.1)."""
-    line = ndjson({"type": "chatLine", "room": room, "username": author, "text": text})
+    line = ndjson(shapes.chat_line(room, author, text))
     seats = presence_of(hub).games.get(entry.id)
     players = (set(), set()) if seats is None else seats.queues
     if room == "spectator":

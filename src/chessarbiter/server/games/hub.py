@@ -773,11 +773,11 @@ class Hub:
 
     def _notify_start(self, entry: HubGame, side: Side) -> None:
         self.notify(entry.meta.seat(side).account,
-                    {"type": "gameStart", "game": self.game_event(entry, side)})
+                    shapes.game_started(self.game_event(entry, side)))
 
     def _notify_finish(self, entry: HubGame, side: Side) -> None:
         self.notify(entry.meta.seat(side).account,
-                    {"type": "gameFinish", "game": self.game_event(entry, side)})
+                    shapes.game_finished(self.game_event(entry, side)))
 
     async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
         """The unfinished games ``account`` plays here, with its side (the side to move

@@ -27,6 +27,7 @@ from weakref import WeakKeyDictionary
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.config import ServerConfig
+from chessarbiter.server.games import shapes
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.streams.lines import Line
 
@@ -91,7 +92,7 @@ class Presence:
         seats.told[side] = 0
         _cancel(seats.timers[side])
         if was != "here":
-            self._tell(seats, side.opponent, {"type": "opponentGone", "gone": False})
+            self._tell(seats, side.opponent, shapes.opponent_gone(False))
         if seats.told[side.opponent]:
             _put(queue, ndjson(self._gone_line(seats, side.opponent)))
 
@@ -146,11 +147,8 @@ class Presence:
         return told
 
     def _gone_line(self, seats: Seats, side: Side) -> dict[str, Any]:
-        line: dict[str, Any] = {"type": "opponentGone", "gone": True}
-        wait = _wait_s(seats.entry, self.absent_ms(seats.entry.id, side))
-        if wait is not None:
-            line["claimWinInSeconds"] = wait
-        return line
+        return shapes.opponent_gone(
+            True, _wait_s(seats.entry, self.absent_ms(seats.entry.id, side)))
 
     def _tell(self, seats: Seats, side: Side, data: dict[str, Any]) -> None:
         line = ndjson(data)

@@ -351,3 +351,27 @@ def user_status(account: Account, online: bool, playing: bool) -> dict[str, Any]
     """An entry of ``/api/users/status``."""
     return {"id": account.id, "name": account.name, "online": online, "playing": playing,
             **({"title": "BOT"} if account.is_bot else {})}
+
+
+def game_started(game: dict[str, Any]) -> dict[str, Any]:
+    """An event stream's ``gameStart`` line (``game``: :func:`game_event`)."""
+    return {"type": "gameStart", "game": game}
+
+
+def game_finished(game: dict[str, Any]) -> dict[str, Any]:
+    """An event stream's ``gameFinish`` line (``game``: :func:`game_event`)."""
+    return {"type": "gameFinish", "game": game}
+
+
+def opponent_gone(gone: bool, claim_in_s: int | None = None) -> dict[str, Any]:
+    """A game stream's ``opponentGone`` line: the opponent gone (with the seconds before a
+    win may be claimed, when a claim is possible) or back."""
+    line: dict[str, Any] = {"type": "opponentGone", "gone": gone}
+    if claim_in_s is not None:
+        line["claimWinInSeconds"] = claim_in_s
+    return line
+
+
+def chat_line(room: str, username: str, text: str) -> dict[str, Any]:
+    """A game stream's ``chatLine`` (``room``: ``player`` or ``spectator``)."""
+    return {"type": "chatLine", "room": room, "username": username, "text": text}

@@ -60,6 +60,7 @@ from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.lobby import (
     account_seat,
     anonymous_seat,
+    challenge_event,
     challenge_json,
     colours,
     lobby_of,
@@ -250,10 +251,9 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
                         closed: Callable[[], None]) -> Response:
     queue = await hub.subscribe_user(account.id)
     playing = await hub.playing_events(account.id)
-    first = [ndjson({"type": "gameStart", "game": game}) for game in playing]
+    first = [ndjson(shapes.game_started(game)) for game in playing]
     incoming, _ = await lobby_of(hub).pending_for(account)
-    first += [ndjson({"type": "challenge", "challenge": challenge_json(c, base_url(request))})
-              for c in incoming]
+    first += [ndjson(challenge_event("challenge", c, base_url(request))) for c in incoming]
 
     async def lines() -> AsyncIterator[bytes]:
         try:

@@ -52,6 +52,12 @@ def challenge_json(challenge: Challenge, base_url: str) -> dict[str, Any]:
     }
 
 
+def challenge_event(kind: str, challenge: Challenge, base_url: str) -> dict[str, Any]:
+    """An event stream's line about a challenge: ``challenge``, ``challengeDeclined`` or
+    ``challengeCanceled``."""
+    return {"type": kind, "challenge": challenge_json(challenge, base_url)}
+
+
 def request_json(request: GameRequest) -> dict[str, Any]:
     """The game fields of a challenge: variant, clock, speed, colour, profile."""
     control = request.control
@@ -147,7 +153,7 @@ class Lobby:
                               created_ms=self.hub.config.now_ms(),
                               final_color=colours(request.color)[0])
         await self.store.keep(challenge)
-        data = {"type": "challenge", "challenge": challenge_json(challenge, base_url)}
+        data = challenge_event("challenge", challenge, base_url)
         self.hub.notify(dest.id, data)
         self.hub.notify(challenger.id, data)
         return challenge
@@ -193,8 +199,8 @@ class Lobby:
         await self.store.take(challenge)
         challenge.decline_reason = reason
         self._closed(challenge, "declined")
-        self.hub.notify(challenge.challenger.id, {
-            "type": "challengeDeclined", "challenge": challenge_json(challenge, base_url)})
+        self.hub.notify(challenge.challenger.id,
+                        challenge_event("challengeDeclined", challenge, base_url))
 
     async def cancel(self, challenge_id: str, account: Account, base_url: str) -> None:
         challenge = await self.store.find(challenge_id)
@@ -203,8 +209,8 @@ class Lobby:
                                 "may cancel it")
         await self.store.take(challenge)
         self._closed(challenge, "canceled")
-        self.hub.notify(challenge.dest.id, {
-            "type": "challengeCanceled", "challenge": challenge_json(challenge, base_url)})
+        self.hub.notify(challenge.dest.id,
+                        challenge_event("challengeCanceled", challenge, base_url))
 
     async def pending_for(self, account: Account) -> tuple[list[Challenge], list[Challenge]]:
         """The open challenges to and from ``account``."""
