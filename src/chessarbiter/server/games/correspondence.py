@@ -42,9 +42,3 @@ def time_control(control: TimeControl | None) -> dict[str, Any] | None:
     days = days_per_turn(control)
     return None if days is None else {"type": "correspondence", "daysPerTurn": days}
 
-
-def days_field(control: TimeControl | None) -> dict[str, int]:
-    """``daysPerTurn`` as lichess adds it to a correspondence game (``gameFull``, the game
-    export), or nothing."""
-    days = days_per_turn(control)
-    return {} if days is None else {"daysPerTurn": days}

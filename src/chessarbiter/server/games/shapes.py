@@ -375,3 +375,41 @@ def opponent_gone(gone: bool, claim_in_s: int | None = None) -> dict[str, Any]:
 def chat_line(room: str, username: str, text: str) -> dict[str, Any]:
     """A game stream's ``chatLine`` (``room``: ``player`` or ``spectator``)."""
     return {"type": "chatLine", "room": room, "username": username, "text": text}
+
+
+def exported(game: Game, meta: GameMeta, moves: list[str], pgn: str) -> dict[str, Any]:
+    """A game as lichess' export writes it in JSON (``GET /game/export/{id}``, without the
+    chat, which the route adds: who may read which room is its question)."""
+    data: dict[str, Any] = {
+        "id": meta.id, "rated": meta.rated, "variant": variant(game)["key"],
+        "speed": speed(game.setup.control), "perf": speed(game.setup.control),
+        "createdAt": meta.created_ms, "lastMoveAt": meta.created_ms,
+        "status": status(game.outcome, meta.aborted),
+        "players": {side_name(s): export_player(meta.seat(s))
+                    for s in (Side.WHITE, Side.BLACK)},
+        "moves": " ".join(moves), "pgn": pgn, "source": meta.source,
+    }
+    timed = export_clock(game.setup.control)
+    if timed is not None:
+        data["clock"] = timed
+    days = days_per_turn(game.setup.control)
+    if days is not None:
+        data["daysPerTurn"] = days
+    won = winner(game.outcome)
+    if won is not None:
+        data["winner"] = won
+    return data
+
+
+def ai_game(game: Game, meta: GameMeta, turns: int, side: Side, secret: str | None,
+            url: str) -> dict[str, Any]:
+    """The answer to ``POST /api/challenge/ai`` (lichess' ``GameJson`` of the new game, for
+    the player of ``side``; ``secret``: an anonymous player's game secret)."""
+    return {
+        "id": meta.id, "fullId": meta.id + "0000", "variant": variant(game),
+        "speed": speed(game.setup.control), "perf": speed(game.setup.control),
+        "rated": False, "fen": game.fen, "turns": turns, "source": "ai",
+        "status": {"id": 20, "name": "started"}, "createdAt": meta.created_ms,
+        "player": side_name(side), "url": url,
+        **({"secret": secret} if secret is not None else {}),
+    }

@@ -41,7 +41,7 @@ from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.games import chat, correspondence, presence, shapes
+from chessarbiter.server.games import chat, presence, shapes
 from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame, ndjson
@@ -64,7 +64,7 @@ from chessarbiter.server.lobby.lobby import (
     challenge_json,
     colours,
     lobby_of,
-    request_json,
+    open_challenge_json,
 )
 from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
 from chessarbiter.server.streams.lines import close_queue
@@ -371,13 +371,10 @@ async def open_challenge(request: Request) -> Response:
     entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="open",
                                   creator=None if account is None else account.id,
                                   rated=False)
-    return JSONResponse({
-        "id": entry.id, "url": game_url(request, entry.id), "status": "created",
-        "challenger": None, "destUser": None, **request_json(game_request),
-        "open": {}, "urlWhite": game_url(request, entry.id, secrets[Side.WHITE]),
-        "urlBlack": game_url(request, entry.id, secrets[Side.BLACK]),
-        "secretWhite": secrets[Side.WHITE], "secretBlack": secrets[Side.BLACK],
-    })
+    urls: dict[Side | None, str] = {side: game_url(request, entry.id, secrets[side])
+                                    for side in (Side.WHITE, Side.BLACK)}
+    urls[None] = game_url(request, entry.id)
+    return JSONResponse(open_challenge_json(entry.id, game_request, urls, secrets))
 
 
 async def challenge_ai(request: Request) -> Response:
@@ -410,14 +407,8 @@ async def challenge_ai(request: Request) -> Response:
     game = game_request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
     entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="ai",
                                   creator=None if account is None else account.id)
-    return JSONResponse({
-        "id": entry.id, "fullId": entry.id + "0000", "variant": shapes.variant(game),
-        "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
-        "rated": False, "fen": game.fen, "turns": len(entry.moves), "source": "ai",
-        "status": {"id": 20, "name": "started"}, "createdAt": entry.meta.created_ms,
-        "player": shapes.side_name(mine), "url": game_url(request, entry.id, secret),
-        **({"secret": secret} if secret is not None else {}),
-    }, status_code=201)
+    return JSONResponse(shapes.ai_game(game, entry.meta, len(entry.moves), mine, secret,
+                                       game_url(request, entry.id, secret)), status_code=201)
 
 
 async def seek(request: Request) -> Response:
@@ -738,23 +729,7 @@ async def export(request: Request) -> Response:
     game = entry.game
     pgn = to_pgn(game)
     if "application/json" in request.headers.get("accept", ""):
-        meta = entry.meta
-        data: dict[str, Any] = {
-            "id": meta.id, "rated": meta.rated, "variant": shapes.variant(game)["key"],
-            "speed": shapes.speed(game.setup.control), "perf": shapes.speed(game.setup.control),
-            "createdAt": meta.created_ms, "lastMoveAt": meta.created_ms,
-            "status": shapes.status(game.outcome, meta.aborted),
-            "players": {shapes.side_name(s): shapes.export_player(meta.seat(s))
-                        for s in (Side.WHITE, Side.BLACK)},
-            "moves": " ".join(entry.moves), "pgn": pgn, "source": meta.source,
-        }
-        timed = shapes.export_clock(game.setup.control)
-        if timed is not None:
-            data["clock"] = timed
-        data.update(correspondence.days_field(game.setup.control))
-        won = shapes.winner(game.outcome)
-        if won is not None:
-            data["winner"] = won
+        data = shapes.exported(game, entry.meta, entry.moves, pgn)
         rooms: tuple[str, ...] = ("spectator",)  # and the players' room to its players
         with contextlib.suppress(ApiError):
             auth.player_side(request, hub, entry)

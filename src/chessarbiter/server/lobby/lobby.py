@@ -58,6 +58,19 @@ def challenge_event(kind: str, challenge: Challenge, base_url: str) -> dict[str,
     return {"type": kind, "challenge": challenge_json(challenge, base_url)}
 
 
+def open_challenge_json(game_id: str, request: GameRequest, urls: dict[Side | None, str],
+                        secrets: dict[Side, str]) -> dict[str, Any]:
+    """The answer to ``POST /api/challenge/open`` as lichess writes it: the game made at
+    once, its address for spectators (``urls[None]``) and each player's (``urlWhite``,
+    ``urlBlack``, with the game secrets, also given apart)."""
+    return {
+        "id": game_id, "url": urls[None], "status": "created", "challenger": None,
+        "destUser": None, **request_json(request), "open": {},
+        "urlWhite": urls[Side.WHITE], "urlBlack": urls[Side.BLACK],
+        "secretWhite": secrets[Side.WHITE], "secretBlack": secrets[Side.BLACK],
+    }
+
+
 def request_json(request: GameRequest) -> dict[str, Any]:
     """The game fields of a challenge: variant, clock, speed, colour, profile."""
     control = request.control
