@@ -170,6 +170,11 @@ def insert_session(conn: sqlite3.Connection, account_id: str, created_ms: int
     return secret, digest
 
 
+def delete_session(conn: sqlite3.Connection, digest: str) -> None:
+    """End the session whose secret hashes to ``digest``."""
+    conn.execute("DELETE FROM server_sessions WHERE token_hash = ?", (digest,))
+
+
 def select_session(conn: sqlite3.Connection, digest: str) -> tuple[str, int] | None:
     """The account id and opening time of the session whose secret hashes to ``digest``."""
     row = conn.execute("SELECT account, created_ms FROM server_sessions WHERE token_hash = ?",

@@ -47,6 +47,7 @@ from chessarbiter.server.accounts import (
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
+from chessarbiter.server.games import repository
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
@@ -285,7 +286,7 @@ class Cluster:
         ``account`` plays that are not among ``here`` (read from the shared store: owned by
         another process)."""
         hub = self.hub
-        rows = await hub.reader.run(lambda store, conn: _playing(conn, account))
+        rows = await hub.reader.run(lambda store, conn: repository.playing(conn, account))
         found = []
         for game_id, store_id, meta_text in rows:
             if game_id in here:
@@ -664,16 +665,6 @@ def _fence(store: Any, store_id: str, token: int) -> None:
     if not isinstance(store, PostgresStore):
         raise ApiError(500, "a cluster keeps its games in PostgreSQL (--db postgresql://...)")
     store.fence(store_id, token)
-
-
-def _playing(conn: Any, account: str) -> list[tuple[str, str, str]]:
-    """The unfinished games whose players' settings name ``account`` (the games it plays,
-    and perhaps a few more: the caller asks each game)."""
-    rows: list[tuple[str, str, str]] = conn.execute(
-        "SELECT s.id, s.store_id, s.meta FROM server_games s JOIN games g "
-        "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
-        "AND s.meta LIKE ? ORDER BY g.id", (f'%"account": "{account}"%',)).fetchall()
-    return rows
 
 
 def _loader(store_id: str) -> Callable[[Any, Any], Game]:

@@ -23,15 +23,6 @@ from chessarbiter.server.games.db import Due
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.limits import START_TIMEOUT_MS
 
-SELECT_DORMANT = (
-    "SELECT s.id, d.white, d.black, d.due_ms, d.events = coalesce("
-    "(SELECT max(e.seq) FROM events e WHERE e.game_id = g.id), 0), d.events "
-    "FROM server_games s JOIN games g ON g.id = CAST(s.store_id AS INTEGER) "
-    "LEFT JOIN server_deadlines d ON d.game = s.id "
-    "WHERE s.finished = 0 AND g.outcome IS NULL")
-INSERT_DEADLINE = "INSERT INTO server_deadlines VALUES (?, ?, ?, ?, ?)"
-DELETE_DEADLINE = "DELETE FROM server_deadlines WHERE game = ?"
-
 
 def due_after(game: Game, meta: GameMeta) -> int | None:
     """How long after its last event (game time) the game needs its server if nobody asks
@@ -84,7 +75,7 @@ class Dormant:
     by_account: dict[str, set[str]] = field(default_factory=dict)
 
     def fill(self, rows: list[tuple[Any, ...]], listening: int) -> None:
-        """The games of :data:`SELECT_DORMANT`'s ``rows``, their time running from
+        """The games of :func:`~.repository.dormant`'s ``rows``, their time running from
         ``listening``."""
         for game_id, white, black, due_ms, fresh, events in rows:
             if not fresh:

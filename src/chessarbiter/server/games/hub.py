@@ -44,23 +44,17 @@ from chessarbiter.server.accounts import (
     Accounts,
     Role,
     Sessions,
+    delete_session,
     hash_secret,
     insert_account,
     insert_session,
 )
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
-from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games import correspondence, repository, shapes
 from chessarbiter.server.games.collector import keep_pauses_short
-from chessarbiter.server.games.db import Database, Worker, at_once
-from chessarbiter.server.games.dormant import (
-    DELETE_DEADLINE,
-    INSERT_DEADLINE,
-    SELECT_DORMANT,
-    Dormant,
-    deadline_row,
-    due_line,
-)
+from chessarbiter.server.games.db import Database, Worker
+from chessarbiter.server.games.dormant import Dormant, due_line
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
 from chessarbiter.server.games.ownership import Ownership, SingleProcess
@@ -163,8 +157,7 @@ class Hub:
         await self.db.run(self._load_accounts)
         await self.fanout.start()
         await self.ownership.start()
-        rows = await self.reader.run(
-            lambda store, conn: conn.execute(SELECT_DORMANT).fetchall())
+        rows = await self.reader.run(lambda store, conn: repository.dormant(conn))
         self._sleep(rows)
         self._keepalive = self.loop.create_task(self._keep_alive())
         self._collector = self.loop.create_task(keep_pauses_short())
@@ -267,8 +260,7 @@ class Hub:
     async def close_session(self, secret: str) -> None:
         """End the browser session ``secret``."""
         digest = hash_secret(secret)
-        await self.db.run(lambda store, conn: conn.execute(
-            "DELETE FROM server_sessions WHERE token_hash = ?", (digest,)))
+        await self.db.run(lambda store, conn: delete_session(conn, digest))
         self.sessions.forget(digest)
 
     # -- games -------------------------------------------------------------------------
@@ -292,9 +284,7 @@ class Hub:
                 store.fence(store_id, fence)
             meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
                             creator, rated)
-            at_once(conn, [("INSERT INTO server_games (id, store_id, meta) VALUES (?, ?, ?)",
-                            (public, store_id, meta.to_json())),
-                           (INSERT_DEADLINE, deadline_row(game, meta))])
+            repository.insert_game(conn, game, meta)
             return meta
 
         fence = await self.ownership.reserve(public)
@@ -320,9 +310,7 @@ class Hub:
         """Whether there is a game ``game_id``, whichever process of a cluster owns it."""
         if game_id in self.games:
             return True
-        row = await self.reader.run(lambda store, conn: conn.execute(
-            "SELECT 1 FROM server_games WHERE id = ?", (game_id,)).fetchone())
-        return row is not None
+        return await self.reader.run(lambda store, conn: repository.exists(conn, game_id))
 
     async def get(self, game_id: str) -> HubGame:
         """The game ``game_id`` (loaded from the store if it is not in memory: a dormant
@@ -334,8 +322,7 @@ class Hub:
             return entry
         if not (game_id.isascii() and game_id.isalnum() and len(game_id) <= 32):
             raise ApiError(404, f"no game {game_id[:40]!r}")
-        row = await self.reader.run(lambda store, conn: conn.execute(
-            "SELECT id, store_id, meta FROM server_games WHERE id = ?", (game_id,)).fetchone())
+        row = await self.reader.run(lambda store, conn: repository.game_row(conn, game_id))
         if row is None:
             raise ApiError(404, f"no game {game_id!r}")
         if game_id in self.games:  # loaded meanwhile
@@ -375,17 +362,16 @@ class Hub:
     async def unfinished(self) -> list[tuple[str, str]]:
         """The games not finished: public id and store id (read by the reader: never the
         writer that acknowledges moves)."""
-        rows: list[tuple[str, str]] = await self.reader.run(_unfinished)
+        rows = await self.reader.run(lambda store, conn: repository.unfinished(conn))
         return rows
 
     async def resume(self, game_id: str, store_id: str) -> HubGame:
         """Rebuild a game from its log and play on (a cluster taking it over); the game
         in memory if it was loaded meanwhile."""
-        row = await self.reader.run(lambda store, conn: conn.execute(
-            "SELECT meta FROM server_games WHERE id = ?", (game_id,)).fetchone())
+        row = await self.reader.run(lambda store, conn: repository.game_row(conn, game_id))
         if row is None:
             raise ValueError(f"no game {game_id!r}")
-        return await self._take_over(await self._load(game_id, store_id, row[0]))
+        return await self._take_over(await self._load(game_id, store_id, row[2]))
 
     async def _take_over(self, entry: HubGame) -> HubGame:
         """Play on with a game just loaded by this process as its new owner, after the
@@ -542,7 +528,7 @@ class Hub:
         entry.publish(None)
         entry.subscribers.clear()
         meta = entry.meta
-        self.db.submit(lambda store, conn: _finish(conn, meta))
+        self.db.submit(lambda store, conn: repository.finish(conn, meta))
         for side in (Side.WHITE, Side.BLACK):
             self._notify_finish(entry, side)
         for hook in self.finish_hooks:
@@ -565,7 +551,7 @@ class Hub:
             raise ApiError(400, f"game {entry.id}: a game can be aborted only before both "
                                 "players have moved; resign or offer a draw")
         meta = entry.meta.aborting()
-        await self.db.run(lambda store, conn: _finish(conn, meta))
+        await self.db.run(lambda store, conn: repository.finish(conn, meta))
         entry.publish(entry.aborted(meta))
         entry.stop.set()
         if entry.timer is not None:
@@ -832,20 +818,6 @@ class Hub:
                 for queue in tuple(queues):
                     if queue.empty():
                         queue.put_nowait(b"\n")
-
-
-def _finish(conn: sqlite3.Connection, meta: GameMeta) -> None:
-    """Mark the game finished (ended or aborted), with its last ``meta`` (one sync)."""
-    at_once(conn, [("UPDATE server_games SET finished = 1, meta = ? WHERE id = ?",
-                    (meta.to_json(), meta.id)),
-                   (DELETE_DEADLINE, (meta.id,))])
-
-
-def _unfinished(store: Any, conn: sqlite3.Connection) -> list[tuple[str, str]]:
-    return conn.execute(
-        "SELECT s.id, s.store_id FROM server_games s JOIN games g "
-        "ON g.id = CAST(s.store_id AS INTEGER) WHERE s.finished = 0 AND g.outcome IS NULL "
-        "ORDER BY g.id").fetchall()
 
 
 def _log_failure(future: asyncio.Future[None]) -> None:
