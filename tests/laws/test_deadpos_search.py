@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import random
 
+import chess
 import pytest
 
+from chessarbiter.arbiter.oracles import FLAG_BUDGET
 from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.moves import uci
 from chessarbiter.core.position import Position
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.closure import Exploration, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
@@ -165,6 +170,29 @@ def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -
     found = GuidedSearch(pos, winner).run(nodes)
     assert isinstance(found, Found) and found.nodes <= nodes and mates(fen, found.line, winner)
     assert pos.fen() == fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner", "nodes"),
+    [
+        ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 250_000),
+    ],
+)
+def test_a_ruling_decides_them_in_its_first_round(fen: str, winner: int, nodes: int) -> None:
+    # undetermined at a ruling's bound before (FLAG_BUDGET, 5 s): the guided search's turns
+    # were shorter than it needed; python-chess replays the line
+    verdict = can_checkmate(parse_fen(fen), Side(winner), "full", FLAG_BUDGET)
+    assert verdict.winnable and verdict.reason == "guided search", verdict
+    assert verdict.nodes <= nodes
+    board = chess.Board(fen)
+    for code in map(uci, verdict.line):
+        move = chess.Move.from_uci(code)
+        assert move in board.legal_moves, code
+        board.push(move)
+    assert board.is_checkmate() and board.turn != (winner == 0)
 
 
 def test_guided_search_gives_up_within_its_budget() -> None:

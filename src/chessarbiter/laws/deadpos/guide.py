@@ -346,8 +346,8 @@ class Guide:
                 score += 4 * (walk[to] - walk[fr])
             else:  # only kings castle: ``move >> 12`` is the promotion
                 score = 10 if board[to] else 0
-                if kind == PAWN and retaken >> to & 1 and board[to] & 7 != PAWN:
-                    score = -RETAKEN
+                if kind == PAWN and retaken >> to & 1 and board[to] & 7 > PAWN:
+                    score = -RETAKEN  # a piece (not a pawn) taken: board[to] is not empty
                 promoted = move >> 12
                 if promoted:
                     wanted = promoted in (KNIGHT, BISHOP) if blockers else promoted == QUEEN
