@@ -49,7 +49,7 @@ RETAKEN: Final = 10
 scores (lowest best) instead of the penalty of a capture: the exchange frees that pawn and
 moves the loser's off its file, which opens a wall of pawns (the sacrifice :data:`LURE`
 offers)."""
-MAKE_WAY: Final = 8
+MAKE_WAY: Final = 4
 """Bonus for a winner's piece standing right in front of one of its own pawns moving off:
 the pawn may then advance."""
 WALLED: Final = 16
