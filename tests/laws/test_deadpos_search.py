@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import random
 
+import chess
 import pytest
 
+from chessarbiter.arbiter.oracles import FLAG_BUDGET
 from chessarbiter.core.fen import parse_fen
+from chessarbiter.core.moves import uci
 from chessarbiter.core.position import Position
+from chessarbiter.core.squares import Side
+from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.closure import Exploration, explore
 from chessarbiter.laws.deadpos.guide import (
     WALLED,
@@ -81,6 +86,21 @@ def test_the_winner_lures_pawns_off_their_file() -> None:
     assert "e4f3" in first  # g2xf3 g4xf3 frees the black g-pawn
 
 
+def test_the_loser_takes_a_sacrifice_a_pawn_retakes() -> None:
+    pos = parse_fen("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1")
+    guide = _guide(pos, 1)
+    for code in ("a1b2", "e4f3"):  # Black's bishop offers itself to the g2 pawn
+        pos.push(pos.parse_uci(code))
+    first = guide.order(pos, pos.legal_moves())[0]
+    assert pos.uci(first) == "g2f3"  # g4xf3 retakes: the wall opens for Black's pawns
+
+
+def test_the_winner_steps_out_of_its_pawns_way() -> None:
+    pos = parse_fen("8/8/k5B1/6P1/8/8/8/K7 w - - 0 1")
+    first = _guide(pos, 0).order(pos, pos.legal_moves())[0]
+    assert pos.uci(first).startswith("g6")  # the bishop leaves g6, so g5 may advance
+
+
 def test_a_blocking_knight_heads_for_the_corner() -> None:
     jumps = knight_jumps(1 << 1)
     assert jumps[1] == 0 and jumps[16] == 1 and jumps[0] == 3
@@ -135,6 +155,14 @@ def test_guide_keys_sort_to_its_order() -> None:
         ("8/4p3/8/4P3/8/2K5/8/k7 w - - 0 1", 0, 200),
         ("7k/6p1/5pP1/5p1K/5Pp1/6Pp/7P/8 b - - 0 1", 0, 12_000),
         ("k7/8/p7/2p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", 0, 20_000),
+        # walls of bishops and pawns: a bishop taken on f3, g4xf3 and the f-pawn promotes
+        # (120,000 to 250,000 nodes before the loser's pawn took the sacrifice)
+        ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
+        # the king takes g5 once the bishops clear f5 and g6, then g4-g5-g6-g7 mates
+        # (120,856 nodes before the pieces stepped out of their pawns' way)
+        ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 10_000),
     ],
 )
 def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -> None:
@@ -142,6 +170,29 @@ def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -
     found = GuidedSearch(pos, winner).run(nodes)
     assert isinstance(found, Found) and found.nodes <= nodes and mates(fen, found.line, winner)
     assert pos.fen() == fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner", "nodes"),
+    [
+        ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
+        ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 250_000),
+    ],
+)
+def test_a_ruling_decides_them_in_its_first_round(fen: str, winner: int, nodes: int) -> None:
+    # undetermined at a ruling's bound before (FLAG_BUDGET, 5 s): the guided search's turns
+    # were shorter than it needed; python-chess replays the line
+    verdict = can_checkmate(parse_fen(fen), Side(winner), "full", FLAG_BUDGET)
+    assert verdict.winnable and verdict.reason == "guided search", verdict
+    assert verdict.nodes <= nodes
+    board = chess.Board(fen)
+    for code in map(uci, verdict.line):
+        move = chess.Move.from_uci(code)
+        assert move in board.legal_moves, code
+        board.push(move)
+    assert board.is_checkmate() and board.turn != (winner == 0)
 
 
 def test_guided_search_gives_up_within_its_budget() -> None:

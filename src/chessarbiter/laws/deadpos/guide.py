@@ -8,12 +8,13 @@ one colour, or a square its pawns box it in); the winner's king comes to two squ
 it, or, for a winner with pawns and no queen or rook, goes to take the loser's unit in
 front of one of its pawns (an undefended one first, then the one before the most advanced
 pawn); kings walk round their own pawns and the squares enemy pawns attack. The winner's
-other pieces come close and offer themselves to the loser's pawns (a pawn that takes
-leaves its file); its pawns advance and promote to queens; it captures the loser's pieces
-(unless it mates only with minor pieces, which need the loser's pieces as blockers); the
-loser offers its pieces for capture, promotes to a knight or bishop when the winner needs
-a blocker and then sends its knights next to the mating square, and avoids capturing the
-winner's material.
+other pieces come close, offer themselves to the loser's pawns (a pawn that takes leaves
+its file) and step out of the way of its own pawns; its pawns advance and promote to
+queens; it captures the loser's pieces (unless it mates only with minor pieces, which need
+the loser's pieces as blockers); the loser offers its pieces for capture, promotes to a
+knight or bishop when the winner needs a blocker and then sends its knights next to the
+mating square, and avoids capturing the winner's material, except with a pawn where a
+blocked winner's pawn retakes (the exchange opens a wall of pawns).
 """
 
 from __future__ import annotations
@@ -32,11 +33,25 @@ from chessarbiter.core.attacks import (
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
-from chessarbiter.laws.deadpos.bitboards import DISTANCE, king_step, knight_step, pawn_attacks
+from chessarbiter.laws.deadpos.bitboards import (
+    DISTANCE,
+    king_step,
+    knight_step,
+    pawn_attacks,
+    pawn_push,
+)
 
 LURE: Final = 10
 """Bonus for a winner's piece moving where a loser's pawn could take it: the pawn would
 leave its file, which may free a winner's pawn."""
+RETAKEN: Final = 10
+"""What the loser's pawn taking a winner's piece that a blocked winner's pawn can retake
+scores (lowest best) instead of the penalty of a capture: the exchange frees that pawn and
+moves the loser's off its file, which opens a wall of pawns (the sacrifice :data:`LURE`
+offers)."""
+MAKE_WAY: Final = 4
+"""Bonus for a winner's piece standing right in front of one of its own pawns moving off:
+the pawn may then advance."""
 WALLED: Final = 16
 """Added to the distance of a square from which a king cannot walk to its target."""
 _WALLED_OFF: Final = tuple(tuple(WALLED + d for d in row) for row in DISTANCE)
@@ -174,6 +189,13 @@ def _pawn_advances(white: bool) -> tuple[int, ...]:
     return tuple(-2 - rank for rank in ranks for _ in range(64))
 
 
+def _blocked(pos: Position, colour: int) -> int:
+    """The pawns of ``colour`` whose square ahead is taken."""
+    pawns = pos.pieces[colour << 3 | PAWN]
+    taken = pos.occupied_co[0] | pos.occupied_co[1]
+    return pawns & pawn_push(taken, colour ^ 1)
+
+
 def _blocker(pos: Position, winner: int, default: int) -> int:
     """The square of a loser's unit (not the king) in front of a winner's pawn, which the
     winner's king then goes to take: one no loser's pawn defends if there is one, then the
@@ -259,8 +281,8 @@ class Guide:
     def _winner_keys(self, pos: Position, moves: list[Move]) -> list[int]:
         """The winner's king walks to take a blocker (when its target is not the corner) or
         to two squares from the corner; its pawns advance and promote to queens; its other
-        pieces close in and are lured onto the squares the loser's pawns attack; captures
-        count by the piece taken."""
+        pieces close in, are lured onto the squares the loser's pawns attack and step off
+        the squares in front of its pawns; captures count by the piece taken."""
         board = pos.board
         lure = pawn_attacks(pos.pieces[self.loser << 3 | PAWN], self.loser)
         target = self.target(pos)
@@ -268,6 +290,10 @@ class Guide:
         hunt = target != self.corner
         taken = self._taken
         steps = self._winner_steps
+        pieces = pos.pieces
+        pawns = pieces[self.winner << 3 | PAWN]
+        others = pos.occupied_co[self.winner] ^ pawns ^ pieces[self.winner << 3 | KING]
+        front = pawn_push(pawns, self.winner) & others
         out: list[int] = []
         append = out.append
         for i, move in enumerate(moves):
@@ -292,12 +318,15 @@ class Guide:
                     continue
             if lure >> to & 1:
                 score -= LURE
+            if front >> fr & 1:
+                score -= MAKE_WAY
             append(score << 8 | i)
         return out
 
     def _loser_keys(self, pos: Position, moves: list[Move]) -> list[int]:
-        """The loser's king walks to the corner; it avoids captures; it promotes to a knight
-        or bishop when the winner needs a blocker (else to a queen), and then brings its
+        """The loser's king walks to the corner; it avoids captures, but for a pawn's
+        capture of a piece a blocked winner's pawn retakes; it promotes to a knight or
+        bishop when the winner needs a blocker (else to a queen), and then brings its
         knights next to the corner and its other units closer; else it offers its units on
         the squares the winner attacks."""
         board = pos.board
@@ -305,6 +334,7 @@ class Guide:
         blockers = self.needs_blockers
         offered = 0 if blockers else attacked_by(pos, self.winner)
         steps = self._loser_steps
+        retaken = pawn_attacks(_blocked(pos, self.winner), self.winner)
         out: list[int] = []
         append = out.append
         for i, move in enumerate(moves):
@@ -316,6 +346,8 @@ class Guide:
                 score += 4 * (walk[to] - walk[fr])
             else:  # only kings castle: ``move >> 12`` is the promotion
                 score = 10 if board[to] else 0
+                if kind == PAWN and retaken >> to & 1 and board[to] & 7 > PAWN:
+                    score = -RETAKEN  # a piece (not a pawn) taken: board[to] is not empty
                 promoted = move >> 12
                 if promoted:
                     wanted = promoted in (KNIGHT, BISHOP) if blockers else promoted == QUEEN
