@@ -474,11 +474,10 @@ class Searcher:
                 break
             m = order[i]
             quiet = not is_tactical(pos, m)
+            if futile and quiet and i > 0 and not movegen.gives_check(pos, m):
+                continue
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
-            if futile and quiet and i > 0 and not gives_check:
-                pos.unmake_counted(made)
-                continue
             if i == 0:
                 score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
             else:
