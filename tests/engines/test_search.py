@@ -90,15 +90,17 @@ def test_being_mated_is_proven_too() -> None:
 
 
 @pytest.mark.parametrize(("fen", "depth"), [*((f, 4) for f in MULTIPV_POSITIONS), (SHARP, 5)])
-def test_three_lines_cost_at_most_three_times_one(fen: str, depth: int) -> None:
-    """MultiPV 3 searches at most 3 times the nodes of one line at the same depth: 1.3 to
-    1.9 times in the quiet positions at depth 4, 2.4 times in the sharp "kiwipete" position
-    at depth 5 (3.8 before the quiescence search left out the captures that lose material,
-    8.5 before the one-pass search; 1.4 to 2.8 times in seven positions at depth 6)."""
+def test_three_lines_cost_at_most_three_and_a_half_times_one(fen: str, depth: int) -> None:
+    """MultiPV 3 searches at most 3.5 times the nodes of one line at the same depth: 1.5 to
+    2.2 times in the quiet positions at depth 4, 3.2 times in the sharp "kiwipete" position
+    at depth 5 (2.4 before the late-move pruning, which skips moves outside PV nodes only and
+    so cuts one line's search, 23,000 to 16,000 nodes, more than three lines', 56,000 to
+    52,000; 3.8 before the quiescence search left out the captures that lose material, 8.5
+    before the one-pass search)."""
     pos = parse_fen(fen)
     one = Searcher().search(pos, Limits(depth=depth)).nodes
     three = Searcher().search(pos, Limits(depth=depth), multipv=3).nodes
-    assert three <= 3 * one
+    assert 2 * three <= 7 * one
 
 
 @pytest.mark.parametrize("fen", MULTIPV_POSITIONS)
