@@ -362,6 +362,51 @@ def in_check(pos: Board) -> bool:
     return _attacked(pieces, us, king, pos.occupied_co[0] | pos.occupied_co[1], 0)
 
 
+def gives_check(pos: Board, move: int) -> bool:
+    """Whether the legal ``move`` puts the opponent's king in check (Art. 3.9), decided
+    without making it: the moved piece (the new one of a promotion) attacks the king from
+    its target square, or the square it leaves (the pawn taken en passant, the castling
+    rook's) opens a line from a rook, bishop or queen of the mover to the king (a
+    discovered check); for castling, the rook on its new square counts as such a piece."""
+    us = pos._turn
+    pieces = pos.pieces
+    ub = us << 3
+    king = pieces[(us ^ 1) << 3 | 6].bit_length() - 1
+    fr = move & 63
+    to = (move >> 6) & 63
+    occupied = pos.occupied_co[0] | pos.occupied_co[1]
+    orth = pieces[ub | 4] | pieces[ub | 5]
+    diag = pieces[ub | 3] | pieces[ub | 5]
+    if move >> 15:  # castling: the king takes its rook (Art. 3.8.2)
+        rank = fr & 56
+        king_to, rook_to = (rank | 6, rank | 5) if to > fr else (rank | 2, rank | 3)
+        after = occupied & ~(1 << fr | 1 << to) | 1 << king_to | 1 << rook_to
+        orth = orth & ~(1 << to) | 1 << rook_to
+        return bool(rook_attacks(king, after) & orth or bishop_attacks(king, after) & diag)
+    kind = (move >> 12) & 7 or pos.board[fr] & 7
+    after = occupied & ~(1 << fr) | 1 << to
+    if kind == PAWN:
+        if PAWN_ATTACKS[us][to] >> king & 1:
+            return True
+        if to == pos.ep_square and (fr ^ to) & 7:  # en passant (Art. 3.7d)
+            after &= ~(1 << (to ^ 8))
+            return bool(rook_attacks(king, after) & orth or bishop_attacks(king, after) & diag)
+    elif kind == KNIGHT:
+        if KNIGHT_ATTACKS[to] >> king & 1:
+            return True
+    elif kind != KING:
+        rays = ROOK_RAYS[to] if kind == ROOK else BISHOP_RAYS[to] if kind == BISHOP else (
+            ROOK_RAYS[to] | BISHOP_RAYS[to])
+        if rays >> king & 1 and not BETWEEN[to][king] & after:
+            return True
+    gone = ~(1 << fr)
+    if ROOK_RAYS[king] >> fr & 1:
+        return bool(rook_attacks(king, after) & orth & gone)
+    if BISHOP_RAYS[king] >> fr & 1:
+        return bool(bishop_attacks(king, after) & diag & gone)
+    return False
+
+
 def has_legal_move(pos: Board, checked: bool | None = None) -> bool:
     """Whether the side to move has a legal move (the test behind checkmate and stalemate,
     Art. 5.1.1, 5.2.1), without generating the moves: out of check, a pawn step or a move of

@@ -1,9 +1,10 @@
 """Alpha-beta search: iterative deepening with aspiration windows over a principal variation
 search (negamax) with a transposition table, quiescence search (captures that lose material
-by static exchange left out), check extension, null-move
-pruning, late move reductions, futility pruning, mate-distance pruning, killer and history
-move ordering, and draw detection (repetition along the game and the search path, the
-50-move rule, insufficient material). A proven mate ends the iterations.
+by static exchange left out), check extension, null-move pruning, late move reductions,
+futility and late-move pruning (a quiet move skipped is tested for check without making it),
+mate-distance pruning, killer and history move ordering, and draw detection (repetition
+along the game and the search path, the 50-move rule, insufficient material). A proven mate
+ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
@@ -54,6 +55,14 @@ EVAL_SLOTS: Final = 1 << 16
 """Static evaluations remembered by position key, one per slot (the key's low bits pick
 the slot; a new one replaces the old)."""
 
+
+LATE_DEPTH: Final = 3
+LATE_MOVES: Final = tuple(4 + d * d for d in range(LATE_DEPTH + 1))
+"""Late-move pruning: at depth ``LATE_DEPTH`` or less, outside PV nodes and check, quiet
+moves that give no check are skipped once ``LATE_MOVES[depth]`` quiet moves were searched
+(captures, promotions, checks, killers and the table move never are)."""
+MAX_MOVES: Final = 256
+"""More moves than any position has."""
 
 LMR: Final = tuple(
     tuple(0 if d < 3 or i < 3 else max(1, int(0.75 + math.log(d) * math.log(i) / 2.25))
@@ -464,6 +473,9 @@ class Searcher:
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
         tried: list[int] = []
+        # Late-move pruning: near the leaves, once enough quiet moves were searched.
+        late = LATE_MOVES[depth] if depth <= LATE_DEPTH and not pv_node and not in_check else (
+            MAX_MOVES)
         i = -1
         while True:
             i += 1
@@ -474,11 +486,12 @@ class Searcher:
                 break
             m = order[i]
             quiet = not is_tactical(pos, m)
+            if quiet and i > 0 and (futile or (
+                    len(tried) >= late and m != killers[0] and m != killers[1]
+                    and best_score > -MATE_BOUND)) and not movegen.gives_check(pos, m):
+                continue
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
-            if futile and quiet and i > 0 and not gives_check:
-                pos.unmake_counted(made)
-                continue
             if i == 0:
                 score = -self._node(depth - 1, -beta, -alpha, ply + 1, gives_check)
             else:
