@@ -146,6 +146,20 @@ def test_guide_keys_sort_to_its_order() -> None:
         assert [moves[k & 255] for k in sorted(keys)] == guide.order(pos, moves)
 
 
+LEFT_AT_THE_BOUND = (
+    # walls of bishops and pawns: a bishop taken on f3, g4xf3 and the f-pawn promotes
+    # (120,000 to 250,000 nodes before the loser's pawn took the sacrifice)
+    ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000, 20_000),
+    ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000, 20_000),
+    ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000, 20_000),
+    # the king takes g5 once the bishops clear f5 and g6, then g4-g5-g6-g7 mates
+    # (120,856 nodes before the pieces stepped out of their pawns' way)
+    ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 10_000, 250_000),
+)
+"""Verdicts a ruling left undetermined before the guide took a wall's sacrifice and made
+way: the winner, the guided search's nodes alone, a ruling's nodes."""
+
+
 @pytest.mark.parametrize(
     ("fen", "winner", "nodes"),
     [
@@ -155,14 +169,7 @@ def test_guide_keys_sort_to_its_order() -> None:
         ("8/4p3/8/4P3/8/2K5/8/k7 w - - 0 1", 0, 200),
         ("7k/6p1/5pP1/5p1K/5Pp1/6Pp/7P/8 b - - 0 1", 0, 12_000),
         ("k7/8/p7/2p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", 0, 20_000),
-        # walls of bishops and pawns: a bishop taken on f3, g4xf3 and the f-pawn promotes
-        # (120,000 to 250,000 nodes before the loser's pawn took the sacrifice)
-        ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
-        ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
-        ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 5_000),
-        # the king takes g5 once the bishops clear f5 and g6, then g4-g5-g6-g7 mates
-        # (120,856 nodes before the pieces stepped out of their pawns' way)
-        ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 10_000),
+        *((fen, winner, alone) for fen, winner, alone, _ in LEFT_AT_THE_BOUND),
     ],
 )
 def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -> None:
@@ -174,12 +181,7 @@ def test_guided_search_finds_long_helpmates(fen: str, winner: int, nodes: int) -
 
 @pytest.mark.parametrize(
     ("fen", "winner", "nodes"),
-    [
-        ("k1b1b1b1/7b/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
-        ("k1b1b1b1/8/8/BpBpBpBp/1PbP1PpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
-        ("k1b1b1b1/8/8/BpBpBpBp/1PbPbPpP/6P1/6P1/K1B5 w - - 0 1", 1, 20_000),
-        ("3b1kBR/b3pP1P/1pBpP2P/1P1P1Bp1/K2pB1P1/3P1B2/4B3/8 b - - 0 1", 0, 250_000),
-    ],
+    [(fen, winner, ruling) for fen, winner, _, ruling in LEFT_AT_THE_BOUND],
 )
 def test_a_ruling_decides_them_in_its_first_round(fen: str, winner: int, nodes: int) -> None:
     # undetermined at a ruling's bound before (FLAG_BUDGET, 5 s): the guided search's turns
