@@ -195,6 +195,11 @@ class Tally:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+MISTAKES: Final = (TypeError, NameError, AttributeError, AssertionError)
+"""Exceptions that are the bench's own mistakes, not the server's: they end the run (a
+mistake counted as an error once made a run report 0 moves measured instead of failing)."""
+
+
 def _count_moves(moves: str) -> int:
     return moves.count(" ") + 1 if moves else 0
 
@@ -214,6 +219,8 @@ class Bot:
         while time.monotonic() < plan.window[1]:
             try:
                 await self.play(self.rng.choice(plan.lines))
+            except MISTAKES:
+                raise  # the bench's own mistake: the run fails, it is not an error counted
             except Exception as exc:  # counted, and the bot plays on with a new game
                 self.tally.error(f"{type(exc).__name__}: {str(exc)[:60]}")
                 await asyncio.sleep(0.5)
@@ -302,7 +309,11 @@ class Bot:
         finally:
             for task in followers:
                 task.cancel()
-            await asyncio.gather(*followers, return_exceptions=True)
+            for failed in await asyncio.gather(*followers, return_exceptions=True):
+                if isinstance(failed, MISTAKES):
+                    raise failed
+                if isinstance(failed, Exception):
+                    self.tally.error(f"stream {type(failed).__name__}: {str(failed)[:60]}")
             self.overcharged(sent, seen, clocks)
 
     def overcharged(self, sent: dict[int, list[float]], seen: list[dict[int, float]],
@@ -348,7 +359,9 @@ async def _client_main(plan: Plan) -> Tally:
     await asyncio.wait(tasks, timeout=5)
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for failed in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(failed, MISTAKES):
+            raise failed
     for transport in own:
         await transport.close()
     if shared is not None:

@@ -219,6 +219,23 @@ def test_exploration_proves_a_locked_position() -> None:
     assert pos.fen() == fen
 
 
+def test_exploration_leaves_a_lone_piece_against_a_caged_king() -> None:
+    # White's only unit besides its walled-in king is the g-pawn. A queen or a bishop on g8
+    # faces a caged king (every check it could give takes a wall unit and is taken back),
+    # so those branches end at the promotion; a rook on the f-file takes the f-pawn when it
+    # checks and frees the game, and the walk, no longer lost in the queen's branch, finds
+    # the mate (undetermined at a ruling's bound before, and by CHA after 5.6 million nodes)
+    fen = "8/5p2/8/6P1/6pp/6pk/p5pr/rn4K1 b - - 0 1"
+    outcome, line, seen = explore(parse_fen(fen), 0, 200_000)
+    assert outcome is Winnability.WINNABLE and seen < 100_000 and mates(fen, line, 0)
+    verdict = can_checkmate(parse_fen(fen), Side.WHITE, "full", FLAG_BUDGET)
+    assert verdict.winnable, verdict
+    board = chess.Board(fen)  # python-chess replays the ruling's line
+    for code in map(uci, verdict.line):
+        board.push_uci(code)  # raises on an illegal move
+    assert board.is_checkmate() and board.turn == chess.BLACK
+
+
 def test_exploration_finds_a_mate_or_stops_at_its_cap() -> None:
     fen = "5k2/p1p5/8/4p3/8/6p1/P1P1P1Pp/7K w - - 0 1"
     outcome, line, _ = explore(parse_fen(fen), 1, 20_000)

@@ -28,6 +28,7 @@ from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import PAWN
+from chessarbiter.laws.deadpos.cage import caged_unwinnable
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
@@ -132,8 +133,10 @@ class Exploration:
                     self.skip -= 1
                 else:
                     static = True
-                # only a capture or a pawn move (a promotion) changes the material
-                if not pieces[winner_pawn] and cannot_mate_by_material(pieces, winner):
+                # only a capture or a pawn move (a promotion) changes the material, and
+                # with it whether the winner is down to a lone piece against a caged king
+                if not pieces[winner_pawn] and (cannot_mate_by_material(pieces, winner)
+                                                or caged_unwinnable(pos, winner)):
                     if pos.turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)
