@@ -239,9 +239,9 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now  # an unknown token too: not read again for a while
         if found is None:
-            self.hub.accounts.forget(digest)
+            self.hub.members.accounts.forget(digest)
             return
-        self.hub.accounts.remember(*found)
+        self.hub.members.accounts.remember(*found)
 
     async def check_session(self, secret: str) -> None:
         """Read the browser session's account from the database unless it was read lately
@@ -263,26 +263,26 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now
         if found is None:
-            self.hub.sessions.forget(digest)
+            self.hub.members.sessions.forget(digest)
         else:
-            self.hub.sessions.remember(digest, *found)
+            self.hub.members.sessions.remember(digest, *found)
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
-        known = self.hub.accounts.by_name(name)
+        known = self.hub.members.accounts.by_name(name)
         if known is not None:
             return known
         found = await self.hub.reader.run(
             lambda store, conn: select_account(conn, "id", name.lower()))
         if found is None:
             return None
-        self.hub.accounts.remember(*found)
+        self.hub.members.accounts.remember(*found)
         self._checked[found[1]] = self.clock()
         return found[0]
 
     async def playing_elsewhere(self, account: str, here: Collection[str]
                                 ) -> list[dict[str, Any]]:
-        """The ``game`` objects (as :meth:`Hub.game_event`) of the unfinished games
+        """The ``game`` objects (as :meth:`HubGame.game_event`) of the unfinished games
         ``account`` plays that are not among ``here`` (read from the shared store: owned by
         another process)."""
         hub = self.hub
@@ -298,7 +298,7 @@ class Cluster:
                 entry = HubGame(meta, LiveGame(game, hub.config.now_ms), 0)
             side = None if entry.over else entry.side_of(account, None)
             if side is not None:
-                found.append(hub.game_event(entry, side))
+                found.append(entry.game_event(side))
         return found
 
     def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -580,7 +580,7 @@ class Forwarding:
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
-        account = None if token is None else hub.accounts.by_token(token)
+        account = None if token is None else hub.members.accounts.by_token(token)
         try:
             closed = hub.limits.open_stream(None if account is None else account.id,
                                             client_address(scope, hub.config.behind_proxy))

@@ -106,5 +106,5 @@ def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> Non
 
 def _bot(hub: Hub, entry: HubGame, side: Side) -> bool:
     account = entry.meta.seat(side).account
-    found = None if account is None else hub.accounts.by_id(account)
+    found = None if account is None else hub.members.accounts.by_id(account)
     return found is not None and found.is_bot

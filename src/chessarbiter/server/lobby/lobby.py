@@ -157,7 +157,7 @@ class Lobby:
     async def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
                         base_url: str) -> Challenge:
         """Challenge the account ``dest_name``; both are told on their event streams."""
-        dest = await self.hub.account_named(dest_name)
+        dest = await self.hub.members.named(dest_name)
         if dest is None:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
