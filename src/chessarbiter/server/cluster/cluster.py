@@ -30,7 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import httpx
 
@@ -45,6 +45,7 @@ from chessarbiter.server.accounts import (
     select_session,
 )
 from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.cluster.host import ClusterHost
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
@@ -55,9 +56,6 @@ from chessarbiter.server.limits import client_address
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
-
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +99,7 @@ class Cluster:
     Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
     ``address`` (``host:port``) where the others forward requests to it."""
 
-    def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str, *,
+    def __init__(self, hub: ClusterHost, bus_url: str, fanout: RedisFanout, address: str, *,
                  ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
         self.address = address
