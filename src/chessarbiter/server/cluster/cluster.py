@@ -344,7 +344,7 @@ class Cluster:
         """Take and resume the unfinished games no process holds (their owner died) but
         those dormant here since the start (loaded when asked for or due); how many."""
         hub = self.hub
-        rows = await hub.unfinished()
+        rows = await hub.loader.unfinished()
         free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
         dormant = list(hub.dormant.games)
         if self._dormant_at is None:
@@ -367,7 +367,7 @@ class Cluster:
             if not await self.claim(game_id, store_id):
                 continue
             try:
-                await self.hub.resume(game_id, store_id)
+                await self.hub.loader.resume(game_id, store_id)
             except ValueError as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue

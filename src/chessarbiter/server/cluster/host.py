@@ -8,13 +8,14 @@ from typing import Protocol
 
 from chessarbiter.server.games.dormant import Dormant
 from chessarbiter.server.games.host import Stored
+from chessarbiter.server.games.loading import Loader
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import Limits
 
 
 class ClusterHost(Stored, Protocol):
-    """Also the games in memory and the dormant ones, loading and dropping a game, and the
-    limits on streams."""
+    """Also the games in memory and the dormant ones, loading (:attr:`loader`) and dropping a
+    game, and the limits on streams."""
 
     @property
     def games(self) -> dict[str, HubGame]: ...
@@ -25,8 +26,7 @@ class ClusterHost(Stored, Protocol):
     @property
     def limits(self) -> Limits: ...
 
+    @property
+    def loader(self) -> Loader: ...
+
     def forget(self, entry: HubGame) -> None: ...
-
-    async def resume(self, game_id: str, store_id: str) -> HubGame: ...
-
-    async def unfinished(self) -> list[tuple[str, str]]: ...

@@ -10,12 +10,13 @@ subscriber's queue. The game's time stands still from the event until then, so n
 the server is charged to a player (docs/server.md, "Clocks, flags and lag"). A flag is
 recorded in the same sequence when its timer fires (:mod:`~.flags`): a flag against a side
 that cannot be mated is a draw, Art. 6.9, by the dead-position analysis, which runs in a
-worker thread; an undetermined analysis leaves the game awaiting the arbiter's ruling.
-Beside the sequence: the accounts (:class:`~chessarbiter.server.accounts.Members`), the
-engines' turns (:mod:`~.engines`), the games nobody starts (:mod:`~.unstarted`), the
-keep-alives (:mod:`~.keepalive`) and the unfinished games not loaded since the start, each
-loaded when first asked for or due (:mod:`~.dormant`), its time running on from its last
-event from the start (the time the server was down is charged to no one)."""
+worker thread (:mod:`~.rulings`); an undetermined analysis leaves the game awaiting the
+arbiter's ruling. Beside the sequence: the accounts
+(:class:`~chessarbiter.server.accounts.Members`), the engines' turns (:mod:`~.engines`), the
+games nobody starts (:mod:`~.unstarted`), the keep-alives (:mod:`~.keepalive`) and the games
+read from the store when first asked for or due (:mod:`~.loading`, :mod:`~.dormant`), a
+game not loaded since the start running on from its last event from the start (the time
+the server was down is charged to no one)."""
 
 from __future__ import annotations
 
@@ -41,16 +42,16 @@ from chessarbiter.server.games.dormant import Dormant, due_line
 from chessarbiter.server.games.engines import Engines
 from chessarbiter.server.games.flags import Flags, flag_fallen, flag_instant
 from chessarbiter.server.games.keepalive import evict_finished, keep_alive
+from chessarbiter.server.games.loading import Loader
 from chessarbiter.server.games.meta import GameMeta, Seat, new_id
 from chessarbiter.server.games.outage import recover
-from chessarbiter.server.games.ownership import Ownership, SingleProcess
+from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.rulings import Rulings
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.games.unstarted import Unstarted
 from chessarbiter.server.limits import Limits
 from chessarbiter.server.streams.fanout import Fanout, InProcess
 from chessarbiter.server.streams.lines import close_queue
-from chessarbiter.store.base import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,8 @@ class Hub:
         the start) and finished ones asked for since."""
         self.dormant = Dormant(self.get, config.now_ms)
         """The unfinished games not loaded since the start."""
+        self.loader = Loader(self.reader, self.games, self.dormant, self._entry,
+                             self._take_over, self._resume)
         self.limits = Limits(config.now_ms)
         self.fanout: Fanout = InProcess() if fanout is None else fanout
         """Where the accounts' events and the games' lines go beyond this process's own
@@ -93,10 +96,19 @@ class Hub:
         """Called (in a thread) when the hub stops, once the games' writes are stored."""
         self.closed_hooks: list[Callable[[], Awaitable[None]]] = []
         """Awaited last when the hub stops (the lobby's connections closed)."""
-        self.ownership: Ownership = SingleProcess()
+
+    @property
+    def ownership(self) -> Ownership:
         """Which games this process owns: all of them, or in a cluster (``config.bus``) those
         whose lease it holds (set when the server is assembled,
-        :func:`chessarbiter.server.app.open_hub`)."""
+        :func:`chessarbiter.server.app.open_hub`); it also knows the accounts made
+        elsewhere."""
+        return self.loader.ownership
+
+    @ownership.setter
+    def ownership(self, ownership: Ownership) -> None:
+        self.loader.ownership = ownership
+        self.members.elsewhere = ownership.account_named
 
     # -- life --------------------------------------------------------------------------
 
@@ -115,7 +127,6 @@ class Hub:
         self.engines.start()
         self.rulings.start()
         await self.db.run(lambda store, conn: self.members.load(conn))
-        self.members.elsewhere = self.ownership.account_named
         await self.fanout.start()
         await self.ownership.start()
         rows = await self.reader.run(lambda store, conn: repository.dormant(conn))
@@ -173,25 +184,6 @@ class Hub:
         for side in (Side.WHITE, Side.BLACK):
             self.notify(entry.meta.seat(side).account, shape(entry.game_event(side)))
 
-    async def playing(self, account: str) -> list[tuple[HubGame, Side]]:
-        """The unfinished games ``account`` plays here, with its side (the side to move
-        when it plays both); its dormant games are loaded first."""
-        await self.dormant.wake(self.dormant.of(account))
-        found = []
-        for entry in self.games.values():
-            if entry.over:
-                continue
-            side = entry.side_of(account, None)
-            if side is not None:
-                found.append((entry, side))
-        return found
-
-    async def playing_events(self, account: str) -> list[dict[str, Any]]:
-        """The ``game`` objects (:meth:`HubGame.game_event`) of every unfinished game
-        ``account`` plays: those here, then (in a cluster) those other processes own."""
-        here = {entry.id: entry.game_event(side) for entry, side in await self.playing(account)}
-        return [*here.values(), *await self.ownership.playing_elsewhere(account, here)]
-
     # -- games -------------------------------------------------------------------------
 
     async def create_game(self, game: Game, white: Seat, black: Seat, *, source: str,
@@ -234,51 +226,12 @@ class Hub:
         self._tell(entry, shapes.game_started)
         return entry
 
-    async def exists(self, game_id: str) -> bool:
-        """Whether there is a game ``game_id``, whichever process of a cluster owns it."""
-        if game_id in self.games:
-            return True
-        return await self.reader.run(lambda store, conn: repository.exists(conn, game_id))
-
     async def get(self, game_id: str) -> HubGame:
-        """The game ``game_id`` (loaded from the store if it is not in memory: a dormant
-        game then plays on, its time running from the start, :mod:`~.dormant`);
-        ``ApiError`` 404 if there is none, :class:`OwnedElsewhere` (503) if another process
-        of a cluster holds it."""
+        """The game ``game_id``, loaded from the store if it is not in memory
+        (:meth:`~.loading.Loader.load`: ``ApiError`` 404 if there is none,
+        :class:`OwnedElsewhere` (503) if another process of a cluster holds it)."""
         entry = self.games.get(game_id)
-        if entry is not None:
-            return entry
-        if not (game_id.isascii() and game_id.isalnum() and len(game_id) <= 32):
-            raise ApiError(404, f"no game {game_id[:40]!r}")
-        row = await self.reader.run(lambda store, conn: repository.game_row(conn, game_id))
-        if row is None:
-            raise ApiError(404, f"no game {game_id!r}")
-        if game_id in self.games:  # loaded meanwhile
-            return self.games[game_id]
-        taken = await self.ownership.admit(game_id, row[1])
-        try:
-            entry = await self._load(*row)
-        except (StoreError, ValueError) as exc:
-            raise ApiError(404, f"game {game_id!r} cannot be read: {exc}") from None
-        if game_id in self.games:
-            return self.games[game_id]
-        sleeper = self.dormant.pop(game_id)
-        if sleeper is not None and (not taken or sleeper.events == len(entry.game.log)):
-            # first asked for (or due) since the start, as it was then: from the start on
-            entry.live.resume(self.dormant.listening_at)
-            entry.waiting_since = self.dormant.listening_at
-            return await self._take_over(entry)
-        if taken:  # from its last event on from now (its owner gone: not charged)
-            return await self._take_over(entry)  # its flag timer runs here now
-        self.games[game_id] = entry
-        if not entry.over:  # dropped when an event could not be stored: plays on
-            self._resume(entry)
-        return entry
-
-    async def _load(self, game_id: str, store_id: str, meta_text: str) -> HubGame:
-        meta = GameMeta.from_json(meta_text)
-        game = await self.reader.run(lambda store, conn: store.load(store_id))
-        return self._entry(meta, game)
+        return entry if entry is not None else await self.loader.load(game_id)
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
         live = correspondence.live_game(game, meta, self.config)
@@ -286,20 +239,6 @@ class Hub:
         entry.waiting_since = self.config.now_ms()
         entry.relay = self.fanout.relay_for(meta.id)
         return entry
-
-    async def unfinished(self) -> list[tuple[str, str]]:
-        """The games not finished: public id and store id (read by the reader: never the
-        writer that acknowledges moves)."""
-        rows = await self.reader.run(lambda store, conn: repository.unfinished(conn))
-        return rows
-
-    async def resume(self, game_id: str, store_id: str) -> HubGame:
-        """Rebuild a game from its log and play on (a cluster taking it over); the game
-        in memory if it was loaded meanwhile."""
-        row = await self.reader.run(lambda store, conn: repository.game_row(conn, game_id))
-        if row is None:
-            raise ValueError(f"no game {game_id!r}")
-        return await self._take_over(await self._load(game_id, store_id, row[2]))
 
     async def _take_over(self, entry: HubGame) -> HubGame:
         """Play on with a game just loaded by this process as its new owner, after the

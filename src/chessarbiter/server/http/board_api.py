@@ -182,7 +182,7 @@ async def get_playing(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
-    playing = await hub.playing_events(account.id)
+    playing = await hub.loader.playing_events(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
                          "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
@@ -251,7 +251,7 @@ async def event_stream(request: Request) -> Response:
 async def _event_stream(request: Request, hub: Hub, account: Account,
                         closed: Callable[[], None]) -> Response:
     queue = await hub.fanout.subscribe_user(account.id)
-    playing = await hub.playing_events(account.id)
+    playing = await hub.loader.playing_events(account.id)
     first = [ndjson(shapes.game_started(game)) for game in playing]
     incoming, _ = await lobby_of(hub).pending_for(account)
     first += [ndjson(challenge_event("challenge", c, base_url(request))) for c in incoming]
@@ -337,7 +337,7 @@ async def cancel_challenge(request: Request) -> Response:
     try:
         await lobby_of(hub).cancel(challenge_id, account, base_url(request))
     except ApiError as refused:
-        if refused.status != 404 or not await hub.exists(challenge_id):
+        if refused.status != 404 or not await hub.loader.exists(challenge_id):
             raise
         entry = await hub.get(challenge_id)
         side = entry.side_of(account.id, None)

@@ -86,7 +86,7 @@ async def users_status(request: Request) -> Response:
         account = hub.members.accounts.by_id(user_id)
         if account is None:
             continue
-        games = [g["gameId"] for g in await hub.playing_events(account.id)]
+        games = [g["gameId"] for g in await hub.loader.playing_events(account.id)]
         online = f"account:{account.id}" in hub.limits.streams
         entry = shapes.user_status(account, online, bool(games))
         if with_ids and games:
