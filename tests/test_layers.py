@@ -237,6 +237,23 @@ def server_breaches(found: list[Import]) -> list[str]:
     return _breaches(inside, server_part, _server_layer, SERVER_SIBLINGS)
 
 
+HUB: Final = f"{SERVER}.games.hub"
+"""The game room's hub, which the HTTP side and the parts above it drive."""
+
+
+def hub_imports(found: list[Import]) -> list[str]:
+    """Each import of :data:`HUB`, for type checks too, by another module of a server part
+    below ``http``: the lobby, the cluster and the game room's other modules know the hub
+    only by the narrow protocols they declare."""
+    http = next(level for level, parts in enumerate(SERVER_LAYERS) if "http" in parts)
+    below = {part for layer in SERVER_LAYERS[:http] for part in layer}
+    return [f"{imp.importer} (line {imp.line}) imports {HUB}: "
+            f"{server_part(imp.importer)} is below http"
+            for imp in found
+            if imp.imported == HUB != imp.importer and package_of(imp.importer) == "server"
+            and server_part(imp.importer) in below]
+
+
 def framework_imports(src: Path, parts: frozenset[str]) -> list[str]:
     """The modules of the server's ``parts`` that import a web framework, with the line."""
     found = []
@@ -295,6 +312,15 @@ def test_the_server_parts_import_only_downwards_even_for_type_checks() -> None:
     assert module_cycles(server, typing=True) == []
 
 
+def test_nothing_below_the_http_side_imports_the_hub() -> None:
+    """The lobby (``LobbyHost``) and the cluster (``ClusterHost``) declare what they need
+    of the hub, the chat and presence use the game room's protocols (``games/host.py``),
+    even for types."""
+    found = imports(SRC)
+    assert any(imp.imported == HUB for imp in found)  # the check sees the hub's importers
+    assert hub_imports(found) == []
+
+
 def test_below_the_cluster_the_server_knows_no_web_framework() -> None:
     below = frozenset(part for layer in SERVER_LAYERS[:4] for part in layer)
     assert "games" in below and "lobby" in below
@@ -324,6 +350,29 @@ def test_a_server_part_importing_upwards_for_types_is_reported(tmp_path: Path) -
     assert module_cycles(found) == []
     assert module_cycles(found, typing=True) == [[
         "chessarbiter.server.cluster.cluster", "chessarbiter.server.games.hub"]]
+
+
+def test_an_import_of_the_hub_below_the_http_side_is_reported(tmp_path: Path) -> None:
+    """The old shape: the chat and the lobby knew the hub for their types; the HTTP side
+    and the hub's own module may import it."""
+    src = _fake_tree(tmp_path, {
+        "server/__init__.py": "",
+        "server/games/hub.py": "from chessarbiter.server.games import chat\n",
+        "server/games/chat.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from chessarbiter.server.games.hub import Hub\n"
+        ),
+        "server/lobby/lobby.py": "from chessarbiter.server.games import hub\n",
+        "server/http/board_api.py": "from chessarbiter.server.games.hub import Hub\n",
+    })
+    found = imports(src)
+    assert server_breaches(found) == []  # each import goes downwards or stays in its part
+    assert hub_imports(found) == [
+        "chessarbiter.server.games.chat (line 3) imports chessarbiter.server.games.hub: "
+        "games is below http",
+        "chessarbiter.server.lobby.lobby (line 1) imports chessarbiter.server.games.hub: "
+        "lobby is below http",
+    ]
 
 
 def _fake_tree(root: Path, files: dict[str, str]) -> Path:

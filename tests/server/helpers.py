@@ -39,7 +39,7 @@ class InProcess:
 
     async def account(self, name: str, role: Role = Role.PLAYER) -> dict[str, str]:
         """A new account's Authorization header."""
-        _, token = await self.hub.add_account(name, role)
+        _, token = await self.hub.members.add(name, role)
         return {"Authorization": f"Bearer {token}"}
 
     async def post(self, path: str, headers: dict[str, str] | None = None,

@@ -19,8 +19,8 @@ from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games import hub as hub_module
 from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.keepalive import KEEP_FINISHED_S, evict_finished
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
 Scenario = Callable[[InProcess], Awaitable[None]]
@@ -72,7 +72,7 @@ def test_challenge_accept_then_mate(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = await s.hub.subscribe_user("bob")
+        events = await s.hub.fanout.subscribe_user("bob")
         made = await s.post("/api/challenge/bob", alice,
                             json={"clock.limit": 300, "clock.increment": 3, "color": "white",
                                   "rated": None, "days": None})
@@ -111,7 +111,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        alice_events = await s.hub.subscribe_user("alice")
+        alice_events = await s.hub.fanout.subscribe_user("alice")
         first = (await s.post("/api/challenge/bob", alice, data={"clock.limit": "60"})).json()
         assert json.loads(await next_line(alice_events) or b"")["type"] == "challenge"
         # only the challenged may decline, only the challenger may cancel
@@ -123,7 +123,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
         assert declined["type"] == "challengeDeclined"
         assert declined["challenge"]["declineReasonKey"] == "later"  # lichess: the key
         assert (await s.post(f"/api/challenge/{first['id']}/accept", bob)).status_code == 404
-        bob_events = await s.hub.subscribe_user("bob")
+        bob_events = await s.hub.fanout.subscribe_user("bob")
         second = (await s.post("/api/challenge/bob", alice)).json()
         assert json.loads(await next_line(bob_events) or b"")["type"] == "challenge"
         assert (await s.post(f"/api/challenge/{second['id']}/cancel", bob)).status_code == 403
@@ -506,8 +506,9 @@ def test_a_finished_game_leaves_memory_and_is_read_again_when_asked_for(
         before = (await s.client.get(f"/api/game/{game_id}")).json()
         entry = s.hub.games[game_id]
         assert entry.over
-        assert s.hub.evict_finished(entry.published_at + 1) == 0  # too recent
-        assert s.hub.evict_finished(entry.published_at + hub_module.KEEP_FINISHED_S) == 1
+        games, forget = s.hub.games, s.hub.forget
+        assert evict_finished(games, entry.published_at + 1, forget) == 0  # too recent
+        assert evict_finished(games, entry.published_at + KEEP_FINISHED_S, forget) == 1
         assert game_id not in s.hub.games and live_id in s.hub.games
         again = await s.client.get(f"/api/game/{game_id}")
         assert again.status_code == 200

@@ -50,24 +50,24 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
             cluster.clock = lambda: now[0]
             account, token, _ = await hub.db.run(  # made by another process
                 lambda store, conn: insert_account(conn, "Ann"))
-            assert hub.accounts.by_token(token) is None
+            assert hub.members.accounts.by_token(token) is None
             await cluster.check_token(token)
-            assert hub.accounts.by_token(token) == account
+            assert hub.members.accounts.by_token(token) == account
             await hub.db.run(lambda store, conn: conn.execute(
                 "UPDATE server_accounts SET role = 'arbiter' WHERE id = 'ann'"))
             now[0] += ACCOUNT_CHECK_S - 1
             await cluster.check_token(token)
-            trusted = hub.accounts.by_token(token)
+            trusted = hub.members.accounts.by_token(token)
             assert trusted is not None and trusted.role is Role.PLAYER
             now[0] += 1
             await cluster.check_token(token)
-            read_again = hub.accounts.by_token(token)
+            read_again = hub.members.accounts.by_token(token)
             assert read_again is not None and read_again.is_arbiter
             await hub.db.run(lambda store, conn: conn.execute(
                 "DELETE FROM server_accounts WHERE id = 'ann'"))
             now[0] += ACCOUNT_CHECK_S
             await cluster.check_token(token)
-            assert hub.accounts.by_token(token) is None
+            assert hub.members.accounts.by_token(token) is None
             assert await cluster.account_named("nobody") is None
             reads = []  # a made-up token costs one database read per ACCOUNT_CHECK_S
 
@@ -78,7 +78,7 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
             monkeypatch.setattr(cluster_module, "select_account", counted)
             for _ in range(3):
                 await cluster.check_token("cha_madeup")
-            assert len(reads) == 1 and hub.accounts.by_token("cha_madeup") is None
+            assert len(reads) == 1 and hub.members.accounts.by_token("cha_madeup") is None
             now[0] += ACCOUNT_CHECK_S
             await cluster.check_token("cha_madeup")
             assert len(reads) == 2

@@ -36,9 +36,9 @@ def test_pairing_leaves_a_game_another_process_took_meanwhile_to_it(
         await hub.start()
         other = Leases(bus, "10.0.0.2:9000")
         try:
-            director, _ = await hub.add_account("Director", Role.ARBITER)
+            director, _ = await hub.members.add("Director", Role.ARBITER)
             for name in ("Ann", "Bob"):
-                await hub.add_account(name)
+                await hub.members.add(name)
             desk = DESKS[hub]
             number = await desk.create(director, read_settings(
                 {"name": "Open", "system": "roundrobin"}), "5+3", "online")

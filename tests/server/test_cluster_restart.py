@@ -130,7 +130,7 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
         due = s.hub.dormant.due(listening + MINUTE)
         assert len(due) == COPIES - 1 and copy not in due
         clock.advance(MINUTE)
-        await s.hub.wake(due[:3])  # as their timers do: claimed, loaded, flagged
+        await s.hub.dormant.wake(due[:3])  # as their timers do: claimed, loaded, flagged
         for game_id in due[:3]:
             entry = s.hub.games[game_id]
             assert cluster.owns(game_id) and entry.game.outcome is not None
@@ -140,7 +140,7 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
         # while it holds them, taken over by the sweep once it is gone
         woken, swept = due[3], due[4]
         leases = [await asyncio.to_thread(other.take, g) for g in (woken, swept)]
-        await s.hub.wake([woken])  # its timer: another process plays it
+        await s.hub.dormant.wake([woken])  # its timer: another process plays it
         assert woken not in s.hub.dormant and woken not in s.hub.games
         await cluster.sweep()
         assert swept not in s.hub.dormant and swept not in s.hub.games

@@ -90,7 +90,7 @@ def test_a_challenge_with_days_is_a_correspondence_game_lost_on_its_deadline(
         assert (full["daysPerTurn"], full["speed"], "clock" in full) == (3, "correspondence",
                                                                          False)
         assert full["timeControl"]["words"] == "3 days per move (correspondence)"
-        game = s.hub.game_event(entry, entry.game.to_move)
+        game = entry.game_event(entry.game.to_move)
         valid("get", "/api/stream/event", {"type": "gameStart", "game": game}, NDJSON)
         assert game["speed"] == game["perf"] == "correspondence"
         await moves(s, game_id, "e2e4 e7e5 g1f3", alice, bob)
@@ -186,12 +186,12 @@ def test_a_first_move_may_take_the_days_not_a_minute(tmp_path: Path) -> None:
         game_id, alice, _ = await accepted_game(s, days="1")
         entry = await s.game(game_id)
         s.clock.advance(23 * HOUR)
-        assert s.hub.abort_unstarted() == 0
+        assert s.hub.unstarted.abort_due() == 0
         await moves(s, game_id, "e2e4", alice)
         s.clock.advance(23 * HOUR)
-        assert s.hub.abort_unstarted() == 0
+        assert s.hub.unstarted.abort_due() == 0
         s.clock.advance(HOUR)
-        assert s.hub.abort_unstarted() == 1
+        assert s.hub.unstarted.abort_due() == 1
         await until(lambda: entry.meta.aborted)
 
     run(tmp_path, scenario)
@@ -281,7 +281,7 @@ def test_a_restarted_server_wakes_its_correspondence_games_at_once(tmp_path: Pat
         clock.advance(2 * DAY)
         async with served(db, clock) as s:
             assert game_id in s.hub.dormant
-            assert await s.hub.wake_due() == 1
+            assert await s.hub.dormant.wake_due() == 1
             assert game_id not in s.hub.dormant
             entry = s.hub.games[game_id]
             await until(lambda: entry.over)

@@ -48,7 +48,8 @@ def snapshot(live: Live) -> Any:
     return (
         {gid: (e.meta.source == "ai" or len(e.game.log), e.meta.aborted,
                e.meta.source == "ai" or e.game.outcome) for gid, e in hub.games.items()},
-        sorted(memory_lobby(hub).challenges), len(memory_lobby(hub).seeks), len(hub.accounts),
+        sorted(memory_lobby(hub).challenges), len(memory_lobby(hub).seeks),
+        len(hub.members.accounts),
     )
 
 

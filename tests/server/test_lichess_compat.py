@@ -95,7 +95,7 @@ def test_decline_reason_key(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = await s.hub.subscribe_user("alice")
+        events = await s.hub.fanout.subscribe_user("alice")
         made = (await s.post("/api/challenge/bob", alice)).json()
         await events.get()
         wrong = await s.post(f"/api/challenge/{made['id']}/decline", bob,

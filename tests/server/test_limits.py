@@ -209,7 +209,7 @@ def test_a_started_game_is_not_aborted(tmp_path: Path) -> None:
         black = {"Authorization": f"Bearer {made['secretBlack']}"}
         await play(s, made["id"], "e2e4 e7e5", white, black)
         s.clock.advance(limits.START_TIMEOUT_MS * 3)
-        assert s.hub.abort_unstarted() == 0
+        assert s.hub.unstarted.abort_due() == 0
 
     run(tmp_path, scenario)
 
@@ -247,7 +247,7 @@ def test_a_full_disk_answers_503(tmp_path: Path) -> None:
             assert answer.status_code == 503, answer.text
             assert "database or disk is full" in answer.json()["error"]
         assert len(memory_lobby(s.hub).challenges) == 1  # the challenge not accepted stays open
-        registered = {a.name for a in s.hub.accounts._by_id.values()}
+        registered = {a.name for a in s.hub.members.accounts._by_id.values()}
         assert registered == {"alice", "bob"} | {f"carol{n}" for n in range(len(registered) - 2)}
 
     run(tmp_path, scenario, open_registration=True)

@@ -160,9 +160,9 @@ def test_untouched_games_flag_when_due(tmp_path: Path) -> None:
 
     async def after(s: InProcess) -> None:
         s.clock.advance(MINUTE - 1)
-        assert await s.hub.wake_due() == 0 and not s.hub.games
+        assert await s.hub.dormant.wake_due() == 0 and not s.hub.games
         s.clock.advance(1)
-        assert await s.hub.wake_due() == len(ids) + 1
+        assert await s.hub.dormant.wake_due() == len(ids) + 1
         lag = s.hub.games[found["game"]].lag_ms
         assert lag > 0 and s.hub.fire_due() == 0  # the lag allowed, as to a live game
         s.clock.advance(lag)
@@ -201,7 +201,7 @@ def test_a_game_woken_after_its_flag_fell_has_the_lag_allowed(tmp_path: Path,
         async def after(s: InProcess) -> None:
             s.clock.advance(MINUTE + late_ms)
             if restart:
-                assert await s.hub.wake_due() == 1  # loaded by its timer, then the move
+                assert await s.hub.dormant.wake_due() == 1  # loaded by its timer, then the move
             moved = await s.post(f"/api/board/game/{found['game']}/move/g1f3",
                                  {"Authorization": found["alice"]})
             entry = await s.game(found["game"])
@@ -229,7 +229,7 @@ def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
 
     async def after(s: InProcess) -> None:
         assert found["game"] in s.hub.dormant
-        assert await s.hub.wake_due() == 1
+        assert await s.hub.dormant.wake_due() == 1
         assert found["game"] in s.hub.games
 
     async def timed(s: InProcess) -> None:  # the game's timer wakes it (due now)
@@ -259,10 +259,10 @@ def test_a_game_nobody_starts_is_aborted_after_a_restart(tmp_path: Path) -> None
 
     async def after(s: InProcess) -> None:
         s.clock.advance(START_TIMEOUT_MS - 1)
-        assert await s.hub.wake_due() == 0
+        assert await s.hub.dormant.wake_due() == 0
         s.clock.advance(1)
-        assert await s.hub.wake_due() == 1
-        assert s.hub.abort_unstarted() == 1
+        assert await s.hub.dormant.wake_due() == 1
+        assert s.hub.unstarted.abort_due() == 1
         entry = await s.game(found["game"])
         while not entry.over:
             await asyncio.sleep(0)
@@ -306,7 +306,7 @@ def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: P
         found["game"] = entry.id
 
     async def after(s: InProcess) -> None:
-        assert await s.hub.wake_due() == 1
+        assert await s.hub.dormant.wake_due() == 1
         entry = s.hub.games[found["game"]]
         assert entry.game.log[-1].kind == "stop-clocks"
         assert entry.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)

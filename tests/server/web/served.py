@@ -70,7 +70,7 @@ class Served:
         self.run(drop())
 
     def arbiter_token(self, name: str = "arbiter") -> str:
-        _, token = self.run(self.hub.add_account(name, Role.ARBITER))
+        _, token = self.run(self.hub.members.add(name, Role.ARBITER))
         return token
 
     def post(self, path: str, token: str, **fields: object) -> Any:

@@ -30,7 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import httpx
 
@@ -45,6 +45,7 @@ from chessarbiter.server.accounts import (
     select_session,
 )
 from chessarbiter.server.cluster import RELAY_HEADER
+from chessarbiter.server.cluster.host import ClusterHost
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
@@ -55,9 +56,6 @@ from chessarbiter.server.limits import client_address
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
-
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +99,7 @@ class Cluster:
     Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
     ``address`` (``host:port``) where the others forward requests to it."""
 
-    def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str, *,
+    def __init__(self, hub: ClusterHost, bus_url: str, fanout: RedisFanout, address: str, *,
                  ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
         self.address = address
@@ -239,9 +237,9 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now  # an unknown token too: not read again for a while
         if found is None:
-            self.hub.accounts.forget(digest)
+            self.hub.members.accounts.forget(digest)
             return
-        self.hub.accounts.remember(*found)
+        self.hub.members.accounts.remember(*found)
 
     async def check_session(self, secret: str) -> None:
         """Read the browser session's account from the database unless it was read lately
@@ -263,26 +261,26 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now
         if found is None:
-            self.hub.sessions.forget(digest)
+            self.hub.members.sessions.forget(digest)
         else:
-            self.hub.sessions.remember(digest, *found)
+            self.hub.members.sessions.remember(digest, *found)
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
-        known = self.hub.accounts.by_name(name)
+        known = self.hub.members.accounts.by_name(name)
         if known is not None:
             return known
         found = await self.hub.reader.run(
             lambda store, conn: select_account(conn, "id", name.lower()))
         if found is None:
             return None
-        self.hub.accounts.remember(*found)
+        self.hub.members.accounts.remember(*found)
         self._checked[found[1]] = self.clock()
         return found[0]
 
     async def playing_elsewhere(self, account: str, here: Collection[str]
                                 ) -> list[dict[str, Any]]:
-        """The ``game`` objects (as :meth:`Hub.game_event`) of the unfinished games
+        """The ``game`` objects (as :meth:`HubGame.game_event`) of the unfinished games
         ``account`` plays that are not among ``here`` (read from the shared store: owned by
         another process)."""
         hub = self.hub
@@ -298,7 +296,7 @@ class Cluster:
                 entry = HubGame(meta, LiveGame(game, hub.config.now_ms), 0)
             side = None if entry.over else entry.side_of(account, None)
             if side is not None:
-                found.append(hub.game_event(entry, side))
+                found.append(entry.game_event(side))
         return found
 
     def _renewing(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -346,7 +344,7 @@ class Cluster:
         """Take and resume the unfinished games no process holds (their owner died) but
         those dormant here since the start (loaded when asked for or due); how many."""
         hub = self.hub
-        rows = await hub.unfinished()
+        rows = await hub.loader.unfinished()
         free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
         dormant = list(hub.dormant.games)
         if self._dormant_at is None:
@@ -369,7 +367,7 @@ class Cluster:
             if not await self.claim(game_id, store_id):
                 continue
             try:
-                await self.hub.resume(game_id, store_id)
+                await self.hub.loader.resume(game_id, store_id)
             except ValueError as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
@@ -580,7 +578,7 @@ class Forwarding:
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
-        account = None if token is None else hub.accounts.by_token(token)
+        account = None if token is None else hub.members.accounts.by_token(token)
         try:
             closed = hub.limits.open_stream(None if account is None else account.id,
                                             client_address(scope, hub.config.behind_proxy))

@@ -9,19 +9,17 @@ out on the game's streams as lichess' ``chatLine`` (:func:`announce`).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import Account
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import shapes
+from chessarbiter.server.games.host import Stored
 from chessarbiter.server.games.presence import presence_of
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
 from chessarbiter.store.chat import ChatLine
-
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
 
 ROOMS: Final = ("player", "spectator")
 MAX_CHARS: Final = 140
@@ -55,7 +53,7 @@ def pace(buckets: Buckets, account: Account) -> None:
     buckets.take(account.id)
 
 
-async def write(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
+async def write(hub: Stored, entry: HubGame, room: str, author: str, text: str) -> None:
     """Keep a line in the game's record (durable when it returns), then :func:`announce`
     it."""
     line = ChatLine(room, author, text, len(entry.game.log), hub.config.calendar_ms())
@@ -64,7 +62,7 @@ async def write(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> 
     announce(hub, entry, room, author, text)
 
 
-async def read(hub: Hub, entry: HubGame, room: str) -> list[dict[str, Any]]:
+async def read(hub: Stored, entry: HubGame, room: str) -> list[dict[str, Any]]:
     """The room's last :data:`SHOWN` lines, oldest first, in lichess' shape
     (``{"user": ..., "text": ...}``)."""
     lines = await _kept(hub, entry)
@@ -72,7 +70,7 @@ async def read(hub: Hub, entry: HubGame, room: str) -> list[dict[str, Any]]:
             for line in lines if line.room == room][-SHOWN:]
 
 
-async def exported(hub: Hub, entry: HubGame, rooms: tuple[str, ...]) -> list[dict[str, Any]]:
+async def exported(hub: Stored, entry: HubGame, rooms: tuple[str, ...]) -> list[dict[str, Any]]:
     """Every line of ``rooms``, in the order written, for the game's export: each one's
     ``room``, ``user``, ``text`` and ``events`` (the game's events when it was written,
     where it falls in the log)."""
@@ -80,13 +78,13 @@ async def exported(hub: Hub, entry: HubGame, rooms: tuple[str, ...]) -> list[dic
             for line in await _kept(hub, entry) if line.room in rooms]
 
 
-async def _kept(hub: Hub, entry: HubGame) -> list[ChatLine]:
+async def _kept(hub: Stored, entry: HubGame) -> list[ChatLine]:
     store_id = entry.meta.store_id
     lines: list[ChatLine] = await hub.reader.run(lambda store, conn: store.chat(store_id))
     return lines
 
 
-def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> None:
+def announce(hub: Stored, entry: HubGame, room: str, author: str, text: str) -> None:
     """Send a written line as a ``chatLine`` on the game's streams (the players' streams
     are known to :mod:`presence`): a ``player`` line to the players only; a ``spectator``
     line to every other stream (and to the processes relaying the game), and to a player
@@ -104,7 +102,7 @@ def announce(hub: Hub, entry: HubGame, room: str, author: str, text: str) -> Non
             queue.put_nowait(line)
 
 
-def _bot(hub: Hub, entry: HubGame, side: Side) -> bool:
+def _bot(hub: Stored, entry: HubGame, side: Side) -> bool:
     account = entry.meta.seat(side).account
-    found = None if account is None else hub.accounts.by_id(account)
+    found = None if account is None else hub.members.accounts.by_id(account)
     return found is not None and found.is_bot

@@ -13,15 +13,20 @@ from an older version) makes the game due at once."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.correspondence import deadline_ms
 from chessarbiter.laws.profiles import Outage
+from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.db import Due
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.limits import START_TIMEOUT_MS
+
+log = logging.getLogger(__name__)
 
 
 def due_after(game: Game, meta: GameMeta) -> int | None:
@@ -67,16 +72,69 @@ class Sleeper:
     timer: asyncio.TimerHandle | None = None
 
 
-@dataclass
 class Dormant:
-    """The unfinished games not loaded since the start, by id and by player."""
+    """The unfinished games not loaded since the start, by id and by player; each one is
+    loaded by ``load`` (the hub's ``get``) when it is due (:meth:`sleep`) or woken
+    (:meth:`wake`)."""
 
-    games: dict[str, Sleeper] = field(default_factory=dict)
-    by_account: dict[str, set[str]] = field(default_factory=dict)
+    def __init__(self, load: Callable[[str], Awaitable[object]],
+                 now_ms: Callable[[], int]) -> None:
+        self.games: dict[str, Sleeper] = {}
+        self.by_account: dict[str, set[str]] = {}
+        self.load = load
+        self.now_ms = now_ms
+        """The server's time source."""
+        self.listening_at = 0
+        """When the hub was started: the dormant games' time runs from then."""
+        self._wakes: asyncio.Queue[str] = asyncio.Queue()
+        self._waker: asyncio.Task[None] | None = None
 
-    def fill(self, rows: list[tuple[Any, ...]], listening: int) -> None:
-        """The games of :func:`~.repository.dormant`'s ``rows``, their time running from
-        ``listening``."""
+    def sleep(self, rows: list[tuple[Any, ...]], timers: bool) -> None:
+        """The dormant games of :func:`~.repository.dormant`'s ``rows``, their time running
+        from now; with ``timers``, each one loaded when it falls due, one after the other."""
+        self.listening_at = now = self.now_ms()
+        self._fill(rows, now)
+        loop = asyncio.get_running_loop()
+        self._waker = loop.create_task(self._waken())
+        if not timers:
+            return
+        base = loop.time()
+        for game_id, sleeper in self.games.items():
+            if sleeper.due is not None:
+                sleeper.timer = loop.call_at(base + max(sleeper.due - now, 0) / 1000,
+                                             self._wakes.put_nowait, game_id)
+
+    def stop(self) -> None:
+        if self._waker is not None:
+            self._waker.cancel()
+
+    async def _waken(self) -> None:
+        while True:
+            await self.wake([await self._wakes.get()])
+
+    async def wake(self, game_ids: list[str]) -> None:
+        """Load the dormant games among ``game_ids``, one after the other (one that cannot
+        be read is logged)."""
+        for game_id in game_ids:
+            if game_id not in self:
+                continue
+            try:
+                await self.load(game_id)
+            except OwnedElsewhere:  # a cluster's: another process plays it, its timer runs
+                self.pop(game_id)
+            except ApiError as exc:
+                log.error("game %s: not resumed: %s", game_id, exc.message)
+
+    async def wake_due(self) -> int:
+        """Load the dormant games due by now, as their timers do (the arbiter's list of
+        games, which shows those he must act on loaded: they are due at once; a time source
+        that does not follow the loop's clock: tests); how many."""
+        due = self.due(self.now_ms())
+        await self.wake(due)
+        return len(due)
+
+    def _fill(self, rows: list[tuple[Any, ...]], listening: int) -> None:
+        """The games of ``rows``, their time running from ``listening``."""
         for game_id, white, black, due_ms, fresh, events in rows:
             if not fresh:
                 white = black = events = None

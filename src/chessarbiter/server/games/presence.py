@@ -21,18 +21,16 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 from weakref import WeakKeyDictionary
 
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games import shapes
+from chessarbiter.server.games.host import Configured
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.streams.lines import Line
-
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
 
 GONE_MS: Final = 5_000
 """A player whose streams have all been closed this long has left the game."""
@@ -181,10 +179,10 @@ def _cancel(timers: list[asyncio.TimerHandle]) -> None:
     timers.clear()
 
 
-_PRESENCE: WeakKeyDictionary[Hub, Presence] = WeakKeyDictionary()
+_PRESENCE: WeakKeyDictionary[Configured, Presence] = WeakKeyDictionary()
 
 
-def presence_of(hub: Hub) -> Presence:
+def presence_of(hub: Configured) -> Presence:
     """The hub's :class:`Presence` (made when first asked for)."""
     found = _PRESENCE.get(hub)
     if found is None:
@@ -192,7 +190,7 @@ def presence_of(hub: Hub) -> Presence:
     return found
 
 
-def arrive(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> Side | None:
+def arrive(hub: Configured, entry: HubGame, side: Side | None, queue: Queue) -> Side | None:
     """A game stream opened by ``side``'s player (``None``: a spectator): the side counted
     at the board, ``None`` for a spectator or when the game is over."""
     if entry.over or side is None:
@@ -201,13 +199,13 @@ def arrive(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> Side | 
     return side
 
 
-def leave(hub: Hub, entry: HubGame, side: Side | None, queue: Queue) -> None:
+def leave(hub: Configured, entry: HubGame, side: Side | None, queue: Queue) -> None:
     """A game stream of ``side`` (``None``: a spectator's) closed."""
     if side is not None:
         presence_of(hub).leave(entry, side, queue)
 
 
-def sides(hub: Hub, entry: HubGame) -> dict[str, str] | None:
+def sides(hub: Configured, entry: HubGame) -> dict[str, str] | None:
     """Each side's presence (:meth:`Presence.state`) by colour; ``None`` once the game is
     over."""
     if entry.over:
@@ -216,7 +214,7 @@ def sides(hub: Hub, entry: HubGame) -> dict[str, str] | None:
     return {side.name.lower(): presence.state(entry, side) for side in SIDES}
 
 
-def full(hub: Hub, entry: HubGame) -> dict[str, Any]:
+def full(hub: Configured, entry: HubGame) -> dict[str, Any]:
     """The ``gameFull`` object, with each side's ``presence`` when it is known."""
     data = entry.full()
     known = sides(hub, entry)

@@ -57,7 +57,7 @@ class HubGame:
         instant it arrived (the server's time source)."""
         self.waiting_since = 0
         """When (the server's time source, ms) the game was loaded or last had a move:
-        the start of a wait for a first move (:meth:`Hub.abort_unstarted`)."""
+        the start of a wait for a first move (:mod:`~.unstarted`)."""
         self.aborting = False
         """Being aborted for want of a first move."""
         self.flagging: asyncio.Future[None] | None = None
@@ -137,6 +137,11 @@ class HubGame:
     def full(self) -> dict[str, Any]:
         """The ``gameFull`` object, its state with the clocks now."""
         return shapes.game_full(self.game, self.meta, self.state(self.last_decisions, now=True))
+
+    def game_event(self, side: Side) -> dict[str, Any]:
+        """The ``game`` object of ``gameStart``/``gameFinish`` and ``nowPlaying`` for
+        ``side``'s player (:func:`shapes.game_event`)."""
+        return shapes.game_event(self.game, self.meta, self.moves, self.live.clocks(), side)
 
     # -- updating --------------------------------------------------------------------
 

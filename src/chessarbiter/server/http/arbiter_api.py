@@ -84,7 +84,7 @@ async def list_games(request: Request) -> Response:
     hub = hub_of(request)
     auth.require_arbiter(request, hub)
     every = bool_field(request.query_params, "all")
-    await hub.wake_due()
+    await hub.dormant.wake_due()
     now = hub.config.now_ms()
     return JSONResponse({
         "games": [summary(e, hub) for e in hub.games.values() if every or not e.over],

@@ -72,8 +72,8 @@ def session_account(request: Request, hub: Hub) -> Account | None:
     secret = request.cookies.get(SESSION_COOKIE)
     if not secret:
         return None
-    account_id = hub.sessions.account_id(secret)
-    return None if account_id is None else hub.accounts.by_id(account_id)
+    account_id = hub.members.sessions.account_id(secret)
+    return None if account_id is None else hub.members.accounts.by_id(account_id)
 
 
 def account(request: Request, hub: Hub) -> Account | None:
@@ -81,7 +81,7 @@ def account(request: Request, hub: Hub) -> Account | None:
     neither, or a token that is no account's: callers answer 401)."""
     token = bearer(request)
     if token is not None:
-        return hub.accounts.by_token(token)
+        return hub.members.accounts.by_token(token)
     found = session_account(request, hub)
     if found is not None:
         check_origin(request, hub)
@@ -102,7 +102,7 @@ def known_token(token: str | None, hub: Hub, entry: HubGame) -> None:
     """401 for a token that is no account's nor ``entry``'s game secret: a stream of the
     game is open to anyone without a token, never to a wrong one (docs/server.md, "Who may
     act")."""
-    if token is None or hub.accounts.by_token(token) is not None:
+    if token is None or hub.members.accounts.by_token(token) is not None:
         return
     if entry.side_of(None, hash_secret(token)) is None:
         raise ApiError(401, f"game {entry.id}: no such token or game secret")
@@ -128,7 +128,7 @@ def player_side(request: Request, hub: Hub, entry: HubGame) -> Side:
                             "game secret or browser session")
     known = None
     if token is not None:
-        known = hub.accounts.by_token(token)
+        known = hub.members.accounts.by_token(token)
         side = entry.side_of(None if known is None else known.id, hash_secret(token))
         if side is not None:
             return side

@@ -42,7 +42,8 @@ from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, 
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import chat, presence, shapes
-from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
+from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.keepalive import KEEPALIVE_S
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.http import auth
@@ -181,7 +182,7 @@ async def get_playing(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
     count = int_field(request.query_params, "nb", 1, 50) or 9
-    playing = await hub.playing_events(account.id)
+    playing = await hub.loader.playing_events(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
                          "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
@@ -196,7 +197,7 @@ async def register(request: Request) -> Response:
     if not name:
         raise ApiError(400, "username: required")
     try:
-        account, token = await hub.add_account(name)
+        account, token = await hub.members.add(name)
     except AccountError as exc:
         raise ApiError(400, f"username: {exc}") from None
     return JSONResponse({"id": account.id, "username": account.name, "token": token})
@@ -208,13 +209,13 @@ async def open_session(request: Request) -> Response:
     never in a URL, nor readable by the pages' scripts)."""
     hub = hub_of(request)
     token = auth.bearer(request)
-    found = None if token is None else hub.accounts.by_token(token)
+    found = None if token is None else hub.members.accounts.by_token(token)
     if found is None:
         raise ApiError(401, "signing in needs an account's API token (Authorization: "
                             "Bearer TOKEN)" if token is None else "no such token")
     creating(request, hub, found)
     response = JSONResponse({"id": found.id, "username": found.name})
-    response.set_cookie(SESSION_COOKIE, await hub.open_session(found), path="/",
+    response.set_cookie(SESSION_COOKIE, await hub.members.open_session(found), path="/",
                         httponly=True, samesite="strict",
                         secure=auth.secure(request, hub.config.behind_proxy))
     return response
@@ -226,7 +227,7 @@ async def close_session(request: Request) -> Response:
     secret = request.cookies.get(SESSION_COOKIE)
     if secret:
         auth.check_origin(request, hub)
-        await hub.close_session(secret)
+        await hub.members.close_session(secret)
     response = JSONResponse(OK)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
                            secure=auth.secure(request, hub.config.behind_proxy))
@@ -249,8 +250,8 @@ async def event_stream(request: Request) -> Response:
 
 async def _event_stream(request: Request, hub: Hub, account: Account,
                         closed: Callable[[], None]) -> Response:
-    queue = await hub.subscribe_user(account.id)
-    playing = await hub.playing_events(account.id)
+    queue = await hub.fanout.subscribe_user(account.id)
+    playing = await hub.loader.playing_events(account.id)
     first = [ndjson(shapes.game_started(game)) for game in playing]
     incoming, _ = await lobby_of(hub).pending_for(account)
     first += [ndjson(challenge_event("challenge", c, base_url(request))) for c in incoming]
@@ -265,7 +266,7 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
                     return
                 yield update
         finally:
-            await hub.unsubscribe_user(account.id, queue)
+            await hub.fanout.unsubscribe_user(account.id, queue)
 
     return Held(lines(), closed)
 
@@ -284,7 +285,7 @@ async def create_challenge(request: Request) -> Response:
     accepting = text_field(data, "acceptByToken")
     opponent = None
     if accepting:
-        opponent = hub.accounts.by_token(accepting)
+        opponent = hub.members.accounts.by_token(accepting)
         if opponent is None or opponent.name.lower() != username.lower():
             raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
     challenge = await lobby_of(hub).challenge(account, username, game, base_url(request))
@@ -336,7 +337,7 @@ async def cancel_challenge(request: Request) -> Response:
     try:
         await lobby_of(hub).cancel(challenge_id, account, base_url(request))
     except ApiError as refused:
-        if refused.status != 404 or not await hub.exists(challenge_id):
+        if refused.status != 404 or not await hub.loader.exists(challenge_id):
             raise
         entry = await hub.get(challenge_id)
         side = entry.side_of(account.id, None)
@@ -505,12 +506,12 @@ def token_side(hub: Hub, entry: HubGame, token: str | None) -> Side | None:
     known = entry.secrets.get(token)
     if known is not None:
         return known
-    account = hub.accounts.by_token(token)
+    account = hub.members.accounts.by_token(token)
     return entry.side_of(None if account is None else account.id, hash_secret(token))
 
 
 def _account_id(hub: Hub, token: str) -> str | None:
-    found = hub.accounts.by_token(token)
+    found = hub.members.accounts.by_token(token)
     return None if found is None else found.id
 
 

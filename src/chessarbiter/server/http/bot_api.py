@@ -32,7 +32,7 @@ async def token_test(request: Request) -> Response:
     tokens = [t.strip() for t in body.split(",") if t.strip()]
     if len(tokens) > MAX_TOKENS:
         raise ApiError(400, f"{len(tokens)} tokens: at most {MAX_TOKENS}")
-    accounts = hub_of(request).accounts
+    accounts = hub_of(request).members.accounts
     found: dict[str, Any] = {}
     for token in tokens:
         account = accounts.by_token(token)
@@ -57,7 +57,7 @@ async def upgrade(request: Request) -> Response:
         upgraded = await hub.db.run(lambda store, conn: upgrade_to_bot(conn, account))
     except AccountError as exc:
         raise ApiError(400, str(exc)) from None
-    hub.accounts.replace(upgraded)
+    hub.members.accounts.replace(upgraded)
     return JSONResponse(OK)
 
 
@@ -67,7 +67,7 @@ async def bots_online(request: Request) -> Response:
     count = 50
     held = [key.removeprefix("account:") for key in hub.limits.streams
             if key.startswith("account:")]
-    bots = [a for a in map(hub.accounts.by_id, held) if a is not None and a.is_bot]
+    bots = [a for a in map(hub.members.accounts.by_id, held) if a is not None and a.is_bot]
     body = b"".join(ndjson(shapes.user(a)) for a in bots[:count])
     return Response(body, media_type="application/x-ndjson")
 

@@ -83,10 +83,10 @@ async def users_status(request: Request) -> Response:
     with_ids = request.query_params.get("withGameIds", "false").lower() == "true"
     found = []
     for user_id in dict.fromkeys(ids):
-        account = hub.accounts.by_id(user_id)
+        account = hub.members.accounts.by_id(user_id)
         if account is None:
             continue
-        games = [g["gameId"] for g in await hub.playing_events(account.id)]
+        games = [g["gameId"] for g in await hub.loader.playing_events(account.id)]
         online = f"account:{account.id}" in hub.limits.streams
         entry = shapes.user_status(account, online, bool(games))
         if with_ids and games:

@@ -10,27 +10,48 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
+from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.server.accounts import Account, hash_secret, new_secret
+from chessarbiter.server.accounts import Account, Members, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import correspondence, shapes
+from chessarbiter.server.games.host import Configured
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import GameRequest
 from chessarbiter.server.lobby.store import Challenge, LobbyStore, Paired, Seated
 
-if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
-
 log = logging.getLogger(__name__)
 
 CLOSED_KEPT = 1000
 """Closed challenges kept to be shown (the last ones)."""
+
+
+class LobbyHost(Configured, Protocol):
+    """What the lobby needs of the game room (the hub): the accounts, making a game,
+    telling an account's event streams, and being told when the room closes."""
+
+    @property
+    def members(self) -> Members: ...
+
+    @property
+    def closing_hooks(self) -> list[Callable[[], None]]: ...
+
+    @property
+    def closed_hooks(self) -> list[Callable[[], Awaitable[None]]]: ...
+
+    async def create_game(self, game: Game, white: Seat, black: Seat, *, source: str,
+                          creator: str | None = None, rated: bool = False,
+                          game_id: str | None = None, start_clocks: bool = True
+                          ) -> HubGame: ...
+
+    def notify(self, account: str | None, data: dict[str, Any]) -> None: ...
 
 
 def challenge_json(challenge: Challenge, base_url: str) -> dict[str, Any]:
@@ -141,7 +162,7 @@ class Lobby:
     """The hub's challenges and seeks, kept in ``store`` (in memory, or in Redis for a
     cluster). Made, it is the hub's lobby (:func:`lobby_of`) and closes with it."""
 
-    def __init__(self, hub: Hub, store: LobbyStore) -> None:
+    def __init__(self, hub: LobbyHost, store: LobbyStore) -> None:
         self.hub = hub
         self.store = store
         _LOBBIES[hub] = self
@@ -157,7 +178,7 @@ class Lobby:
     async def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
                         base_url: str) -> Challenge:
         """Challenge the account ``dest_name``; both are told on their event streams."""
-        dest = await self.hub.account_named(dest_name)
+        dest = await self.hub.members.named(dest_name)
         if dest is None:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
@@ -267,10 +288,10 @@ class Lobby:
         self.store.close()
 
 
-_LOBBIES: WeakKeyDictionary[Hub, Lobby] = WeakKeyDictionary()
+_LOBBIES: WeakKeyDictionary[LobbyHost, Lobby] = WeakKeyDictionary()
 
 
-def lobby_of(hub: Hub) -> Lobby:
+def lobby_of(hub: LobbyHost) -> Lobby:
     """The hub's lobby: the one made for it when the server was assembled
     (:func:`chessarbiter.server.app.open_hub`), or one in memory made when first asked for
     (a hub made by hand)."""

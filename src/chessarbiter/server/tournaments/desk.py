@@ -336,7 +336,7 @@ class Desk:
         tournament's version is the same (see the module's docstring)."""
         version = await self._current_version(tournament_id)
         found: T = await self.renderings.get(
-            (tournament_id, kind), (*version, len(self.hub.accounts)),
+            (tournament_id, kind), (*version, len(self.hub.members.accounts)),
             lambda: self._rendered(tournament_id, render))
         return found
 
@@ -371,7 +371,7 @@ class Desk:
                                       reads_only=True)
         await self._look_up(names)
         accounts = {name: account.id for name in names
-                    if (account := self.hub.accounts.by_name(name)) is not None}
+                    if (account := self.hub.members.accounts.by_name(name)) is not None}
         loop = asyncio.get_running_loop()
         try:
             result: T = await loop.run_in_executor(self.rendering or rendering_pool(),
@@ -402,7 +402,7 @@ class Desk:
             key = name.lower()
             if again or key not in self._looked_up:
                 self._looked_up.add(key)
-                await self.hub.account_named(name)
+                await self.hub.members.named(name)
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
@@ -499,7 +499,7 @@ class Desk:
                 names = state.players[white].name, state.players[black].name
                 game_id = None
                 if white not in game_round.results and all(
-                        self.hub.accounts.by_name(n) is not None for n in names):
+                        self.hub.members.accounts.by_name(n) is not None for n in names):
                     game_id = new_id()
                     conn.execute("INSERT INTO server_tournament_games VALUES (?, ?, ?, ?)",
                                  (tournament_id, round_no, white, game_id))
@@ -570,7 +570,7 @@ class Desk:
                            ) -> None:
         seats = []
         for player in (board.white_name, board.black_name):
-            account = self.hub.accounts.by_name(player)
+            account = self.hub.members.accounts.by_name(player)
             assert account is not None
             seats.append(Seat(account.name, account=account.id))
         tags = {"Event": name, "Round": f"{board.round}.{number}",

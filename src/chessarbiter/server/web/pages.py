@@ -84,7 +84,7 @@ async def game(request: Request) -> Response:
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
         return missing("No such page", f"There is no page at /{game_id}.")
     hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
-    if hub is not None and not await hub.exists(game_id):
+    if hub is not None and not await hub.loader.exists(game_id):
         return missing("No such game", f"There is no game {game_id} on this server: "
                        "check the link.")
     secret = request.query_params.get("secret")
