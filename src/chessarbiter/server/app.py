@@ -1,5 +1,6 @@
-"""The server assembled: the hub with its ownership of the games, its fan-out of streams and
-its lobby, each chosen once here (one process, or its part of a cluster), the ASGI
+"""The server assembled: the hub with its ownership of the games, its fan-out of streams, its
+lobby, its limits and where the tournaments are kept, each chosen once here (one process,
+or its part of a cluster), the ASGI
 application (the route table's routes, the tournaments' and the browser pages, over one
 :class:`Hub` started and stopped with the app) and the production stack in front of it."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
@@ -37,7 +39,9 @@ from chessarbiter.server.http.routes import ROUTES
 from chessarbiter.server.http.share import Share
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
+from chessarbiter.server.tournaments.keeping import InFile, Shared
 from chessarbiter.store.base import StoreError
+from chessarbiter.store.names import is_postgres
 
 
 def page_routes(hub: Hub) -> list[BaseRoute]:
@@ -129,7 +133,8 @@ def starlette_app(hub: Hub) -> Starlette:
         finally:
             await hub.stop()
 
-    tournaments.attach(hub)
+    tournaments.attach(hub, Shared() if is_postgres(str(hub.config.db))
+                       else InFile(Path(hub.config.db)))
     routes: list[BaseRoute] = [
         *API.routes(),
         *tournaments.page_routes(),

@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
@@ -49,6 +50,7 @@ from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.ownership import Fence
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import client_address
@@ -189,15 +191,15 @@ class Cluster:
             self.held[game_id] = lease
         return True
 
-    async def reserve(self, game_id: str) -> int | None:
-        """Take a new game's lease before its row is written; its token, which the store
-        is fenced with as the row is written."""
+    async def reserve(self, game_id: str) -> Fence:
+        """Take a new game's lease before its row is written; the store is fenced with its
+        token as the row is written."""
         lease = await asyncio.to_thread(self.leases.take, game_id)
         if lease is None:
             raise OwnedElsewhere(game_id, "another process holds this id")
         with self._lock:
             self.held[game_id] = lease
-        return lease.token
+        return partial(_fence, token=lease.token)
 
     async def give_up(self, game_id: str) -> None:
         with self._lock:
@@ -535,7 +537,9 @@ class Cluster:
 
 class Forwarding:
     """ASGI middleware: a request about a game another process owns goes to that process
-    (a game stream is relayed from the bus); everything else is served here."""
+    (a game stream is relayed from the bus); everything else is served here, a request
+    from a process relaying the game (:data:`RELAY_HEADER`) making its lines go on the bus
+    from then on."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]],
                  cluster: Cluster, game_of: GameOf) -> None:
@@ -557,6 +561,8 @@ class Forwarding:
                     return
                 await self.cluster.forward(game_id, address, scope, receive, send)
                 return
+            if _header(scope, RELAY_HEADER.encode()) is not None:  # another process asks
+                self.cluster.bus.watch(game_id)  # for a stream's first line: it relays it
         if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
                 b"local=true" not in scope.get("query_string", b""):
             await self.cluster.gather(scope, send)
@@ -616,16 +622,23 @@ def _credentials(scope: Scope) -> bool:
     return False
 
 
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    """The request's header ``name`` (in lower case), if it has one."""
+    for key, value in scope["headers"]:
+        if key == name:
+            found: bytes = value
+            return found
+    return None
+
+
 def _token(scope: Scope) -> str | None:
     """The request's account token (``Authorization: Bearer cha_...``), if it has one."""
-    for key, value in scope["headers"]:
-        if key == b"authorization":
-            text: str = value.decode("latin-1")
-            scheme, _, token = text.partition(" ")
-            token = token.strip()
-            if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX):
-                return token
-    return None
+    value = _header(scope, b"authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.decode("latin-1").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX) else None
 
 
 def _session(scope: Scope) -> str | None:

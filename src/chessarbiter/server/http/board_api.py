@@ -39,7 +39,6 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
-from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import chat, presence, shapes
 from chessarbiter.server.games.hub import KEEPALIVE_S, Hub
@@ -520,12 +519,9 @@ game_stream = Raw(_game_stream)
 async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
-    requester (``you``) if a player. Asked by another process of a cluster for a stream it
-    relays (:data:`~chessarbiter.server.cluster.RELAY_HEADER`): the game's lines go on the
-    bus from now on."""
+    requester (``you``) if a player (a cluster's process relaying the game's stream asks
+    for its first line here)."""
     hub = hub_of(request)
-    if RELAY_HEADER in request.headers:
-        hub.fanout.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
