@@ -1,7 +1,8 @@
 """The server is assembled once (``open_hub``, which ``create_app`` calls): one process gets
-every game, in-process streams and a lobby in memory; a process of a cluster gets its part
-of the cluster, the streams through Redis and the lobby in Redis. The routes and the game
-room then use whichever they got, without asking (no branch on whether a cluster is on)."""
+every game, in-process streams, a lobby and limits in memory; a process of a cluster gets
+its part of the cluster, the streams through Redis, the lobby and the limits' counts in
+Redis. The routes and the game room then use whichever they got, without asking (no branch
+on whether a cluster is on)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 
 from chessarbiter.server.app import create_app, open_hub
 from chessarbiter.server.cluster.cluster import Cluster, Forwarding
+from chessarbiter.server.cluster.limits import RedisCounts
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.ownership import SingleProcess
+from chessarbiter.server.limits import InMemory
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby
 from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.memory import MemoryLobby
@@ -50,6 +53,7 @@ def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
     assert isinstance(hub.ownership, SingleProcess)
     assert type(hub.fanout) is InProcess
     assert isinstance(lobby_of(hub).store, MemoryLobby)
+    assert isinstance(hub.limits.counts, InMemory)
     assert hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert not isinstance(app.entry, Forwarding)
@@ -65,6 +69,9 @@ def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None
     assert hub.ownership.bus is hub.fanout.games
     store = lobby_of(hub).store
     assert isinstance(store, RedisLobby) and store.bus is hub.fanout.channels
+    assert isinstance(hub.limits.counts, RedisCounts)
+    assert hub.ownership.counts is hub.limits.counts
+    assert hub.limits.counts.now_ms is config.calendar_ms  # the processes share the calendar
     assert not hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert isinstance(app.entry, Forwarding) and app.entry.cluster is hub.ownership

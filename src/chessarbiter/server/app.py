@@ -37,6 +37,7 @@ from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
 from chessarbiter.server.http.share import Share
+from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.tournaments.keeping import InFile, Shared
@@ -69,21 +70,24 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
     """The server's hub over ``db`` (made from ``config`` when not given) and its lobby: one
-    process (every game its own, streams and lobby in memory), or with a bus
-    (``config.bus``) this process's part of a cluster (games owned by lease, streams and
-    lobby through Redis)."""
+    process (every game its own, streams, lobby and limits in memory), or with a bus
+    (``config.bus``) this process's part of a cluster (games owned by lease, streams, lobby
+    and limits through Redis)."""
     if config.bus is None:
         hub = Hub(config, db)
         Lobby(hub, MemoryLobby(config.now_ms))
         return hub
     from chessarbiter.server.cluster.cluster import Cluster
+    from chessarbiter.server.cluster.limits import RedisCounts
     from chessarbiter.server.lobby.cluster_lobby import RedisLobby
     from chessarbiter.server.streams.bus import RedisFanout
 
     fanout = RedisFanout(config.bus)
     hub = Hub(config, db, fanout=fanout)
-    hub.ownership = Cluster(hub, config.bus, fanout,
-                            config.advertise or f"{config.host}:{config.port}")
+    address = config.advertise or f"{config.host}:{config.port}"
+    counts = RedisCounts(config.bus, address, config.calendar_ms)
+    hub.limits = Limits(config.calendar_ms, counts)
+    hub.ownership = Cluster(hub, config.bus, fanout, address, counts)
     Lobby(hub, RedisLobby(config.bus, fanout.channels))
     return hub
 

@@ -47,6 +47,7 @@ from chessarbiter.server.accounts import (
 )
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.cluster.limits import PASSED_ON, RedisCounts
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
 from chessarbiter.server.games.meta import GameMeta
@@ -88,10 +89,11 @@ MAX_CHECKED: Final = 100_000
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
-FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
+FORWARDED_HOP: Final = HOP_HEADERS - {"host"} | {PASSED_ON}
 """The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
 by a cookie must come from the origin it names,
-:func:`~chessarbiter.server.http.auth.check_origin`)."""
+:func:`~chessarbiter.server.http.auth.check_origin`; the process forwarding a stream says
+itself that it counts it)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -103,10 +105,12 @@ class Cluster:
     Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
     ``address`` (``host:port``) where the others forward requests to it."""
 
-    def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str, *,
-                 ttl_ms: int = TTL_MS) -> None:
+    def __init__(self, hub: Hub, bus_url: str, fanout: RedisFanout, address: str,
+                 counts: RedisCounts, *, ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
         self.address = address
+        self.counts = counts
+        """The limits' counts shared with the other processes (the hub's limits')."""
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
         self.bus = fanout.games
         self._checked: dict[str, float] = {}
@@ -131,9 +135,10 @@ class Cluster:
     # -- life --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the client forwarding requests (before the hub resumes the games it can
-        take; the hub has started the fan-out)."""
+        """Open the client forwarding requests and the limits' counts (before the hub
+        resumes the games it can take; the hub has started the fan-out)."""
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
+        await self.counts.start()
 
     def run(self) -> None:
         """Start renewing the leases (in a thread of its own, so a busy event loop does not
@@ -157,6 +162,7 @@ class Cluster:
         await asyncio.to_thread(_release_all, self.leases, held)
         if self._client is not None:
             await self._client.aclose()
+        await self.counts.stop()
         self.leases.close()
 
     # -- ownership ---------------------------------------------------------------------
@@ -424,6 +430,7 @@ class Cluster:
         player room's chat)."""
         assert self._client is not None
         headers, url = _forwarded(address, scope)
+        headers.append(self.counts.passed_on())  # counted here (the client's process)
         gone = asyncio.create_task(_disconnected(receive))
         try:
             try:
@@ -588,8 +595,9 @@ class Forwarding:
             await self.cluster.check_token(token)
         account = None if token is None else hub.accounts.by_token(token)
         try:
-            closed = hub.limits.open_stream(None if account is None else account.id,
-                                            client_address(scope, hub.config.behind_proxy))
+            closed = await hub.limits.open_stream(
+                None if account is None else account.id,
+                client_address(scope, hub.config.behind_proxy), scope)
         except ApiError as exc:
             await _json(send, exc.status, {"error": exc.message})
             return

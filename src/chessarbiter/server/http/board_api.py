@@ -136,17 +136,19 @@ def address(hub: Hub, scope: Scope) -> str | None:
     return client_address(scope, hub.config.behind_proxy)
 
 
-def creating(request: Request, hub: Hub, account: Account | None) -> None:
+async def creating(request: Request, hub: Hub, account: Account | None) -> None:
     """Count a creation by ``account`` (or anonymous) from the request's address; 429
     with ``Retry-After`` beyond the rate limits."""
-    hub.limits.create(None if account is None else account.id, address(hub, request.scope))
+    await hub.limits.create(None if account is None else account.id,
+                            address(hub, request.scope))
 
 
-def open_stream(hub: Hub, scope: Scope, account: Account | None) -> Callable[[], None]:
+async def open_stream(hub: Hub, scope: Scope, account: Account | None
+                      ) -> Callable[[], None]:
     """Count a stream opened by ``account`` (or anonymous) from the request's address (429
     beyond the limits); the function that counts it closed."""
-    return hub.limits.open_stream(None if account is None else account.id,
-                                  address(hub, scope))
+    return await hub.limits.open_stream(None if account is None else account.id,
+                                        address(hub, scope), scope)
 
 
 class Held(StreamingResponse):
@@ -190,7 +192,7 @@ async def register(request: Request) -> Response:
     hub = hub_of(request)
     if not hub.config.open_registration:
         raise ApiError(403, "registration is closed on this server")
-    creating(request, hub, None)
+    await creating(request, hub, None)
     name = text_field(await fields(request), "username")
     if not name:
         raise ApiError(400, "username: required")
@@ -211,7 +213,7 @@ async def open_session(request: Request) -> Response:
     if found is None:
         raise ApiError(401, "signing in needs an account's API token (Authorization: "
                             "Bearer TOKEN)" if token is None else "no such token")
-    creating(request, hub, found)
+    await creating(request, hub, found)
     response = JSONResponse({"id": found.id, "username": found.name})
     response.set_cookie(SESSION_COOKIE, await hub.open_session(found), path="/",
                         httponly=True, samesite="strict",
@@ -238,7 +240,7 @@ async def event_stream(request: Request) -> Response:
     ``challengeDeclined`` as they happen (in a cluster, from every process)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    closed = open_stream(hub, request.scope, account)
+    closed = await open_stream(hub, request.scope, account)
     try:
         return await _event_stream(request, hub, account, closed)
     except BaseException:
@@ -276,7 +278,7 @@ async def create_challenge(request: Request) -> Response:
     is accepted at once and the game starts (lichess')."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     username = request.path_params["username"]
     data = await fields(request)
     game = read_request(game_fields(data))
@@ -304,7 +306,7 @@ async def list_challenges(request: Request) -> Response:
 async def accept_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     await lobby_of(hub).accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
@@ -360,7 +362,7 @@ async def open_challenge(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
@@ -383,7 +385,7 @@ async def challenge_ai(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     data = await fields(request)
     game_request = read_request(game_fields(data))
     engine_name = text_field(data, "engine")
@@ -419,11 +421,11 @@ async def seek(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)), minutes=True)
     if deadline_ms(game_request.control) is not None:  # days per move
         return correspondence_seek(hub, account, game_request)
-    closed = open_stream(hub, request.scope, account)
+    closed = await open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
@@ -472,8 +474,8 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
     auth.known_token(token, hub, entry)
-    closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
-                                    address(hub, scope))
+    closed = await hub.limits.open_stream(
+        None if token is None else _account_id(hub, token), address(hub, scope), scope)
     queue = entry.subscribe()
     side = presence.arrive(hub, entry, _player_side(hub, scope, receive, entry), queue)
     try:
