@@ -114,7 +114,8 @@ def redis_url() -> str:
 
 CLUSTERS = ("cluster_two", "cluster_three", "cluster_lobby", "cluster_tournament",
             "cluster_accounts", "cluster_seeks", "cluster_told", "load_relayed",
-            "cluster_desk", "cluster_restart", "cluster_stall", "cluster_busy")
+            "cluster_desk", "cluster_restart", "cluster_stall", "cluster_busy",
+            "cluster_limits", "cluster_limits_two")
 """The clusters the tests run, each on a Redis database of its own (1, 2, ...). A process
 finds the others by the leases in its database (the arbiter's list of games is gathered
 from each holder): with one database for all, test files running side by side (pytest -n)

@@ -1,17 +1,22 @@
 """The server is assembled once (``open_hub``, which ``create_app`` calls): one process gets
-every game, in-process streams and a lobby in memory; a process of a cluster gets its part
-of the cluster, the streams through Redis and the lobby in Redis. The routes and the game
-room then use whichever they got, without asking (no branch on whether a cluster is on)."""
+every game, in-process streams, a lobby and limits in memory; a process of a cluster gets
+its part of the cluster, the streams through Redis, the lobby and the limits' counts in
+Redis. The routes and the game room then use whichever they got, without asking (no branch
+on whether a cluster is on)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+
 from chessarbiter.server.app import create_app, open_hub
 from chessarbiter.server.cluster.cluster import Cluster, Forwarding
+from chessarbiter.server.cluster.limits import RedisCounts
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.ownership import SingleProcess
+from chessarbiter.server.limits import InMemory
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby
 from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.memory import MemoryLobby
@@ -19,7 +24,27 @@ from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.server.streams.fanout import InProcess
 
 SERVER = Path(__file__).parents[2] / "src" / "chessarbiter" / "server"
-ASKS_FOR_A_CLUSTER = re.compile(r"cluster is (not )?None|\b(hub|self)\.cluster\b")
+ASSEMBLY = "app.py"
+"""Where one process or a cluster is chosen, once."""
+ASKS_FOR_A_CLUSTER = (
+    (re.compile(r"cluster is (not )?None|\b(hub|self)\.cluster\b"), ("cluster/",)),
+    (re.compile(r"\b(fence|relay|shared|bus)\b is (not )?None"), ("cluster/",)),
+    (re.compile(r"(?<!`)\bconfig\.bus\b"), ()),
+    (re.compile(r"\bRELAY_HEADER\b"), ("cluster/",)),
+    (re.compile(r"\bis_postgres\b"), ("games/db.py",)),
+)
+"""The forms of a branch on whether a cluster is on (whether there is a fence, a relay, a
+shared store or a bus; the cluster's header read; the database's kind asked), each with the
+places besides the assembly where it is the implementation's own business: the cluster's
+part, and the opening of the database (which store)."""
+
+
+def asks_for_a_cluster(path: str, text: str) -> list[int]:
+    """The lines of ``text`` (the module at ``path`` below ``server/``) that branch on
+    whether a cluster is on, outside the places allowed."""
+    return [number for number, line in enumerate(text.splitlines(), 1)
+            if any(path != ASSEMBLY and not path.startswith(allowed) and form.search(line)
+                   for form, allowed in ASKS_FOR_A_CLUSTER)]
 
 
 def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
@@ -28,6 +53,7 @@ def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
     assert isinstance(hub.ownership, SingleProcess)
     assert type(hub.fanout) is InProcess
     assert isinstance(lobby_of(hub).store, MemoryLobby)
+    assert isinstance(hub.limits.counts, InMemory)
     assert hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert not isinstance(app.entry, Forwarding)
@@ -43,16 +69,43 @@ def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None
     assert hub.ownership.bus is hub.fanout.games
     store = lobby_of(hub).store
     assert isinstance(store, RedisLobby) and store.bus is hub.fanout.channels
+    assert isinstance(hub.limits.counts, RedisCounts)
+    assert hub.ownership.counts is hub.limits.counts
+    assert hub.limits.counts.now_ms is config.calendar_ms  # the processes share the calendar
     assert not hub.ownership.owns("anygame")
     app = create_app(hub=hub)
     assert isinstance(app.entry, Forwarding) and app.entry.cluster is hub.ownership
 
 
-def test_neither_the_routes_nor_the_game_room_ask_whether_a_cluster_is_on() -> None:
-    found = [f"{path.relative_to(SERVER)}:{number}"
-             for part in ("http", "games")
-             for path in sorted((SERVER / part).glob("*.py"))
-             for number, line in enumerate(path.read_text().splitlines(), 1)
-             if ASKS_FOR_A_CLUSTER.search(line)]
-    assert len(list((SERVER / "http").glob("*.py"))) > 5
+def test_nothing_but_the_assembly_asks_whether_a_cluster_is_on() -> None:
+    modules = sorted(SERVER.rglob("*.py"))
+    found = [f"{name}:{number}" for path in modules
+             for name in [path.relative_to(SERVER).as_posix()]
+             for number in asks_for_a_cluster(name, path.read_text())]
+    assert {"http/board_api.py", "games/hub.py", "tournaments/desk.py"} <= {
+        path.relative_to(SERVER).as_posix() for path in modules}
     assert found == []
+
+
+@pytest.mark.parametrize("line", [
+    "        if self.cluster is not None:",
+    "    if hub.cluster:",
+    "            if fence is not None:  # a cluster's PostgreSQL store",
+    "        if self.relay is not None:",
+    "            if shared is None:",
+    "    if hub.config.bus is not None:",
+    "    if RELAY_HEADER in request.headers:",
+    "        if is_postgres(str(path)):",
+])
+def test_the_check_finds_a_branch_planted_in_the_game_room_or_the_routes(line: str) -> None:
+    text = f"def act(self) -> None:\n{line}\n        pass\n"
+    assert asks_for_a_cluster("games/hub.py", text) == [2]
+    assert asks_for_a_cluster("http/board_api.py", text) == [2]
+    assert asks_for_a_cluster(ASSEMBLY, text) == []
+
+
+def test_the_check_leaves_the_cluster_its_own_business_and_docstrings_their_words() -> None:
+    assert asks_for_a_cluster("cluster/cluster.py", "if relay is None:\n    RELAY_HEADER") == []
+    assert asks_for_a_cluster("games/db.py", "    if is_postgres(str(path)):") == []
+    assert asks_for_a_cluster("games/db.py", "    if relay is None:") == [1]
+    assert asks_for_a_cluster("games/hub.py", '"""in a cluster (``config.bus``) those"""') == []

@@ -1,5 +1,6 @@
-"""The server assembled: the hub with its ownership of the games, its fan-out of streams and
-its lobby, each chosen once here (one process, or its part of a cluster), the ASGI
+"""The server assembled: the hub with its ownership of the games, its fan-out of streams, its
+lobby, its limits and where the tournaments are kept, each chosen once here (one process,
+or its part of a cluster), the ASGI
 application (the route table's routes, the tournaments' and the browser pages, over one
 :class:`Hub` started and stopped with the app) and the production stack in front of it."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
@@ -35,9 +37,12 @@ from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
 from chessarbiter.server.http.share import Share
+from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
+from chessarbiter.server.tournaments.keeping import InFile, Shared
 from chessarbiter.store.base import StoreError
+from chessarbiter.store.names import is_postgres
 
 
 def page_routes(hub: Hub) -> list[BaseRoute]:
@@ -65,21 +70,24 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
     """The server's hub over ``db`` (made from ``config`` when not given) and its lobby: one
-    process (every game its own, streams and lobby in memory), or with a bus
-    (``config.bus``) this process's part of a cluster (games owned by lease, streams and
-    lobby through Redis)."""
+    process (every game its own, streams, lobby and limits in memory), or with a bus
+    (``config.bus``) this process's part of a cluster (games owned by lease, streams, lobby
+    and limits through Redis)."""
     if config.bus is None:
         hub = Hub(config, db)
         Lobby(hub, MemoryLobby(config.now_ms))
         return hub
     from chessarbiter.server.cluster.cluster import Cluster
+    from chessarbiter.server.cluster.limits import RedisCounts
     from chessarbiter.server.lobby.cluster_lobby import RedisLobby
     from chessarbiter.server.streams.bus import RedisFanout
 
     fanout = RedisFanout(config.bus)
     hub = Hub(config, db, fanout=fanout)
-    hub.ownership = Cluster(hub, config.bus, fanout,
-                            config.advertise or f"{config.host}:{config.port}")
+    address = config.advertise or f"{config.host}:{config.port}"
+    counts = RedisCounts(config.bus, address, config.calendar_ms)
+    hub.limits = Limits(config.calendar_ms, counts)
+    hub.ownership = Cluster(hub, config.bus, fanout, address, counts)
     Lobby(hub, RedisLobby(config.bus, fanout.channels))
     return hub
 
@@ -129,7 +137,8 @@ def starlette_app(hub: Hub) -> Starlette:
         finally:
             await hub.stop()
 
-    tournaments.attach(hub)
+    tournaments.attach(hub, Shared() if is_postgres(str(hub.config.db))
+                       else InFile(Path(hub.config.db)))
     routes: list[BaseRoute] = [
         *API.routes(),
         *tournaments.page_routes(),

@@ -1,17 +1,22 @@
 """What one client may ask of the server: how often it may create (challenges, seeks, games,
 accounts: per account and per address, lichess' 429 with ``Retry-After`` beyond), how many
 streams it may hold open, and where its address comes from. Every value is in
-docs/server.md ("Limits"); the time source is the server's (injectable)."""
+docs/server.md ("Limits"). The counts are kept where the server was assembled to keep them
+(:class:`Counts`): in this process (:class:`InMemory`, on the server's time source), or
+shared by a cluster's processes (:class:`chessarbiter.server.cluster.limits.RedisCounts`),
+so that a cluster of N processes allows a client what one process does, not N times it."""
 
 from __future__ import annotations
 
 import ipaddress
 import math
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from chessarbiter.server.errors import ApiError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -69,59 +74,130 @@ class Buckets:
         self._buckets[key] = (self._tokens(key, now) - 1, now)
 
 
-class Limits:
-    """The server's limits per account and per address (``None``: an address not limited,
-    see :func:`client_address`)."""
+Release = Callable[[], None]
+"""Counts a stream closed (called once)."""
+
+
+def released() -> None:
+    """A stream counted nowhere: nothing to count closed."""
+
+
+class Counts(Protocol):
+    """Where the limits' counts are kept."""
+
+    async def take(self, buckets: Sequence[tuple[str, Rate]]) -> int:
+        """Count an action under each key, at its rate, unless one of them must wait first:
+        0 (counted), or the longest wait in ms (nothing counted)."""
+
+    async def hold(self, streams: Sequence[tuple[str, int]], scope: MutableMapping[str, Any]
+                   ) -> Release | str:
+        """Count the stream of the request ``scope`` open under each key, unless one of them
+        holds its most already: the function that counts it closed, or that key (nothing
+        counted)."""
+
+
+class InMemory:
+    """The counts of one process, on the time source ``now_ms``."""
 
     def __init__(self, now_ms: Callable[[], int]) -> None:
-        self.by_account = Buckets(CREATIONS_PER_ACCOUNT, now_ms)
-        self.by_address = Buckets(CREATIONS_PER_ADDRESS, now_ms)
-        self.streams: dict[str, int] = {}
-        """Streams open, by ``account:ID`` and ``address:IP``."""
+        self.now_ms = now_ms
+        self._buckets: dict[Rate, Buckets] = {}
+        self._streams: dict[str, int] = {}
 
-    def create(self, account: str | None, address: str | None) -> None:
+    async def take(self, buckets: Sequence[tuple[str, Rate]]) -> int:
+        found = [(self._buckets.setdefault(rate, Buckets(rate, self.now_ms)), key)
+                 for key, rate in buckets]
+        wait = max((bucket.wait_ms(key) for bucket, key in found), default=0)
+        if wait == 0:
+            for bucket, key in found:
+                bucket.take(key)
+        return wait
+
+    async def hold(self, streams: Sequence[tuple[str, int]], scope: MutableMapping[str, Any]
+                   ) -> Release | str:
+        for key, most in streams:
+            if self._streams.get(key, 0) >= most:
+                return key
+        keys = [key for key, _ in streams]
+        count(self._streams, keys, 1)
+        return once(lambda: count(self._streams, keys, -1))
+
+
+def count(counts: dict[str, int], keys: Sequence[str], by: int) -> None:
+    """Add ``by`` to the count of each key (a count down to 0 is dropped)."""
+    for key in keys:
+        left = counts.get(key, 0) + by
+        if left > 0:
+            counts[key] = left
+        else:
+            counts.pop(key, None)
+
+
+def once(release: Release) -> Release:
+    """``release``, done the first time it is called only."""
+    done = False
+
+    def call() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            release()
+
+    return call
+
+
+class Limits:
+    """The server's limits per account and per address (``None``: an address not limited,
+    see :func:`client_address`), counted in ``counts`` (:class:`InMemory` on the time
+    source ``now_ms`` unless given)."""
+
+    def __init__(self, now_ms: Callable[[], int], counts: Counts | None = None) -> None:
+        self.counts: Counts = InMemory(now_ms) if counts is None else counts
+        self.streams: dict[str, int] = {}
+        """The streams this process serves, by ``account:ID`` and ``address:IP`` (who is
+        online here)."""
+
+    async def create(self, account: str | None, address: str | None) -> None:
         """Count a creation; ``ApiError`` 429 with ``Retry-After`` (seconds) if the account
         or the address has made too many lately (nothing is counted then)."""
-        checks = [(b, k) for b, k in ((self.by_account, account), (self.by_address, address))
-                  if k is not None]
-        wait = max((bucket.wait_ms(key) for bucket, key in checks), default=0)
+        wait = await self.counts.take(
+            _keyed(account, CREATIONS_PER_ACCOUNT, address, CREATIONS_PER_ADDRESS))
         if wait > 0:
             seconds = math.ceil(wait / 1000)
             raise ApiError(429, f"too many creations: try again in {seconds} s (at most "
                                 f"{CREATIONS_PER_ACCOUNT.count} a minute per account, "
                                 f"{CREATIONS_PER_ADDRESS.count} per address)",
                            headers={"Retry-After": str(seconds)})
-        for bucket, key in checks:
-            bucket.take(key)
 
-    def open_stream(self, account: str | None, address: str | None) -> Callable[[], None]:
-        """Count a stream opening; the function that counts it closed (call it once).
-        ``ApiError`` 429 if the account or the address holds too many open."""
-        keys = [(f"account:{account}", STREAMS_PER_ACCOUNT) if account is not None else None,
-                (f"address:{address}", STREAMS_PER_ADDRESS) if address is not None else None]
-        held = [k for k in keys if k is not None]
-        for key, most in held:
-            if self.streams.get(key, 0) >= most:
-                who = "account" if key.startswith("account:") else "address"
-                raise ApiError(429, f"too many streams open: at most {most} per {who}; close "
-                                    "one first")
-        for key, _ in held:
-            self.streams[key] = self.streams.get(key, 0) + 1
-        closed = False
+    async def open_stream(self, account: str | None, address: str | None,
+                          scope: MutableMapping[str, Any]) -> Release:
+        """Count the stream of the request ``scope`` opening; the function that counts it
+        closed (call it once). ``ApiError`` 429 if the account or the address holds too
+        many open."""
+        held = _keyed(account, STREAMS_PER_ACCOUNT, address, STREAMS_PER_ADDRESS)
+        found = await self.counts.hold(held, scope)
+        if isinstance(found, str):
+            who, most = ("account", STREAMS_PER_ACCOUNT) if found.startswith("account:") \
+                else ("address", STREAMS_PER_ADDRESS)
+            raise ApiError(429, f"too many streams open: at most {most} per {who}; close "
+                                "one first")
+        keys = [key for key, _ in held]
+        count(self.streams, keys, 1)
 
         def close() -> None:
-            nonlocal closed
-            if closed:
-                return
-            closed = True
-            for key, _ in held:
-                left = self.streams.get(key, 1) - 1
-                if left > 0:
-                    self.streams[key] = left
-                else:
-                    self.streams.pop(key, None)
+            count(self.streams, keys, -1)
+            found()
 
-        return close
+        return once(close)
+
+
+def _keyed(account: str | None, per_account: T, address: str | None, per_address: T
+           ) -> list[tuple[str, T]]:
+    """The keys ``account:ID`` and ``address:IP`` counted (those not ``None``), each with
+    its limit."""
+    return [(f"{who}:{key}", limit) for who, key, limit in (
+        ("account", account, per_account), ("address", address, per_address))
+        if key is not None]
 
 
 def client_address(scope: MutableMapping[str, Any], behind_proxy: bool) -> str | None:

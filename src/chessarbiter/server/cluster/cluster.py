@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from functools import partial
 from typing import Any, Final
 
 import httpx
@@ -47,9 +48,11 @@ from chessarbiter.server.accounts import (
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.host import ClusterHost
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
+from chessarbiter.server.cluster.limits import PASSED_ON, RedisCounts
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.games.ownership import Fence
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import client_address
@@ -84,10 +87,11 @@ MAX_CHECKED: Final = 100_000
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
-FORWARDED_HOP: Final = HOP_HEADERS - {"host"}
+FORWARDED_HOP: Final = HOP_HEADERS - {"host"} | {PASSED_ON}
 """The headers not forwarded to a game's owner (the client's ``Host`` is: a request signed
 by a cookie must come from the origin it names,
-:func:`~chessarbiter.server.http.auth.check_origin`)."""
+:func:`~chessarbiter.server.http.auth.check_origin`; the process forwarding a stream says
+itself that it counts it)."""
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -99,10 +103,12 @@ class Cluster:
     Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
     ``address`` (``host:port``) where the others forward requests to it."""
 
-    def __init__(self, hub: ClusterHost, bus_url: str, fanout: RedisFanout, address: str, *,
-                 ttl_ms: int = TTL_MS) -> None:
+    def __init__(self, hub: ClusterHost, bus_url: str, fanout: RedisFanout, address: str,
+                 counts: RedisCounts, *, ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
         self.address = address
+        self.counts = counts
+        """The limits' counts shared with the other processes (the hub's limits')."""
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
         self.bus = fanout.games
         self._checked: dict[str, float] = {}
@@ -127,9 +133,10 @@ class Cluster:
     # -- life --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the client forwarding requests (before the hub resumes the games it can
-        take; the hub has started the fan-out)."""
+        """Open the client forwarding requests and the limits' counts (before the hub
+        resumes the games it can take; the hub has started the fan-out)."""
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
+        await self.counts.start()
 
     def run(self) -> None:
         """Start renewing the leases (in a thread of its own, so a busy event loop does not
@@ -153,6 +160,7 @@ class Cluster:
         await asyncio.to_thread(_release_all, self.leases, held)
         if self._client is not None:
             await self._client.aclose()
+        await self.counts.stop()
         self.leases.close()
 
     # -- ownership ---------------------------------------------------------------------
@@ -187,15 +195,15 @@ class Cluster:
             self.held[game_id] = lease
         return True
 
-    async def reserve(self, game_id: str) -> int | None:
-        """Take a new game's lease before its row is written; its token, which the store
-        is fenced with as the row is written."""
+    async def reserve(self, game_id: str) -> Fence:
+        """Take a new game's lease before its row is written; the store is fenced with its
+        token as the row is written."""
         lease = await asyncio.to_thread(self.leases.take, game_id)
         if lease is None:
             raise OwnedElsewhere(game_id, "another process holds this id")
         with self._lock:
             self.held[game_id] = lease
-        return lease.token
+        return partial(_fence, token=lease.token)
 
     async def give_up(self, game_id: str) -> None:
         with self._lock:
@@ -420,6 +428,7 @@ class Cluster:
         player room's chat)."""
         assert self._client is not None
         headers, url = _forwarded(address, scope)
+        headers.append(self.counts.passed_on())  # counted here (the client's process)
         gone = asyncio.create_task(_disconnected(receive))
         try:
             try:
@@ -533,7 +542,9 @@ class Cluster:
 
 class Forwarding:
     """ASGI middleware: a request about a game another process owns goes to that process
-    (a game stream is relayed from the bus); everything else is served here."""
+    (a game stream is relayed from the bus); everything else is served here, a request
+    from a process relaying the game (:data:`RELAY_HEADER`) making its lines go on the bus
+    from then on."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]],
                  cluster: Cluster, game_of: GameOf) -> None:
@@ -555,6 +566,8 @@ class Forwarding:
                     return
                 await self.cluster.forward(game_id, address, scope, receive, send)
                 return
+            if _header(scope, RELAY_HEADER.encode()) is not None:  # another process asks
+                self.cluster.bus.watch(game_id)  # for a stream's first line: it relays it
         if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
                 b"local=true" not in scope.get("query_string", b""):
             await self.cluster.gather(scope, send)
@@ -580,8 +593,9 @@ class Forwarding:
             await self.cluster.check_token(token)
         account = None if token is None else hub.members.accounts.by_token(token)
         try:
-            closed = hub.limits.open_stream(None if account is None else account.id,
-                                            client_address(scope, hub.config.behind_proxy))
+            closed = await hub.limits.open_stream(
+                None if account is None else account.id,
+                client_address(scope, hub.config.behind_proxy), scope)
         except ApiError as exc:
             await _json(send, exc.status, {"error": exc.message})
             return
@@ -614,16 +628,23 @@ def _credentials(scope: Scope) -> bool:
     return False
 
 
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    """The request's header ``name`` (in lower case), if it has one."""
+    for key, value in scope["headers"]:
+        if key == name:
+            found: bytes = value
+            return found
+    return None
+
+
 def _token(scope: Scope) -> str | None:
     """The request's account token (``Authorization: Bearer cha_...``), if it has one."""
-    for key, value in scope["headers"]:
-        if key == b"authorization":
-            text: str = value.decode("latin-1")
-            scheme, _, token = text.partition(" ")
-            token = token.strip()
-            if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX):
-                return token
-    return None
+    value = _header(scope, b"authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.decode("latin-1").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX) else None
 
 
 def _session(scope: Scope) -> str | None:

@@ -201,8 +201,7 @@ class Hub:
 
         def work(store: Any, conn: sqlite3.Connection) -> GameMeta:
             store_id = store.create(game)
-            if fence is not None:  # a cluster's PostgreSQL store
-                store.fence(store_id, fence)
+            fence(store, store_id)
             meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
                             creator, rated)
             repository.insert_game(conn, game, meta)

@@ -6,10 +6,18 @@ knows no cluster."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from chessarbiter.server.accounts import Account
+
+Fence = Callable[[Any, str], None]
+"""Fences a new game in the store as its row is written (the store, the game's store id; in
+the writer's thread), so that only its owner's writes go in."""
+
+
+def unfenced(store: Any, store_id: str) -> None:
+    """A game of one process: nothing to fence."""
 
 
 class Ownership(Protocol):
@@ -27,11 +35,11 @@ class Ownership(Protocol):
     def owns(self, game_id: str) -> bool:
         """Whether this process may act as the game's owner now."""
 
-    async def reserve(self, game_id: str) -> int | None:
+    async def reserve(self, game_id: str) -> Fence:
         """Take a new game before its row is written, so that no other process, seeing an
-        unfinished game no one holds, takes it meanwhile: the fencing token its store is
-        to carry (``None``: none); :class:`~chessarbiter.server.errors.OwnedElsewhere`
-        (503) if another process holds the id."""
+        unfinished game no one holds, takes it meanwhile: how its row is fenced as it is
+        written; :class:`~chessarbiter.server.errors.OwnedElsewhere` (503) if another
+        process holds the id."""
 
     async def give_up(self, game_id: str) -> None:
         """Let a game reserved here go (its row could not be written)."""
@@ -69,8 +77,8 @@ class SingleProcess:
     def owns(self, game_id: str) -> bool:
         return True
 
-    async def reserve(self, game_id: str) -> int | None:
-        return None  # nothing to take, no fence
+    async def reserve(self, game_id: str) -> Fence:
+        return unfenced
 
     async def give_up(self, game_id: str) -> None:
         """Nothing to let go."""

@@ -7,7 +7,6 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable
 from typing import Any, Final
 
 from chessarbiter.arbiter.decisions import Decision
@@ -16,6 +15,7 @@ from chessarbiter.clock.records import Side, Start
 from chessarbiter.core.moves import uci
 from chessarbiter.server.games import shapes
 from chessarbiter.server.games.meta import GameMeta
+from chessarbiter.server.streams.fanout import Relay, unrelayed
 from chessarbiter.server.streams.lines import Line, close_queue
 from chessarbiter.session.live import LiveGame
 
@@ -72,8 +72,9 @@ class HubGame:
         self.moves: list[str] = [self._uci(r.move) for r in self.game.records]
         self.last_decisions: tuple[Decision, ...] = ()
         self.line = self._state_line()
-        self.relay: Callable[[Line], None] | None = None
-        """Also gets every line published (a cluster's bus)."""
+        self.relay: Relay = unrelayed
+        """Also gets every line published (the processes relaying the game, through the
+        fan-out: :meth:`~chessarbiter.server.streams.fanout.Fanout.relay_for`)."""
         self.published_at = time.monotonic()
         """When a line last went out on the streams (the keep-alive's clock)."""
 
@@ -165,8 +166,7 @@ class HubGame:
         """Queue ``line`` on every stream (but those in ``skip``); a stream too far behind
         is closed."""
         self.published_at = time.monotonic()
-        if self.relay is not None:
-            self.relay(line)
+        self.relay(line)
         for queue in tuple(self.subscribers - skip):
             try:
                 queue.put_nowait(line)

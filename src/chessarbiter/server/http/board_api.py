@@ -39,7 +39,6 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
-from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import chat, presence, shapes
 from chessarbiter.server.games.hub import Hub
@@ -138,17 +137,19 @@ def address(hub: Hub, scope: Scope) -> str | None:
     return client_address(scope, hub.config.behind_proxy)
 
 
-def creating(request: Request, hub: Hub, account: Account | None) -> None:
+async def creating(request: Request, hub: Hub, account: Account | None) -> None:
     """Count a creation by ``account`` (or anonymous) from the request's address; 429
     with ``Retry-After`` beyond the rate limits."""
-    hub.limits.create(None if account is None else account.id, address(hub, request.scope))
+    await hub.limits.create(None if account is None else account.id,
+                            address(hub, request.scope))
 
 
-def open_stream(hub: Hub, scope: Scope, account: Account | None) -> Callable[[], None]:
+async def open_stream(hub: Hub, scope: Scope, account: Account | None
+                      ) -> Callable[[], None]:
     """Count a stream opened by ``account`` (or anonymous) from the request's address (429
     beyond the limits); the function that counts it closed."""
-    return hub.limits.open_stream(None if account is None else account.id,
-                                  address(hub, scope))
+    return await hub.limits.open_stream(None if account is None else account.id,
+                                        address(hub, scope), scope)
 
 
 class Held(StreamingResponse):
@@ -192,7 +193,7 @@ async def register(request: Request) -> Response:
     hub = hub_of(request)
     if not hub.config.open_registration:
         raise ApiError(403, "registration is closed on this server")
-    creating(request, hub, None)
+    await creating(request, hub, None)
     name = text_field(await fields(request), "username")
     if not name:
         raise ApiError(400, "username: required")
@@ -213,7 +214,7 @@ async def open_session(request: Request) -> Response:
     if found is None:
         raise ApiError(401, "signing in needs an account's API token (Authorization: "
                             "Bearer TOKEN)" if token is None else "no such token")
-    creating(request, hub, found)
+    await creating(request, hub, found)
     response = JSONResponse({"id": found.id, "username": found.name})
     response.set_cookie(SESSION_COOKIE, await hub.members.open_session(found), path="/",
                         httponly=True, samesite="strict",
@@ -240,7 +241,7 @@ async def event_stream(request: Request) -> Response:
     ``challengeDeclined`` as they happen (in a cluster, from every process)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    closed = open_stream(hub, request.scope, account)
+    closed = await open_stream(hub, request.scope, account)
     try:
         return await _event_stream(request, hub, account, closed)
     except BaseException:
@@ -278,7 +279,7 @@ async def create_challenge(request: Request) -> Response:
     is accepted at once and the game starts (lichess')."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     username = request.path_params["username"]
     data = await fields(request)
     game = read_request(game_fields(data))
@@ -306,7 +307,7 @@ async def list_challenges(request: Request) -> Response:
 async def accept_challenge(request: Request) -> Response:
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     await lobby_of(hub).accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
@@ -362,7 +363,7 @@ async def open_challenge(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
@@ -385,7 +386,7 @@ async def challenge_ai(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     data = await fields(request)
     game_request = read_request(game_fields(data))
     engine_name = text_field(data, "engine")
@@ -421,11 +422,11 @@ async def seek(request: Request) -> Response:
     account = auth.account(request, hub)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    creating(request, hub, account)
+    await creating(request, hub, account)
     game_request = read_request(game_fields(await fields(request)), minutes=True)
     if deadline_ms(game_request.control) is not None:  # days per move
         return correspondence_seek(hub, account, game_request)
-    closed = open_stream(hub, request.scope, account)
+    closed = await open_stream(hub, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
@@ -474,8 +475,8 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
     entry = await hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
     auth.known_token(token, hub, entry)
-    closed = hub.limits.open_stream(None if token is None else _account_id(hub, token),
-                                    address(hub, scope))
+    closed = await hub.limits.open_stream(
+        None if token is None else _account_id(hub, token), address(hub, scope), scope)
     queue = entry.subscribe()
     side = presence.arrive(hub, entry, _player_side(hub, scope, receive, entry), queue)
     try:
@@ -521,12 +522,9 @@ game_stream = Raw(_game_stream)
 async def game_json(request: Request) -> Response:
     """The extension ``GET /api/game/{gameId}``: the ``gameFull`` object now, with the legal
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
-    requester (``you``) if a player. Asked by another process of a cluster for a stream it
-    relays (:data:`~chessarbiter.server.cluster.RELAY_HEADER`): the game's lines go on the
-    bus from now on."""
+    requester (``you``) if a player (a cluster's process relaying the game's stream asks
+    for its first line here)."""
     hub = hub_of(request)
-    if RELAY_HEADER in request.headers:
-        hub.fanout.watch(request.path_params["gameId"])
     entry = await hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []

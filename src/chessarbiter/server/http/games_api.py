@@ -102,7 +102,7 @@ async def stream_game(request: Request) -> Response:
     hub = hub_of(request)
     entry = await hub.get(request.path_params["id"])
     auth.known_token(auth.bearer(request), hub, entry)
-    closed = open_stream(hub, request.scope, auth.account(request, hub))
+    closed = await open_stream(hub, request.scope, auth.account(request, hub))
     queue = entry.subscribe()
     view = Spectated(entry)
 

@@ -232,7 +232,7 @@ class RedisFanout(InProcess):
         self.drop_user_stream(account, queue)
         await self.channels.unsubscribe(f"user:{account}", queue)
 
-    def relay_for(self, game_id: str) -> Relay | None:
+    def relay_for(self, game_id: str) -> Relay:
         games = self.games
 
         def relay(line: Line) -> None:  # keep-alive lines stay local

@@ -19,6 +19,10 @@ Relay = Callable[[Line], None]
 """Gets every line a game's owner sends its own streams."""
 
 
+def unrelayed(line: Line) -> None:
+    """The relay of a game no other process relays: nothing goes further."""
+
+
 class Fanout(Protocol):
     """Where an account's events and a game's lines go beyond this process's queues."""
 
@@ -40,8 +44,8 @@ class Fanout(Protocol):
     async def unsubscribe_user(self, account: str, queue: asyncio.Queue[Line]) -> None:
         """The account's event stream ``queue`` closed."""
 
-    def relay_for(self, game_id: str) -> Relay | None:
-        """What also gets the game's lines (another process's relays), ``None``: nothing."""
+    def relay_for(self, game_id: str) -> Relay:
+        """What also gets the game's lines (another process's relays)."""
 
     def watch(self, game_id: str) -> None:
         """Another process relays the game's stream: its lines go out from now on."""
@@ -88,8 +92,8 @@ class InProcess:
             if not queues:
                 del self.user_streams[account]
 
-    def relay_for(self, game_id: str) -> Relay | None:
-        return None  # no other process
+    def relay_for(self, game_id: str) -> Relay:
+        return unrelayed  # no other process
 
     def watch(self, game_id: str) -> None:
         """No other process relays anything."""

@@ -15,12 +15,13 @@ from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.tournaments import pages
 from chessarbiter.server.tournaments.api import operations
 from chessarbiter.server.tournaments.desk import DESKS, Desk
+from chessarbiter.server.tournaments.keeping import Keeping
 
 
-def attach(hub: Hub) -> None:
-    """The tournaments' desk over ``hub``, whose ending games now enter their results in
-    their tournaments."""
-    desk = Desk(hub)
+def attach(hub: Hub, keeping: Keeping) -> None:
+    """The tournaments' desk over ``hub``, keeping the tournaments' logs in ``keeping``;
+    the hub's ending games now enter their results in their tournaments."""
+    desk = Desk(hub, keeping)
     desk.attach()
     DESKS[hub] = desk
 

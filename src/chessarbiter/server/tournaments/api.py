@@ -92,7 +92,7 @@ async def create(request: Request) -> Response:
     account and per address)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     data = await fields(request)
     settings = read_settings(data)
     control = written_control(data) or "-"
@@ -113,7 +113,7 @@ async def join(request: Request) -> Response:
     creation)."""
     hub = hub_of(request)
     account = auth.require_account(request, hub)
-    creating(request, hub, account)
+    await creating(request, hub, account)
     entry = _registered(await fields(request), account.name)
     await desk_of(request).register(tournament_id(request), entry)
     return JSONResponse({"ok": True, "name": account.name})

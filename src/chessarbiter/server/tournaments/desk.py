@@ -21,11 +21,12 @@ the tournament, for every reader: the state, kept and caught up with the events 
 since (by anyone), is rendered in the rendering process, and the rendering kept by the
 tournament's version (its log's events, its games, the accounts known) for whoever reads
 that version next. A reader of a version kept costs three indexed queries in the desk's
-thread: the event loop never computes nor waits for standings. On one process (SQLite)
-every change made by the server passes through the desk, so a version read less than
-:data:`VERSION_TRUSTED_MS` ago, with no change through the desk since, is taken as it is,
-without the queries (a change by the ``chessarbiter tournament`` command is seen at the
-latest that much later); a cluster reads it each time (another process may change it)."""
+thread: the event loop never computes nor waits for standings. Where every change made by
+the server passes through the desk (the logs kept in the SQLite file, :mod:`.keeping`), a
+version read less than :data:`VERSION_TRUSTED_MS` ago, with no change through the desk
+since, is taken as it is, without the queries (a change by the ``chessarbiter tournament``
+command is seen at the latest that much later); kept in PostgreSQL, where another process
+of a cluster may change it, it is read each time."""
 
 from __future__ import annotations
 
@@ -41,7 +42,6 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from chessarbiter.arbiter.game import Game
@@ -58,11 +58,11 @@ from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.requests import within_limits
 from chessarbiter.server.tournaments.cache import Kept
+from chessarbiter.server.tournaments.keeping import Keeping
 from chessarbiter.server.tournaments.view import Shown, rendered
 from chessarbiter.store.base import StoreError
-from chessarbiter.store.names import is_postgres
 from chessarbiter.store.sqlite import SqliteStore
-from chessarbiter.store.tournaments import TournamentLogs, TournamentStore
+from chessarbiter.store.tournaments import TournamentLogs
 from chessarbiter.tournament.director import pair_next
 from chessarbiter.tournament.events import (
     Event,
@@ -99,7 +99,7 @@ KEPT_RENDERINGS: Final = 32
 """Renderings kept (a tournament's JSON, each of its pages; the least recently read go)."""
 VERSION_TRUSTED_MS: Final = 500
 """How long a tournament's version read stays trusted while nothing changed through the
-desk (one process only: see the module's docstring)."""
+desk (where every change passes through it: see the module's docstring)."""
 LOOKED_UP: Final = 100_000
 """Players' names whose account was looked for, at most (then all are looked for again)."""
 
@@ -193,12 +193,13 @@ class Desk:
     """The server's tournaments (see the module's docstring); :meth:`attach` makes the
     hub's ending games report their results. ``pairing`` (the executor) and ``pair_round``
     (the function) pair a round: :func:`pairing_pool` and :func:`pair_next` unless a test
-    injects others."""
+    injects others. ``keeping``: where the tournaments' logs are (:mod:`.keeping`)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, keeping: Keeping) -> None:
         self.hub = hub
+        self.keeping = keeping
         self.worker = Worker(hub.config.db, "chessarbiter-tournaments")
-        self.worker.closing.append(self._close_store)
+        self.worker.closing.append(keeping.close)
         self.pairing: Executor | None = None
         self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
         self.rendering: Executor | None = None
@@ -209,7 +210,6 @@ class Desk:
         self._looked_up: set[str] = set()
         """The players' names (lower case) whose account was looked for."""
         self._ready = False
-        self._store: TournamentStore | None = None
         self.entering: set[asyncio.Task[None]] = set()
         """Results of ended games being entered."""
         self.changes = 0
@@ -229,25 +229,13 @@ class Desk:
         """``work`` in the desk's thread with the tournament store open (ApiError 503 when
         the database fails; a ``TournamentError`` becomes a 400); counted in
         :attr:`changes` once done, unless it ``reads_only``."""
-        path = self.hub.config.db
 
         def call(store: SqliteStore, conn: sqlite3.Connection) -> T:
-            shared = None
-            if is_postgres(str(path)):  # psycopg (the [scale] extra): only for PostgreSQL
-                from chessarbiter.server.games.pgdb import shared_tournaments
-
-                shared = shared_tournaments(store, conn)
             if not self._ready:
                 for statement in SCHEMA:
                     conn.execute(statement)
-                if shared is not None:
-                    shared.migrate()
                 self._ready = True
-            if shared is not None:  # the cluster's database: every process reads the same
-                return work(shared, conn)
-            if self._store is None:
-                self._store = TournamentStore(Path(path))
-            return work(self._store, conn)
+            return work(self.keeping.logs(store, conn), conn)
 
         def kept_sound(store: SqliteStore, conn: sqlite3.Connection) -> T:
             try:
@@ -266,11 +254,6 @@ class Desk:
         finally:
             if not reads_only:
                 self.changes += 1
-
-    def _close_store(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
 
     @staticmethod
     def load(store: TournamentLogs, conn: sqlite3.Connection, tournament_id: int) -> Loaded:
@@ -346,7 +329,7 @@ class Desk:
         now, changes = self.hub.config.now_ms(), self.changes
         last = self._versions.get(tournament_id)
         if (last is not None and last[1] == changes and now - last[2] < VERSION_TRUSTED_MS
-                and not is_postgres(str(self.hub.config.db))):
+                and self.keeping.only_here):
             return last[0]
         version = await self.run(lambda store, conn: self._version(store, conn,
                                                                    tournament_id),
