@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chessarbiter.core.attacks import KING_ATTACKS
+from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
@@ -96,7 +96,7 @@ def _mobility(pos: Position) -> Mobility:
         pos.occupied_co[0] & ~pieces[KING],
         pos.occupied_co[1] & ~pieces[8 | KING],
     )
-    fixed = _candidates(pos, units)
+    fixed = _unattacked(pos, units, _candidates(pos, units))
     movable = (pieces[PAWN] | pieces[8 | PAWN]) & ~_en_passant(pos)
     locked = movable & ~fixed
     while fixed:
@@ -166,6 +166,56 @@ def _candidates(pos: Position, units: tuple[int, int]) -> int:
     pawns &= ~_en_passant(pos)
     boxed = _boxed(pieces, units[0], 0) | _boxed(pieces, units[1], 1)
     return pawns | boxed
+
+
+def _unattacked(pos: Position, units: tuple[int, int], fixed: int) -> int:
+    """The units of ``fixed`` left once those that surely break a condition are dropped, until
+    none does: a unit an enemy unit outside ``fixed`` (not the king) attacks through squares
+    outside it, or that the enemy king can come next to (through squares outside ``fixed``
+    that fixed units of the unit's colour do not guard) while none guards it; a pawn whose
+    square ahead is not in ``fixed`` or that could capture an enemy unit now; a piece not
+    boxed in by units of ``fixed``. Such a unit is outside every self-consistent subset of
+    ``fixed`` (its enemy's reach holds these squares), so the fixpoint found from what is
+    left is the same, and most positions need no :func:`.reach.reaches` at all."""
+    pieces = pos.pieces
+    pawns = (
+        pieces[PAWN] & ~pawn_attacks(units[1], 1),
+        pieces[8 | PAWN] & ~pawn_attacks(units[0], 0),
+    )
+    while fixed:
+        kept = 0
+        for colour in (0, 1):
+            them = colour ^ 1
+            mine = fixed & units[colour]
+            safe = FULL ^ guards(pieces, mine, colour)
+            king = fill(pieces[them << 3 | KING], safe & ~fixed, king_step)
+            threats = _attacks(pieces, them, fixed) | (king_step(king) & safe)
+            blocked = pawns[colour] & mine & pawn_push(fixed, them)
+            kept |= (blocked | _boxed(pieces, mine, colour)) & ~threats
+        if kept == fixed:
+            return fixed
+        fixed = kept
+    return 0
+
+
+def _attacks(pieces: list[int], colour: int, fixed: int) -> int:
+    """The squares the units of ``colour`` outside ``fixed`` (not the king) attack, sliding
+    through every square outside ``fixed``."""
+    base = colour << 3
+    out = pawn_attacks(pieces[base | PAWN] & ~fixed, colour)
+    bb = pieces[base | KNIGHT] & ~fixed
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        out |= KNIGHT_ATTACKS[low.bit_length() - 1]
+    queens = pieces[base | QUEEN]
+    for lines, kind in ((bishop_attacks, BISHOP), (rook_attacks, ROOK)):
+        bb = (pieces[base | kind] | queens) & ~fixed
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            out |= lines(low.bit_length() - 1, fixed)
+    return out
 
 
 def _en_passant(pos: Position) -> int:
