@@ -55,7 +55,10 @@ class _Helpmate:
     def _ordered(self, moves: list[Move]) -> list[int]:
         """The moves by promise, each as ``cost << 24 | (rank + 8) << 16 | move``, sorted
         (so by cost, then rank, then move): moves towards the mating corner, the winner's
-        captures and promotions are free; the loser's captures cost 2; the rest 1."""
+        captures and promotions are free; the loser's captures cost 2; the rest 1. A search
+        that stops at its first cut takes them costliest first: its first line reaches the
+        cut in about ``max_cost`` + 1 nodes, and a proof visits every line whatever the
+        order."""
         pos = self.pos
         board = pos.board
         near = DISTANCE[self.corner]
@@ -85,7 +88,7 @@ class _Helpmate:
                     append(8 << 16 | move)
                 else:
                     append(1 << 24 | (16 + near[to]) << 16 | move)
-        out.sort()
+        out.sort(reverse=self.stop_at_cut)
         return out
 
     def search(self, remaining: int) -> bool:
@@ -137,8 +140,9 @@ class _Helpmate:
 
 class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
-    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration and stops at
-    its first cut: the quick mode's proof, which never hunts for a helpmate."""
+    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, costliest
+    moves first, and stops at its first cut: the quick mode's proof, which never hunts for a
+    helpmate."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
         self.pos = pos
