@@ -53,7 +53,8 @@ def test_a_piece_that_can_cross_the_wall_is_not_proved(fen: str) -> None:
 def test_units_surely_attacked_are_dropped_before_the_reach(fen: str, left: int) -> None:
     pos = parse_fen(fen)
     units = (pos.occupied_co[0] & ~pos.pieces[6], pos.occupied_co[1] & ~pos.pieces[14])
-    assert _unattacked(pos, units, _candidates(pos, units)) == left
+    kings = [pos.pieces[6], pos.pieces[14]]
+    assert _unattacked(pos, units, _candidates(pos, units), kings) == left
     assert fixed_units(pos) & ~left == 0
 
 
