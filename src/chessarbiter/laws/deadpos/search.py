@@ -13,6 +13,8 @@ and none is checkmate: that is a proof that no helpmate exists.
 
 from __future__ import annotations
 
+from typing import Final
+
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import KING, QUEEN
@@ -22,6 +24,15 @@ from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
 from chessarbiter.laws.deadpos.targets import nearest_corner
 
+BY_COST: Final = (0 << 26 | 0 << 24, 1 << 26 | 1 << 24, 2 << 26 | 2 << 24)
+"""The tiers of moves of cost 0, 1 and 2 (``place << 26 | cost << 24``) in a search for
+helpmates: cheapest first."""
+CUT_FIRST: Final = (2 << 26 | 0 << 24, 0 << 26 | 1 << 24, 1 << 26 | 2 << 24)
+"""The tiers in a search that stops at its first cut: moves of cost 1 first (they keep the
+material and spend the cost, so the first line meets the cut in about ``max_cost`` + 1
+nodes), then the loser's captures, then the free moves; a proof visits every line whatever
+the order (on the corpus: 7 nodes median instead of 16, the 99th percentile 230 instead of
+212 and 183 instead of 290)."""
 ITERATION_NODES = 1_000
 """Nodes each iteration may use per unit of cost before the next iteration starts."""
 
@@ -51,17 +62,17 @@ class _Helpmate:
         self.table: dict[int, tuple[int, int]] = {}
         self.line: list[Move] = []
         self.corner = nearest_corner(pos, winner)
+        self.tiers = CUT_FIRST if stop_at_cut else BY_COST
 
     def _ordered(self, moves: list[Move]) -> list[int]:
-        """The moves by promise, each as ``cost << 24 | (rank + 8) << 16 | move``, sorted
-        (so by cost, then rank, then move): moves towards the mating corner, the winner's
-        captures and promotions are free; the loser's captures cost 2; the rest 1. A search
-        that stops at its first cut takes them costliest first: its first line reaches the
-        cut in about ``max_cost`` + 1 nodes, and a proof visits every line whatever the
-        order."""
+        """The moves by promise, each as ``tier | (rank + 8) << 16 | move`` (``tier``: the
+        move's cost and its place in :data:`BY_COST` or :data:`CUT_FIRST`), sorted (so by
+        tier, then rank, then move): moves towards the mating corner, the winner's captures
+        and promotions are free; the loser's captures cost 2; the rest 1."""
         pos = self.pos
         board = pos.board
         near = DISTANCE[self.corner]
+        free, step, capture = self.tiers
         out: list[int] = []
         append = out.append
         if pos.turn == self.winner:
@@ -70,25 +81,25 @@ class _Helpmate:
                 to = (move >> 6) & 63
                 d = near[to]
                 if move >> 12 or (board[to] and not move & CASTLE_FLAG):
-                    append(d << 16 | move)  # cost 0, rank d - 8
+                    append(free | d << 16 | move)  # rank d - 8
                 elif (2 if board[fr] & 7 == KING else 1) <= d < near[fr]:
-                    append((d + 8) << 16 | move)
+                    append(free | (d + 8) << 16 | move)
                 else:
-                    append(1 << 24 | (d + 8) << 16 | move)
+                    append(step | (d + 8) << 16 | move)
         else:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
                 if board[to] and not move & CASTLE_FLAG:
-                    append(2 << 24 | 8 << 16 | move)
+                    append(capture | 8 << 16 | move)
                 elif board[fr] & 7 == KING:
                     d = near[to]
-                    append((0 if d < near[fr] else 1 << 24) | (d + 8) << 16 | move)
+                    append((free if d < near[fr] else step) | (d + 8) << 16 | move)
                 elif move >> 12 and (move >> 12) & 7 != QUEEN:
-                    append(8 << 16 | move)
+                    append(free | 8 << 16 | move)
                 else:
-                    append(1 << 24 | (16 + near[to]) << 16 | move)
-        out.sort(reverse=self.stop_at_cut)
+                    append(step | (16 + near[to]) << 16 | move)
+        out.sort()
         return out
 
     def search(self, remaining: int) -> bool:
@@ -113,7 +124,7 @@ class _Helpmate:
         self.table[key] = (self.iteration, remaining)
         mover_is_winner = pos.turn == self.winner
         for k in self._ordered(moves):
-            cost = k >> 24
+            cost = k >> 24 & 3
             move = Move(k & 0xFFFF)
             pos.push(move)
             if remaining - cost < 0:
@@ -140,9 +151,9 @@ class _Helpmate:
 
 class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
-    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, costliest
-    moves first, and stops at its first cut: the quick mode's proof, which never hunts for a
-    helpmate."""
+    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, in the
+    order of :data:`CUT_FIRST`, and stops at its first cut: the quick mode's proof, which
+    never hunts for a helpmate."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
         self.pos = pos
