@@ -94,8 +94,8 @@ def test_a_verdict_counts_the_nodes_whether_it_finishes_or_not() -> None:
 @pytest.mark.parametrize(
     "fen", ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", KNIGHTS]
 )
-def test_the_quick_proof_search_meets_its_first_cut_down_its_costliest_line(fen: str) -> None:
-    # cost 6 allows six moves of cost 1: the seventh node's costliest move is the cut (the
+def test_the_quick_proof_search_meets_its_first_cut_within_seven_nodes(fen: str) -> None:
+    # cost 6 allows six moves of cost 1, taken first: the seventh node's is the cut (the
     # cheapest moves first took 20 and 22 nodes)
     outcome = CostSearch(parse_fen(fen), WHITE, 6, stop_at_cut=True).run(400)
     assert outcome == Spent(7)
