@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.attacks import KING_ATTACKS, attackers
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import KING, QUEEN
@@ -137,6 +138,47 @@ class _Helpmate:
                 return True
         return False
 
+    def king_walk(self, cost: int) -> bool:
+        """Whether the kings, stepping in turn without capturing at a cost of 1 each (away
+        from the mating corner, or the winner's next to it), can spend ``cost`` and step once
+        more without giving check: a line that ends in a cut (a position with mating
+        material, not mate, that the cost does not let the search expand). A search that
+        gives up at its first cut gives up on it, with no list of moves made (the same
+        verdicts as the search on every corpus line). Counts the ``cost`` + 1 nodes of the
+        line; ``pos`` is left as it was."""
+        pos = self.pos
+        if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
+            return False
+        near = DISTANCE[self.corner]
+        pieces = pos.pieces
+        played = 0
+        for _ in range(cost + 1):
+            us = pos.turn
+            king = pos.king(us)
+            occupied = pos.occupied_co[0] | pos.occupied_co[1]
+            least = 2 if us == self.winner else 0  # a step nearer but not that near is free
+            steps = KING_ATTACKS[king] & ~occupied
+            move = -1
+            while steps:
+                low = steps & -steps
+                steps ^= low
+                to = low.bit_length() - 1
+                if least <= near[to] < near[king]:
+                    continue
+                if not attackers(pieces, us ^ 1, to, occupied ^ (1 << king)):
+                    move = king | to << 6
+                    break
+            if move < 0:
+                break
+            self.nodes += 1
+            self.deadline.tick()
+            pos.push(Move(move))
+            played += 1
+        walked = played == cost + 1 and not pos.is_check()
+        for _ in range(played):
+            pos.pop()
+        return walked
+
     def _leaf(self, winner_moved: bool) -> bool:
         """A node the cost does not allow to expand: only a mate just given counts."""
         pos = self.pos
@@ -153,7 +195,8 @@ class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
     each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, in the
     order of :data:`CUT_FIRST`, and stops at its first cut: the quick mode's proof, which
-    never hunts for a helpmate."""
+    never hunts for a helpmate; a walk of the kings that meets a cut
+    (:meth:`_Helpmate.king_walk`) stops it before any list of moves is made."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
         self.pos = pos
@@ -172,6 +215,9 @@ class CostSearch:
         helper = _Helpmate(pos, self.winner, budget, self.stop_at_cut, deadline)
         depth = len(pos.move_stack)
         outcome: Outcome | None = None
+        if self.stop_at_cut and helper.king_walk(max_cost):
+            self.nodes += helper.nodes
+            return Spent(helper.nodes)
         try:
             for cost in range(max_cost if self.stop_at_cut else 0, max_cost + 1):
                 helper.iteration = cost
