@@ -12,7 +12,7 @@ from chessarbiter.core.squares import WHITE
 from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES, SECOND, _bishops_only
 from chessarbiter.laws.deadpos.deadline import Deadline
-from chessarbiter.laws.deadpos.search import CostSearch
+from chessarbiter.laws.deadpos.search import CostSearch, _Helpmate
 from chessarbiter.laws.deadpos.strategy import Found, Proved, Spent, Strategy
 from tests.laws.lines import mates
 
@@ -89,3 +89,29 @@ def test_a_verdict_counts_the_nodes_whether_it_finishes_or_not() -> None:
     plain = can_checkmate(pos, WHITE)
     timed = can_checkmate(pos, WHITE, seconds=10.0, clock=lambda: 0.0)
     assert plain == timed and plain.winnable and plain.nodes > 0
+
+
+@pytest.mark.parametrize(
+    "fen", ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", KNIGHTS]
+)
+def test_the_quick_proof_search_meets_its_first_cut_within_seven_nodes(fen: str) -> None:
+    # cost 6 allows six moves of cost 1, taken first: the seventh node's is the cut (the
+    # cheapest moves first took 20 and 22 nodes)
+    outcome = CostSearch(parse_fen(fen), WHITE, 6, stop_at_cut=True).run(400)
+    assert outcome == Spent(7)
+
+
+@pytest.mark.parametrize(
+    ("fen", "walks"),
+    [
+        (KNIGHTS, True),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", False),  # boxed in
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", False),  # no mating material: no cut
+    ],
+)
+def test_a_walk_of_the_kings_meets_the_cut_without_a_list_of_moves(fen: str, walks: bool) -> None:
+    pos = parse_fen(fen)
+    helper = _Helpmate(pos, WHITE, 400, True, Deadline())
+    assert helper.king_walk(6) is walks
+    assert helper.nodes == (7 if walks else 0)
+    assert pos.fen() == fen

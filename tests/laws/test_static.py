@@ -7,7 +7,13 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.squares import FILES, RANKS
-from chessarbiter.laws.deadpos.static import fixed_units, mobility, statically_unwinnable
+from chessarbiter.laws.deadpos.static import (
+    _candidates,
+    _unattacked,
+    fixed_units,
+    mobility,
+    statically_unwinnable,
+)
 
 WALL = "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1"
 
@@ -33,6 +39,23 @@ def test_a_gap_in_the_wall_frees_the_kings() -> None:
 )
 def test_a_piece_that_can_cross_the_wall_is_not_proved(fen: str) -> None:
     assert not statically_unwinnable(parse_fen(fen), 0)
+
+
+@pytest.mark.parametrize(
+    ("fen", "left"),
+    [
+        (WALL, 0x5555000000),  # a closed wall: nothing attacks it
+        ("8/4k3/8/p1p3p1/P1P3P1/8/4K3/8 w - - 0 1", 0),  # the kings walk through the gap
+        ("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/2B5 w - - 0 1", 0),  # Bc1 slides to the g5 pawn
+        ("8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/4N3 w - - 0 1", 0x5555000000),  # the knight must walk
+    ],
+)
+def test_units_surely_attacked_are_dropped_before_the_reach(fen: str, left: int) -> None:
+    pos = parse_fen(fen)
+    units = (pos.occupied_co[0] & ~pos.pieces[6], pos.occupied_co[1] & ~pos.pieces[14])
+    kings = [pos.pieces[6], pos.pieces[14]]
+    assert _unattacked(pos, units, _candidates(pos, units), kings) == left
+    assert fixed_units(pos) & ~left == 0
 
 
 def test_en_passant_pawns_are_not_fixed() -> None:

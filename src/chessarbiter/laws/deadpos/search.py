@@ -13,6 +13,9 @@ and none is checkmate: that is a proof that no helpmate exists.
 
 from __future__ import annotations
 
+from typing import Final
+
+from chessarbiter.core.attacks import KING_ATTACKS, attackers
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import KING, QUEEN
@@ -22,6 +25,15 @@ from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
 from chessarbiter.laws.deadpos.targets import nearest_corner
 
+BY_COST: Final = (0 << 26 | 0 << 24, 1 << 26 | 1 << 24, 2 << 26 | 2 << 24)
+"""The tiers of moves of cost 0, 1 and 2 (``place << 26 | cost << 24``) in a search for
+helpmates: cheapest first."""
+CUT_FIRST: Final = (2 << 26 | 0 << 24, 0 << 26 | 1 << 24, 1 << 26 | 2 << 24)
+"""The tiers in a search that stops at its first cut: moves of cost 1 first (they keep the
+material and spend the cost, so the first line meets the cut in about ``max_cost`` + 1
+nodes), then the loser's captures, then the free moves; a proof visits every line whatever
+the order (on the corpus: 7 nodes median instead of 16, the 99th percentile 230 instead of
+212 and 183 instead of 290)."""
 ITERATION_NODES = 1_000
 """Nodes each iteration may use per unit of cost before the next iteration starts."""
 
@@ -51,14 +63,17 @@ class _Helpmate:
         self.table: dict[int, tuple[int, int]] = {}
         self.line: list[Move] = []
         self.corner = nearest_corner(pos, winner)
+        self.tiers = CUT_FIRST if stop_at_cut else BY_COST
 
     def _ordered(self, moves: list[Move]) -> list[int]:
-        """The moves by promise, each as ``cost << 24 | (rank + 8) << 16 | move``, sorted
-        (so by cost, then rank, then move): moves towards the mating corner, the winner's
-        captures and promotions are free; the loser's captures cost 2; the rest 1."""
+        """The moves by promise, each as ``tier | (rank + 8) << 16 | move`` (``tier``: the
+        move's cost and its place in :data:`BY_COST` or :data:`CUT_FIRST`), sorted (so by
+        tier, then rank, then move): moves towards the mating corner, the winner's captures
+        and promotions are free; the loser's captures cost 2; the rest 1."""
         pos = self.pos
         board = pos.board
         near = DISTANCE[self.corner]
+        free, step, capture = self.tiers
         out: list[int] = []
         append = out.append
         if pos.turn == self.winner:
@@ -67,24 +82,24 @@ class _Helpmate:
                 to = (move >> 6) & 63
                 d = near[to]
                 if move >> 12 or (board[to] and not move & CASTLE_FLAG):
-                    append(d << 16 | move)  # cost 0, rank d - 8
+                    append(free | d << 16 | move)  # rank d - 8
                 elif (2 if board[fr] & 7 == KING else 1) <= d < near[fr]:
-                    append((d + 8) << 16 | move)
+                    append(free | (d + 8) << 16 | move)
                 else:
-                    append(1 << 24 | (d + 8) << 16 | move)
+                    append(step | (d + 8) << 16 | move)
         else:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
                 if board[to] and not move & CASTLE_FLAG:
-                    append(2 << 24 | 8 << 16 | move)
+                    append(capture | 8 << 16 | move)
                 elif board[fr] & 7 == KING:
                     d = near[to]
-                    append((0 if d < near[fr] else 1 << 24) | (d + 8) << 16 | move)
+                    append((free if d < near[fr] else step) | (d + 8) << 16 | move)
                 elif move >> 12 and (move >> 12) & 7 != QUEEN:
-                    append(8 << 16 | move)
+                    append(free | 8 << 16 | move)
                 else:
-                    append(1 << 24 | (16 + near[to]) << 16 | move)
+                    append(step | (16 + near[to]) << 16 | move)
         out.sort()
         return out
 
@@ -110,7 +125,7 @@ class _Helpmate:
         self.table[key] = (self.iteration, remaining)
         mover_is_winner = pos.turn == self.winner
         for k in self._ordered(moves):
-            cost = k >> 24
+            cost = k >> 24 & 3
             move = Move(k & 0xFFFF)
             pos.push(move)
             if remaining - cost < 0:
@@ -122,6 +137,47 @@ class _Helpmate:
                 self.line.append(move)
                 return True
         return False
+
+    def king_walk(self, cost: int) -> bool:
+        """Whether the kings, stepping in turn without capturing at a cost of 1 each (away
+        from the mating corner, or the winner's next to it), can spend ``cost`` and step once
+        more without giving check: a line that ends in a cut (a position with mating
+        material, not mate, that the cost does not let the search expand). A search that
+        gives up at its first cut gives up on it, with no list of moves made (the same
+        verdicts as the search on every corpus line). Counts the ``cost`` + 1 nodes of the
+        line; ``pos`` is left as it was."""
+        pos = self.pos
+        if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
+            return False
+        near = DISTANCE[self.corner]
+        pieces = pos.pieces
+        played = 0
+        for _ in range(cost + 1):
+            us = pos.turn
+            king = pos.king(us)
+            occupied = pos.occupied_co[0] | pos.occupied_co[1]
+            least = 2 if us == self.winner else 0  # a step nearer but not that near is free
+            steps = KING_ATTACKS[king] & ~occupied
+            move = -1
+            while steps:
+                low = steps & -steps
+                steps ^= low
+                to = low.bit_length() - 1
+                if least <= near[to] < near[king]:
+                    continue
+                if not attackers(pieces, us ^ 1, to, occupied ^ (1 << king)):
+                    move = king | to << 6
+                    break
+            if move < 0:
+                break
+            self.nodes += 1
+            self.deadline.tick()
+            pos.push(Move(move))
+            played += 1
+        walked = played == cost + 1 and not pos.is_check()
+        for _ in range(played):
+            pos.pop()
+        return walked
 
     def _leaf(self, winner_moved: bool) -> bool:
         """A node the cost does not allow to expand: only a mate just given counts."""
@@ -137,8 +193,10 @@ class _Helpmate:
 
 class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
-    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration and stops at
-    its first cut: the quick mode's proof, which never hunts for a helpmate."""
+    each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, in the
+    order of :data:`CUT_FIRST`, and stops at its first cut: the quick mode's proof, which
+    never hunts for a helpmate; a walk of the kings that meets a cut
+    (:meth:`_Helpmate.king_walk`) stops it before any list of moves is made."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
         self.pos = pos
@@ -157,6 +215,9 @@ class CostSearch:
         helper = _Helpmate(pos, self.winner, budget, self.stop_at_cut, deadline)
         depth = len(pos.move_stack)
         outcome: Outcome | None = None
+        if self.stop_at_cut and helper.king_walk(max_cost):
+            self.nodes += helper.nodes
+            return Spent(helper.nodes)
         try:
             for cost in range(max_cost if self.stop_at_cut else 0, max_cost + 1):
                 helper.iteration = cost

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chessarbiter.core.attacks import KING_ATTACKS
+from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
@@ -96,7 +96,8 @@ def _mobility(pos: Position) -> Mobility:
         pos.occupied_co[0] & ~pieces[KING],
         pos.occupied_co[1] & ~pieces[8 | KING],
     )
-    fixed = _candidates(pos, units)
+    kings = [pieces[KING], pieces[8 | KING]]  # each king's region, grown as units drop
+    fixed = _unattacked(pos, units, _candidates(pos, units), kings)
     movable = (pieces[PAWN] | pieces[8 | PAWN]) & ~_en_passant(pos)
     locked = movable & ~fixed
     while fixed:
@@ -105,13 +106,12 @@ def _mobility(pos: Position) -> Mobility:
         allowed = FULL ^ fixed
         kept = 0
         held = 0
-        kings = [0, 0]
         guarded_by = [0, 0]
         for colour in (0, 1):
             them = colour ^ 1
             mine = fixed & units[colour]
             guarded = guarded_by[colour] = guards(pieces, mine, colour)
-            king = kings[them] = fill(pieces[them << 3 | KING], allowed & ~guarded, king_step)
+            king = kings[them] = fill(kings[them], allowed & ~guarded, king_step)
             threats = reach[them].checks | reach[them].bishop_checks | (king_step(king) & ~guarded)
             prey = (fixed & units[them]) | reach[them].stand
             capture = pawn_attacks(prey, them)
@@ -166,6 +166,62 @@ def _candidates(pos: Position, units: tuple[int, int]) -> int:
     pawns &= ~_en_passant(pos)
     boxed = _boxed(pieces, units[0], 0) | _boxed(pieces, units[1], 1)
     return pawns | boxed
+
+
+def _unattacked(pos: Position, units: tuple[int, int], fixed: int, kings: list[int]) -> int:
+    """The units of ``fixed`` left once those that surely break a condition are dropped, until
+    none does: a unit an enemy unit outside ``fixed`` (not the king) attacks through squares
+    outside it, or that the enemy king can come next to (through squares outside ``fixed``
+    that fixed units of the unit's colour do not guard) while none guards it; a pawn whose
+    square ahead is not in ``fixed`` or that could capture an enemy unit now; a piece not
+    boxed in by units of ``fixed``. Such a unit is outside every self-consistent subset of
+    ``fixed`` (its enemy's reach holds these squares), so the fixpoint found from what is
+    left is the same, and most positions need no :func:`.reach.reaches` at all. ``kings``
+    holds part of each king's region (its square at first), grown here in place: a region
+    filled for more fixed units lies in the one for fewer, so each fill goes on from the
+    last."""
+    pieces = pos.pieces
+    pawns = (
+        pieces[PAWN] & ~pawn_attacks(units[1], 1),
+        pieces[8 | PAWN] & ~pawn_attacks(units[0], 0),
+    )
+    while fixed:
+        kept = 0
+        for colour in (0, 1):
+            them = colour ^ 1
+            mine = fixed & units[colour]
+            left = (pawns[colour] & mine & pawn_push(fixed, them)) | _boxed(pieces, mine, colour)
+            if left:
+                left &= ~_attacks(pieces, them, fixed)
+            if left:
+                safe = FULL ^ guards(pieces, mine, colour)
+                kings[them] = fill(kings[them], safe & ~fixed, king_step)
+                left &= ~(king_step(kings[them]) & safe)
+            kept |= left
+        if kept == fixed:
+            return fixed
+        fixed = kept
+    return 0
+
+
+def _attacks(pieces: list[int], colour: int, fixed: int) -> int:
+    """The squares the units of ``colour`` outside ``fixed`` (not the king) attack, sliding
+    through every square outside ``fixed``."""
+    base = colour << 3
+    out = pawn_attacks(pieces[base | PAWN] & ~fixed, colour)
+    bb = pieces[base | KNIGHT] & ~fixed
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        out |= KNIGHT_ATTACKS[low.bit_length() - 1]
+    queens = pieces[base | QUEEN]
+    for lines, kind in ((bishop_attacks, BISHOP), (rook_attacks, ROOK)):
+        bb = (pieces[base | kind] | queens) & ~fixed
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            out |= lines(low.bit_length() - 1, fixed)
+    return out
 
 
 def _en_passant(pos: Position) -> int:
