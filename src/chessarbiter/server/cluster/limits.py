@@ -157,8 +157,8 @@ class RedisCounts:
     async def hold(self, streams: Sequence[tuple[str, int]], scope: MutableMapping[str, Any]
                    ) -> Release | str:
         if not streams or (self.secret and any(
-                key == PASSED_ON.encode() and value == self.secret.encode()
-                for key, value in scope["headers"])):
+                key == PASSED_ON.encode() and secrets.compare_digest(value, self.secret.encode())
+                for key, value in scope["headers"])):  # compared in constant time
             return released  # not limited, or counted by the process passing it on
         args: list[Any] = [self.process, f"{self.prefix}streams:", STREAMS_TTL_MS]
         for key, most in streams:
