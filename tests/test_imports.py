@@ -27,6 +27,7 @@ BACKENDS = {
     "chessarbiter.server.games.pgdb": "psycopg: the server's tables on PostgreSQL",
     "chessarbiter.server.streams.bus": "redis: the cluster's bus (serve --bus redis://)",
     "chessarbiter.server.cluster.lease": "redis: the cluster's game leases",
+    "chessarbiter.server.cluster.limits": "redis: the limits a cluster's processes share",
     "chessarbiter.server.lobby.cluster_lobby": "redis: the cluster's shared lobby",
     "chessarbiter.server.cluster.cluster": "httpx, redis and psycopg: one process of a cluster",
 }
