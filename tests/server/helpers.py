@@ -23,6 +23,7 @@ from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import read_request
@@ -31,11 +32,13 @@ from tests.clock.fake_time import FakeTime
 
 @dataclass
 class InProcess:
-    """A started hub, a client for its app, and the clock its games run on."""
+    """A started hub, a client for its app, the clock its games run on, and the app's
+    services."""
 
     hub: Hub
     client: httpx.AsyncClient
     clock: FakeTime
+    services: Services
 
     async def account(self, name: str, role: Role = Role.PLAYER) -> dict[str, str]:
         """A new account's Authorization header."""
@@ -70,7 +73,7 @@ async def in_process(db: Path, clock: FakeTime | None = None, *,
     transport = httpx.ASGITransport(app=app)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
+            yield InProcess(hub, client, clock, app.state.services)
     finally:
         await hub.stop()
 
@@ -99,10 +102,12 @@ def add_accounts(db: Path, *names: str, role: Role = Role.PLAYER) -> dict[str, s
 
 @dataclass
 class Live:
-    """A real server: its base URL and its hub (running in the server's thread)."""
+    """A real server: its base URL, its hub and its services (running in the server's
+    thread)."""
 
     url: str
     hub: Hub
+    services: Services
 
 
 @contextmanager
@@ -110,7 +115,8 @@ def live_server(db: Path, **settings: Any) -> Iterator[Live]:
     """A real server on a free loopback port, in a thread."""
     config = replace(ServerConfig(db=db), **settings)
     hub = Hub(config)
-    server = uvicorn.Server(uvicorn.Config(create_app(config, hub), log_level="warning",
+    app = create_app(config, hub)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
                                            timeout_graceful_shutdown=2))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -126,7 +132,7 @@ def live_server(db: Path, **settings: Any) -> Iterator[Live]:
     wait()
     assert server.started, "the server did not start"
     try:
-        yield Live(f"http://127.0.0.1:{port}", hub)
+        yield Live(f"http://127.0.0.1:{port}", hub, app.state.services)
     finally:
         server.should_exit = True
         thread.join(10)

@@ -50,7 +50,7 @@ async def cluster_process(dsn: str, bus: str, clock: FakeTime, starts: list[floa
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
+            yield InProcess(hub, client, clock, app.state.services)
     finally:
         await hub.stop()
 

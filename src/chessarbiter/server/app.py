@@ -25,6 +25,7 @@ from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.http.cors import Cors
 from chessarbiter.server.http.failures import (
     api_error,
@@ -36,9 +37,10 @@ from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.http.share import Share
 from chessarbiter.server.limits import Limits
-from chessarbiter.server.lobby.lobby import Lobby
+from chessarbiter.server.lobby.lobby import Lobby, lobby_of
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.tournaments.keeping import InFile, Shared
 from chessarbiter.store.base import StoreError
@@ -98,7 +100,8 @@ class Server:
     (:class:`~chessarbiter.server.cluster.cluster.Forwarding`); the hot routes go straight
     to their endpoints (:class:`~chessarbiter.server.http.fastpath.FastPath`); the rest
     through the Starlette app :attr:`app`, those not about a game taking turns
-    (:class:`~chessarbiter.server.http.share.Share`) (:attr:`state` is its state: ``state.hub``)."""
+    (:class:`~chessarbiter.server.http.share.Share`) (:attr:`state` is its state:
+    ``state.services``, the :class:`~chessarbiter.server.http.services.Services`)."""
 
     def __init__(self, app: Starlette, entry: ASGIApp) -> None:
         self.app = app
@@ -112,7 +115,8 @@ class Server:
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Server:
     """The server: ``hub`` (:func:`open_hub` from ``config`` when not given) starts with the
-    app's lifespan and is ``state.hub``; its routes are the route table's (:data:`API`)
+    app's lifespan; the routes reach it and the other services through ``state.services``
+    (:func:`services`); its routes are the route table's (:data:`API`)
     and the pages'."""
     the_hub = hub or open_hub(config or ServerConfig())
     app = starlette_app(the_hub)
@@ -124,6 +128,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Se
         assert isinstance(the_hub.ownership, Cluster)  # as open_hub made it
         entry = Forwarding(entry, the_hub.ownership, API.game_of)
     return Server(app, entry)
+
+
+def services(hub: Hub) -> Services:
+    """The services of the server over ``hub``, built once for the routes."""
+    return Services(config=hub.config, hub=hub, members=hub.members, loader=hub.loader,
+                    dormant=hub.dormant, limits=hub.limits, fanout=hub.fanout,
+                    presence=Presence(hub.config), db=hub.db, reader=hub.reader,
+                    lobby=lobby_of(hub))
 
 
 def starlette_app(hub: Hub) -> Starlette:
@@ -150,6 +162,6 @@ def starlette_app(hub: Hub) -> Starlette:
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
         ClientDisconnect: client_gone,
         StoreError: database_error, Exception: server_error})
-    app.state.hub = hub
+    app.state.services = services(hub)
     app.state.openapi = api_document()
     return app

@@ -17,6 +17,7 @@ from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import create_app
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.services import Services
 
 T = TypeVar("T")
 START_TIMEOUT_S = 20.0
@@ -30,17 +31,19 @@ def free_port() -> int:
 
 
 class Served:
-    """The server running: its ``base`` URL and its ``hub`` (used on the server's loop).
-    ``port``: a given one (a server restarted where the pages look for it); ``settings``:
-    more of :class:`ServerConfig` (e.g. an injected time source)."""
+    """The server running: its ``base`` URL, its ``hub`` and ``services`` (used on the
+    server's loop). ``port``: a given one (a server restarted where the pages look for
+    it); ``settings``: more of :class:`ServerConfig` (e.g. an injected time source)."""
 
     def __init__(self, db: Path, port: int | None = None, **settings: Any) -> None:
         config = ServerConfig(port=port or free_port(), db=db, **settings)
         self.port = config.port
         self.hub = Hub(config)
         self.base = f"http://127.0.0.1:{config.port}"
+        app = create_app(hub=self.hub)
+        self.services: Services = app.state.services
         self._server = uvicorn.Server(uvicorn.Config(
-            create_app(hub=self.hub), host="127.0.0.1", port=config.port, log_level="warning",
+            app, host="127.0.0.1", port=config.port, log_level="warning",
             timeout_graceful_shutdown=1))  # open streams do not hold a stop
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
