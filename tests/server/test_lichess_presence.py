@@ -64,7 +64,7 @@ def test_gone_then_back_then_gone_and_claimed(tmp_path: Path) -> None:
         state = entry.state()
         assert state["status"] == "timeout" and "winner" not in state
         assert state["termination"]["name"] == "abandoned"
-        stored = await s.hub.db.run(lambda store, conn: store.load(entry.meta.store_id))
+        stored = await s.services.db.run(lambda store, conn: store.load(entry.meta.store_id))
         assert stored.log == entry.game.log  # the claim is an event of the game's log
 
     run(tmp_path, scenario)

@@ -14,10 +14,8 @@ import httpx
 import uvicorn
 
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.app import create_app
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
-from chessarbiter.server.http.services import Services
 
 T = TypeVar("T")
 START_TIMEOUT_S = 20.0
@@ -38,10 +36,10 @@ class Served:
     def __init__(self, db: Path, port: int | None = None, **settings: Any) -> None:
         config = ServerConfig(port=port or free_port(), db=db, **settings)
         self.port = config.port
-        self.hub = Hub(config)
+        self.services = open_services(config)
+        self.hub = self.services.hub
         self.base = f"http://127.0.0.1:{config.port}"
-        app = create_app(hub=self.hub)
-        self.services: Services = app.state.services
+        app = create_app(services=self.services)
         self._server = uvicorn.Server(uvicorn.Config(
             app, host="127.0.0.1", port=config.port, log_level="warning",
             timeout_graceful_shutdown=1))  # open streams do not hold a stop
@@ -73,7 +71,7 @@ class Served:
         self.run(drop())
 
     def arbiter_token(self, name: str = "arbiter") -> str:
-        _, token = self.run(self.hub.members.add(name, Role.ARBITER))
+        _, token = self.run(self.services.members.add(name, Role.ARBITER))
         return token
 
     def post(self, path: str, token: str, **fields: object) -> Any:

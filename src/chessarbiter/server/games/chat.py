@@ -12,10 +12,11 @@ import math
 from typing import Any, Final, Protocol
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.accounts import Account
+from chessarbiter.server.accounts import Account, Members
+from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import shapes
-from chessarbiter.server.games.host import Stored
+from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
@@ -30,9 +31,22 @@ SHOWN: Final = 200
 """The last lines of a room that ``GET .../chat`` answers."""
 
 
-class Chatting(Stored, Protocol):
-    """What the chat uses: the configuration, the database's writer and reader, the
-    accounts, and who is at the board (whose streams a player's line goes to)."""
+class Chatting(Protocol):
+    """What the chat uses (the server's services): the configuration, the database's writer
+    and reader, the accounts, and who is at the board (whose streams a player's line goes
+    to)."""
+
+    @property
+    def config(self) -> ServerConfig: ...
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def reader(self) -> Worker: ...
+
+    @property
+    def members(self) -> Members: ...
 
     @property
     def presence(self) -> Presence: ...

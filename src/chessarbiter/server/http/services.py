@@ -16,6 +16,7 @@ from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.dormant import Dormant
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.loading import Loader
+from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
@@ -27,7 +28,7 @@ class Services:
     """What the routes use: the configuration, the game room, the accounts and browser
     sessions, the games read from the store and those not loaded since the start, the
     limits, the streams' fan-out and who is at the board, the database's writer and reader,
-    and the lobby."""
+    the lobby, and which games this process owns."""
 
     config: ServerConfig
     hub: Hub
@@ -40,6 +41,7 @@ class Services:
     db: Database
     reader: Worker
     lobby: Lobby
+    ownership: Ownership
 
 
 def services_of(request: Request) -> Services:
