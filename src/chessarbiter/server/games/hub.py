@@ -11,12 +11,14 @@ the server is charged to a player (docs/server.md, "Clocks, flags and lag"). A f
 recorded in the same sequence when its timer fires (:mod:`~.flags`): a flag against a side
 that cannot be mated is a draw, Art. 6.9, by the dead-position analysis, which runs in a
 worker thread (:mod:`~.rulings`); an undetermined analysis leaves the game awaiting the
-arbiter's ruling. Beside the sequence: the accounts
-(:class:`~chessarbiter.server.accounts.Members`), the engines' turns (:mod:`~.engines`), the
-games nobody starts (:mod:`~.unstarted`), the keep-alives (:mod:`~.keepalive`) and the games
-read from the store when first asked for or due (:mod:`~.loading`, :mod:`~.dormant`), a
-game not loaded since the start running on from its last event from the start (the time
-the server was down is charged to no one)."""
+arbiter's ruling. Beside the sequence: the engines' turns (:mod:`~.engines`), the games
+nobody starts (:mod:`~.unstarted`) and the keep-alives (:mod:`~.keepalive`). The services it
+uses are given to it when the server is assembled
+(:func:`chessarbiter.server.app.open_services`) and kept private: the database's writer and
+reader, the accounts (:class:`~chessarbiter.server.accounts.Members`), the fan-out of
+streams, and the loader, which reads a game from the store when first asked for or due
+(:mod:`~.loading`, :mod:`~.dormant`), a game not loaded since the start running on from its
+last event from the start (the time the server was down is charged to no one)."""
 
 from __future__ import annotations
 
