@@ -38,7 +38,7 @@ class Loader:
         self.games: dict[str, HubGame] = {}
         """Games in memory: the unfinished games loaded (asked for, due, or created since
         the start) and finished ones asked for since."""
-        self.dormant = Dormant(self.load, now_ms)
+        self.dormant = Dormant(self._wake, now_ms)
         """The unfinished games not loaded since the start."""
         self.ownership: Ownership = SingleProcess()
         """Which games this process owns: all of them, or in a cluster those whose lease it
@@ -51,6 +51,11 @@ class Loader:
         self.make = make
         self.take_over = take_over
         self.play_on = play_on
+
+    async def _wake(self, game_id: str) -> HubGame:
+        """A dormant game due or woken: the one in memory, else read (:meth:`load`)."""
+        entry = self.games.get(game_id)
+        return entry if entry is not None else await self.load(game_id)
 
     async def exists(self, game_id: str) -> bool:
         """Whether there is a game ``game_id``, whichever process of a cluster owns it."""
