@@ -314,8 +314,7 @@ def test_the_server_parts_import_only_downwards_even_for_type_checks() -> None:
 
 def test_nothing_below_the_http_side_imports_the_hub() -> None:
     """The lobby (``LobbyHost``) and the cluster (``ClusterHost``) declare what they need
-    of the hub, the chat and presence use the game room's protocols (``games/host.py``),
-    even for types."""
+    of the hub, the chat what it needs of the services (``Chatting``), even for types."""
     found = imports(SRC)
     assert any(imp.imported == HUB for imp in found)  # the check sees the hub's importers
     assert hub_imports(found) == []

@@ -17,13 +17,13 @@ import httpx
 import uvicorn
 
 from chessarbiter.server.accounts import Role, insert_account
-from chessarbiter.server.app import create_app
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.db import Database
 from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame
-from chessarbiter.server.lobby.lobby import lobby_of
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import read_request
 from tests.clock.fake_time import FakeTime
@@ -31,15 +31,17 @@ from tests.clock.fake_time import FakeTime
 
 @dataclass
 class InProcess:
-    """A started hub, a client for its app, and the clock its games run on."""
+    """A started hub, a client for its app, the clock its games run on, and the app's
+    services."""
 
     hub: Hub
     client: httpx.AsyncClient
     clock: FakeTime
+    services: Services
 
     async def account(self, name: str, role: Role = Role.PLAYER) -> dict[str, str]:
         """A new account's Authorization header."""
-        _, token = await self.hub.members.add(name, role)
+        _, token = await self.services.members.add(name, role)
         return {"Authorization": f"Bearer {token}"}
 
     async def post(self, path: str, headers: dict[str, str] | None = None,
@@ -61,8 +63,9 @@ async def in_process(db: Path, clock: FakeTime | None = None, *,
     seconds)."""
     clock = FakeTime() if clock is None else clock
     config = ServerConfig(db=db, now_ms=clock, **{"timers": False, **settings})
-    hub = Hub(config, database)
-    app = create_app(config, hub)
+    services = open_services(config, database)
+    hub = services.hub
+    app = create_app(services=services)
     began = time.perf_counter()
     await hub.start()
     if starts is not None:
@@ -70,7 +73,7 @@ async def in_process(db: Path, clock: FakeTime | None = None, *,
     transport = httpx.ASGITransport(app=app)
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
+            yield InProcess(hub, client, clock, services)
     finally:
         await hub.stop()
 
@@ -99,18 +102,21 @@ def add_accounts(db: Path, *names: str, role: Role = Role.PLAYER) -> dict[str, s
 
 @dataclass
 class Live:
-    """A real server: its base URL and its hub (running in the server's thread)."""
+    """A real server: its base URL, its hub and its services (running in the server's
+    thread)."""
 
     url: str
     hub: Hub
+    services: Services
 
 
 @contextmanager
 def live_server(db: Path, **settings: Any) -> Iterator[Live]:
     """A real server on a free loopback port, in a thread."""
     config = replace(ServerConfig(db=db), **settings)
-    hub = Hub(config)
-    server = uvicorn.Server(uvicorn.Config(create_app(config, hub), log_level="warning",
+    services = open_services(config)
+    app = create_app(services=services)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
                                            timeout_graceful_shutdown=2))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -126,7 +132,7 @@ def live_server(db: Path, **settings: Any) -> Iterator[Live]:
     wait()
     assert server.started, "the server did not start"
     try:
-        yield Live(f"http://127.0.0.1:{port}", hub)
+        yield Live(f"http://127.0.0.1:{port}", services.hub, services)
     finally:
         server.should_exit = True
         thread.join(10)
@@ -141,8 +147,8 @@ async def queen_ending(hub: Hub) -> HubGame:
     return await hub.create_game(request.game("a", "b"), Seat(), Seat(), source="open")
 
 
-def memory_lobby(hub: Hub) -> MemoryLobby:
-    """The hub's lobby store, in memory (one process)."""
-    store = lobby_of(hub).store
+def memory_lobby(services: Services) -> MemoryLobby:
+    """The lobby's store, in memory (one process)."""
+    store = services.lobby.store
     assert isinstance(store, MemoryLobby)
     return store

@@ -18,8 +18,8 @@ from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
 from chessarbiter.server.accounts import Role
+from chessarbiter.server.app import open_services
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.keepalive import KEEP_FINISHED_S, evict_finished
 from tests.server.helpers import InProcess, in_process, next_line, queen_ending
 
@@ -72,7 +72,7 @@ def test_challenge_accept_then_mate(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = await s.hub.fanout.subscribe_user("bob")
+        events = await s.services.fanout.subscribe_user("bob")
         made = await s.post("/api/challenge/bob", alice,
                             json={"clock.limit": 300, "clock.increment": 3, "color": "white",
                                   "rated": None, "days": None})
@@ -111,7 +111,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        alice_events = await s.hub.fanout.subscribe_user("alice")
+        alice_events = await s.services.fanout.subscribe_user("alice")
         first = (await s.post("/api/challenge/bob", alice, data={"clock.limit": "60"})).json()
         assert json.loads(await next_line(alice_events) or b"")["type"] == "challenge"
         # only the challenged may decline, only the challenger may cancel
@@ -123,7 +123,7 @@ def test_decline_and_cancel(tmp_path: Path) -> None:
         assert declined["type"] == "challengeDeclined"
         assert declined["challenge"]["declineReasonKey"] == "later"  # lichess: the key
         assert (await s.post(f"/api/challenge/{first['id']}/accept", bob)).status_code == 404
-        bob_events = await s.hub.fanout.subscribe_user("bob")
+        bob_events = await s.services.fanout.subscribe_user("bob")
         second = (await s.post("/api/challenge/bob", alice)).json()
         assert json.loads(await next_line(bob_events) or b"")["type"] == "challenge"
         assert (await s.post(f"/api/challenge/{second['id']}/cancel", bob)).status_code == 403
@@ -368,7 +368,7 @@ def test_games_resume_after_a_restart(tmp_path: Path) -> None:
 
     async def second(s: InProcess) -> None:
         game_id = (tmp_path / "id").read_text()
-        assert game_id in s.hub.dormant and game_id not in s.hub.games  # loaded when asked
+        assert game_id in s.services.dormant and game_id not in s.hub.games  # loaded when asked
         entry = await s.game(game_id)
         assert entry.moves == ["e2e4", "e7e5", "g1f3"]
         bob = {"Authorization": (tmp_path / "bob").read_text()}
@@ -400,7 +400,7 @@ def test_the_flag_timer_fires_on_the_loop(tmp_path: Path) -> None:
 
     async def main() -> None:
         config = ServerConfig(db=tmp_path / "games.sqlite")
-        hub = Hub(config)
+        hub = open_services(config).hub
         await hub.start()
         try:
             entry = await queen_ending(hub)

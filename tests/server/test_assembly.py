@@ -1,4 +1,4 @@
-"""The server is assembled once (``open_hub``, which ``create_app`` calls): one process gets
+"""The server is assembled once (``open_services``, which ``create_app`` calls): one process gets
 every game, in-process streams, a lobby and limits in memory; a process of a cluster gets
 its part of the cluster, the streams through Redis, the lobby and the limits' counts in
 Redis. The routes and the game room then use whichever they got, without asking (no branch
@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Final
 
 import pytest
 
-from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 from chessarbiter.server.cluster.limits import RedisCounts
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.ownership import SingleProcess
 from chessarbiter.server.limits import InMemory
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby
-from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.server.streams.fanout import InProcess
@@ -39,6 +39,19 @@ places besides the assembly where it is the implementation's own business: the c
 part, and the opening of the database (which store)."""
 
 
+REACHES_IN: Final = re.compile(
+    r"\b_?hub\.(members|loader|dormant|limits|fanout|db|reader|config)\b")
+"""A service reached through the game room (the hub) rather than given where it is used
+(the app's ``Services``, or the parts a module's constructor takes)."""
+
+
+def reaches_through_the_hub(path: str, text: str) -> list[int]:
+    """The lines of ``text`` (the module at ``path`` below ``server/``) that reach a service
+    through the hub, outside the game room's own package (``games/``)."""
+    return [number for number, line in enumerate(text.splitlines(), 1)
+            if not path.startswith("games/") and REACHES_IN.search(line)]
+
+
 def asks_for_a_cluster(path: str, text: str) -> list[int]:
     """The lines of ``text`` (the module at ``path`` below ``server/``) that branch on
     whether a cluster is on, outside the places allowed."""
@@ -49,32 +62,33 @@ def asks_for_a_cluster(path: str, text: str) -> list[int]:
 
 def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
         tmp_path: Path) -> None:
-    hub = open_hub(ServerConfig(db=tmp_path / "games.sqlite"))
-    assert isinstance(hub.ownership, SingleProcess)
-    assert type(hub.fanout) is InProcess
-    assert isinstance(lobby_of(hub).store, MemoryLobby)
-    assert isinstance(hub.limits.counts, InMemory)
-    assert hub.ownership.owns("anygame")
-    app = create_app(hub=hub)
+    services = open_services(ServerConfig(db=tmp_path / "games.sqlite"))
+    assert isinstance(services.ownership, SingleProcess)
+    assert type(services.fanout) is InProcess
+    assert isinstance(services.lobby.store, MemoryLobby)
+    assert isinstance(services.limits.counts, InMemory)
+    assert services.ownership.owns("anygame")
+    app = create_app(services=services)
     assert not isinstance(app.entry, Forwarding)
 
 
 def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None:
-    # nothing connects before the hub starts: no PostgreSQL or Redis is needed to assemble
+    # nothing connects before the services starts: no PostgreSQL or Redis is needed to assemble
     config = ServerConfig(db="postgresql://nobody@127.0.0.1:1/none",
                           bus="redis://127.0.0.1:1/0", port=8123)
-    hub = open_hub(config)
-    assert isinstance(hub.ownership, Cluster) and hub.ownership.address == "127.0.0.1:8123"
-    assert isinstance(hub.fanout, RedisFanout)
-    assert hub.ownership.bus is hub.fanout.games
-    store = lobby_of(hub).store
-    assert isinstance(store, RedisLobby) and store.bus is hub.fanout.channels
-    assert isinstance(hub.limits.counts, RedisCounts)
-    assert hub.ownership.counts is hub.limits.counts
-    assert hub.limits.counts.now_ms is config.calendar_ms  # the processes share the calendar
-    assert not hub.ownership.owns("anygame")
-    app = create_app(hub=hub)
-    assert isinstance(app.entry, Forwarding) and app.entry.cluster is hub.ownership
+    services = open_services(config)
+    cluster = services.ownership
+    assert isinstance(cluster, Cluster) and cluster.address == "127.0.0.1:8123"
+    assert isinstance(services.fanout, RedisFanout)
+    assert cluster.bus is services.fanout.games
+    store = services.lobby.store
+    assert isinstance(store, RedisLobby) and store.bus is services.fanout.channels
+    assert isinstance(services.limits.counts, RedisCounts)
+    assert cluster.counts is services.limits.counts
+    assert services.limits.counts.now_ms is config.calendar_ms  # the processes share the calendar
+    assert not services.ownership.owns("anygame")
+    app = create_app(services=services)
+    assert isinstance(app.entry, Forwarding) and app.entry.cluster is services.ownership
 
 
 def test_nothing_but_the_assembly_asks_whether_a_cluster_is_on() -> None:
@@ -85,6 +99,41 @@ def test_nothing_but_the_assembly_asks_whether_a_cluster_is_on() -> None:
     assert {"http/board_api.py", "games/hub.py", "tournaments/desk.py"} <= {
         path.relative_to(SERVER).as_posix() for path in modules}
     assert found == []
+
+
+def test_no_module_outside_the_game_room_reaches_a_service_through_the_hub() -> None:
+    modules = sorted(SERVER.rglob("*.py"))
+    found = [f"{name}:{number}" for path in modules
+             for name in [path.relative_to(SERVER).as_posix()]
+             for number in reaches_through_the_hub(name, path.read_text())]
+    assert {"http/board_api.py", "cluster/cluster.py", "lobby/lobby.py",
+            "tournaments/desk.py"} <= {path.relative_to(SERVER).as_posix() for path in modules}
+    assert found == []
+
+
+@pytest.mark.parametrize("line", [
+    "    account = hub.members.accounts.by_token(token)",
+    "        rows = await self.hub.reader.run(read)",
+    "    now = desk.hub.config.now_ms()",
+    "    online = key in self._hub.limits.streams",
+    "    await hub.dormant.wake_due()",
+    "    found = await hub.loader.exists(game_id)",
+    "    queue = await hub.fanout.subscribe_user(account)",
+    "    await hub.db.run(write)",
+])
+def test_the_check_finds_a_service_reached_through_the_hub(line: str) -> None:
+    text = f"async def route(request: Request) -> None:\n{line}\n"
+    assert reaches_through_the_hub("http/board_api.py", text) == [2]
+    assert reaches_through_the_hub("cluster/cluster.py", text) == [2]
+    assert reaches_through_the_hub("games/hub.py", text) == []  # the room's own
+
+
+def test_the_check_leaves_the_game_rooms_own_work_to_the_routes() -> None:
+    text = ("    entry = await services.hub.get(game_id)\n"
+            "    await hub.act(entry, side, make)\n"
+            "    services.members.accounts.by_token(token)\n"
+            "    hub.finish_hooks.append(ended)\n")
+    assert reaches_through_the_hub("http/board_api.py", text) == []
 
 
 @pytest.mark.parametrize("line", [

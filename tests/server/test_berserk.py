@@ -14,7 +14,7 @@ import berserk
 import pytest
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.games.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import Live, add_accounts, live_server
 
@@ -224,7 +224,7 @@ def test_every_board_bot_and_challenge_method(
     assert refused.value.status_code == 400  # arena tournaments only
     for _ in bob.board.stream_game_state(game):
         break  # bob at the board, then gone
-    presence = presence_of(live.hub)
+    presence = live.services.presence
     eventually(lambda: presence.games[game].left_at[Side.BLACK] is not None)
     clock.advance(GONE_MS)  # left once his streams have been closed 5 s
     live.hub.loop.call_soon_threadsafe(presence.look)

@@ -15,27 +15,26 @@ import pytest
 
 from chessarbiter.clock.records import Side
 from chessarbiter.server.accounts import Role, insert_account, select_account
-from chessarbiter.server.app import open_hub
+from chessarbiter.server.app import open_services
 from chessarbiter.server.cluster import cluster as cluster_module
 from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S, Cluster
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.lobby import cluster_lobby
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby, wall_ms
-from chessarbiter.server.lobby.lobby import lobby_of
 from chessarbiter.server.lobby.requests import read_request
 from tests.server.test_cluster import free_port
 from tests.services import fresh_bus, fresh_schema
 
 
 @asynccontextmanager
-async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Hub]:
-    hub = open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
-    await hub.start()
+async def cluster_hub(dsn: str, bus: str) -> AsyncIterator[Services]:
+    services = open_services(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
+    await services.hub.start()
     try:
-        yield hub
+        yield services
     finally:
-        await hub.stop()
+        await services.hub.stop()
 
 
 def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
@@ -43,31 +42,31 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
     dsn, bus = fresh_schema("cluster_accounts"), fresh_bus("cluster_accounts")
 
     async def run() -> None:
-        async with cluster_hub(dsn, bus) as hub:
-            cluster = hub.ownership
+        async with cluster_hub(dsn, bus) as services:
+            cluster = services.ownership
             assert isinstance(cluster, Cluster)
             now = [1000.0]
             cluster.clock = lambda: now[0]
-            account, token, _ = await hub.db.run(  # made by another process
+            account, token, _ = await services.db.run(  # made by another process
                 lambda store, conn: insert_account(conn, "Ann"))
-            assert hub.members.accounts.by_token(token) is None
+            assert services.members.accounts.by_token(token) is None
             await cluster.check_token(token)
-            assert hub.members.accounts.by_token(token) == account
-            await hub.db.run(lambda store, conn: conn.execute(
+            assert services.members.accounts.by_token(token) == account
+            await services.db.run(lambda store, conn: conn.execute(
                 "UPDATE server_accounts SET role = 'arbiter' WHERE id = 'ann'"))
             now[0] += ACCOUNT_CHECK_S - 1
             await cluster.check_token(token)
-            trusted = hub.members.accounts.by_token(token)
+            trusted = services.members.accounts.by_token(token)
             assert trusted is not None and trusted.role is Role.PLAYER
             now[0] += 1
             await cluster.check_token(token)
-            read_again = hub.members.accounts.by_token(token)
+            read_again = services.members.accounts.by_token(token)
             assert read_again is not None and read_again.is_arbiter
-            await hub.db.run(lambda store, conn: conn.execute(
+            await services.db.run(lambda store, conn: conn.execute(
                 "DELETE FROM server_accounts WHERE id = 'ann'"))
             now[0] += ACCOUNT_CHECK_S
             await cluster.check_token(token)
-            assert hub.members.accounts.by_token(token) is None
+            assert services.members.accounts.by_token(token) is None
             assert await cluster.account_named("nobody") is None
             reads = []  # a made-up token costs one database read per ACCOUNT_CHECK_S
 
@@ -78,7 +77,7 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
             monkeypatch.setattr(cluster_module, "select_account", counted)
             for _ in range(3):
                 await cluster.check_token("cha_madeup")
-            assert len(reads) == 1 and hub.members.accounts.by_token("cha_madeup") is None
+            assert len(reads) == 1 and services.members.accounts.by_token("cha_madeup") is None
             now[0] += ACCOUNT_CHECK_S
             await cluster.check_token("cha_madeup")
             assert len(reads) == 2
@@ -91,8 +90,8 @@ def test_a_seek_its_process_stopped_renewing_pairs_with_no_one() -> None:
     request = read_request({"time": "9", "increment": "9"}, minutes=True)
 
     async def run() -> None:
-        async with cluster_hub(dsn, bus) as hub:
-            lobby = lobby_of(hub)
+        async with cluster_hub(dsn, bus) as services:
+            lobby = services.lobby
             store = lobby.store
             assert isinstance(store, RedisLobby)
             kind = store._seeks(request)
@@ -127,8 +126,8 @@ def test_a_pairing_whose_message_was_lost_is_read_from_redis(
     request = read_request({"time": "11", "increment": "11"}, minutes=True)
 
     async def run() -> None:
-        async with cluster_hub(dsn, bus) as hub:
-            lobby = lobby_of(hub)
+        async with cluster_hub(dsn, bus) as services:
+            lobby = services.lobby
             store = lobby.store
             assert isinstance(store, RedisLobby)
             kind = store._seeks(request)

@@ -14,7 +14,7 @@ import asyncio
 import pytest
 
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.cluster.cluster import Cluster
 from chessarbiter.server.cluster.lease import Leases
 from chessarbiter.server.config import ServerConfig
@@ -31,29 +31,29 @@ def test_pairing_leaves_a_game_another_process_took_meanwhile_to_it(
     dsn, bus = fresh_schema("cluster_desk"), fresh_bus("cluster_desk")
 
     async def run() -> None:
-        hub = open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
-        create_app(hub=hub)  # the desk attaches to the hub
-        await hub.start()
+        services = open_services(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False))
+        create_app(services=services)  # the desk attaches to the hub
+        await services.hub.start()
         other = Leases(bus, "10.0.0.2:9000")
         try:
-            director, _ = await hub.members.add("Director", Role.ARBITER)
+            director, _ = await services.members.add("Director", Role.ARBITER)
             for name in ("Ann", "Bob"):
-                await hub.members.add(name)
-            desk = DESKS[hub]
+                await services.members.add(name)
+            desk = DESKS[services.hub]
             number = await desk.create(director, read_settings(
                 {"name": "Open", "system": "roundrobin"}), "5+3", "online")
             for name in ("Ann", "Bob"):
                 await desk.register(number, Registered(name, 1500))
             [board] = await desk.pair(director, number)
             game_id = board.game_id
-            assert game_id is not None and game_id in hub.games
+            assert game_id is not None and game_id in services.hub.games
 
             # another process takes the game over: this one has lost its lease
-            cluster = hub.ownership
+            cluster = services.ownership
             assert isinstance(cluster, Cluster)
             with cluster._lock:
                 lease = cluster.held.pop(game_id)
-            hub.forget(hub.games[game_id])
+            services.hub.forget(services.hub.games[game_id])
             await asyncio.to_thread(cluster.leases.release, lease)
             assert await asyncio.to_thread(other.take, game_id) is not None
 
@@ -66,9 +66,9 @@ def test_pairing_leaves_a_game_another_process_took_meanwhile_to_it(
             # past the last round's games: the tournament's own answer, not a 503
             assert (refused.value.status, refused.value.message) == (
                 400, "pair: all 1 rounds are paired")
-            assert game_id not in hub.games  # left to its owner
+            assert game_id not in services.hub.games  # left to its owner
         finally:
             other.close()
-            await hub.stop()
+            await services.hub.stop()
 
     asyncio.run(run())

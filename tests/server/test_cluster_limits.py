@@ -18,7 +18,7 @@ import pytest
 import redis
 
 from chessarbiter.server import limits
-from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.cluster.limits import PASSED_ON, STREAMS_TTL_MS, RedisCounts
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
@@ -47,16 +47,16 @@ def test_two_processes_share_an_accounts_creations(bus: str) -> None:
     calendar = [1_700_000_000_000]
 
     async def run() -> None:
-        hubs = [open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False,
-                                      calendar_ms=lambda: calendar[0])) for _ in range(2)]
-        apps = [create_app(hub=hub) for hub in hubs]
-        for hub in hubs:
-            await hub.start()
+        processes = [open_services(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False,
+                                           calendar_ms=lambda: calendar[0])) for _ in range(2)]
+        apps = [create_app(services=process) for process in processes]
+        for process in processes:
+            await process.hub.start()
         clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://test") for app in apps]
         try:
-            _, token = await hubs[0].members.add("Alice")
-            await hubs[0].members.add("Bob")
+            _, token = await processes[0].members.add("Alice")
+            await processes[0].members.add("Bob")
             one, two = clients
             for _ in range(CREATIONS_PER_ACCOUNT.count):
                 made = await one.post("/api/challenge/bob", headers=auth(token))
@@ -73,8 +73,8 @@ def test_two_processes_share_an_accounts_creations(bus: str) -> None:
         finally:
             for client in clients:
                 await client.aclose()
-            for hub in hubs:
-                await hub.stop()
+            for process in processes:
+                await process.hub.stop()
 
     asyncio.run(run())
 

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from psycopg.pq import TransactionStatus
 
-from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.cluster.cluster import Cluster
 from chessarbiter.server.cluster.lease import Leases
 from chessarbiter.server.config import ServerConfig
@@ -41,18 +41,18 @@ async def cluster_process(dsn: str, bus: str, clock: FakeTime, starts: list[floa
                           ) -> AsyncIterator[InProcess]:
     """One process of the cluster on ``dsn`` and ``bus``, its games on ``clock``; ``starts``
     gets how long it took to start (after which it listens; seconds)."""
-    hub = open_hub(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False,
+    services = open_services(ServerConfig(db=dsn, bus=bus, port=free_port(), timers=False,
                                 now_ms=clock))
-    app = create_app(hub=hub)
+    app = create_app(services=services)
     began = time.perf_counter()
-    await hub.start()
+    await services.hub.start()
     starts.append(time.perf_counter() - began)
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://test") as client:
-            yield InProcess(hub, client, clock)
+            yield InProcess(services.hub, client, clock, services)
     finally:
-        await hub.stop()
+        await services.hub.stop()
 
 
 def clone(dsn: str, game_id: str, copies: int) -> list[str]:
@@ -106,14 +106,14 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
 
     async def restarted(s: InProcess, ids: list[str], other: Leases) -> None:
         listening = clock.ms
-        cluster = s.hub.ownership
+        cluster = s.services.ownership
         assert isinstance(cluster, Cluster)
-        assert len(s.hub.dormant) == COPIES + 1 and not s.hub.games
+        assert len(s.services.dormant) == COPIES + 1 and not s.hub.games
         assert cluster.held == {}  # nothing claimed at the start
         elsewhere = await asyncio.to_thread(other.take, ids[0])  # the other one plays it
         assert elsewhere is not None
         assert await cluster.sweep() == 0 and not s.hub.games  # nor by the sweep, whose
-        assert len(s.hub.dormant) == COPIES and ids[0] not in s.hub.dormant  # first look
+        assert len(s.services.dormant) == COPIES and ids[0] not in s.services.dormant  # first look
         # forgets the games held elsewhere (nor counts them among this process's games)
         clock.advance(10_000)
         copy = ids[COPIES // 2]
@@ -126,11 +126,11 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
         assert moved.status_code == 200, moved.text
         # the deadlines were kept in PostgreSQL: every other game's flag falls a minute
         # after the process listens, none before
-        assert s.hub.dormant.due(listening + MINUTE - 1) == []
-        due = s.hub.dormant.due(listening + MINUTE)
+        assert s.services.dormant.due(listening + MINUTE - 1) == []
+        due = s.services.dormant.due(listening + MINUTE)
         assert len(due) == COPIES - 1 and copy not in due
         clock.advance(MINUTE)
-        await s.hub.dormant.wake(due[:3])  # as their timers do: claimed, loaded, flagged
+        await s.services.dormant.wake(due[:3])  # as their timers do: claimed, loaded, flagged
         for game_id in due[:3]:
             entry = s.hub.games[game_id]
             assert cluster.owns(game_id) and entry.game.outcome is not None
@@ -140,11 +140,11 @@ def test_a_restarted_cluster_process_claims_nothing_and_loads_games_when_asked()
         # while it holds them, taken over by the sweep once it is gone
         woken, swept = due[3], due[4]
         leases = [await asyncio.to_thread(other.take, g) for g in (woken, swept)]
-        await s.hub.dormant.wake([woken])  # its timer: another process plays it
-        assert woken not in s.hub.dormant and woken not in s.hub.games
+        await s.services.dormant.wake([woken])  # its timer: another process plays it
+        assert woken not in s.services.dormant and woken not in s.hub.games
         await cluster.sweep()
-        assert swept not in s.hub.dormant and swept not in s.hub.games
-        assert len(s.hub.dormant) == COPIES - 6
+        assert swept not in s.services.dormant and swept not in s.hub.games
+        assert len(s.services.dormant) == COPIES - 6
         for lease in leases:
             assert lease is not None
             await asyncio.to_thread(other.release, lease)
@@ -190,9 +190,9 @@ def test_a_game_being_created_is_not_taken_by_another_process_s_sweep() -> None:
     async def both() -> None:
         async with cluster_process(dsn, bus, clock, []) as a, \
                 cluster_process(dsn, bus, clock, []) as b:
-            other = b.hub.ownership
+            other = b.services.ownership
             assert isinstance(other, Cluster)
-            run = a.hub.db.run
+            run = a.services.db.run
 
             async def run_then_sweep(work: Any) -> Any:
                 done = await run(work)
@@ -200,10 +200,10 @@ def test_a_game_being_created_is_not_taken_by_another_process_s_sweep() -> None:
                     swept.append(await other.sweep())  # yet in memory: B sweeps now
                 return done
 
-            a.hub.db.run = run_then_sweep  # type: ignore[method-assign]
+            a.services.db.run = run_then_sweep  # type: ignore[method-assign]
             game_id, alice, bob = await friendly_game(a)
             await play(a, game_id, "e2e4 e7e5", alice, bob)
             assert swept == [0] and game_id not in b.hub.games
-            assert a.hub.ownership.owns(game_id) and not other.owns(game_id)
+            assert a.services.ownership.owns(game_id) and not other.owns(game_id)
 
     asyncio.run(both())

@@ -165,7 +165,7 @@ def test_correspondence_seeks_answer_at_once_and_pair(tmp_path: Path) -> None:
         again = await s.post("/api/board/seek", alice, data={"days": "5"})  # not with herself
         other = await s.post("/api/board/seek", bob, data={"days": "3"})  # not the same game
         assert len({first.json()["id"], again.json()["id"], other.json()["id"]}) == 3
-        await until(lambda: len(memory_lobby(s.hub).seeks) == 3)  # all three wait
+        await until(lambda: len(memory_lobby(s.services).seeks) == 3)  # all three wait
         assert s.hub.games == {}
         joined = await s.post("/api/board/seek", bob, data={"days": "5"})
         valid("post", "/api/board/seek", joined.content)
@@ -280,9 +280,9 @@ def test_a_restarted_server_wakes_its_correspondence_games_at_once(tmp_path: Pat
             assert entry.live.time() == before + HOUR  # the calendar ran on
         clock.advance(2 * DAY)
         async with served(db, clock) as s:
-            assert game_id in s.hub.dormant
-            assert await s.hub.dormant.wake_due() == 1
-            assert game_id not in s.hub.dormant
+            assert game_id in s.services.dormant
+            assert await s.services.dormant.wake_due() == 1
+            assert game_id not in s.services.dormant
             entry = s.hub.games[game_id]
             await until(lambda: entry.over)
             assert entry.state()["status"] == "outoftime"

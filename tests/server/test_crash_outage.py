@@ -14,9 +14,9 @@ from chessarbiter.arbiter.errors import ArbiterError
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock import Side, parse_control
 from chessarbiter.laws.profiles import FIDE_2023, ONLINE, Outage, RuleProfile
+from chessarbiter.server.app import open_services
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.outage import recover
 from chessarbiter.session.live import LiveGame
@@ -147,7 +147,7 @@ def test_the_hub_applies_the_rule_to_every_game_it_resumes(tmp_path: Path) -> No
     config = ServerConfig(db=tmp_path / "games.sqlite", now_ms=wall, timers=False)
 
     async def before() -> dict[str, str]:
-        hub = Hub(config)
+        hub = open_services(config).hub
         await hub.start()
         ids = {}
         for profile in (FIDE_2023, ONLINE):
@@ -163,7 +163,7 @@ def test_the_hub_applies_the_rule_to_every_game_it_resumes(tmp_path: Path) -> No
 
     async def after(ids: dict[str, str]) -> None:
         wall.now += 3_600_000
-        hub = Hub(config)
+        hub = open_services(config).hub
         await hub.start()
         assert not hub.games  # each loaded when first asked for
         board = await hub.get(ids[FIDE_2023.name])

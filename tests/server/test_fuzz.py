@@ -44,12 +44,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Live, dict[
 def snapshot(live: Live) -> Any:
     """Everything a request could change (an engine's game only by existing: its engine
     moves on its own)."""
-    hub = live.hub
+    lobby = memory_lobby(live.services)
     return (
         {gid: (e.meta.source == "ai" or len(e.game.log), e.meta.aborted,
-               e.meta.source == "ai" or e.game.outcome) for gid, e in hub.games.items()},
-        sorted(memory_lobby(hub).challenges), len(memory_lobby(hub).seeks),
-        len(hub.members.accounts),
+               e.meta.source == "ai" or e.game.outcome) for gid, e in live.hub.games.items()},
+        sorted(lobby.challenges), len(lobby.seeks),
+        len(live.services.members.accounts),
     )
 
 

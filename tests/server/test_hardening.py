@@ -68,7 +68,7 @@ def test_a_browser_session_instead_of_the_token(tmp_path: Path) -> None:
         assert me.status_code == 200 and me.json()["username"] == "alice"
         forged = await s.post("/api/challenge/bob", {"Origin": "https://evil.example"})
         assert forged.status_code == 403
-        assert not memory_lobby(s.hub).challenges
+        assert not memory_lobby(s.services).challenges
         made = await s.post("/api/challenge/bob", {"Origin": HERE}, data={"color": "white"})
         assert made.status_code == 200, made.text
         bob = await s.account("carol")

@@ -37,7 +37,7 @@ def test_token_test_and_bot_upgrade(tmp_path: Path) -> None:
         me = (await s.client.get("/api/account", headers=robot)).json()
         assert me["title"] == "BOT"
         # kept: a new hub on the same database reads the account as a BOT
-        assert await s.hub.db.run(lambda store, conn: conn.execute(
+        assert await s.services.db.run(lambda store, conn: conn.execute(
             "SELECT role FROM server_accounts WHERE id = 'robot'").fetchone()[0]) == "bot"
         assert (await s.post("/api/bot/account/upgrade", {})).status_code == 401
 
@@ -95,7 +95,7 @@ def test_decline_reason_key(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        events = await s.hub.fanout.subscribe_user("alice")
+        events = await s.services.fanout.subscribe_user("alice")
         made = (await s.post("/api/challenge/bob", alice)).json()
         await events.get()
         wrong = await s.post(f"/api/challenge/{made['id']}/decline", bob,
@@ -187,7 +187,7 @@ def test_odd_clock_limits_are_refused_clearly(tmp_path: Path) -> None:
             made = await s.post("/api/challenge/bob", alice, data={"clock.limit": limit})
             assert made.json()["timeControl"]["limit"] == int(limit)
             await s.post(f"/api/challenge/{made.json()['id']}/cancel", alice)
-        assert memory_lobby(s.hub).challenges == {} and s.hub.games == {}  # nothing made
+        assert memory_lobby(s.services).challenges == {} and s.hub.games == {}  # nothing made
 
     run(tmp_path, scenario)
 

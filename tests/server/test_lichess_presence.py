@@ -11,7 +11,7 @@ from pathlib import Path
 
 from chessarbiter.clock.records import Side
 from chessarbiter.laws.profiles import ONLINE
-from chessarbiter.server.games.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS
 from chessarbiter.server.streams.lines import Line
 from tests.server.helpers import InProcess
 from tests.server.test_api import friendly_game, play
@@ -34,7 +34,7 @@ def test_gone_then_back_then_gone_and_claimed(tmp_path: Path) -> None:
         game_id, alice, bob = await friendly_game(s, **{"clock.limit": "300"})
         await play(s, game_id, "e2e4 e7e5", alice, bob)
         entry = await s.game(game_id)
-        presence = presence_of(s.hub)
+        presence = s.services.presence
         white, black = asyncio.Queue[Line](), asyncio.Queue[Line]()
         presence.arrive(entry, Side.WHITE, white)
         presence.arrive(entry, Side.BLACK, black)
@@ -64,7 +64,7 @@ def test_gone_then_back_then_gone_and_claimed(tmp_path: Path) -> None:
         state = entry.state()
         assert state["status"] == "timeout" and "winner" not in state
         assert state["termination"]["name"] == "abandoned"
-        stored = await s.hub.db.run(lambda store, conn: store.load(entry.meta.store_id))
+        stored = await s.services.db.run(lambda store, conn: store.load(entry.meta.store_id))
         assert stored.log == entry.game.log  # the claim is an event of the game's log
 
     run(tmp_path, scenario)
@@ -77,8 +77,8 @@ def test_a_player_never_at_the_board_is_not_gone(tmp_path: Path) -> None:
         s.clock.advance(10 * WAIT_MS)
         refused = await s.post(f"/api/board/game/{game_id}/claim-victory", alice)
         assert refused.status_code == 400  # bob never held a stream: he is not gone
-        assert presence_of(s.hub).absent_ms(entry.id, Side.BLACK) == 0
-        assert presence_of(s.hub).state(entry, Side.BLACK) == "absent"  # not arrived
+        assert s.services.presence.absent_ms(entry.id, Side.BLACK) == 0
+        assert s.services.presence.state(entry, Side.BLACK) == "absent"  # not arrived
 
     run(tmp_path, scenario)
 
@@ -88,7 +88,7 @@ def test_no_claim_in_correspondence(tmp_path: Path) -> None:
         game_id, alice, bob = await friendly_game(s, days="3")
         await play(s, game_id, "e2e4 e7e5", alice, bob)
         entry = await s.game(game_id)
-        presence = presence_of(s.hub)
+        presence = s.services.presence
         white, black = asyncio.Queue[Line](), asyncio.Queue[Line]()
         presence.arrive(entry, Side.WHITE, white)
         presence.arrive(entry, Side.BLACK, black)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.games.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS
 from tests.clock.fake_time import FakeTime
 from tests.server.helpers import Live, add_accounts, live_server
 from tests.server.lichess_spec import SPECS, violations
@@ -208,7 +208,7 @@ def test_takebacks_time_and_an_abandoned_game_in_lichess_schemas(
     with httpx.stream("GET", f"{s.url}/api/board/game/stream/{game_id}", timeout=10,
                       headers={"Authorization": f"Bearer {alice}"}) as answer:
         next(answer.iter_lines())  # alice at the board, then gone
-    presence = presence_of(live.hub)
+    presence = live.services.presence
     for _ in range(400):  # until the server has seen her stream close
         if presence.games[game_id].left_at[Side.WHITE] is not None:
             break

@@ -160,7 +160,7 @@ def test_a_challenge_expires(tmp_path: Path) -> None:
         assert (await s.client.get("/api/challenge", headers=bob)).json()["in"] == []
         late = await s.post(f"/api/challenge/{made['id']}/accept", bob)
         assert late.status_code == 404
-        assert not memory_lobby(s.hub).challenges
+        assert not memory_lobby(s.services).challenges
 
     run(tmp_path, scenario)
 
@@ -234,7 +234,7 @@ def test_a_full_disk_answers_503(tmp_path: Path) -> None:
     async def scenario(s: InProcess) -> None:
         alice = await s.account("alice")
         bob = await s.account("bob")
-        await s.hub.db.run(_fill_disk)
+        await s.services.db.run(_fill_disk)
 
         async def accept(n: int) -> httpx.Response:
             made = (await s.post("/api/challenge/bob", alice)).json()
@@ -246,8 +246,9 @@ def test_a_full_disk_answers_503(tmp_path: Path) -> None:
                            "/api/register", data={"username": f"carol{n}"}))):
             assert answer.status_code == 503, answer.text
             assert "database or disk is full" in answer.json()["error"]
-        assert len(memory_lobby(s.hub).challenges) == 1  # the challenge not accepted stays open
-        registered = {a.name for a in s.hub.members.accounts._by_id.values()}
+        # the challenge not accepted stays open
+        assert len(memory_lobby(s.services).challenges) == 1
+        registered = {a.name for a in s.services.members.accounts._by_id.values()}
         assert registered == {"alice", "bob"} | {f"carol{n}" for n in range(len(registered) - 2)}
 
     run(tmp_path, scenario, open_registration=True)
@@ -275,7 +276,7 @@ def test_streams_per_address_and_per_account(proxied: tuple[Live, dict[str, str]
             refused = await client.get(path, headers=here)
             assert refused.status_code == 429 and "per address" in refused.json()["error"]
             await opened.pop().aclose()
-            await _until(lambda: server.hub.limits.streams.get("address:203.0.113.20")
+            await _until(lambda: server.services.limits.streams.get("address:203.0.113.20")
                          == limits.STREAMS_PER_ADDRESS - 1)  # the server saw it go
             again = await _open(client, "GET", path, here)
             assert again.status_code == 200

@@ -18,7 +18,7 @@ from tests.services import fresh_bus, fresh_schema, redis_url
 pytest.importorskip("redis", reason="redis (the Python client) is not installed")
 import redis
 
-from chessarbiter.server.app import create_app, open_hub
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.cluster import Cluster
 from chessarbiter.server.cluster.lease import RENEW_CHUNK, Leases
@@ -111,12 +111,13 @@ def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> N
     dsn, url = fresh_schema("load_relayed"), fresh_bus("load_relayed")
 
     async def run() -> tuple[int, bool, int, bool]:
-        hub = open_hub(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
-        await hub.start()
-        assert isinstance(hub.ownership, Cluster)
-        bus = hub.ownership.bus
+        services = open_services(ServerConfig(db=dsn, bus=url, port=free_port(), timers=False))
+        await services.hub.start()
+        assert isinstance(services.ownership, Cluster)
+        bus = services.ownership.bus
         try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(hub=hub)),
+            app = create_app(services=services)
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                          base_url="http://test") as client:
                 game = (await client.post("/api/challenge/open", json={})).json()
                 white = {"Authorization": f"Bearer {game['secretWhite']}"}
@@ -134,7 +135,7 @@ def test_an_owner_publishes_a_game_only_once_a_relay_asked_for_its_stream() -> N
                     await asyncio.sleep(0.01)
                 return alone, asked, bus.published, bus.relayed(game["id"])
         finally:
-            await hub.stop()
+            await services.hub.stop()
 
     alone, asked, published, relayed = asyncio.run(run())
     assert alone == 0 and not asked

@@ -11,9 +11,8 @@ import httpx
 import pytest
 from starlette.routing import Match, Route
 
-from chessarbiter.server.app import create_app
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.http.routes import ROUTES
 
 PATHS = [  # (method, path, whether it is a hot route)
@@ -51,9 +50,10 @@ def test_a_hot_route_is_the_one_the_router_finds(method: str, path: str, hot: bo
 
 def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Path) -> None:
     async def play(fast: bool) -> list[tuple[int, object]]:
-        hub = Hub(ServerConfig(db=tmp_path / f"{fast}.sqlite", timers=False))
+        services = open_services(ServerConfig(db=tmp_path / f"{fast}.sqlite", timers=False))
+        hub = services.hub
         await hub.start()
-        app = create_app(hub=hub)
+        app = create_app(services=services)
         served = app if fast else app.app  # the whole stack, or the Starlette app alone
         answers: list[tuple[int, object]] = []
         try:
@@ -89,9 +89,10 @@ def test_moves_get_the_same_answers_with_and_without_the_fast_path(tmp_path: Pat
 
 def test_a_stream_ends_when_its_client_goes_away(tmp_path: Path) -> None:
     async def run() -> tuple[list[dict[str, object]], int, bool]:
-        hub = Hub(ServerConfig(db=tmp_path / "g.sqlite", timers=False))
+        services = open_services(ServerConfig(db=tmp_path / "g.sqlite", timers=False))
+        hub = services.hub
         await hub.start()
-        app = create_app(hub=hub)
+        app = create_app(services=services)
         try:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                          base_url="http://test") as client:

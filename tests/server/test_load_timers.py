@@ -9,15 +9,15 @@ import json
 from pathlib import Path
 
 from chessarbiter.arbiter.events import ClocksSet
+from chessarbiter.server.app import open_services
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
 from tests.server.helpers import next_line, queen_ending
 
 
 def test_an_earlier_timer_is_kept_and_the_flag_falls_at_the_later_instant(
         tmp_path: Path) -> None:
     async def main() -> tuple[bool, bool, str, int]:
-        hub = Hub(ServerConfig(db=tmp_path / "games.sqlite"))
+        hub = open_services(ServerConfig(db=tmp_path / "games.sqlite")).hub
         await hub.start()
         try:
             entry = await queen_ending(hub)

@@ -93,7 +93,7 @@ def restart_with(tmp_path: Path, copies: int, limit_s: float) -> None:
 
     async def after(s: InProcess) -> None:
         listening = s.clock.ms
-        assert len(s.hub.dormant) == copies + 1 and not s.hub.games
+        assert len(s.services.dormant) == copies + 1 and not s.hub.games
         s.clock.advance(10_000)
         copy = ids[copies // 2]
         entry = await s.game(copy)  # loaded when asked for: 10 s since the server listens
@@ -102,8 +102,8 @@ def restart_with(tmp_path: Path, copies: int, limit_s: float) -> None:
         moved = await s.post(f"/api/board/game/{copy}/move/g1f3", {"Authorization":
                                                                    found["alice"]})
         assert moved.status_code == 200, moved.text
-        assert s.hub.dormant.due(listening + MINUTE - 1) == []
-        due = s.hub.dormant.due(listening + MINUTE)  # every other game's flag falls then
+        assert s.services.dormant.due(listening + MINUTE - 1) == []
+        due = s.services.dormant.due(listening + MINUTE)  # every other game's flag falls then
         assert len(due) == copies and copy not in due
 
     served(db, before)
@@ -160,9 +160,9 @@ def test_untouched_games_flag_when_due(tmp_path: Path) -> None:
 
     async def after(s: InProcess) -> None:
         s.clock.advance(MINUTE - 1)
-        assert await s.hub.dormant.wake_due() == 0 and not s.hub.games
+        assert await s.services.dormant.wake_due() == 0 and not s.hub.games
         s.clock.advance(1)
-        assert await s.hub.dormant.wake_due() == len(ids) + 1
+        assert await s.services.dormant.wake_due() == len(ids) + 1
         lag = s.hub.games[found["game"]].lag_ms
         assert lag > 0 and s.hub.fire_due() == 0  # the lag allowed, as to a live game
         s.clock.advance(lag)
@@ -201,7 +201,8 @@ def test_a_game_woken_after_its_flag_fell_has_the_lag_allowed(tmp_path: Path,
         async def after(s: InProcess) -> None:
             s.clock.advance(MINUTE + late_ms)
             if restart:
-                assert await s.hub.dormant.wake_due() == 1  # loaded by its timer, then the move
+                # loaded by its timer, then the move
+                assert await s.services.dormant.wake_due() == 1
             moved = await s.post(f"/api/board/game/{found['game']}/move/g1f3",
                                  {"Authorization": found["alice"]})
             entry = await s.game(found["game"])
@@ -228,8 +229,8 @@ def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
         found["game"] = game_id
 
     async def after(s: InProcess) -> None:
-        assert found["game"] in s.hub.dormant
-        assert await s.hub.dormant.wake_due() == 1
+        assert found["game"] in s.services.dormant
+        assert await s.services.dormant.wake_due() == 1
         assert found["game"] in s.hub.games
 
     async def timed(s: InProcess) -> None:  # the game's timer wakes it (due now)
@@ -238,7 +239,7 @@ def test_a_stale_deadline_makes_the_game_due_at_once(tmp_path: Path) -> None:
                 await asyncio.sleep(0)
 
         await asyncio.wait_for(woken(), 30)
-        assert found["game"] not in s.hub.dormant
+        assert found["game"] not in s.services.dormant
 
     served(db, before)
     with sqlite3.connect(db) as conn:
@@ -259,9 +260,9 @@ def test_a_game_nobody_starts_is_aborted_after_a_restart(tmp_path: Path) -> None
 
     async def after(s: InProcess) -> None:
         s.clock.advance(START_TIMEOUT_MS - 1)
-        assert await s.hub.dormant.wake_due() == 0
+        assert await s.services.dormant.wake_due() == 0
         s.clock.advance(1)
-        assert await s.hub.dormant.wake_due() == 1
+        assert await s.services.dormant.wake_due() == 1
         assert s.hub.unstarted.abort_due() == 1
         entry = await s.game(found["game"])
         while not entry.over:
@@ -306,7 +307,7 @@ def test_an_interrupted_board_game_is_loaded_at_once_for_the_arbiter(tmp_path: P
         found["game"] = entry.id
 
     async def after(s: InProcess) -> None:
-        assert await s.hub.dormant.wake_due() == 1
+        assert await s.services.dormant.wake_due() == 1
         entry = s.hub.games[found["game"]]
         assert entry.game.log[-1].kind == "stop-clocks"
         assert entry.live.clocks() == (5 * MINUTE - 10_000, 5 * MINUTE - 10_000)
@@ -342,7 +343,7 @@ def test_the_arbiters_list_loads_only_the_games_he_must_act_on(tmp_path: Path) -
         assert listed["games"][0]["clockRunning"] is False  # stopped for him (S6.12)
         assert set(s.hub.games) == {found["board"]}  # no clock game loaded
         sleeping = {g["id"]: g for g in listed["dormant"]}
-        assert set(sleeping) == {found["game"], *ids} == set(s.hub.dormant.games)
+        assert set(sleeping) == {found["game"], *ids} == set(s.services.dormant.games)
         assert {(g["white"], g["dueInMs"]) for g in sleeping.values()} \
             == {(found["alice"], MINUTE - 1_000)}
 

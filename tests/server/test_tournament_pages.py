@@ -120,7 +120,7 @@ def test_a_round_robin_played_on_the_server(tmp_path: Path) -> None:
             assert entry.game.setup.tags["Round"] == f"1.{board['board']}"
             games[board["board"]] = (board["game"], who[names[0]], who[names[1]])
             for side, name in zip((Side.WHITE, Side.BLACK), names, strict=True):
-                assert (entry, side) in await s.hub.loader.playing(name)
+                assert (entry, side) in await s.services.loader.playing(name)
         assert len(games) == 1
 
         for_round = f"{base}/result"

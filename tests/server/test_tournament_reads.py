@@ -105,7 +105,7 @@ def test_every_change_shows_at_the_next_read(tmp_path: Path,
         players = {p["name"]: p["account"] for p in (await state(s, number))["players"]}
         assert players[late] == late
 
-        store = TournamentStore(Path(s.hub.config.db))  # another program writes to the log
+        store = TournamentStore(Path(s.services.config.db))  # another program writes to the log
         try:
             Tournament.load(store, number).apply(Registered("Outside Entry", 1700))
         finally:

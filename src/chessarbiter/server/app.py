@@ -1,8 +1,9 @@
-"""The server assembled: the hub with its ownership of the games, its fan-out of streams, its
-lobby, its limits and where the tournaments are kept, each chosen once here (one process,
-or its part of a cluster), the ASGI
-application (the route table's routes, the tournaments' and the browser pages, over one
-:class:`Hub` started and stopped with the app) and the production stack in front of it."""
+"""The server assembled: its services, each built once here and given to those that use it
+(:func:`open_services`: the game room, the ownership of the games, the fan-out of streams,
+the lobby, the limits, ...; one process, or its part of a cluster), where the tournaments
+are kept, the ASGI application (the route table's routes, the tournaments' and the browser
+pages, over one :class:`Hub` started and stopped with the app) and the production stack in
+front of it."""
 
 from __future__ import annotations
 
@@ -21,10 +22,13 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from chessarbiter.server import tournaments, web
+from chessarbiter.server.accounts import Members
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
-from chessarbiter.server.games.db import Database
+from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.games.loading import Loader
+from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.http.cors import Cors
 from chessarbiter.server.http.failures import (
     api_error,
@@ -36,16 +40,19 @@ from chessarbiter.server.http.fastpath import FastPath
 from chessarbiter.server.http.guard import BodyLimit, SecurityHeaders
 from chessarbiter.server.http.openapi import document
 from chessarbiter.server.http.routes import ROUTES
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.http.share import Share
 from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
+from chessarbiter.server.lobby.store import LobbyStore
+from chessarbiter.server.streams.fanout import Fanout, InProcess
 from chessarbiter.server.tournaments.keeping import InFile, Shared
 from chessarbiter.store.base import StoreError
 from chessarbiter.store.names import is_postgres
 
 
-def page_routes(hub: Hub) -> list[BaseRoute]:
+def page_routes() -> list[BaseRoute]:
     """The browser pages (chessarbiter.server.web plugs its routes in here)."""
     return web.routes()
 
@@ -68,28 +75,43 @@ async def http_error(request: Request, exc: Exception) -> Response:
                         headers=exc.headers)
 
 
-def open_hub(config: ServerConfig, db: Database | None = None) -> Hub:
-    """The server's hub over ``db`` (made from ``config`` when not given) and its lobby: one
-    process (every game its own, streams, lobby and limits in memory), or with a bus
-    (``config.bus``) this process's part of a cluster (games owned by lease, streams, lobby
-    and limits through Redis)."""
+def open_services(config: ServerConfig, db: Database | None = None) -> Services:
+    """The server's services over ``db`` (made from ``config`` when not given), each built
+    once and given to those that use it: one process (every game its own, streams, lobby
+    and limits in memory), or with a bus (``config.bus``) this process's part of a cluster
+    (games owned by lease, streams, lobby and limits through Redis)."""
+    database = db or Database(config.db)
+    reader = Worker(config.db, "chessarbiter-db-read")
+    members = Members(database)
+    loader = Loader(reader, config.now_ms)
     if config.bus is None:
-        hub = Hub(config, db)
-        Lobby(hub, MemoryLobby(config.now_ms))
-        return hub
-    from chessarbiter.server.cluster.cluster import Cluster
-    from chessarbiter.server.cluster.limits import RedisCounts
-    from chessarbiter.server.lobby.cluster_lobby import RedisLobby
-    from chessarbiter.server.streams.bus import RedisFanout
+        fanout: Fanout = InProcess()
+        limits = Limits(config.now_ms)
+        hub = Hub(config, database, reader, members, loader, fanout)
+        store: LobbyStore = MemoryLobby(config.now_ms)
+    else:
+        from chessarbiter.server.cluster.cluster import Cluster
+        from chessarbiter.server.cluster.limits import RedisCounts
+        from chessarbiter.server.lobby.cluster_lobby import RedisLobby
+        from chessarbiter.server.streams.bus import RedisFanout
 
-    fanout = RedisFanout(config.bus)
-    hub = Hub(config, db, fanout=fanout)
-    address = config.advertise or f"{config.host}:{config.port}"
-    counts = RedisCounts(config.bus, address, config.calendar_ms)
-    hub.limits = Limits(config.calendar_ms, counts)
-    hub.ownership = Cluster(hub, config.bus, fanout, address, counts)
-    Lobby(hub, RedisLobby(config.bus, fanout.channels))
-    return hub
+        redis = RedisFanout(config.bus)
+        fanout = redis
+        address = config.advertise or f"{config.host}:{config.port}"
+        counts = RedisCounts(config.bus, address, config.calendar_ms)
+        limits = Limits(config.calendar_ms, counts)
+        hub = Hub(config, database, reader, members, loader, fanout)
+        cluster = Cluster(hub, config.bus, redis, address, counts, config=config,
+                          db=database, reader=reader, members=members, loader=loader,
+                          limits=limits)
+        loader.ownership = cluster
+        members.elsewhere = cluster.account_named
+        store = RedisLobby(config.bus, redis.channels)
+    return Services(config=config, hub=hub, members=members, loader=loader,
+                    dormant=loader.dormant, limits=limits, fanout=fanout,
+                    presence=Presence(config), db=database, reader=reader,
+                    lobby=Lobby(hub, members, config.now_ms, store),
+                    ownership=loader.ownership)
 
 
 class Server:
@@ -98,7 +120,8 @@ class Server:
     (:class:`~chessarbiter.server.cluster.cluster.Forwarding`); the hot routes go straight
     to their endpoints (:class:`~chessarbiter.server.http.fastpath.FastPath`); the rest
     through the Starlette app :attr:`app`, those not about a game taking turns
-    (:class:`~chessarbiter.server.http.share.Share`) (:attr:`state` is its state: ``state.hub``)."""
+    (:class:`~chessarbiter.server.http.share.Share`) (:attr:`state` is its state:
+    ``state.services``, the :class:`~chessarbiter.server.http.services.Services`)."""
 
     def __init__(self, app: Starlette, entry: ASGIApp) -> None:
         self.app = app
@@ -110,24 +133,26 @@ class Server:
         await self.entry(scope, receive, send)
 
 
-def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Server:
-    """The server: ``hub`` (:func:`open_hub` from ``config`` when not given) starts with the
-    app's lifespan and is ``state.hub``; its routes are the route table's (:data:`API`)
-    and the pages'."""
-    the_hub = hub or open_hub(config or ServerConfig())
-    app = starlette_app(the_hub)
-    entry: ASGIApp = FastPath(app, API.hot, Share(app, API.game_of, writing=the_hub.db.writing,
+def create_app(config: ServerConfig | None = None, services: Services | None = None
+               ) -> Server:
+    """The server: ``services`` (:func:`open_services` from ``config`` when not given), whose
+    game room starts with the app's lifespan; the routes reach them through
+    ``state.services``; its routes are the route table's (:data:`API`) and the pages'."""
+    built = services or open_services(config or ServerConfig())
+    app = starlette_app(built)
+    entry: ASGIApp = FastPath(app, API.hot, Share(app, API.game_of, writing=built.db.writing,
                                                   prompt=web.PLAYING))
-    if the_hub.config.bus is not None:
+    if built.config.bus is not None:
         from chessarbiter.server.cluster.cluster import Cluster, Forwarding
 
-        assert isinstance(the_hub.ownership, Cluster)  # as open_hub made it
-        entry = Forwarding(entry, the_hub.ownership, API.game_of)
+        assert isinstance(built.ownership, Cluster)  # as open_services made it
+        entry = Forwarding(entry, built.ownership, API.game_of)
     return Server(app, entry)
 
 
-def starlette_app(hub: Hub) -> Starlette:
-    """The Starlette app over ``hub``: every route, the guards, the error handlers."""
+def starlette_app(services: Services) -> Starlette:
+    """The Starlette app over ``services``: every route, the guards, the error handlers."""
+    hub = services.hub
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -137,12 +162,13 @@ def starlette_app(hub: Hub) -> Starlette:
         finally:
             await hub.stop()
 
-    tournaments.attach(hub, Shared() if is_postgres(str(hub.config.db))
-                       else InFile(Path(hub.config.db)))
+    config = services.config
+    tournaments.attach(services, Shared() if is_postgres(str(config.db))
+                       else InFile(Path(config.db)))
     routes: list[BaseRoute] = [
         *API.routes(),
         *tournaments.page_routes(),
-        *page_routes(hub),
+        *page_routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[
         Middleware(SecurityHeaders), Middleware(Cors), Middleware(BodyLimit)],
@@ -150,6 +176,6 @@ def starlette_app(hub: Hub) -> Starlette:
         ApiError: api_error, HTTPException: http_error, sqlite3.Error: database_error,
         ClientDisconnect: client_gone,
         StoreError: database_error, Exception: server_error})
-    app.state.hub = hub
+    app.state.services = services
     app.state.openapi = api_document()
     return app

@@ -14,9 +14,8 @@ import httpx
 import uvicorn
 
 from chessarbiter.server.accounts import Role
-from chessarbiter.server.app import create_app
+from chessarbiter.server.app import create_app, open_services
 from chessarbiter.server.config import ServerConfig
-from chessarbiter.server.games.hub import Hub
 
 T = TypeVar("T")
 START_TIMEOUT_S = 20.0
@@ -30,17 +29,19 @@ def free_port() -> int:
 
 
 class Served:
-    """The server running: its ``base`` URL and its ``hub`` (used on the server's loop).
-    ``port``: a given one (a server restarted where the pages look for it); ``settings``:
-    more of :class:`ServerConfig` (e.g. an injected time source)."""
+    """The server running: its ``base`` URL, its ``hub`` and ``services`` (used on the
+    server's loop). ``port``: a given one (a server restarted where the pages look for
+    it); ``settings``: more of :class:`ServerConfig` (e.g. an injected time source)."""
 
     def __init__(self, db: Path, port: int | None = None, **settings: Any) -> None:
         config = ServerConfig(port=port or free_port(), db=db, **settings)
         self.port = config.port
-        self.hub = Hub(config)
+        self.services = open_services(config)
+        self.hub = self.services.hub
         self.base = f"http://127.0.0.1:{config.port}"
+        app = create_app(services=self.services)
         self._server = uvicorn.Server(uvicorn.Config(
-            create_app(hub=self.hub), host="127.0.0.1", port=config.port, log_level="warning",
+            app, host="127.0.0.1", port=config.port, log_level="warning",
             timeout_graceful_shutdown=1))  # open streams do not hold a stop
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
@@ -70,7 +71,7 @@ class Served:
         self.run(drop())
 
     def arbiter_token(self, name: str = "arbiter") -> str:
-        _, token = self.run(self.hub.members.add(name, Role.ARBITER))
+        _, token = self.run(self.services.members.add(name, Role.ARBITER))
         return token
 
     def post(self, path: str, token: str, **fields: object) -> Any:

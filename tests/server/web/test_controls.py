@@ -210,7 +210,7 @@ def test_bad_time_controls_are_refused_alike(served: Served, browser: Browser) -
     assert httpx.post(served.base + "/api/challenge/open", json={"timeControl": "0.25+0"},
                       timeout=10).status_code == 200  # 15 s: lichess' shortest clock
 
-    _, token = served.run(served.hub.members.add("director"))
+    _, token = served.run(served.services.members.add("director"))
     for written in ("", "0.01+0", "100000+0"):
         answer = httpx.post(served.base + "/api/tournament/new", timeout=10,
                             headers={"Authorization": f"Bearer {token}"},

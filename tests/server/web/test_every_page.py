@@ -122,7 +122,7 @@ def api(served: Served, path: str, token: str, **fields: object) -> Any:
 
 def test_the_tournament_pages(served: Served, browser: Browser, see: Seer) -> None:
     names = ("ann", "ben", "cat", "dan")
-    tokens = {name: served.run(served.hub.members.add(name))[1] for name in (*names, "td")}
+    tokens = {name: served.run(served.services.members.add(name))[1] for name in (*names, "td")}
     number = api(served, "/api/tournament/new", tokens["td"], name="Audit open",
                  system="swiss", rounds=3, timeControl="10+5")["id"]
     for name in names:

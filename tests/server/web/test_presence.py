@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.clock.records import Side
-from chessarbiter.server.games.presence import GONE_MS, presence_of
+from chessarbiter.server.games.presence import GONE_MS
 from tests.server.web.seen import Seer, opened
 from tests.server.web.served import Served
 
@@ -53,7 +53,7 @@ def left(served: Served, game_id: str, side: Side) -> None:
     """Wait until the server has seen the side's last stream close (the browser's work)."""
 
     async def seen() -> bool:
-        seats = presence_of(served.hub).games.get(game_id)
+        seats = served.services.presence.games.get(game_id)
         return seats is not None and seats.left_at[side] is not None
 
     deadline = time.monotonic() + 10
@@ -64,7 +64,7 @@ def left(served: Served, game_id: str, side: Side) -> None:
 
 def look(served: Served) -> int:
     async def now() -> int:
-        return presence_of(served.hub).look()
+        return served.services.presence.look()
 
     return served.run(now())
 

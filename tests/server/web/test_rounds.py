@@ -25,7 +25,7 @@ ROUND_WAIT = ("The round has not started: the clocks start when the tournament's
 
 def test_a_round_announced_started_and_ended_by_the_director(
         served: Served, browser: Browser, see: Seer) -> None:
-    tokens = {name: served.run(served.hub.members.add(name))[1]
+    tokens = {name: served.run(served.services.members.add(name))[1]
               for name in ("uma", "vic", "td")}
     number = served.post("/api/tournament/new", tokens["td"], name="Evening rapid",
                  system="double", timeControl="10+5")["id"]  # auto: FIDE rapid

@@ -23,7 +23,7 @@ def shot(page: Page, name: str) -> None:
 
 
 def test_results_entered_in_the_browser(served: Served, browser: Browser) -> None:
-    tokens = {name: served.run(served.hub.members.add(name))[1]
+    tokens = {name: served.run(served.services.members.add(name))[1]
               for name in (*PLAYERS, "org")}
     number = served.post("/api/tournament/new", tokens["org"], name="Spring rapid",
                  system="roundrobin", timeControl="10+5")["id"]
@@ -63,7 +63,7 @@ def test_no_token_in_any_url(served: Served, browser: Browser) -> None:
     address: the API token is in no URL (address bar, history, links), and the game page
     knows the player by the HttpOnly session cookie."""
     names = ("erin", "frank")
-    tokens = {name: served.run(served.hub.members.add(name))[1] for name in (*names, "org2")}
+    tokens = {name: served.run(served.services.members.add(name))[1] for name in (*names, "org2")}
     number = served.post("/api/tournament/new", tokens["org2"], name="Token-free",
                  system="roundrobin", timeControl="10+5")["id"]
     for name in names:

@@ -41,6 +41,7 @@ from chessarbiter.server.accounts import (
     SESSION_COOKIE,
     TOKEN_PREFIX,
     Account,
+    Members,
     hash_secret,
     select_account,
     select_session,
@@ -49,13 +50,16 @@ from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.host import ClusterHost
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
 from chessarbiter.server.cluster.limits import PASSED_ON, RedisCounts
+from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import repository
+from chessarbiter.server.games.db import Database, Worker
+from chessarbiter.server.games.loading import Loader
 from chessarbiter.server.games.meta import GameMeta
 from chessarbiter.server.games.ownership import Fence
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
-from chessarbiter.server.limits import client_address
+from chessarbiter.server.limits import Limits, client_address
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
@@ -99,13 +103,24 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class Cluster:
-    """This process's part of the cluster: the leases it holds on ``hub``'s games (in the
-    Redis at ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and
-    ``address`` (``host:port``) where the others forward requests to it."""
+    """This process's part of the cluster: the leases it holds on the games of ``hub``
+    (the game room, which drops a game another process owns now) (in the Redis at
+    ``bus_url``), the games' bus of ``fanout`` (the streams it relays), and ``address``
+    (``host:port``) where the others forward requests to it. It is given the services it
+    uses: the configuration, the database's writer and reader, the accounts, the loader
+    (the games in memory and the dormant ones) and the limits on streams."""
 
     def __init__(self, hub: ClusterHost, bus_url: str, fanout: RedisFanout, address: str,
-                 counts: RedisCounts, *, ttl_ms: int = TTL_MS) -> None:
+                 counts: RedisCounts, *, config: ServerConfig, db: Database, reader: Worker,
+                 members: Members, loader: Loader, limits: Limits,
+                 ttl_ms: int = TTL_MS) -> None:
         self.hub = hub
+        self.config = config
+        self.db = db
+        self.reader = reader
+        self.members = members
+        self.loader = loader
+        self.limits = limits
         self.address = address
         self.counts = counts
         """The limits' counts shared with the other processes (the hub's limits')."""
@@ -181,7 +196,7 @@ class Cluster:
             self.taking[game_id] = lease  # renewed while the store is fenced (queued writes)
         token = lease.token
         try:
-            await self.hub.db.run(lambda store, conn: _fence(store, store_id, token))
+            await self.db.run(lambda store, conn: _fence(store, store_id, token))
         except ValueError as exc:
             log.error("game %s: cannot be fenced: %s", game_id, exc)
             with self._lock:
@@ -236,7 +251,7 @@ class Cluster:
         if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
             return
         try:
-            found = await self.hub.reader.run(
+            found = await self.reader.run(
                 lambda store, conn: select_account(conn, "token_hash", digest))
         except Exception as exc:  # the database away: what is known stands meanwhile
             log.error("cluster: cannot read an account: %s", exc)
@@ -245,9 +260,9 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now  # an unknown token too: not read again for a while
         if found is None:
-            self.hub.members.accounts.forget(digest)
+            self.members.accounts.forget(digest)
             return
-        self.hub.members.accounts.remember(*found)
+        self.members.accounts.remember(*found)
 
     async def check_session(self, secret: str) -> None:
         """Read the browser session's account from the database unless it was read lately
@@ -258,7 +273,7 @@ class Cluster:
         if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
             return
         try:
-            found = await self.hub.reader.run(
+            found = await self.reader.run(
                 lambda store, conn: select_session(conn, digest))
             if found is not None:
                 await self.account_named(found[0])
@@ -269,20 +284,20 @@ class Cluster:
             self._checked.clear()
         self._checked[digest] = now
         if found is None:
-            self.hub.members.sessions.forget(digest)
+            self.members.sessions.forget(digest)
         else:
-            self.hub.members.sessions.remember(digest, *found)
+            self.members.sessions.remember(digest, *found)
 
     async def account_named(self, name: str) -> Account | None:
         """The account named ``name``, from the database if this process does not know it."""
-        known = self.hub.members.accounts.by_name(name)
+        known = self.members.accounts.by_name(name)
         if known is not None:
             return known
-        found = await self.hub.reader.run(
+        found = await self.reader.run(
             lambda store, conn: select_account(conn, "id", name.lower()))
         if found is None:
             return None
-        self.hub.members.accounts.remember(*found)
+        self.members.accounts.remember(*found)
         self._checked[found[1]] = self.clock()
         return found[0]
 
@@ -291,17 +306,16 @@ class Cluster:
         """The ``game`` objects (as :meth:`HubGame.game_event`) of the unfinished games
         ``account`` plays that are not among ``here`` (read from the shared store: owned by
         another process)."""
-        hub = self.hub
-        rows = await hub.reader.run(lambda store, conn: repository.playing(conn, account))
+        rows = await self.reader.run(lambda store, conn: repository.playing(conn, account))
         found = []
         for game_id, store_id, meta_text in rows:
             if game_id in here:
                 continue
-            entry = hub.games.get(game_id)
+            entry = self.loader.games.get(game_id)
             if entry is None:
                 meta = GameMeta.from_json(meta_text)
-                game = await hub.reader.run(_loader(store_id))
-                entry = HubGame(meta, LiveGame(game, hub.config.now_ms), 0)
+                game = await self.reader.run(_loader(store_id))
+                entry = HubGame(meta, LiveGame(game, self.config.now_ms), 0)
             side = None if entry.over else entry.side_of(account, None)
             if side is not None:
                 found.append(entry.game_event(side))
@@ -336,7 +350,7 @@ class Cluster:
                 loop.call_soon_threadsafe(self._forget, game_id)
 
     def _forget(self, game_id: str) -> None:
-        entry = self.hub.games.get(game_id)
+        entry = self.loader.games.get(game_id)
         if entry is not None and not self.owns(game_id):
             self.hub.forget(entry)
 
@@ -351,10 +365,10 @@ class Cluster:
     async def sweep(self) -> int:
         """Take and resume the unfinished games no process holds (their owner died) but
         those dormant here since the start (loaded when asked for or due); how many."""
-        hub = self.hub
-        rows = await hub.loader.unfinished()
-        free = [row for row in rows if row[0] not in hub.games and row[0] not in hub.dormant]
-        dormant = list(hub.dormant.games)
+        games, dormant_games = self.loader.games, self.loader.dormant
+        rows = await self.loader.unfinished()
+        free = [row for row in rows if row[0] not in games and row[0] not in dormant_games]
+        dormant = list(dormant_games.games)
         if self._dormant_at is None:
             looked, self._dormant_at = dormant, 0
         else:
@@ -367,15 +381,15 @@ class Cluster:
                                           [*(r[0] for r in free), *looked])
         for game_id, held in zip(looked, holders[len(free):], strict=True):
             if held and not self.owns(game_id) and game_id not in self.taking:  # another
-                hub.dormant.pop(game_id)  # process loaded it
+                dormant_games.pop(game_id)  # process loaded it
         count = 0
         for (game_id, store_id), held in zip(free, holders[:len(free)], strict=True):
-            if held or game_id in self.hub.games or self.owns(game_id):
+            if held or game_id in games or self.owns(game_id):
                 continue  # another process holds it, or this one is loading it
             if not await self.claim(game_id, store_id):
                 continue
             try:
-                await self.hub.loader.resume(game_id, store_id)
+                await self.loader.resume(game_id, store_id)
             except ValueError as exc:
                 log.error("game %s cannot be resumed: %s", game_id, exc)
                 continue
@@ -587,15 +601,15 @@ class Forwarding:
         (429 beyond the limits, as a stream served here): the board stream of someone who
         says who he is (a player, it may be) and the spectators' ``MoveStream`` are served
         by the owner and passed on; an anonymous board stream is relayed from the bus."""
-        hub = self.cluster.hub
+        cluster = self.cluster
         token = _token(scope)
         if token is not None:
             await self.cluster.check_token(token)
-        account = None if token is None else hub.members.accounts.by_token(token)
+        account = None if token is None else cluster.members.accounts.by_token(token)
         try:
-            closed = await hub.limits.open_stream(
+            closed = await cluster.limits.open_stream(
                 None if account is None else account.id,
-                client_address(scope, hub.config.behind_proxy), scope)
+                client_address(scope, cluster.config.behind_proxy), scope)
         except ApiError as exc:
             await _json(send, exc.status, {"error": exc.message})
             return

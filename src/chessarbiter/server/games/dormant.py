@@ -74,7 +74,7 @@ class Sleeper:
 
 class Dormant:
     """The unfinished games not loaded since the start, by id and by player; each one is
-    loaded by ``load`` (the hub's ``get``) when it is due (:meth:`sleep`) or woken
+    loaded by ``load`` (the loader's) when it is due (:meth:`sleep`) or woken
     (:meth:`wake`)."""
 
     def __init__(self, load: Callable[[str], Awaitable[object]],

@@ -11,12 +11,14 @@ the server is charged to a player (docs/server.md, "Clocks, flags and lag"). A f
 recorded in the same sequence when its timer fires (:mod:`~.flags`): a flag against a side
 that cannot be mated is a draw, Art. 6.9, by the dead-position analysis, which runs in a
 worker thread (:mod:`~.rulings`); an undetermined analysis leaves the game awaiting the
-arbiter's ruling. Beside the sequence: the accounts
-(:class:`~chessarbiter.server.accounts.Members`), the engines' turns (:mod:`~.engines`), the
-games nobody starts (:mod:`~.unstarted`), the keep-alives (:mod:`~.keepalive`) and the games
-read from the store when first asked for or due (:mod:`~.loading`, :mod:`~.dormant`), a
-game not loaded since the start running on from its last event from the start (the time
-the server was down is charged to no one)."""
+arbiter's ruling. Beside the sequence: the engines' turns (:mod:`~.engines`), the games
+nobody starts (:mod:`~.unstarted`) and the keep-alives (:mod:`~.keepalive`). The services it
+uses are given to it when the server is assembled
+(:func:`chessarbiter.server.app.open_services`) and kept private: the database's writer and
+reader, the accounts (:class:`~chessarbiter.server.accounts.Members`), the fan-out of
+streams, and the loader, which reads a game from the store when first asked for or due
+(:mod:`~.loading`, :mod:`~.dormant`), a game not loaded since the start running on from its
+last event from the start (the time the server was down is charged to no one)."""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import correspondence, repository, shapes
 from chessarbiter.server.games.collector import keep_pauses_short
 from chessarbiter.server.games.db import Database, Worker
-from chessarbiter.server.games.dormant import Dormant, due_line
+from chessarbiter.server.games.dormant import due_line
 from chessarbiter.server.games.engines import Engines
 from chessarbiter.server.games.flags import Flags, flag_fallen, flag_instant
 from chessarbiter.server.games.keepalive import evict_finished, keep_alive
@@ -49,8 +51,7 @@ from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.rulings import Rulings
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.games.unstarted import Unstarted
-from chessarbiter.server.limits import Limits
-from chessarbiter.server.streams.fanout import Fanout, InProcess
+from chessarbiter.server.streams.fanout import Fanout
 from chessarbiter.server.streams.lines import close_queue
 
 log = logging.getLogger(__name__)
@@ -63,22 +64,19 @@ class Hub:
     """The games and the streams of one server (see the module's docstring). Use it on the
     event loop: ``await hub.start()`` ... ``await hub.stop()``."""
 
-    def __init__(self, config: ServerConfig, db: Database | None = None, *,
-                 fanout: Fanout | None = None) -> None:
-        self.config = config
-        self.db = db or Database(config.db)
-        self.reader = Worker(config.db, "chessarbiter-db-read")
+    def __init__(self, config: ServerConfig, db: Database, reader: Worker, members: Members,
+                 loader: Loader, fanout: Fanout) -> None:
+        self._config = config
+        self._db = db
+        self._reader = reader
         """Loads games (and reads what may take long) beside the writer."""
-        self.members = Members(self.db)
-        self.games: dict[str, HubGame] = {}
-        """Games in memory: the unfinished games loaded (asked for, due, or created since
-        the start) and finished ones asked for since."""
-        self.dormant = Dormant(self.get, config.now_ms)
-        """The unfinished games not loaded since the start."""
-        self.loader = Loader(self.reader, self.games, self.dormant, self._entry,
-                             self._take_over, self._resume)
-        self.limits = Limits(config.now_ms)
-        self.fanout: Fanout = InProcess() if fanout is None else fanout
+        self._members = members
+        self._loader = loader
+        loader.serve(self._entry, self._take_over, self._resume)
+        self._dormant = loader.dormant
+        self.games = loader.games
+        """Games in memory (:attr:`~.loading.Loader.games`)."""
+        self._fanout = fanout
         """Where the accounts' events and the games' lines go beyond this process's own
         queues (through Redis in a cluster)."""
         self.flags = Flags(config.timers, self.games, self._owns, self._record_flag)
@@ -98,17 +96,9 @@ class Hub:
         """Awaited last when the hub stops (the lobby's connections closed)."""
 
     @property
-    def ownership(self) -> Ownership:
-        """Which games this process owns: all of them, or in a cluster (``config.bus``) those
-        whose lease it holds (set when the server is assembled,
-        :func:`chessarbiter.server.app.open_hub`); it also knows the accounts made
-        elsewhere."""
-        return self.loader.ownership
-
-    @ownership.setter
-    def ownership(self, ownership: Ownership) -> None:
-        self.loader.ownership = ownership
-        self.members.elsewhere = ownership.account_named
+    def _ownership(self) -> Ownership:
+        """Which games this process owns (the loader's, set when the server is assembled)."""
+        return self._loader.ownership
 
     # -- life --------------------------------------------------------------------------
 
@@ -123,52 +113,52 @@ class Hub:
         game is loaded when asked for or due, :mod:`~.dormant`; in a cluster, by the process
         asked for it, or the first whose timer finds it due)."""
         self._loop = asyncio.get_running_loop()
-        self.db.start(self._loop)
+        self._db.start(self._loop)
         self.engines.start()
         self.rulings.start()
-        await self.db.run(lambda store, conn: self.members.load(conn))
-        await self.fanout.start()
-        await self.ownership.start()
-        rows = await self.reader.run(lambda store, conn: repository.dormant(conn))
-        self.dormant.sleep(rows, self.config.timers)
-        self._tasks = [self.loop.create_task(keep_alive(self.games, self.fanout, self._tick)),
+        await self._db.run(lambda store, conn: self._members.load(conn))
+        await self._fanout.start()
+        await self._ownership.start()
+        rows = await self._reader.run(lambda store, conn: repository.dormant(conn))
+        self._dormant.sleep(rows, self._config.timers)
+        self._tasks = [self.loop.create_task(keep_alive(self.games, self._fanout, self._tick)),
                        self.loop.create_task(keep_pauses_short())]
-        self.ownership.run()
+        self._ownership.run()
 
     async def stop(self) -> None:
         """Stop timers, engines and streams; write what is queued."""
-        self.dormant.stop()
+        self._dormant.stop()
         for task in self._tasks:
             task.cancel()
         for entry in self.games.values():
             entry.stop.set()
             self.flags.cancel(entry)
             entry.close_streams()
-        for queues in self.fanout.user_streams.values():
+        for queues in self._fanout.user_streams.values():
             for queue in queues:
                 close_queue(queue)
         for hook in self.closing_hooks:
             hook()
         self.engines.stop()
         self.rulings.stop()
-        await asyncio.to_thread(self.db.close)
-        await asyncio.to_thread(self.reader.close)
+        await asyncio.to_thread(self._db.close)
+        await asyncio.to_thread(self._reader.close)
         for hook in self.stop_hooks:
             await asyncio.to_thread(hook)
-        await self.ownership.stop()  # the games given up once their writes are stored
-        await self.fanout.stop()
+        await self._ownership.stop()  # the games given up once their writes are stored
+        await self._fanout.stop()
         for closed in self.closed_hooks:
             await closed()
 
     def _tick(self, now: float) -> None:
         """Every second (:func:`~.keepalive.keep_alive`): abort the games nobody started in
         time, drop the finished ones nobody follows."""
-        if self.config.timers:
+        if self._config.timers:
             self.unstarted.abort_due()
         evict_finished(self.games, now, self.forget)
 
     def _owns(self, game_id: str) -> bool:
-        return self.ownership.owns(game_id)
+        return self._ownership.owns(game_id)
 
     # -- accounts' event streams -----------------------------------------------------------
 
@@ -176,7 +166,7 @@ class Hub:
         """Send an event (``gameStart``, ``challenge``, ...) to an account's event streams
         (in a cluster, on every process)."""
         if account is not None:
-            self.fanout.notify(account, ndjson(data))
+            self._fanout.notify(account, ndjson(data))
 
     def _tell(self, entry: HubGame, shape: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         """Send each player's event streams ``shape`` of the game (``gameStart``,
@@ -192,9 +182,9 @@ class Hub:
         """Store a new game with its players and start it (White's clock started where the
         profile says so, unless ``start_clocks`` is false: a tournament round's clocks are
         started by its arbiter); its :class:`HubGame`."""
-        most = self.config.max_games - len(self.dormant)
+        most = self._config.max_games - len(self._dormant)
         if len(self.games) >= most and sum(not e.over for e in self.games.values()) >= most:
-            raise ApiError(503, f"the server plays {self.config.max_games} games at most")
+            raise ApiError(503, f"the server plays {self._config.max_games} games at most")
         public = game_id or new_id()
         while public in self.games:
             public = new_id()
@@ -202,16 +192,16 @@ class Hub:
         def work(store: Any, conn: sqlite3.Connection) -> GameMeta:
             store_id = store.create(game)
             fence(store, store_id)
-            meta = GameMeta(public, store_id, white, black, self.config.calendar_ms(), source,
+            meta = GameMeta(public, store_id, white, black, self._config.calendar_ms(), source,
                             creator, rated)
             repository.insert_game(conn, game, meta)
             return meta
 
-        fence = await self.ownership.reserve(public)
+        fence = await self._ownership.reserve(public)
         try:
-            meta = await self.db.run(work)
+            meta = await self._db.run(work)
         except BaseException:
-            await self.ownership.give_up(public)
+            await self._ownership.give_up(public)
             raise
         entry = self._entry(meta, game)
         self.games[public] = entry
@@ -230,13 +220,13 @@ class Hub:
         (:meth:`~.loading.Loader.load`: ``ApiError`` 404 if there is none,
         :class:`OwnedElsewhere` (503) if another process of a cluster holds it)."""
         entry = self.games.get(game_id)
-        return entry if entry is not None else await self.loader.load(game_id)
+        return entry if entry is not None else await self._loader.load(game_id)
 
     def _entry(self, meta: GameMeta, game: Game) -> HubGame:
-        live = correspondence.live_game(game, meta, self.config)
-        entry = HubGame(meta, live, self.config.lag_for(game.setup.profile))
-        entry.waiting_since = self.config.now_ms()
-        entry.relay = self.fanout.relay_for(meta.id)
+        live = correspondence.live_game(game, meta, self._config)
+        entry = HubGame(meta, live, self._config.lag_for(game.setup.profile))
+        entry.waiting_since = self._config.now_ms()
+        entry.relay = self._fanout.relay_for(meta.id)
         return entry
 
     async def _take_over(self, entry: HubGame) -> HubGame:
@@ -248,7 +238,7 @@ class Hub:
             return self.games[entry.id]
         self.games[entry.id] = entry
         # the former owner's streams may be relayed elsewhere: published until they say so
-        self.fanout.watch(entry.id)
+        self._fanout.watch(entry.id)
         async with entry.sequence:
             events = len(entry.game.log)
             decisions = recover(entry.live)
@@ -273,7 +263,7 @@ class Hub:
         event is durable. In the game's sequence: checked against the game as the previous
         command left it. ``ApiError`` 400 naming the reason if the arbiter rejects it
         (nothing changes), 503 if it could not be stored."""
-        arrival = (side, self.config.now_ms() if arrived is None else arrived)
+        arrival = (side, self._config.now_ms() if arrived is None else arrived)
         entry.arrivals.append(arrival)
         try:
             async with entry.sequence:
@@ -313,7 +303,7 @@ class Hub:
         queued behind one whose event could not be stored finds the game dropped)."""
         if self.games.get(entry.id) is not entry:
             raise ApiError(503, f"game {entry.id}: the game was reloaded; try again")
-        if not self.ownership.owns(entry.id):
+        if not self._ownership.owns(entry.id):
             raise OwnedElsewhere(entry.id, "another process owns it now")
 
     def _record(self, entry: HubGame, decisions: tuple[Decision, ...]) -> asyncio.Future[None]:
@@ -347,8 +337,8 @@ class Hub:
                 done.set_result(None)
 
         if type(event) is Moved:
-            entry.waiting_since = self.config.now_ms()
-        self.db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
+            entry.waiting_since = self._config.now_ms()
+        self._db.append(entry.meta.store_id, event, None if outcome is None else str(outcome),
                        stored, due_line(game, entry.meta))
         if ended:
             entry.stop.set()
@@ -370,7 +360,7 @@ class Hub:
         entry.publish(None)
         entry.subscribers.clear()
         meta = entry.meta
-        self.db.submit(lambda store, conn: repository.finish(conn, meta))
+        self._db.submit(lambda store, conn: repository.finish(conn, meta))
         self._tell(entry, shapes.game_finished)
         for hook in self.finish_hooks:
             hook(entry)
@@ -390,7 +380,7 @@ class Hub:
             raise ApiError(400, f"game {entry.id}: a game can be aborted only before both "
                                 "players have moved; resign or offer a draw")
         meta = entry.meta.aborting()
-        await self.db.run(lambda store, conn: repository.finish(conn, meta))
+        await self._db.run(lambda store, conn: repository.finish(conn, meta))
         entry.publish(entry.aborted(meta))
         entry.stop.set()
         self.flags.cancel(entry)

@@ -22,23 +22,40 @@ from chessarbiter.store.base import StoreError
 
 
 class Loader:
-    """Loads games through ``reader`` into ``games`` (the game room's, in memory): ``make``
-    builds a game's :class:`HubGame`; ``take_over`` plays on with a game this process has
-    just become the owner of (the outage rule, a flag fallen meanwhile), ``play_on`` with
-    one it owned already (dropped from memory)."""
+    """Loads games through ``reader`` into :attr:`games` (the game room's, in memory), and
+    keeps the games not loaded since the start (:attr:`dormant`, loaded here when due).
+    The game room gives it (:meth:`serve`) ``make``, which builds a game's
+    :class:`HubGame`; ``take_over``, which plays on with a game this process has just
+    become the owner of (the outage rule, a flag fallen meanwhile); ``play_on``, with one it
+    owned already (dropped from memory)."""
 
-    def __init__(self, reader: Worker, games: dict[str, HubGame], dormant: Dormant,
-                 make: Callable[[GameMeta, Game], HubGame],
-                 take_over: Callable[[HubGame], Awaitable[HubGame]],
-                 play_on: Callable[[HubGame], None]) -> None:
+    make: Callable[[GameMeta, Game], HubGame]
+    take_over: Callable[[HubGame], Awaitable[HubGame]]
+    play_on: Callable[[HubGame], None]
+
+    def __init__(self, reader: Worker, now_ms: Callable[[], int]) -> None:
         self.reader = reader
-        self.games = games
-        self.dormant = dormant
+        self.games: dict[str, HubGame] = {}
+        """Games in memory: the unfinished games loaded (asked for, due, or created since
+        the start) and finished ones asked for since."""
+        self.dormant = Dormant(self._wake, now_ms)
+        """The unfinished games not loaded since the start."""
+        self.ownership: Ownership = SingleProcess()
+        """Which games this process owns: all of them, or in a cluster those whose lease it
+        holds (set when the server is assembled, :func:`chessarbiter.server.app.open_services`)."""
+
+    def serve(self, make: Callable[[GameMeta, Game], HubGame],
+              take_over: Callable[[HubGame], Awaitable[HubGame]],
+              play_on: Callable[[HubGame], None]) -> None:
+        """Hand the games read to the game room (see the class's docstring)."""
         self.make = make
         self.take_over = take_over
         self.play_on = play_on
-        self.ownership: Ownership = SingleProcess()
-        """Which games this process owns (the hub's)."""
+
+    async def _wake(self, game_id: str) -> HubGame:
+        """A dormant game due or woken: the one in memory, else read (:meth:`load`)."""
+        entry = self.games.get(game_id)
+        return entry if entry is not None else await self.load(game_id)
 
     async def exists(self, game_id: str) -> bool:
         """Whether there is a game ``game_id``, whichever process of a cluster owns it."""

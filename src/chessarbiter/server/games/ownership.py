@@ -1,5 +1,5 @@
 """Which process owns a game, as the game room and the routes ask it: one implementation is
-chosen when the server is assembled (:func:`chessarbiter.server.app.open_hub`): this process
+chosen when the server is assembled (:func:`chessarbiter.server.app.open_services`): this process
 alone (:class:`SingleProcess`), or its part of a cluster
 (:class:`chessarbiter.server.cluster.cluster.Cluster`). Declared here so that the game room
 knows no cluster."""

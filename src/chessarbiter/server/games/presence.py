@@ -22,13 +22,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Final
-from weakref import WeakKeyDictionary
 
 from chessarbiter.arbiter.online import abandonment_wait
 from chessarbiter.clock.records import Side
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games import shapes
-from chessarbiter.server.games.host import Configured
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.streams.lines import Line
 
@@ -179,45 +177,33 @@ def _cancel(timers: list[asyncio.TimerHandle]) -> None:
     timers.clear()
 
 
-_PRESENCE: WeakKeyDictionary[Configured, Presence] = WeakKeyDictionary()
-
-
-def presence_of(hub: Configured) -> Presence:
-    """The hub's :class:`Presence` (made when first asked for)."""
-    found = _PRESENCE.get(hub)
-    if found is None:
-        found = _PRESENCE[hub] = Presence(hub.config)
-    return found
-
-
-def arrive(hub: Configured, entry: HubGame, side: Side | None, queue: Queue) -> Side | None:
+def arrive(at_board: Presence, entry: HubGame, side: Side | None, queue: Queue) -> Side | None:
     """A game stream opened by ``side``'s player (``None``: a spectator): the side counted
     at the board, ``None`` for a spectator or when the game is over."""
     if entry.over or side is None:
         return None
-    presence_of(hub).arrive(entry, side, queue)
+    at_board.arrive(entry, side, queue)
     return side
 
 
-def leave(hub: Configured, entry: HubGame, side: Side | None, queue: Queue) -> None:
+def leave(at_board: Presence, entry: HubGame, side: Side | None, queue: Queue) -> None:
     """A game stream of ``side`` (``None``: a spectator's) closed."""
     if side is not None:
-        presence_of(hub).leave(entry, side, queue)
+        at_board.leave(entry, side, queue)
 
 
-def sides(hub: Configured, entry: HubGame) -> dict[str, str] | None:
+def sides(at_board: Presence, entry: HubGame) -> dict[str, str] | None:
     """Each side's presence (:meth:`Presence.state`) by colour; ``None`` once the game is
     over."""
     if entry.over:
         return None
-    presence = presence_of(hub)
-    return {side.name.lower(): presence.state(entry, side) for side in SIDES}
+    return {side.name.lower(): at_board.state(entry, side) for side in SIDES}
 
 
-def full(hub: Configured, entry: HubGame) -> dict[str, Any]:
+def full(at_board: Presence, entry: HubGame) -> dict[str, Any]:
     """The ``gameFull`` object, with each side's ``presence`` when it is known."""
     data = entry.full()
-    known = sides(hub, entry)
+    known = sides(at_board, entry)
     if known is not None:
         data["presence"] = known
     return data

@@ -28,17 +28,17 @@ from chessarbiter.laws.endings import Result
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import presence, shapes
 from chessarbiter.server.games.dormant import Sleeper
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.table import HubGame, awaits_round_start
 from chessarbiter.server.http import auth
-from chessarbiter.server.http.board_api import fields, hub_of
+from chessarbiter.server.http.board_api import fields
+from chessarbiter.server.http.services import Services, services_of
 from chessarbiter.server.lobby.requests import bool_field, choice_field, int_field, text_field
 
 MAX_ADJUST_MS = 24 * 60 * 60 * 1000
 RESULTS = tuple(r.value for r in Result if r is not Result.BOTH_LOSE)
 
 
-def summary(entry: HubGame, hub: Hub) -> dict[str, Any]:
+def summary(entry: HubGame, services: Services) -> dict[str, Any]:
     """One live game for the arbiter's list (with each player's ``presence`` at the board,
     for the default time of Art. 6.7, and whether it ``awaitsRound``: a tournament game
     whose round its director has not started)."""
@@ -63,7 +63,7 @@ def summary(entry: HubGame, hub: Hub) -> dict[str, Any]:
         else shapes.side_name(game.pending_offer),
         "warnings": list(state.warnings),
         "notes": [text for _, text in state.notes[-5:]],
-        "presence": presence.sides(hub, entry),
+        "presence": presence.sides(services.presence, entry),
         "awaitsRound": entry.meta.source == "tournament" and awaits_round_start(entry),
     }
 
@@ -81,15 +81,16 @@ async def list_games(request: Request) -> Response:
     due by now are loaded (among them every one the arbiter must act on: a ruling awaited,
     clocks stopped by a restart, :func:`~.dormant.due_after`), and the other dormant games
     from their lines of deadlines (``dormant``), none of them loaded."""
-    hub = hub_of(request)
-    auth.require_arbiter(request, hub)
+    services = services_of(request)
+    auth.require_arbiter(request, services)
     every = bool_field(request.query_params, "all")
-    await hub.dormant.wake_due()
-    now = hub.config.now_ms()
+    await services.dormant.wake_due()
+    now = services.config.now_ms()
     return JSONResponse({
-        "games": [summary(e, hub) for e in hub.games.values() if every or not e.over],
+        "games": [summary(e, services) for e in services.loader.games.values()
+                  if every or not e.over],
         "dormant": [sleeping(game_id, sleeper, now)
-                    for game_id, sleeper in hub.dormant.games.items()]})
+                    for game_id, sleeper in services.dormant.games.items()]})
 
 
 def _side(data: Mapping[str, Any]) -> Side:
@@ -177,14 +178,14 @@ DECISIONS: dict[str, Callable[[Mapping[str, Any]], Callable[[int], Event]]] = {
 
 
 async def decide(request: Request) -> Response:
-    hub = hub_of(request)
-    auth.require_arbiter(request, hub)
+    services = services_of(request)
+    auth.require_arbiter(request, services)
     name = request.path_params["decision"]
     maker = DECISIONS.get(name)
     if maker is None:
         raise ApiError(404, f"no arbiter's decision {name[:30]!r}: expected one of "
                             f"{sorted(DECISIONS)}")
-    entry = await hub.get(request.path_params["gameId"])
+    entry = await services.hub.get(request.path_params["gameId"])
     make = maker(await fields(request))
-    decisions = await hub.act(entry, None, make)
+    decisions = await services.hub.act(entry, None, make)
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})

@@ -15,10 +15,10 @@ from starlette.types import Receive, Scope, Send
 from chessarbiter.server.errors import ApiError
 
 if TYPE_CHECKING:
-    from chessarbiter.server.games.hub import Hub
+    from chessarbiter.server.http.services import Services
 
-Handler = Callable[["Hub", Scope, Receive, Send], Awaitable[None]]
-"""An endpoint's work, given the app's hub and the request's ASGI triple."""
+Handler = Callable[["Services", Scope, Receive, Send], Awaitable[None]]
+"""An endpoint's work, given the app's services and the request's ASGI triple."""
 
 JSON_TYPE: Final = (b"content-type", b"application/json")
 NDJSON_TYPE: Final = (b"content-type", b"application/x-ndjson")
@@ -28,7 +28,7 @@ BODY_TYPES: Final = ("application/json", "application/x-www-form-urlencoded")
 
 class Raw:
     """A route's endpoint in plain ASGI (Starlette routes a class instance as an ASGI app):
-    the hub is the app's, and an :class:`ApiError` raised before the answer started is
+    the services are the app's, and an :class:`ApiError` raised before the answer started is
     answered as the app's handler does (``{"error": message}``)."""
 
     def __init__(self, handler: Handler) -> None:
@@ -37,7 +37,7 @@ class Raw:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            await self.handler(scope["app"].state.hub, scope, receive, send)
+            await self.handler(scope["app"].state.services, scope, receive, send)
         except ApiError as exc:
             await send_json(send, {"error": exc.message}, exc.status, exc.headers)
 

@@ -41,7 +41,6 @@ from chessarbiter.notation.san import write_san
 from chessarbiter.server.accounts import SESSION_COOKIE, Account, AccountError, hash_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import chat, presence, shapes
-from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.keepalive import KEEPALIVE_S
 from chessarbiter.server.games.meta import Seat
 from chessarbiter.server.games.table import HubGame, ndjson
@@ -56,6 +55,7 @@ from chessarbiter.server.http.asgi import (
     send_body,
     until_disconnected,
 )
+from chessarbiter.server.http.services import Services, services_of
 from chessarbiter.server.limits import client_address
 from chessarbiter.server.lobby.lobby import (
     account_seat,
@@ -63,7 +63,6 @@ from chessarbiter.server.lobby.lobby import (
     challenge_event,
     challenge_json,
     colours,
-    lobby_of,
     open_challenge_json,
 )
 from chessarbiter.server.lobby.requests import GameRequest, int_field, read_request, text_field
@@ -72,11 +71,6 @@ from chessarbiter.server.streams.lines import close_queue
 NDJSON = "application/x-ndjson"
 OK: dict[str, Any] = {"ok": True}
 MOVE_LENGTH = (4, 5)
-
-
-def hub_of(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
 
 
 def base_url(request: Request) -> str:
@@ -132,24 +126,24 @@ def game_fields(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def address(hub: Hub, scope: Scope) -> str | None:
+def address(services: Services, scope: Scope) -> str | None:
     """The request's address for the per-address limits (:func:`limits.client_address`)."""
-    return client_address(scope, hub.config.behind_proxy)
+    return client_address(scope, services.config.behind_proxy)
 
 
-async def creating(request: Request, hub: Hub, account: Account | None) -> None:
+async def creating(request: Request, services: Services, account: Account | None) -> None:
     """Count a creation by ``account`` (or anonymous) from the request's address; 429
     with ``Retry-After`` beyond the rate limits."""
-    await hub.limits.create(None if account is None else account.id,
-                            address(hub, request.scope))
+    await services.limits.create(None if account is None else account.id,
+                                 address(services, request.scope))
 
 
-async def open_stream(hub: Hub, scope: Scope, account: Account | None
+async def open_stream(services: Services, scope: Scope, account: Account | None
                       ) -> Callable[[], None]:
     """Count a stream opened by ``account`` (or anonymous) from the request's address (429
     beyond the limits); the function that counts it closed."""
-    return await hub.limits.open_stream(None if account is None else account.id,
-                                        address(hub, scope), scope)
+    return await services.limits.open_stream(None if account is None else account.id,
+                                             address(services, scope), scope)
 
 
 class Held(StreamingResponse):
@@ -170,8 +164,8 @@ class Held(StreamingResponse):
 # -- account -------------------------------------------------------------------------
 
 async def get_account(request: Request) -> Response:
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     return JSONResponse({
         **shapes.user(account), "url": f"{base_url(request)}/@/{account.name}",
         "disabled": False, "tosViolation": False,
@@ -180,25 +174,25 @@ async def get_account(request: Request) -> Response:
 
 
 async def get_playing(request: Request) -> Response:
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     count = int_field(request.query_params, "nb", 1, 50) or 9
-    playing = await hub.loader.playing_events(account.id)
+    playing = await services.loader.playing_events(account.id)
     return JSONResponse({"nowPlaying": [shapes.now_playing(g) for g in playing[:count]],
                          "nbMyTurn": sum(1 for g in playing if g["isMyTurn"])})
 
 
 async def register(request: Request) -> Response:
     """Open registration (when configured): a named account and its token."""
-    hub = hub_of(request)
-    if not hub.config.open_registration:
+    services = services_of(request)
+    if not services.config.open_registration:
         raise ApiError(403, "registration is closed on this server")
-    await creating(request, hub, None)
+    await creating(request, services, None)
     name = text_field(await fields(request), "username")
     if not name:
         raise ApiError(400, "username: required")
     try:
-        account, token = await hub.members.add(name)
+        account, token = await services.members.add(name)
     except AccountError as exc:
         raise ApiError(400, f"username: {exc}") from None
     return JSONResponse({"id": account.id, "username": account.name, "token": token})
@@ -208,30 +202,30 @@ async def open_session(request: Request) -> Response:
     """Sign a browser in: the account's API token, sent once (``Authorization: Bearer``),
     opens a session whose HttpOnly cookie the pages act by from then on (the token is
     never in a URL, nor readable by the pages' scripts)."""
-    hub = hub_of(request)
+    services = services_of(request)
     token = auth.bearer(request)
-    found = None if token is None else hub.members.accounts.by_token(token)
+    found = None if token is None else services.members.accounts.by_token(token)
     if found is None:
         raise ApiError(401, "signing in needs an account's API token (Authorization: "
                             "Bearer TOKEN)" if token is None else "no such token")
-    await creating(request, hub, found)
+    await creating(request, services, found)
     response = JSONResponse({"id": found.id, "username": found.name})
-    response.set_cookie(SESSION_COOKIE, await hub.members.open_session(found), path="/",
+    response.set_cookie(SESSION_COOKIE, await services.members.open_session(found), path="/",
                         httponly=True, samesite="strict",
-                        secure=auth.secure(request, hub.config.behind_proxy))
+                        secure=auth.secure(request, services.config.behind_proxy))
     return response
 
 
 async def close_session(request: Request) -> Response:
     """Sign the browser out: its session ends and its cookie is cleared."""
-    hub = hub_of(request)
+    services = services_of(request)
     secret = request.cookies.get(SESSION_COOKIE)
     if secret:
-        auth.check_origin(request, hub)
-        await hub.members.close_session(secret)
+        auth.check_origin(request, services)
+        await services.members.close_session(secret)
     response = JSONResponse(OK)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
-                           secure=auth.secure(request, hub.config.behind_proxy))
+                           secure=auth.secure(request, services.config.behind_proxy))
     return response
 
 
@@ -239,22 +233,22 @@ async def event_stream(request: Request) -> Response:
     """The account's events: its unfinished games and pending challenges first, then
     ``gameStart``, ``gameFinish``, ``challenge``, ``challengeCanceled`` and
     ``challengeDeclined`` as they happen (in a cluster, from every process)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    closed = await open_stream(hub, request.scope, account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    closed = await open_stream(services, request.scope, account)
     try:
-        return await _event_stream(request, hub, account, closed)
+        return await _event_stream(request, services, account, closed)
     except BaseException:
         closed()
         raise
 
 
-async def _event_stream(request: Request, hub: Hub, account: Account,
+async def _event_stream(request: Request, services: Services, account: Account,
                         closed: Callable[[], None]) -> Response:
-    queue = await hub.fanout.subscribe_user(account.id)
-    playing = await hub.loader.playing_events(account.id)
+    queue = await services.fanout.subscribe_user(account.id)
+    playing = await services.loader.playing_events(account.id)
     first = [ndjson(shapes.game_started(game)) for game in playing]
-    incoming, _ = await lobby_of(hub).pending_for(account)
+    incoming, _ = await services.lobby.pending_for(account)
     first += [ndjson(challenge_event("challenge", c, base_url(request))) for c in incoming]
 
     async def lines() -> AsyncIterator[bytes]:
@@ -267,7 +261,7 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
                     return
                 yield update
         finally:
-            await hub.fanout.unsubscribe_user(account.id, queue)
+            await services.fanout.unsubscribe_user(account.id, queue)
 
     return Held(lines(), closed)
 
@@ -277,46 +271,46 @@ async def _event_stream(request: Request, hub: Hub, account: Account,
 async def create_challenge(request: Request) -> Response:
     """Challenge an account; with ``acceptByToken`` (the opponent's token), the challenge
     is accepted at once and the game starts (lichess')."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    await creating(request, hub, account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    await creating(request, services, account)
     username = request.path_params["username"]
     data = await fields(request)
     game = read_request(game_fields(data))
     accepting = text_field(data, "acceptByToken")
     opponent = None
     if accepting:
-        opponent = hub.members.accounts.by_token(accepting)
+        opponent = services.members.accounts.by_token(accepting)
         if opponent is None or opponent.name.lower() != username.lower():
             raise ApiError(400, f"acceptByToken: not the token of {username[:40]!r}")
-    challenge = await lobby_of(hub).challenge(account, username, game, base_url(request))
+    challenge = await services.lobby.challenge(account, username, game, base_url(request))
     if opponent is not None:
-        await lobby_of(hub).accept(challenge.id, opponent)
+        await services.lobby.accept(challenge.id, opponent)
     return JSONResponse(challenge_json(challenge, base_url(request)))
 
 
 async def list_challenges(request: Request) -> Response:
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    incoming, outgoing = await lobby_of(hub).pending_for(account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    incoming, outgoing = await services.lobby.pending_for(account)
     url = base_url(request)
     return JSONResponse({"in": [challenge_json(c, url) for c in incoming],
                          "out": [challenge_json(c, url) for c in outgoing]})
 
 
 async def accept_challenge(request: Request) -> Response:
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    await creating(request, hub, account)
-    await lobby_of(hub).accept(request.path_params["challengeId"], account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    await creating(request, services, account)
+    await services.lobby.accept(request.path_params["challengeId"], account)
     return JSONResponse(OK)
 
 
 async def decline_challenge(request: Request) -> Response:
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     reason = decline_reason(text_field(await fields(request), "reason") or "generic")
-    await lobby_of(hub).decline(request.path_params["challengeId"], account, reason,
+    await services.lobby.decline(request.path_params["challengeId"], account, reason,
                       base_url(request))
     return JSONResponse(OK)
 
@@ -332,19 +326,19 @@ def decline_reason(text: str) -> str:
 async def cancel_challenge(request: Request) -> Response:
     """Cancel one's open challenge; once accepted, abort its game (lichess'), which only a
     game not yet begun allows (both players not having moved)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     challenge_id = request.path_params["challengeId"]
     try:
-        await lobby_of(hub).cancel(challenge_id, account, base_url(request))
+        await services.lobby.cancel(challenge_id, account, base_url(request))
     except ApiError as refused:
-        if refused.status != 404 or not await hub.loader.exists(challenge_id):
+        if refused.status != 404 or not await services.loader.exists(challenge_id):
             raise
-        entry = await hub.get(challenge_id)
+        entry = await services.hub.get(challenge_id)
         side = entry.side_of(account.id, None)
         if side is None:
             raise
-        await hub.abort(entry, side)
+        await services.hub.abort(entry, side)
     return JSONResponse(OK)
 
 
@@ -359,20 +353,20 @@ async def berserk(request: Request) -> Response:
 async def open_challenge(request: Request) -> Response:
     """An open challenge (anyone, even without a token): the game is made at once, with a
     link and a game secret for each side."""
-    hub = hub_of(request)
-    account = auth.account(request, hub)
+    services = services_of(request)
+    account = auth.account(request, services)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    await creating(request, hub, account)
+    await creating(request, services, account)
     game_request = read_request(game_fields(await fields(request)))
     seats: dict[Side, Seat] = {}
     secrets: dict[Side, str] = {}
     for side in (Side.WHITE, Side.BLACK):
         seats[side], secrets[side] = anonymous_seat()
     game = game_request.game("Anonymous", "Anonymous")
-    entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="open",
-                                  creator=None if account is None else account.id,
-                                  rated=False)
+    entry = await services.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
+                                           source="open", rated=False,
+                                           creator=None if account is None else account.id)
     urls: dict[Side | None, str] = {side: game_url(request, entry.id, secrets[side])
                                     for side in (Side.WHITE, Side.BLACK)}
     urls[None] = game_url(request, entry.id)
@@ -382,19 +376,19 @@ async def open_challenge(request: Request) -> Response:
 async def challenge_ai(request: Request) -> Response:
     """A game against the built-in engine at ``level`` (1-10) or a configured engine
     (``engine``, by name); anonymous players get the game secret."""
-    hub = hub_of(request)
-    account = auth.account(request, hub)
+    services = services_of(request)
+    account = auth.account(request, services)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    await creating(request, hub, account)
+    await creating(request, services, account)
     data = await fields(request)
     game_request = read_request(game_fields(data))
     engine_name = text_field(data, "engine")
     level = int_field(data, "level", 1, 10)
     if engine_name:
-        if engine_name not in hub.config.engines:
+        if engine_name not in services.config.engines:
             raise ApiError(400, f"engine: {engine_name[:40]!r} is not one of "
-                                f"{sorted(hub.config.engines)}")
+                                f"{sorted(services.config.engines)}")
         engine = Seat(engine_name, engine=engine_name)
     else:
         level = level or 3
@@ -407,8 +401,9 @@ async def challenge_ai(request: Request) -> Response:
         human = account_seat(account)
     seats = {mine: human, theirs: engine}
     game = game_request.game(seats[Side.WHITE].name, seats[Side.BLACK].name)
-    entry = await hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK], source="ai",
-                                  creator=None if account is None else account.id)
+    entry = await services.hub.create_game(game, seats[Side.WHITE], seats[Side.BLACK],
+                                           source="ai",
+                                           creator=None if account is None else account.id)
     return JSONResponse(shapes.ai_game(game, entry.meta, len(entry.moves), mine, secret,
                                        game_url(request, entry.id, secret)), status_code=201)
 
@@ -418,19 +413,19 @@ async def seek(request: Request) -> Response:
     with the game (``gameId``, ``color``, and for an anonymous seeker ``secret`` and
     ``url``) and the end of the response. A seek by an account also gets ``gameStart`` on
     its event stream."""
-    hub = hub_of(request)
-    account = auth.account(request, hub)
+    services = services_of(request)
+    account = auth.account(request, services)
     if account is None and auth.bearer(request) is not None:
         raise ApiError(401, "no such token")
-    await creating(request, hub, account)
+    await creating(request, services, account)
     game_request = read_request(game_fields(await fields(request)), minutes=True)
     if deadline_ms(game_request.control) is not None:  # days per move
-        return correspondence_seek(hub, account, game_request)
-    closed = await open_stream(hub, request.scope, account)
+        return correspondence_seek(services, account, game_request)
+    closed = await open_stream(services, request.scope, account)
 
     async def lines() -> AsyncIterator[bytes]:
         yield b"\n"
-        pairing = asyncio.ensure_future(lobby_of(hub).seek(account, game_request))
+        pairing = asyncio.ensure_future(services.lobby.seek(account, game_request))
         try:
             while not (await asyncio.wait({pairing}, timeout=KEEPALIVE_S))[0]:
                 yield b"\n"  # lichess' keep-alive line while the seek waits
@@ -445,42 +440,45 @@ async def seek(request: Request) -> Response:
     return Held(lines(), closed)
 
 
-def correspondence_seek(hub: Hub, account: Account | None, game_request: GameRequest
-                        ) -> Response:
+def correspondence_seek(services: Services, account: Account | None,
+                        game_request: GameRequest) -> Response:
     """A correspondence seek (``days``), as lichess answers it: at once, with the seek's id;
     the game comes on the event stream. 401 without an account (no stream to tell)."""
     if account is None:
         raise ApiError(401, "a correspondence seek needs an account: its game is announced "
                             "on the account's event stream")
-    return JSONResponse({"id": lobby_of(hub).post_seek(account, game_request)})
+    return JSONResponse({"id": services.lobby.post_seek(account, game_request)})
 
 
 # -- games -----------------------------------------------------------------------------
 
-def _player_side(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side | None:
+def _player_side(services: Services, scope: Scope, receive: Receive, entry: HubGame
+                 ) -> Side | None:
     """The side of a game stream's holder; ``None`` for a spectator (no player's
     credentials) or once the game is over."""
     if entry.over:
         return None
     with contextlib.suppress(ApiError):  # not a player: a spectator
-        return auth.player_side(Request(scope, receive), hub, entry)
+        return auth.player_side(Request(scope, receive), services, entry)
     return None
 
 
-async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
+async def _game_stream(services: Services, scope: Scope, receive: Receive, send: Send) -> None:
     """``gameFull`` (with the players' ``presence``), then a ``gameState`` line after every
     event (and empty keep-alive lines); to a player (by token, game secret or browser
     session), ``opponentGone`` lines (:mod:`presence`). The stream ends after the game
     does, or when the client goes away. Anyone may watch."""
-    entry = await hub.get(scope["path_params"]["gameId"])
+    entry = await services.hub.get(scope["path_params"]["gameId"])
     token = bearer(scope)
-    auth.known_token(token, hub, entry)
-    closed = await hub.limits.open_stream(
-        None if token is None else _account_id(hub, token), address(hub, scope), scope)
+    auth.known_token(token, services, entry)
+    closed = await services.limits.open_stream(
+        None if token is None else _account_id(services, token), address(services, scope),
+        scope)
     queue = entry.subscribe()
-    side = presence.arrive(hub, entry, _player_side(hub, scope, receive, entry), queue)
+    side = presence.arrive(services.presence, entry,
+                           _player_side(services, scope, receive, entry), queue)
     try:
-        first = ndjson(presence.full(hub, entry))
+        first = ndjson(presence.full(services.presence, entry))
         over = entry.over
         await send({"type": "http.response.start", "status": 200, "headers": [NDJSON_TYPE]})
         await send({"type": "http.response.body", "body": first, "more_body": not over})
@@ -496,23 +494,23 @@ async def _game_stream(hub: Hub, scope: Scope, receive: Receive, send: Send) -> 
         await send({"type": "http.response.body", "body": b""})
     finally:
         entry.unsubscribe(queue)
-        presence.leave(hub, entry, side, queue)
+        presence.leave(services.presence, entry, side, queue)
         closed()
 
 
-def token_side(hub: Hub, entry: HubGame, token: str | None) -> Side | None:
+def token_side(services: Services, entry: HubGame, token: str | None) -> Side | None:
     """The side the holder of ``token`` plays (an account's token or the game secret)."""
     if token is None:
         return None
     known = entry.secrets.get(token)
     if known is not None:
         return known
-    account = hub.members.accounts.by_token(token)
+    account = services.members.accounts.by_token(token)
     return entry.side_of(None if account is None else account.id, hash_secret(token))
 
 
-def _account_id(hub: Hub, token: str) -> str | None:
-    found = hub.members.accounts.by_token(token)
+def _account_id(services: Services, token: str) -> str | None:
+    found = services.members.accounts.by_token(token)
     return None if found is None else found.id
 
 
@@ -524,14 +522,14 @@ async def game_json(request: Request) -> Response:
     moves in UCI (``legalMoves``), the moves played in SAN (``san``) and the side of the
     requester (``you``) if a player (a cluster's process relaying the game's stream asks
     for its first line here)."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["gameId"])
     data = entry.full()
     data["legalMoves"] = entry.game.legal_moves() if not entry.over else []
     data["san"] = san_moves(entry)
     data["you"] = None
     with contextlib.suppress(ApiError):  # not a player: a spectator
-        data["you"] = shapes.side_name(auth.player_side(request, hub, entry))
+        data["you"] = shapes.side_name(auth.player_side(request, services, entry))
     return JSONResponse(data)
 
 
@@ -546,24 +544,24 @@ def san_moves(entry: HubGame) -> list[str]:
     return found
 
 
-async def _player(request: Request) -> tuple[Hub, HubGame, Side]:
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
-    return hub, entry, auth.player_side(request, hub, entry)
+async def _player(request: Request) -> tuple[Services, HubGame, Side]:
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["gameId"])
+    return services, entry, auth.player_side(request, services, entry)
 
 
 async def _act(request: Request, make: Callable[[Side, HubGame], Callable[[int], Event]]
                ) -> Response:
-    arrived = hub_of(request).config.now_ms()  # stamped on arrival, whatever it waits for
-    hub, entry, side = await _player(request)
-    decisions = await hub.act(entry, side, make(side, entry), arrived)
+    arrived = services_of(request).config.now_ms()  # stamped on arrival, whatever it waits for
+    services, entry, side = await _player(request)
+    decisions = await services.hub.act(entry, side, make(side, entry), arrived)
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
 
 
-async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
+async def _move(services: Services, scope: Scope, receive: Receive, send: Send) -> None:
     """Play a move (UCI), optionally offering a draw (``?offeringDraw=true``; with the
     opponent's offer pending, it agrees to the draw instead)."""
-    arrived = hub.config.now_ms()  # stamped on arrival, whatever it waits for
+    arrived = services.config.now_ms()  # stamped on arrival, whatever it waits for
     params = scope["path_params"]
     text = params["move"]
     if not (len(text) in MOVE_LENGTH and text.isascii() and text.isalnum()):
@@ -572,21 +570,21 @@ async def _move(hub: Hub, scope: Scope, receive: Receive, send: Send) -> None:
     if offering not in ("true", "false"):
         raise ApiError(400, f"offeringDraw: expected true or false, not {offering[:20]!r}")
     uci, offer = text.lower(), offering == "true"
-    entry = await hub.get(params["gameId"])
-    side = _seat(hub, scope, receive, entry)
+    entry = await services.hub.get(params["gameId"])
+    side = _seat(services, scope, receive, entry)
     decisions = None
     if offer and entry.game.pending_offer is side.opponent:
         # lichess' "offer or agree to a draw": the player agrees, and the game is drawn
         # before the move (which would have declined it: F23 9.1.2.1, S9.1; Art. 5.2.3);
         # where the arbiter allows no agreement yet (5.2.3), the move is played, offering
         try:
-            decisions = await hub.act(entry, side, lambda at: OfferAccepted(at, side),
+            decisions = await services.hub.act(entry, side, lambda at: OfferAccepted(at, side),
                                        arrived)
         except ApiError as refused:
             if refused.status != 400:
                 raise
     if decisions is None:
-        decisions = await hub.act(entry, side, lambda at: Moved(at, side, uci, offer),
+        decisions = await services.hub.act(entry, side, lambda at: Moved(at, side, uci, offer),
                                   arrived)
     await send_body(send, NO_NOTES if not decisions else encode_json(
         {"ok": True, "notes": shapes.notes(decisions)}))
@@ -597,7 +595,7 @@ move = Raw(_move)
 NO_NOTES = encode_json({"ok": True, "notes": []})
 
 
-def _seat(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side:
+def _seat(services: Services, scope: Scope, receive: Receive, entry: HubGame) -> Side:
     """The side the sender plays (:func:`auth.player_side`); a Bearer token that is the
     game's secret is remembered by the game, so that it is hashed once, not every move."""
     token = bearer(scope)
@@ -605,7 +603,7 @@ def _seat(hub: Hub, scope: Scope, receive: Receive, entry: HubGame) -> Side:
         known = entry.secrets.get(token)
         if known is not None:
             return known
-    side = auth.player_side(Request(scope, receive), hub, entry)
+    side = auth.player_side(Request(scope, receive), services, entry)
     if token is not None and entry.meta.seat(side).secret_hash == hash_secret(token):
         entry.secrets[token] = side
     return side
@@ -634,8 +632,8 @@ async def resign(request: Request) -> Response:
 
 
 async def abort(request: Request) -> Response:
-    hub, entry, side = await _player(request)
-    await hub.abort(entry, side)
+    services, entry, side = await _player(request)
+    await services.hub.abort(entry, side)
     return JSONResponse(OK)
 
 
@@ -673,17 +671,18 @@ async def takeback(request: Request) -> Response:
     if answer not in ("yes", "true", "no", "false"):
         raise ApiError(400, f"takeback/{answer[:20]}: expected yes or no")
 
-    hub, entry, side = await _player(request)
+    services, entry, side = await _player(request)
     if answer in ("no", "false"):
-        decisions = await hub.act(entry, side, lambda at: TakebackDeclined(at, side))
+        decisions = await services.hub.act(entry, side, lambda at: TakebackDeclined(at, side))
     elif entry.game.pending_takeback is side.opponent:
-        decisions = await hub.act(entry, side, lambda at: TakebackAccepted(at, side))
+        decisions = await services.hub.act(entry, side, lambda at: TakebackAccepted(at, side))
     else:
-        decisions = await hub.act(entry, side, lambda at: TakebackProposed(at, side))
+        decisions = await services.hub.act(entry, side, lambda at: TakebackProposed(at, side))
         engine = side.opponent
         if entry.meta.seat(engine).engine is not None and \
                 entry.game.pending_takeback is side:  # an engine agrees, as lichess' AI
-            decisions += await hub.act(entry, engine, lambda at: TakebackAccepted(at, engine))
+            decisions += await services.hub.act(entry, engine,
+                                                lambda at: TakebackAccepted(at, engine))
     return JSONResponse({"ok": True, "notes": shapes.notes(decisions)})
 
 
@@ -699,7 +698,7 @@ async def claim_draw(request: Request) -> Response:
 
 
 async def _claim_abandoned(request: Request, draw: bool) -> Response:
-    at_board = presence.presence_of(hub_of(request))
+    at_board = services_of(request).presence
     return await _act(request, lambda side, entry: lambda at: AbandonmentClaimed(
         at, side, at_board.absent_ms(entry.id, side.opponent), draw))
 
@@ -723,16 +722,16 @@ async def add_time(request: Request) -> Response:
 
 async def export(request: Request) -> Response:
     """The game's scoresheet as PGN (``Accept: application/json``: lichess' game JSON)."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["gameId"])
     game = entry.game
     pgn = to_pgn(game)
     if "application/json" in request.headers.get("accept", ""):
         data = shapes.exported(game, entry.meta, entry.moves, pgn)
         rooms: tuple[str, ...] = ("spectator",)  # and the players' room to its players
         with contextlib.suppress(ApiError):
-            auth.player_side(request, hub, entry)
+            auth.player_side(request, services, entry)
             rooms = ("player", "spectator")
-        data["chat"] = await chat.exported(hub, entry, rooms)
+        data["chat"] = await chat.exported(services, entry, rooms)
         return JSONResponse(data)
     return PlainTextResponse(pgn, media_type="application/x-chess-pgn")

@@ -14,7 +14,8 @@ from chessarbiter.server.games import chat, shapes
 from chessarbiter.server.games.table import ndjson
 from chessarbiter.server.http import auth
 from chessarbiter.server.http.asgi import encode_json
-from chessarbiter.server.http.board_api import OK, fields, hub_of
+from chessarbiter.server.http.board_api import OK, fields
+from chessarbiter.server.http.services import services_of
 from chessarbiter.server.limits import Buckets
 from chessarbiter.server.lobby.requests import text_field
 
@@ -32,7 +33,7 @@ async def token_test(request: Request) -> Response:
     tokens = [t.strip() for t in body.split(",") if t.strip()]
     if len(tokens) > MAX_TOKENS:
         raise ApiError(400, f"{len(tokens)} tokens: at most {MAX_TOKENS}")
-    accounts = hub_of(request).members.accounts
+    accounts = services_of(request).members.accounts
     found: dict[str, Any] = {}
     for token in tokens:
         account = accounts.by_token(token)
@@ -44,30 +45,30 @@ async def token_test(request: Request) -> Response:
 async def admin_tokens(request: Request) -> Response:
     """``POST /api/token/admin-challenge``: lichess' administrators only; 403 here, where
     no account may make tokens for others."""
-    auth.require_account(request, hub_of(request))
+    auth.require_account(request, services_of(request))
     raise ApiError(403, "tokens for other accounts are made by lichess' administrators "
                         "only; here each account's token is made by serve --add-account")
 
 
 async def upgrade(request: Request) -> Response:
     """``POST /api/bot/account/upgrade``: the account becomes a BOT account for good."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     try:
-        upgraded = await hub.db.run(lambda store, conn: upgrade_to_bot(conn, account))
+        upgraded = await services.db.run(lambda store, conn: upgrade_to_bot(conn, account))
     except AccountError as exc:
         raise ApiError(400, str(exc)) from None
-    hub.members.accounts.replace(upgraded)
+    services.members.accounts.replace(upgraded)
     return JSONResponse(OK)
 
 
 async def bots_online(request: Request) -> Response:
     """``GET /api/bot/online``: the BOT accounts holding a stream open, as NDJSON users."""
-    hub = hub_of(request)
+    services = services_of(request)
     count = 50
-    held = [key.removeprefix("account:") for key in hub.limits.streams
+    held = [key.removeprefix("account:") for key in services.limits.streams
             if key.startswith("account:")]
-    bots = [a for a in map(hub.members.accounts.by_id, held) if a is not None and a.is_bot]
+    bots = [a for a in map(services.members.accounts.by_id, held) if a is not None and a.is_bot]
     body = b"".join(ndjson(shapes.user(a)) for a in bots[:count])
     return Response(body, media_type="application/x-ndjson")
 
@@ -75,7 +76,7 @@ async def bots_online(request: Request) -> Response:
 def _pace(request: Request) -> Buckets:
     state = request.app.state
     if not hasattr(state, "chat_pace"):
-        state.chat_pace = Buckets(chat.LINES_PER_ACCOUNT, hub_of(request).config.now_ms)
+        state.chat_pace = Buckets(chat.LINES_PER_ACCOUNT, services_of(request).config.now_ms)
     buckets: Buckets = state.chat_pace
     return buckets
 
@@ -83,24 +84,24 @@ def _pace(request: Request) -> Buckets:
 async def write_chat(request: Request) -> Response:
     """Write a line in the game's ``player`` room (the players) or ``spectator`` room;
     kept with the game, it goes out on its streams (:func:`chat.write`)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    entry = await hub.get(request.path_params["gameId"])
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    entry = await services.hub.get(request.path_params["gameId"])
     data = await fields(request)
     room, text = chat.chat_line(text_field(data, "room") or "",
                                 text_field(data, "text") or "")
     if room == "player":
-        auth.player_side(request, hub, entry)  # 403 for anyone else
+        auth.player_side(request, services, entry)  # 403 for anyone else
     chat.pace(_pace(request), account)
-    await chat.write(hub, entry, room, account.name, text)
+    await chat.write(services, entry, room, account.name, text)
     return JSONResponse(OK)
 
 
 async def read_chat(request: Request) -> Response:
     """The game's ``player`` room, for its players: one line, a JSON array (lichess'
     media type, ``application/x-ndjson``)."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
-    auth.player_side(request, hub, entry)
-    lines = await chat.read(hub, entry, "player")
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["gameId"])
+    auth.player_side(request, services, entry)
+    lines = await chat.read(services, entry, "player")
     return Response(encode_json(lines) + b"\n", media_type="application/x-ndjson")

@@ -19,11 +19,11 @@ from chessarbiter.server.http.board_api import (
     OK,
     Held,
     base_url,
-    hub_of,
     open_stream,
     token_side,
 )
-from chessarbiter.server.lobby.lobby import challenge_json, lobby_of
+from chessarbiter.server.http.services import services_of
+from chessarbiter.server.lobby.lobby import challenge_json
 
 MAX_IDS: Final = 100
 """Users one ``/api/users/status`` may ask about (lichess' limit)."""
@@ -32,9 +32,9 @@ MAX_IDS: Final = 100
 async def show_challenge(request: Request) -> Response:
     """``GET /api/challenge/{challengeId}/show``: an open challenge, or one recently
     accepted, declined or canceled, to its challenger or its opponent."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    challenge = await lobby_of(hub).show(request.path_params["challengeId"])
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    challenge = await services.lobby.show(request.path_params["challengeId"])
     if account.id not in (challenge.challenger.id, challenge.dest.id):
         raise ApiError(404, f"no challenge {challenge.id!r} of {account.name}")
     return JSONResponse(challenge_json(challenge, base_url(request)))
@@ -46,14 +46,14 @@ async def start_clocks(request: Request) -> Response:
     game's profile says (Black starts White's clock at once, Art. 6.5; online, once both
     have moved): a game whose clocks run is unchanged (as lichess), one whose clocks wait
     for the first moves is refused with that rule."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["gameId"])
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["gameId"])
     tokens = [t for t in (request.query_params.get(k) for k in ("token1", "token2")) if t]
     if not request.query_params.get("token1"):
         raise ApiError(400, "token1: required (a player's token)")
     sides = set()
     for token in tokens:
-        side = token_side(hub, entry, token)
+        side = token_side(services, entry, token)
         if side is None:
             raise ApiError(401, f"game {entry.id}: a token is no player's of this game")
         sides.add(side)
@@ -73,7 +73,7 @@ async def start_clocks(request: Request) -> Response:
 async def users_status(request: Request) -> Response:
     """``GET /api/users/status?ids=a,b``: each known account's ``online`` (a stream open)
     and ``playing`` flags (``withGameIds``: the game's id as ``playingId``)."""
-    hub = hub_of(request)
+    services = services_of(request)
     ids = [i.strip().lower() for i in request.query_params.get("ids", "").split(",")
            if i.strip()]
     if not ids:
@@ -83,11 +83,11 @@ async def users_status(request: Request) -> Response:
     with_ids = request.query_params.get("withGameIds", "false").lower() == "true"
     found = []
     for user_id in dict.fromkeys(ids):
-        account = hub.members.accounts.by_id(user_id)
+        account = services.members.accounts.by_id(user_id)
         if account is None:
             continue
-        games = [g["gameId"] for g in await hub.loader.playing_events(account.id)]
-        online = f"account:{account.id}" in hub.limits.streams
+        games = [g["gameId"] for g in await services.loader.playing_events(account.id)]
+        online = f"account:{account.id}" in services.limits.streams
         entry = shapes.user_status(account, online, bool(games))
         if with_ids and games:
             entry["playingId"] = games[0]
@@ -99,10 +99,10 @@ async def stream_game(request: Request) -> Response:
     """``GET /api/stream/game/{id}``: the game for spectators, an ongoing game
     :data:`~spectate.DELAY_PLIES` moves behind as lichess shows it (:mod:`~.spectate`),
     keep-alive lines, and the game whole when it ends, then the end of the stream."""
-    hub = hub_of(request)
-    entry = await hub.get(request.path_params["id"])
-    auth.known_token(auth.bearer(request), hub, entry)
-    closed = await open_stream(hub, request.scope, auth.account(request, hub))
+    services = services_of(request)
+    entry = await services.hub.get(request.path_params["id"])
+    auth.known_token(auth.bearer(request), services, entry)
+    closed = await open_stream(services, request.scope, auth.account(request, services))
     queue = entry.subscribe()
     view = Spectated(entry)
 

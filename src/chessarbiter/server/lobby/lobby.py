@@ -12,7 +12,6 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
-from weakref import WeakKeyDictionary
 
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.records import Side
@@ -20,10 +19,8 @@ from chessarbiter.core.position import STARTING_FEN
 from chessarbiter.server.accounts import Account, Members, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import correspondence, shapes
-from chessarbiter.server.games.host import Configured
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
-from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.requests import GameRequest
 from chessarbiter.server.lobby.store import Challenge, LobbyStore, Paired, Seated
 
@@ -33,12 +30,9 @@ CLOSED_KEPT = 1000
 """Closed challenges kept to be shown (the last ones)."""
 
 
-class LobbyHost(Configured, Protocol):
-    """What the lobby needs of the game room (the hub): the accounts, making a game,
-    telling an account's event streams, and being told when the room closes."""
-
-    @property
-    def members(self) -> Members: ...
+class LobbyHost(Protocol):
+    """What the lobby needs of the game room (the hub): making a game, telling an account's
+    event streams, and being told when the room closes."""
 
     @property
     def closing_hooks(self) -> list[Callable[[], None]]: ...
@@ -159,13 +153,16 @@ def seating(waiting: Account | None, waiting_color: str, account: Account | None
 
 
 class Lobby:
-    """The hub's challenges and seeks, kept in ``store`` (in memory, or in Redis for a
-    cluster). Made, it is the hub's lobby (:func:`lobby_of`) and closes with it."""
+    """The challenges and seeks of ``hub`` (the game room) between ``members``' accounts,
+    kept in ``store`` (in memory, or in Redis for a cluster), on the server's time source
+    ``now_ms``; it closes with the room."""
 
-    def __init__(self, hub: LobbyHost, store: LobbyStore) -> None:
+    def __init__(self, hub: LobbyHost, members: Members, now_ms: Callable[[], int],
+                 store: LobbyStore) -> None:
         self.hub = hub
+        self.members = members
+        self.now_ms = now_ms
         self.store = store
-        _LOBBIES[hub] = self
         hub.closing_hooks.append(self.close)
         hub.closed_hooks.append(store.aclose)
         self.closed: dict[str, Challenge] = {}
@@ -178,13 +175,13 @@ class Lobby:
     async def challenge(self, challenger: Account, dest_name: str, request: GameRequest,
                         base_url: str) -> Challenge:
         """Challenge the account ``dest_name``; both are told on their event streams."""
-        dest = await self.hub.members.named(dest_name)
+        dest = await self.members.named(dest_name)
         if dest is None:
             raise ApiError(404, f"no account named {dest_name[:40]!r}")
         if dest.id == challenger.id:
             raise ApiError(400, "you cannot challenge yourself")
         challenge = Challenge(new_id(), challenger, dest, request,
-                              created_ms=self.hub.config.now_ms(),
+                              created_ms=self.now_ms(),
                               final_color=colours(request.color)[0])
         await self.store.keep(challenge)
         data = challenge_event("challenge", challenge, base_url)
@@ -286,14 +283,3 @@ class Lobby:
         for pairing in tuple(self.posted.values()):
             pairing.cancel()
         self.store.close()
-
-
-_LOBBIES: WeakKeyDictionary[LobbyHost, Lobby] = WeakKeyDictionary()
-
-
-def lobby_of(hub: LobbyHost) -> Lobby:
-    """The hub's lobby: the one made for it when the server was assembled
-    (:func:`chessarbiter.server.app.open_hub`), or one in memory made when first asked for
-    (a hub made by hand)."""
-    found = _LOBBIES.get(hub)
-    return Lobby(hub, MemoryLobby(hub.config.now_ms)) if found is None else found

@@ -1,7 +1,7 @@
 """Where the lobby keeps its challenges and seeks (:class:`LobbyStore`): in this process's
 memory (:class:`~chessarbiter.server.lobby.memory.MemoryLobby`) or in Redis, shared by a
 cluster's processes (:class:`~chessarbiter.server.lobby.cluster_lobby.RedisLobby`); one is
-chosen when the server is assembled (:func:`chessarbiter.server.app.open_hub`)."""
+chosen when the server is assembled (:func:`chessarbiter.server.app.open_services`)."""
 
 from __future__ import annotations
 

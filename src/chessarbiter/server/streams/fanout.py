@@ -1,6 +1,6 @@
 """The fan-out of streams: an account's events (``gameStart``, ``challenge``, ...) to its
 event streams, and a game's lines to the streams other processes relay. One implementation
-is chosen when the server is assembled (:func:`chessarbiter.server.app.open_hub`): in this
+is chosen when the server is assembled (:func:`chessarbiter.server.app.open_services`): in this
 process (:class:`InProcess`), or through Redis for a cluster
 (:class:`chessarbiter.server.streams.bus.RedisFanout`); the hub and the routes use it alike."""
 

@@ -11,19 +11,20 @@ from pathlib import Path
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from chessarbiter.server.games.hub import Hub
+from chessarbiter.server.http.services import Services
 from chessarbiter.server.tournaments import pages
 from chessarbiter.server.tournaments.api import operations
 from chessarbiter.server.tournaments.desk import DESKS, Desk
 from chessarbiter.server.tournaments.keeping import Keeping
 
 
-def attach(hub: Hub, keeping: Keeping) -> None:
-    """The tournaments' desk over ``hub``, keeping the tournaments' logs in ``keeping``;
-    the hub's ending games now enter their results in their tournaments."""
-    desk = Desk(hub, keeping)
+def attach(services: Services, keeping: Keeping) -> None:
+    """The tournaments' desk over the server's ``services``, keeping the tournaments' logs in
+    ``keeping``; the game room's ending games now enter their results in their
+    tournaments."""
+    desk = Desk(services.hub, services.config, services.members, keeping)
     desk.attach()
-    DESKS[hub] = desk
+    DESKS[services.hub] = desk
 
 
 def page_routes() -> list[BaseRoute]:

@@ -14,8 +14,9 @@ from starlette.responses import JSONResponse, Response
 from chessarbiter.clock import Side
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.http import auth
-from chessarbiter.server.http.board_api import creating, fields, hub_of
+from chessarbiter.server.http.board_api import creating, fields
 from chessarbiter.server.http.openapi import OK, Op
+from chessarbiter.server.http.services import services_of
 from chessarbiter.server.http.share import off_the_loop
 from chessarbiter.server.lobby.requests import choice_field, int_field, text_field, written_control
 from chessarbiter.server.tournaments.desk import DESKS, MAX_ID, Board, Desk
@@ -33,7 +34,7 @@ MAX_ROUNDS: Final = 99
 
 
 def desk_of(request: Request) -> Desk:
-    return DESKS[hub_of(request)]
+    return DESKS[services_of(request).hub]
 
 
 def tournament_id(request: Request) -> int:
@@ -90,9 +91,9 @@ async def list_tournaments(request: Request) -> Response:
 async def create(request: Request) -> Response:
     """A new tournament, organised by the token's account (a creation: rate-limited per
     account and per address)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    await creating(request, hub, account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    await creating(request, services, account)
     data = await fields(request)
     settings = read_settings(data)
     control = written_control(data) or "-"
@@ -111,9 +112,9 @@ async def read(request: Request) -> Response:
 async def join(request: Request) -> Response:
     """The token's account joins the tournament (under its name; rate-limited as a
     creation)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
-    await creating(request, hub, account)
+    services = services_of(request)
+    account = auth.require_account(request, services)
+    await creating(request, services, account)
     entry = _registered(await fields(request), account.name)
     await desk_of(request).register(tournament_id(request), entry)
     return JSONResponse({"ok": True, "name": account.name})
@@ -121,8 +122,8 @@ async def join(request: Request) -> Response:
 
 async def add_player(request: Request) -> Response:
     """A director registers a player (an account's name links the account)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     data = await fields(request)
     entry = _registered(data, _name(data, "name"))
     await desk_of(request).register(tournament_id(request), entry, director=account)
@@ -132,8 +133,8 @@ async def add_player(request: Request) -> Response:
 async def withdraw(request: Request) -> Response:
     """Withdraw a player from the next round on (``player``: a name or start number, a
     director's choice; absent: the token's account itself)."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     player = text_field(await fields(request), "player")
     name = await desk_of(request).withdraw(account, tournament_id(request),
                                            player.strip()[:MAX_NAME] if player else None)
@@ -142,8 +143,8 @@ async def withdraw(request: Request) -> Response:
 
 async def pair(request: Request) -> Response:
     """A director pairs the next round; its games start on the server."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     off_the_loop(request.scope)  # the pairing is computed in the pairing process
     boards = await desk_of(request).pair(account, tournament_id(request))
     return JSONResponse({"round": boards[0].round if boards else None,
@@ -152,8 +153,8 @@ async def pair(request: Request) -> Response:
 
 async def start(request: Request) -> Response:
     """A director starts a round: the clocks of its games start."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     round_no: int = request.path_params["round"]
     started = await start_round(desk_of(request), account, tournament_id(request), round_no)
     return JSONResponse({"ok": True, "round": round_no, "started": started})
@@ -162,8 +163,8 @@ async def start(request: Request) -> Response:
 async def result(request: Request) -> Response:
     """A director enters (or corrects) a board's result; the board's live game ends with
     it."""
-    hub = hub_of(request)
-    account = auth.require_account(request, hub)
+    services = services_of(request)
+    account = auth.require_account(request, services)
     data = await fields(request)
     round_no = int_field(data, "round", 1, MAX_ROUNDS)
     board = int_field(data, "board", 1, 10_000)

@@ -50,7 +50,8 @@ from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
-from chessarbiter.server.accounts import Account
+from chessarbiter.server.accounts import Account, Members
+from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.db import Worker
 from chessarbiter.server.games.hub import Hub
@@ -193,12 +194,17 @@ class Desk:
     """The server's tournaments (see the module's docstring); :meth:`attach` makes the
     hub's ending games report their results. ``pairing`` (the executor) and ``pair_round``
     (the function) pair a round: :func:`pairing_pool` and :func:`pair_next` unless a test
-    injects others. ``keeping``: where the tournaments' logs are (:mod:`.keeping`)."""
+    injects others. ``hub``: the game room, where the rounds' games are played;
+    ``members``: the accounts; ``keeping``: where the tournaments' logs are
+    (:mod:`.keeping`)."""
 
-    def __init__(self, hub: Hub, keeping: Keeping) -> None:
+    def __init__(self, hub: Hub, config: ServerConfig, members: Members,
+                 keeping: Keeping) -> None:
         self.hub = hub
+        self.config = config
+        self.members = members
         self.keeping = keeping
-        self.worker = Worker(hub.config.db, "chessarbiter-tournaments")
+        self.worker = Worker(config.db, "chessarbiter-tournaments")
         self.worker.closing.append(keeping.close)
         self.pairing: Executor | None = None
         self.pair_round: Callable[[TournamentState], list[Event]] = pair_next
@@ -319,14 +325,14 @@ class Desk:
         tournament's version is the same (see the module's docstring)."""
         version = await self._current_version(tournament_id)
         found: T = await self.renderings.get(
-            (tournament_id, kind), (*version, len(self.hub.members.accounts)),
+            (tournament_id, kind), (*version, len(self.members.accounts)),
             lambda: self._rendered(tournament_id, render))
         return found
 
     async def _current_version(self, tournament_id: int) -> tuple[int, int]:
         """The tournament's version: read in the desk's thread, or on one process the one
         read last if it is still trusted (see the module's docstring)."""
-        now, changes = self.hub.config.now_ms(), self.changes
+        now, changes = self.config.now_ms(), self.changes
         last = self._versions.get(tournament_id)
         if (last is not None and last[1] == changes and now - last[2] < VERSION_TRUSTED_MS
                 and self.keeping.only_here):
@@ -354,7 +360,7 @@ class Desk:
                                       reads_only=True)
         await self._look_up(names)
         accounts = {name: account.id for name in names
-                    if (account := self.hub.members.accounts.by_name(name)) is not None}
+                    if (account := self.members.accounts.by_name(name)) is not None}
         loop = asyncio.get_running_loop()
         try:
             result: T = await loop.run_in_executor(self.rendering or rendering_pool(),
@@ -385,7 +391,7 @@ class Desk:
             key = name.lower()
             if again or key not in self._looked_up:
                 self._looked_up.add(key)
-                await self.hub.members.named(name)
+                await self.members.named(name)
 
     def may_direct(self, loaded: Loaded, account: Account) -> bool:
         """Whether ``account`` directs the tournament: its organiser or an arbiter."""
@@ -482,7 +488,7 @@ class Desk:
                 names = state.players[white].name, state.players[black].name
                 game_id = None
                 if white not in game_round.results and all(
-                        self.hub.members.accounts.by_name(n) is not None for n in names):
+                        self.members.accounts.by_name(n) is not None for n in names):
                     game_id = new_id()
                     conn.execute("INSERT INTO server_tournament_games VALUES (?, ?, ?, ?)",
                                  (tournament_id, round_no, white, game_id))
@@ -553,7 +559,7 @@ class Desk:
                            ) -> None:
         seats = []
         for player in (board.white_name, board.black_name):
-            account = self.hub.members.accounts.by_name(player)
+            account = self.members.accounts.by_name(player)
             assert account is not None
             seats.append(Seat(account.name, account=account.id))
         tags = {"Event": name, "Round": f"{board.round}.{number}",

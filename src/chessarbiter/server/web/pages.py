@@ -83,8 +83,8 @@ async def game(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     if len(game_id) != ID_LENGTH or not (game_id.isascii() and game_id.isalnum()):
         return missing("No such page", f"There is no page at /{game_id}.")
-    hub = getattr(request.app.state, "hub", None)  # None: the pages served alone
-    if hub is not None and not await hub.loader.exists(game_id):
+    services = getattr(request.app.state, "services", None)  # None: the pages served alone
+    if services is not None and not await services.loader.exists(game_id):
         return missing("No such game", f"There is no game {game_id} on this server: "
                        "check the link.")
     secret = request.query_params.get("secret")
@@ -94,7 +94,8 @@ async def game(request: Request) -> Response:
                       if item[0] != "secret"])
     onward = RedirectResponse(f"/{game_id}" + (f"?{rest}" if rest else ""), status_code=303)
     onward.set_cookie(cookie_name(game_id), secret, path="/", httponly=True, samesite="strict",
-                      secure=secure(request, hub is not None and hub.config.behind_proxy))
+                      secure=secure(request, services is not None
+                                    and services.config.behind_proxy))
     return onward
 
 
