@@ -92,26 +92,36 @@ def test_a_verdict_counts_the_nodes_whether_it_finishes_or_not() -> None:
 
 
 @pytest.mark.parametrize(
-    "fen", ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", KNIGHTS]
+    ("fen", "nodes"),
+    [
+        # the walk of quiet moves plays six plies and finds no seventh: its six, then the
+        # search's seven
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6 + 7),
+        (KNIGHTS, 7),
+    ],
 )
-def test_the_quick_proof_search_meets_its_first_cut_within_seven_nodes(fen: str) -> None:
+def test_the_quick_proof_search_meets_its_first_cut_within_seven_nodes(
+    fen: str, nodes: int
+) -> None:
     # cost 6 allows six moves of cost 1, taken first: the seventh node's is the cut (the
     # cheapest moves first took 20 and 22 nodes)
     outcome = CostSearch(parse_fen(fen), WHITE, 6, stop_at_cut=True).run(400)
-    assert outcome == Spent(7)
+    assert outcome == Spent(nodes)
 
 
 @pytest.mark.parametrize(
-    ("fen", "walks"),
+    ("fen", "nodes"),
     [
-        (KNIGHTS, True),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", False),  # boxed in
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", False),  # no mating material: no cut
+        (KNIGHTS, 7),  # the cut: six plies of cost 1 and one more
+        # the kings boxed in, the other units' moves walk six plies, then none is quiet
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+        ("7k/8/8/8/8/pp6/PPp5/KB6 w - - 0 1", 0),  # White cannot move without capturing
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),  # no mating material: no cut
     ],
 )
-def test_a_walk_of_the_kings_meets_the_cut_without_a_list_of_moves(fen: str, walks: bool) -> None:
+def test_a_walk_of_quiet_moves_meets_the_cut_without_a_list_of_moves(fen: str, nodes: int) -> None:
     pos = parse_fen(fen)
     helper = _Helpmate(pos, WHITE, 400, True, Deadline())
-    assert helper.king_walk(6) is walks
-    assert helper.nodes == (7 if walks else 0)
+    assert helper.quiet_walk(6) is (nodes == 7)
+    assert helper.nodes == nodes
     assert pos.fen() == fen

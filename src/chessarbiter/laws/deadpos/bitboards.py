@@ -57,6 +57,13 @@ def pawn_push(b: int, colour: int) -> int:
     return (b << 8) & FULL if colour == 0 else b >> 8
 
 
+def pawns_blocked(white: int, black: int) -> int:
+    """The pawns with a pawn (of either colour) on the square in front of them, which they
+    cannot step to (Art. 3.7.1): the pawn walls a structural proof needs."""
+    pawns = white | black
+    return white & (pawns >> 8) | black & (pawns << 8)
+
+
 def fill(seed: int, allowed: int, step: Step) -> int:
     """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares.
 

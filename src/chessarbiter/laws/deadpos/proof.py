@@ -60,6 +60,7 @@ from chessarbiter.laws.deadpos.bitboards import (
     orthogonal_step,
     pawn_attacks,
     pawn_push,
+    pawns_blocked,
 )
 from chessarbiter.laws.deadpos.forced import play_forced_moves
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
@@ -413,8 +414,7 @@ def _may_close(pieces: list[int], occupied: int) -> bool:
     """Whether a structural proof could close the position (see the module doc)."""
     white = pieces[PAWN]
     black = pieces[8 | PAWN]
-    pawns = white | black
-    stuck = (white & (pawns >> 8)).bit_count() + (black & (pawns << 8)).bit_count()
+    stuck = pawns_blocked(white, black).bit_count()
     if not stuck:
         return False
     free = (white & ~(occupied >> 8)).bit_count() + (black & ~(occupied << 8) & FULL).bit_count()

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS, attackers
+from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import KING, QUEEN
-from chessarbiter.laws.deadpos.bitboards import DISTANCE
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.laws.deadpos.bitboards import DISTANCE, LAST_RANKS, pawn_push
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
@@ -138,9 +138,10 @@ class _Helpmate:
                 return True
         return False
 
-    def king_walk(self, cost: int) -> bool:
-        """Whether the kings, stepping in turn without capturing at a cost of 1 each (away
-        from the mating corner, or the winner's next to it), can spend ``cost`` and step once
+    def quiet_walk(self, cost: int) -> bool:
+        """Whether the sides, moving in turn without capturing at a cost of 1 each (a king
+        step away from the mating corner, or the winner's next to it; where the king has
+        none, another unit's move of :meth:`_quiet_step`), can spend ``cost`` and move once
         more without giving check: a line that ends in a cut (a position with mating
         material, not mate, that the cost does not let the search expand). A search that
         gives up at its first cut gives up on it, with no list of moves made (the same
@@ -149,25 +150,9 @@ class _Helpmate:
         pos = self.pos
         if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
             return False
-        near = DISTANCE[self.corner]
-        pieces = pos.pieces
         played = 0
         for _ in range(cost + 1):
-            us = pos.turn
-            king = pos.king(us)
-            occupied = pos.occupied_co[0] | pos.occupied_co[1]
-            least = 2 if us == self.winner else 0  # a step nearer but not that near is free
-            steps = KING_ATTACKS[king] & ~occupied
-            move = -1
-            while steps:
-                low = steps & -steps
-                steps ^= low
-                to = low.bit_length() - 1
-                if least <= near[to] < near[king]:
-                    continue
-                if not attackers(pieces, us ^ 1, to, occupied ^ (1 << king)):
-                    move = king | to << 6
-                    break
+            move = self._quiet_step(pos.turn)
             if move < 0:
                 break
             self.nodes += 1
@@ -178,6 +163,47 @@ class _Helpmate:
         for _ in range(played):
             pos.pop()
         return walked
+
+    def _quiet_step(self, us: int) -> int:
+        """A legal move of cost 1 (see :meth:`_ordered`) by ``us`` that neither captures nor
+        promotes nor castles, the king's first: the winner's away from the mating corner (or
+        a king step next to it), the loser's king's not nearer to it, any other loser's move;
+        -1 when none is found."""
+        pos = self.pos
+        pieces = pos.pieces
+        near = DISTANCE[self.corner]
+        winner = us == self.winner
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        empty = FULL ^ occupied
+        for kind in (KING, KNIGHT, BISHOP, ROOK, QUEEN, PAWN):
+            # a move nearer the mating corner is free unless it ends nearer than this
+            least = (2 if kind == KING else 1) if winner else (0 if kind == KING else 64)
+            units = pieces[us << 3 | kind]
+            while units:
+                low = units & -units
+                units ^= low
+                fr = low.bit_length() - 1
+                if kind == PAWN:
+                    targets = pawn_push(low, us) & ~LAST_RANKS[us]
+                elif kind in (KNIGHT, KING):
+                    targets = (KNIGHT_ATTACKS if kind == KNIGHT else KING_ATTACKS)[fr]
+                else:
+                    targets = 0
+                    if kind != ROOK:
+                        targets = bishop_attacks(fr, occupied)
+                    if kind != BISHOP:
+                        targets |= rook_attacks(fr, occupied)
+                targets &= empty
+                while targets:
+                    to_bb = targets & -targets
+                    targets ^= to_bb
+                    to = to_bb.bit_length() - 1
+                    if least <= near[to] < near[fr]:
+                        continue
+                    move = fr | to << 6
+                    if pos.is_legal(move):
+                        return move
+        return -1
 
     def _leaf(self, winner_moved: bool) -> bool:
         """A node the cost does not allow to expand: only a mate just given counts."""
@@ -195,8 +221,8 @@ class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
     each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, in the
     order of :data:`CUT_FIRST`, and stops at its first cut: the quick mode's proof, which
-    never hunts for a helpmate; a walk of the kings that meets a cut
-    (:meth:`_Helpmate.king_walk`) stops it before any list of moves is made."""
+    never hunts for a helpmate; a walk of quiet moves that meets a cut
+    (:meth:`_Helpmate.quiet_walk`) stops it before any list of moves is made."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
         self.pos = pos
@@ -215,7 +241,7 @@ class CostSearch:
         helper = _Helpmate(pos, self.winner, budget, self.stop_at_cut, deadline)
         depth = len(pos.move_stack)
         outcome: Outcome | None = None
-        if self.stop_at_cut and helper.king_walk(max_cost):
+        if self.stop_at_cut and helper.quiet_walk(max_cost):
             self.nodes += helper.nodes
             return Spent(helper.nodes)
         try:
