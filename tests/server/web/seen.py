@@ -13,12 +13,12 @@ from typing import Final
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from tests.server.web.axe import BLOCKING, audit
+from tests.server.web.browser import keep_screenshot
 
 ALLOWED_MODERATE: Final[frozenset[str]] = frozenset()
 """Moderate rules docs/server-web.md explains (none at present)."""
 DESKTOP: Final[ViewportSize] = {"width": 1280, "height": 800}
 PHONE: Final[ViewportSize] = {"width": 390, "height": 844}
-
 
 
 class Seer:
@@ -32,7 +32,7 @@ class Seer:
         name = re.sub(r"[^a-z0-9]+", "-", state.lower()).strip("-")
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(150)  # the board redraws for the new width
-        page.screenshot(path=str(self.shots / f"{name}-390x844.png"), full_page=True)
+        keep_screenshot(page, self.shots / f"{name}-390x844.png")
         width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
         assert width[0] <= width[1], f"{state}: {width[0]} px wide on a {width[1]} px phone"
         if page.locator("#san").is_visible():
@@ -40,7 +40,7 @@ class Seer:
             assert box is not None and box["y"] + box["height"] <= PHONE["height"], state
         page.set_viewport_size(DESKTOP)
         page.wait_for_timeout(150)
-        page.screenshot(path=str(self.shots / f"{name}-1280x800.png"), full_page=True)
+        keep_screenshot(page, self.shots / f"{name}-1280x800.png")
         if self.axe is None:
             return
         found = audit(page, self.axe)

@@ -12,7 +12,14 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, VIEWPORT, WAIT_MS, click_move, click_squares
+from tests.server.web.browser import (
+    ARTIFACTS,
+    VIEWPORT,
+    WAIT_MS,
+    click_move,
+    click_squares,
+    keep_screenshot,
+)
 from tests.server.web.served import Served
 
 
@@ -33,8 +40,7 @@ def plies(board: Page, count: int) -> None:
 
 
 def shot(board: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    board.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    keep_screenshot(board, ARTIFACTS / f"{name}.png")
 
 
 def test_two_players_to_mate_with_a_spectator(served: Served, browser: Browser) -> None:

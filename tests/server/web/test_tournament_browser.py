@@ -7,19 +7,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.web.browser import ARTIFACTS, VIEWPORT, signed_in
+from tests.server.web.browser import ARTIFACTS, VIEWPORT, keep_screenshot, signed_in
 from tests.server.web.served import Served
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 
 
-
-
-
-
 def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    keep_screenshot(page, ARTIFACTS / f"{name}.png")
 
 
 def test_results_entered_in_the_browser(served: Served, browser: Browser) -> None:

@@ -79,10 +79,10 @@ class Hub:
         self._fanout = fanout
         """Where the accounts' events and the games' lines go beyond this process's own
         queues (through Redis in a cluster)."""
-        self.flags = Flags(config.timers, self.games, self._owns, self._record_flag)
-        self.engines = Engines(config, self._engine_moved)
+        self._flags = Flags(config.timers, self.games, self._owns, self._record_flag)
+        self._engines = Engines(config, self._engine_moved)
         self.unstarted = Unstarted(config.now_ms, self.games, self._owns, self._abort)
-        self.rulings = Rulings()
+        self._rulings = Rulings()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.finish_hooks: list[Callable[[HubGame], None]] = []
@@ -114,8 +114,8 @@ class Hub:
         asked for it, or the first whose timer finds it due)."""
         self._loop = asyncio.get_running_loop()
         self._db.start(self._loop)
-        self.engines.start()
-        self.rulings.start()
+        self._engines.start()
+        self._rulings.start()
         await self._db.run(lambda store, conn: self._members.load(conn))
         await self._fanout.start()
         await self._ownership.start()
@@ -132,15 +132,15 @@ class Hub:
             task.cancel()
         for entry in self.games.values():
             entry.stop.set()
-            self.flags.cancel(entry)
+            self._flags.cancel(entry)
             entry.close_streams()
         for queues in self._fanout.user_streams.values():
             for queue in queues:
                 close_queue(queue)
         for hook in self.closing_hooks:
             hook()
-        self.engines.stop()
-        self.rulings.stop()
+        self._engines.stop()
+        self._rulings.stop()
         await asyncio.to_thread(self._db.close)
         await asyncio.to_thread(self._reader.close)
         for hook in self.stop_hooks:
@@ -250,8 +250,8 @@ class Hub:
 
     def _resume(self, entry: HubGame) -> None:
         self.games[entry.id] = entry
-        self.flags.schedule(entry)
-        self.engines.turn(entry)
+        self._flags.schedule(entry)
+        self._engines.turn(entry)
 
     # -- acting ------------------------------------------------------------------------
 
@@ -271,7 +271,7 @@ class Hub:
         finally:
             entry.arrivals.remove(arrival)
             if entry.timer is None and self.games.get(entry.id) is entry:
-                self.flags.schedule(entry)  # a flag it held back (:meth:`HubGame.looked_at`)
+                self._flags.schedule(entry)  # a flag it held back (:meth:`HubGame.looked_at`)
 
     async def _act(self, entry: HubGame, side: Side | None, make: EventMaker,
                    arrived: int) -> tuple[Decision, ...]:
@@ -288,7 +288,7 @@ class Hub:
             at = entry.stamp(side, arrived)
             event = make(at)
             try:
-                decisions = await self.rulings.rule(entry, event)
+                decisions = await self._rulings.rule(entry, event)
             except (ArbiterError, ChessError) as exc:
                 raise ApiError(400, f"game {entry.id}: {exc}") from None
             if decisions is not None:
@@ -330,7 +330,7 @@ class Hub:
                                                      f"be stored ({error})"))
                 return
             entry.publish(line)
-            self.flags.schedule(entry)
+            self._flags.schedule(entry)
             if ended:
                 self._finished(entry)
             if not done.done():
@@ -343,7 +343,7 @@ class Hub:
         if ended:
             entry.stop.set()
         else:
-            self.engines.turn(entry)
+            self._engines.turn(entry)
         return done
 
     def forget(self, entry: HubGame) -> None:
@@ -351,7 +351,7 @@ class Hub:
         stored; it is finished and nobody follows it): read from the store when next asked
         for."""
         entry.stop.set()
-        self.flags.cancel(entry)
+        self._flags.cancel(entry)
         entry.close_streams()
         if self.games.get(entry.id) is entry:
             del self.games[entry.id]
@@ -364,7 +364,7 @@ class Hub:
         self._tell(entry, shapes.game_finished)
         for hook in self.finish_hooks:
             hook(entry)
-        self.engines.close(entry)
+        self._engines.close(entry)
 
     async def abort(self, entry: HubGame, side: Side) -> None:
         """Abort a game before both players have moved (no result: lichess' abort), in the
@@ -383,7 +383,7 @@ class Hub:
         await self._db.run(lambda store, conn: repository.finish(conn, meta))
         entry.publish(entry.aborted(meta))
         entry.stop.set()
-        self.flags.cancel(entry)
+        self._flags.cancel(entry)
         self._finished(entry)
 
     # -- flags and engines -------------------------------------------------------------
@@ -395,7 +395,7 @@ class Hub:
             if fell is None or not flag_fallen(entry):
                 return
             try:
-                decisions = await self.rulings.rule(entry, FlagObserved(fell))
+                decisions = await self._rulings.rule(entry, FlagObserved(fell))
             except ArbiterError as exc:  # e.g. a claim awaits the arbiter's ruling first
                 log.info("game %s: flag not recorded: %s", entry.id, exc)
                 return
@@ -407,7 +407,7 @@ class Hub:
         """Start recording every flag fallen by now (as the timers do when they are due),
         then aborting the games not started in time (as the keep-alive tick does): for a
         time source that does not follow the loop's clock (tests). How many flags."""
-        count = self.flags.fire_due()
+        count = self._flags.fire_due()
         self.unstarted.abort_due()
         return count
 
