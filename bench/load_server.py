@@ -30,7 +30,8 @@ network time (the round trip) when none is.
 ``--neighbour`` adds the noisy neighbour of ``bench/noisy_neighbour.py`` in its own process
 (tournaments of ``--neighbour-players`` paired ``--neighbour-rounds`` rounds each, one
 after the other, and read by ``--neighbour-readers`` clients, ``--spammers`` accounts
-sending challenges at their rate limit); the server is started with
+sending challenges at their rate limit, ``--engine-games`` players playing the server's
+built-in engine, answering at once); the server is started with
 ``--open-registration`` for it.
 
 ``--timeline`` prints the round trips second by second: a tail from a stall shows as one
@@ -538,7 +539,7 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
         players = [int(n) for n in args.neighbour_players.split(",") if n.strip()]
         neighbour = context.Process(target=neighbour_process, args=(NeighbourPlan(
             urls[0], players, args.neighbour_readers, args.spammers, window, args.seed,
-            ready, args.neighbour_rounds),
+            ready, args.neighbour_rounds, args.engine_games, args.engine_level),
             neighbour_out))
         neighbour.start()
     ramp_end = time.monotonic() + args.ramp
@@ -674,7 +675,8 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
             for p in neighbour["pairings"]) + f"; {neighbour['reads']} tournament reads "
             f"(p50 {neighbour['read_ms']['p50']:.0f} ms, p99 "
             f"{neighbour['read_ms']['p99']:.0f} ms); challenges by status "
-            f"{neighbour['challenges']}; errors {neighbour['errors']}; neighbour CPU "
+            f"{neighbour['challenges']}; the engines' moves {neighbour['engine_moves']}; "
+            f"errors {neighbour['errors']}; neighbour CPU "
             f"{neighbour['cpu_s']:.1f} s ({neighbour['cpu_share'] * 100:.0f}% of a core)")
     if timeline:
         lines.append("round trips by second of the window (posted): n, p50 / p99 / max ms")
@@ -720,6 +722,12 @@ def main() -> None:
                         help="clients reading its tournament in a loop (10)")
     parser.add_argument("--spammers", type=int, default=100,
                         help="its accounts sending challenges at their rate limit (100)")
+    parser.add_argument("--engine-games", type=int, default=0,
+                        help="its players each playing the server's built-in engine, "
+                        "answering at once (0); e.g. --neighbour --neighbour-players '' "
+                        "--neighbour-readers 0 --spammers 0 --engine-games 2: engines alone")
+    parser.add_argument("--engine-level", type=int, default=10,
+                        help="the engine's level in those games (10)")
     args = parser.parse_args()
     if not 1 <= args.games <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.rate <= 10:
         parser.error("bounds: 1 <= --games <= 5000, 0 < --seconds <= 600, 0 < --rate <= 10")

@@ -2,25 +2,31 @@
 process (i) directs tournaments of growing size (``--neighbour-players``, e.g. 400 then
 1,000 players): creates each and registers its players before the measured window, then in
 it pairs a round, enters every board's result, pairs the next (a Dutch pairing, CPU-bound
-for seconds) and so on, while
-``--neighbour-readers`` clients read the tournament (standings, crosstable) in a loop; and
-(ii) ``--spammers`` accounts each send challenges as fast as their rate limit lets them
-(waiting the 429's ``Retry-After``). It needs a server with ``--open-registration``. It
-stops asking when the window ends (a pairing asked for is awaited); what it measured in the
-window (pairings' durations, reads, challenges accepted and refused) goes back to the
+for seconds) and so on, while ``--neighbour-readers`` clients read the tournament
+(standings, crosstable) in a loop; (ii) ``--spammers`` accounts each send challenges as
+fast as their rate limit lets them (waiting the 429's ``Retry-After``); and (iii)
+``--engine-games`` players each play the server's built-in engine (``--engine-level``),
+answering its every move at once with a random legal move, so that the engines think
+without a pause. It needs a server with ``--open-registration``. It stops asking when the
+window ends (a pairing asked for is awaited); what it measured in the window (pairings'
+durations, reads, challenges accepted and refused, the engines' moves) goes back to the
 parent; the games' own figures say what the neighbour cost them. Each of its clients (the
-director, every reader and spammer) has one keep-alive connection of ``rawhttp``: a lean
-client, so that the neighbour's load is the server's work more than its own CPU."""
+director, every reader, spammer and engine's opponent) has one keep-alive connection of
+``rawhttp``: a lean client, so that the neighbour's load is the server's work more than its
+own CPU."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from rawhttp import RawConnection, post_ok
+
+from chessarbiter.core.position import Position
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -39,6 +45,9 @@ class NeighbourPlan:
     players are made (the parent opens the window after it)."""
     rounds: int = 9
     """Rounds of each tournament paired before the next tournament's."""
+    engine_games: int = 0
+    """Players each playing the server's engine, one game after another."""
+    engine_level: int = 10
 
 
 @dataclass
@@ -48,6 +57,8 @@ class NeighbourTally:
     reads: list[float] = field(default_factory=list)
     challenges: dict[int, int] = field(default_factory=dict)
     """Answers to the spammers' challenges, by status."""
+    engine_moves: int = 0
+    """Moves the server's engines played in the window."""
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, what: str) -> None:
@@ -90,6 +101,8 @@ class Neighbour:
             await asyncio.sleep(0.1)  # the games are in play and measured
         tasks = [asyncio.create_task(self.spam(token, target)) for token in spammers]
         tasks += [asyncio.create_task(self.read()) for _ in range(self.plan.readers)]
+        tasks += [asyncio.create_task(self.against_engine(random.Random(self.rng.random())))
+                  for _ in range(self.plan.engine_games)]
         try:
             for number, size in made:
                 if self.live():
@@ -170,6 +183,55 @@ class Neighbour:
         finally:
             await client.close()
 
+    async def against_engine(self, rng: random.Random) -> None:
+        """Games against the server's engine while the window lasts: each of the engine's
+        moves answered at once with a random legal move."""
+        client = RawConnection.to(self.plan.url)
+        try:
+            while self.live():
+                made = await client.request("POST", "/api/challenge/ai", form={
+                    "level": str(self.plan.engine_level), "clock.limit": "300",
+                    "clock.increment": "2", "color": rng.choice(("white", "black"))},
+                    timeout=TIMEOUT)
+                if made.status != 201:
+                    self.tally.error(f"ai {made.status}")
+                    await asyncio.sleep(1)
+                    continue
+                game = made.json()
+                await self.answer_engine(client, game["id"], game["secret"],
+                                         game["player"], rng)
+        finally:
+            await client.close()
+
+    async def answer_engine(self, client: RawConnection, game_id: str, secret: str,
+                            colour: str, rng: random.Random) -> None:
+        mine = 0 if colour == "white" else 1
+        async with client.stream(f"/api/board/game/stream/{game_id}", secret) as lines:
+            async for raw in lines:
+                data = json.loads(raw)
+                state = data.get("state", data) if data.get("type") == "gameFull" else data
+                if state.get("type") != "gameState":
+                    continue
+                if state.get("status", "started") != "started" or not self.live():
+                    return
+                moves = state["moves"].split()
+                if len(moves) % 2 != mine:
+                    continue  # the engine's turn
+                if moves:
+                    self.tally.engine_moves += 1  # it has moved
+                pos = Position()
+                for move in moves:
+                    pos.push_uci(move)
+                legal = pos.legal_moves()
+                if not legal:
+                    return
+                answer = await client.request(
+                    "POST", f"/api/board/game/{game_id}/move/{pos.uci(rng.choice(legal))}",
+                    secret, timeout=TIMEOUT)
+                if answer.status != 200:
+                    self.tally.error(f"move against the engine {answer.status}")
+                    return
+
 
 def neighbour_process(plan: NeighbourPlan, out: Any) -> None:
     """The neighbour's process: its tally to ``out``."""
@@ -187,4 +249,5 @@ def summary(tally: NeighbourTally, cpu: float, seconds: float) -> dict[str, Any]
     return {"pairings": [{"players": p, "round": r, "s": s} for p, r, s in tally.pairings],
             "reads": len(reads), "read_ms": {"p50": pct(0.5), "p99": pct(0.99)},
             "challenges": {str(k): v for k, v in sorted(tally.challenges.items())},
+            "engine_moves": tally.engine_moves,
             "errors": tally.errors, "cpu_s": cpu, "cpu_share": cpu / seconds}

@@ -191,7 +191,7 @@ def module_cycles(found: list[Import], *, typing: bool = False) -> list[list[str
 SERVER: Final = f"{ROOT}.server"
 
 SERVER_LAYERS: Final = (
-    ("accounts", "config", "errors", "limits"),
+    ("accounts", "background", "config", "errors", "limits"),
     ("streams",),
     ("games",),
     ("lobby",),

@@ -8,6 +8,7 @@ import json
 import shlex
 import sys
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from chessarbiter.arbiter import oracles
 from chessarbiter.arbiter.events import ClocksSet, Resigned
 from chessarbiter.clock import Side
 from chessarbiter.laws.deadpos import Verdict, Winnability
+from chessarbiter.server import background
 from chessarbiter.server.accounts import Role
 from chessarbiter.server.app import open_services
 from chessarbiter.server.config import ServerConfig
@@ -422,7 +424,9 @@ def test_an_undetermined_flag_awaits_the_arbiter(tmp_path: Path,
     def undetermined(pos: object, colour: Side, *args: object, **kwargs: object) -> Verdict:
         return Verdict(Winnability.UNDETERMINED, colour, reason="budget spent")
 
-    monkeypatch.setattr(oracles, "can_checkmate", undetermined)  # the full analysis
+    monkeypatch.setattr(oracles, "can_checkmate", undetermined)  # the full analysis,
+    monkeypatch.setattr(background, "pool",  # asked in this process
+                        lambda job, workers: ThreadPoolExecutor(workers))
 
     async def scenario(s: InProcess) -> None:
         game_id, alice, bob = await friendly_game(s, **{"clock.limit": "60"})

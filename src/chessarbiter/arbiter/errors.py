@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from chessarbiter.core.position import Position
 from chessarbiter.core.squares import Side
 from chessarbiter.laws.deadpos import Verdict
 
@@ -31,12 +32,19 @@ class LogFormatError(ArbiterError):
 
 class AnalysisAsked(ArbiterError):
     """From :meth:`~chessarbiter.arbiter.game.Game.apply_unless_asked`: the ruling on the
-    event asks whether ``colour`` can still checkmate (Art. 5.1.2, 6.9, 7.5.5; F23 5.1.2),
-    and the game is left as it was. :meth:`answer` is the game's mate oracle on the position
-    (it may take seconds: a caller with an event loop runs it elsewhere); the event is then
-    replayed with the answer recorded as its analysis."""
+    event asks whether ``colour`` can still checkmate in ``position`` (Art. 5.1.2, 6.9,
+    7.5.5; F23 5.1.2), and the game is left as it was. :meth:`answer` asks the game's mate
+    oracle (it may take seconds: a caller with an event loop runs it elsewhere, or asks the
+    same ``oracle`` on ``position`` in another process); the event is then replayed with the
+    answer recorded as its analysis."""
 
-    def __init__(self, answer: Callable[[], Verdict], colour: Side) -> None:
-        self.answer = answer
+    def __init__(self, oracle: Callable[[Position, Side], Verdict], position: Position,
+                 colour: Side) -> None:
+        self.oracle = oracle
+        self.position = position
         self.colour = colour
         super().__init__(f"the ruling asks whether {colour.name.lower()} can still checkmate")
+
+    def answer(self) -> Verdict:
+        """The game's mate oracle's answer, here."""
+        return self.oracle(self.position, self.colour)

@@ -254,8 +254,7 @@ class Game:
         oracle = table.oracle
 
         def asked(pos: Position, colour: Side) -> Verdict:
-            position = pos.copy()
-            raise AnalysisAsked(lambda: oracle(position, colour), colour)
+            raise AnalysisAsked(oracle, pos.copy(), colour)
 
         table.oracle = asked
         try:

@@ -16,7 +16,7 @@ from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
 from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import mate_in
-from chessarbiter.engines.timeman import Timekeeper
+from chessarbiter.engines.timeman import Budget, Timekeeper
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
 from chessarbiter.engines.uci_options import playing_name
 from chessarbiter.engines.uci_protocol import mate_score, read_score
@@ -70,13 +70,20 @@ class BuiltinPlayer:
         if control is not None and clocks is not None:
             remaining = max(clocks[pos.turn], 0)
             budget = self.clock.budget_for(control, moves_made(pos), remaining)
-        result = self.engine.choose(pos, budget=budget, stop=stop)
+        move, score = self.search(pos, budget, stop)
         self.clock.moved()
-        mate = mate_in(result.score)
-        self.score_cp = result.score if mate is None else mate_score(mate)
-        if result.move is None:
+        mate = mate_in(score)
+        self.score_cp = score if mate is None else mate_score(mate)
+        if move is None:
             return EngineFailure("illegal", "the built-in engine found no move")
-        return pos.uci(result.move)
+        return pos.uci(move)
+
+    def search(self, pos: Position, budget: Budget | None,
+               stop: threading.Event) -> tuple[int | None, int]:
+        """The engine's move in ``pos`` (``None`` without a legal move) and its score, found
+        within ``budget`` in this thread (a server searches in a process of its own)."""
+        result = self.engine.choose(pos, budget=budget, stop=stop)
+        return result.move, result.score
 
     def close(self) -> None:
         return None

@@ -1,6 +1,8 @@
 """Engines playing on the server: the built-in engine at a level or a configured UCI engine,
-searching in a worker thread when it has the move (:class:`Engines`); the answer is turned
-into the arbiter's event on the loop and played through the game room."""
+waited for in a worker thread when it has the move (:class:`Engines`; the built-in engine's
+search itself runs in a process of its own, :mod:`~.searching`, an external engine is one);
+the answer is turned into the arbiter's event on the loop and played through the game
+room."""
 
 from __future__ import annotations
 
@@ -35,13 +37,17 @@ Play = Callable[[HubGame, Side, Callable[[int], Event]], Awaitable[object]]
 
 def engine_for(seat: Seat, config: ServerConfig, chess960: bool) -> EnginePlayer:
     """The engine of ``seat``: a configured engine by name, else its spec
-    (``engine:LEVEL``)."""
-    from chessarbiter.session.players import player_from_spec  # on an engine's turn only
+    (``engine:LEVEL``); the built-in engine searches in the server's search processes
+    (:mod:`~.searching`), an external engine is a process of its own."""
+    from chessarbiter.server.games.searching import BackgroundBuiltin  # on an engine's turn
+    from chessarbiter.session.players import BuiltinPlayer, player_from_spec
 
     spec = seat.engine or "engine"
     player = player_from_spec(config.engines.get(spec, spec), chess960=chess960)
     if player is None:
         raise ValueError(f"engine {spec!r}: not an engine")
+    if isinstance(player, BuiltinPlayer):
+        return BackgroundBuiltin(player.engine.level, config.engine_workers)
     return player
 
 

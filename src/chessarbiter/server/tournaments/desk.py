@@ -32,16 +32,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import pickle
-import signal
 import sqlite3
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any, Final, TypeVar
 
 from chessarbiter.arbiter.game import Game
@@ -50,6 +47,7 @@ from chessarbiter.clock.errors import TimeControlError
 from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
+from chessarbiter.server import background
 from chessarbiter.server.accounts import Account, Members
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
@@ -155,39 +153,15 @@ def game_result(entry: HubGame) -> str | None:
     return played
 
 
-_POOLS: dict[str, Executor] = {}
-"""The processes of :func:`pairing_pool` and :func:`rendering_pool`, once started."""
-
-
-def _pool(job: str) -> Executor:
-    if job not in _POOLS:
-        _POOLS[job] = ProcessPoolExecutor(1, mp_context=get_context("spawn"),
-                                          initializer=_in_the_background)
-    return _POOLS[job]
-
-
 def pairing_pool() -> Executor:
-    """The process that pairs rounds for every desk of this process (started, by spawning,
-    at the first pairing)."""
-    return _pool("pairing")
+    """The process that pairs rounds for every desk of this process (:mod:`..background`)."""
+    return background.pool("pairing")
 
 
 def rendering_pool() -> Executor:
-    """The process that renders tournaments for every desk of this process (started at the
-    first rendering): its own, so that a reader does not wait for a pairing of seconds."""
-    return _pool("rendering")
-
-
-PAIRING_NICE: Final = 10
-"""How much lower the pairing and rendering processes' CPU priority is than the server's."""
-
-
-def _in_the_background() -> None:
-    """In the pairing and rendering processes: Ctrl-C is the server's to handle (it stops
-    the pools); a lower CPU priority, so that a pairing CPU-bound for seconds takes what the
-    games leave (on a machine with fewer cores than busy processes)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.nice(PAIRING_NICE)
+    """The process that renders tournaments for every desk of this process: its own, so
+    that a reader does not wait for a pairing of seconds."""
+    return background.pool("rendering")
 
 
 class Desk:
@@ -366,7 +340,7 @@ class Desk:
             result: T = await loop.run_in_executor(self.rendering or rendering_pool(),
                                                    rendered, render, shown, accounts)
         except BrokenExecutor as exc:
-            _POOLS.pop("rendering", None)  # a new process at the next rendering
+            background.forget("rendering")  # a new process at the next rendering
             raise ApiError(503, f"the rendering process failed ({exc}); try again") \
                 from None
         return result
@@ -512,7 +486,7 @@ class Desk:
         except TournamentError as exc:
             raise ApiError(400, str(exc)) from None
         except BrokenExecutor as exc:
-            _POOLS.pop("pairing", None)  # a new process at the next pairing
+            background.forget("pairing")  # a new process at the next pairing
             raise ApiError(503, f"the pairing process failed ({exc}); try again") from None
 
     async def _catch_up(self, director: Account, tournament_id: int) -> None:
