@@ -111,10 +111,10 @@ SCHEDULE: Final = (
     (PROGRESS, 32),
     (GUIDED, 32),
     (BEST_FIRST, 32),
-    (TEMPO, 32),
     (EXPLORED, 16),
     (STAGED, 16),
     (BEST_FIRST, 8),
+    (TEMPO, 32),
     (EXPLORED, 2),
     (PROGRESS, 4),
     (STAGED, 4),
@@ -134,7 +134,8 @@ positions in a few thousand nodes) and again after the exploration's half; its n
 ``extra``, on top of the budget (up to a quarter more), so that it takes nothing from the
 other searches, and it runs only while they have nodes left. The tempo search's nodes are
 ``extra`` too (up to a 32nd more): it runs only where a wall shuts units away from the loser's
-king, and then mostly spends its turn."""
+king, and then mostly spends its turn, so it comes after the first turns of the others, which
+decide most positions it would otherwise be run on."""
 SECOND: Final = ((PROGRESS, 2), *SCHEDULE)
 """The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget) when the
 winner's only pieces are bishops: the progress search first, up to half of the round
