@@ -4,17 +4,16 @@ helpmates that replay to mate and proving some positions unwinnable."""
 
 from __future__ import annotations
 
-import chess
 import pytest
 
 from chessarbiter.arbiter.oracles import FLAG_BUDGET
 from chessarbiter.core.fen import parse_fen
-from chessarbiter.core.moves import uci
 from chessarbiter.core.squares import BLACK, WHITE, Side
 from chessarbiter.laws.deadpos import Verdict, Winnability, can_checkmate
 from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.strategy import Found, Spent
 from tests.laws.corpus_lines import labelled_positions, winnable_label
+from tests.laws.lines import python_chess_mates
 from tests.laws.test_deadpos_api import replays_to_mate
 
 BISHOP_AGAINST_ROOK = "6k1/2B2pp1/3Kp1p1/8/1r6/8/8/8 b - - 5 45"
@@ -110,9 +109,4 @@ def test_a_rulings_later_rounds_give_the_progress_search_its_nodes_first(
     verdict = can_checkmate(pos, side, "full", FLAG_BUDGET)
     assert verdict.winnable and verdict.reason == "progress search", verdict
     assert verdict.nodes <= 400_000
-    board = chess.Board(fen)
-    for code in map(uci, verdict.line):
-        move = chess.Move.from_uci(code)
-        assert move in board.legal_moves, code
-        board.push(move)
-    assert board.is_checkmate() and board.turn != (side == WHITE)
+    assert python_chess_mates(fen, verdict.line, side)

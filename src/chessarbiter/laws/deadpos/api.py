@@ -24,7 +24,9 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    (:mod:`.progress`, which finds long helpmates that drive the loser's king to a corner
    while the winner's units come, and proves when it runs out of lines), the guided helpmate
    search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
-   helpmate search (:mod:`.bestfirst`, when the winner has a piece), the staged search of
+   helpmate search (:mod:`.bestfirst`, when the winner has a piece), the tempo search
+   (:mod:`.tempo`, when a wall shuts some units away from the loser's king: they give
+   one tempo move a position), the staged search of
    :mod:`.promote` (when it has none) and the exhaustive exploration of every reachable
    position (:mod:`.closure`), which both finds helpmates and proves, and has the most.
 
@@ -74,6 +76,7 @@ from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.promote import StagedSearch
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.strategy import Found, Proved, Strategy
+from chessarbiter.laws.deadpos.tempo import TempoSearch
 from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
 Mode = Literal["quick", "full"]
@@ -94,12 +97,14 @@ PROGRESS: Final = "progress search"
 GUIDED: Final = "guided search"
 BEST_FIRST: Final = "best-first search"
 STAGED: Final = "staged search"
+TEMPO: Final = "tempo search"
 SEARCHES: Final[dict[str, Callable[[Position, int], Strategy]]] = {
     PROGRESS: Progress,
     GUIDED: GuidedSearch,
     BEST_FIRST: BestFirst,
     EXPLORED: Exploration,
     STAGED: StagedSearch,
+    TEMPO: TempoSearch,
 }
 """The full mode's strategies by name (each made once per analysis)."""
 SCHEDULE: Final = (
@@ -109,6 +114,7 @@ SCHEDULE: Final = (
     (EXPLORED, 16),
     (STAGED, 16),
     (BEST_FIRST, 8),
+    (TEMPO, 32),
     (EXPLORED, 2),
     (PROGRESS, 4),
     (STAGED, 4),
@@ -118,7 +124,7 @@ SCHEDULE: Final = (
 )
 """The full mode's searches after the proofs one move on, in turn, each with a ``1/n``-th of
 the round's nodes (:func:`_rounds`; less when fewer nodes are left): a strategy that starts
-afresh (guided, staged) gets it, one that resumes (progress, best-first, exploration) goes on
+afresh (guided, staged) gets it, one that resumes (progress, best-first, tempo, exploration) goes on
 up to it in all (the best-first search only runs when the winner has a piece, the staged
 search only when it has none). The last exploration of a round gets what is left of it. The
 exploration decides most hard corpus positions alone, so it has half the budget before the
@@ -126,7 +132,10 @@ helpmate searches get their largest shares; the short turns first decide most of
 at a small cost. The progress search comes first (CHA's kind of search, it decides many
 positions in a few thousand nodes) and again after the exploration's half; its nodes are
 ``extra``, on top of the budget (up to a quarter more), so that it takes nothing from the
-other searches, and it runs only while they have nodes left."""
+other searches, and it runs only while they have nodes left. The tempo search's nodes are
+``extra`` too (up to a 32nd more): it runs only where a wall shuts units away from the loser's
+king, and then mostly spends its turn, so it comes after the first turns of the others, which
+decide most positions it would otherwise be run on."""
 SECOND: Final = ((PROGRESS, 2), *SCHEDULE)
 """The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget) when the
 winner's only pieces are bishops: the progress search first, up to half of the round
@@ -159,8 +168,8 @@ def can_checkmate(
     """Whether ``winner`` can still give checkmate in ``pos``.
 
     ``budget`` caps the nodes of the helpmate search (default :data:`FULL_BUDGET`, or
-    :data:`QUICK_BUDGET` in quick mode; the progress search's nodes come on top: a quarter
-    of the default budget, more beyond it, see :data:`SECOND`). Past
+    :data:`QUICK_BUDGET` in quick mode; the progress and tempo searches' nodes come on top:
+    up to a quarter and a 32nd of the default budget, more beyond it, see :data:`SECOND`). Past
     ``seconds`` on ``clock`` (default ``time.monotonic``) the analysis stops and the verdict
     is UNDETERMINED with reason ``"time"``; without ``seconds`` only the budget bounds it.
     ``pos`` is not changed (quick mode without ``seconds`` may play moves on it and take

@@ -7,7 +7,7 @@ Every node a run reports is one :meth:`.deadline.Deadline.tick`, so the deadline
 the exact sum of the runs' nodes, also when it stops the analysis. A strategy that
 ``resumes`` goes on where its last run stopped; one that does not starts afresh each run.
 An ``extra`` strategy's nodes are not taken from the budget the others share (the full mode's
-progress search); ``nodes`` is what its runs used in all.
+progress and tempo searches); ``nodes`` is what its runs used in all.
 """
 
 from __future__ import annotations
