@@ -54,23 +54,11 @@ from typing import NamedTuple
 from chessarbiter.core.attacks import KING_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.bitboards import (
-    Step,
-    diagonal_step,
     king_step,
-    knight_step,
-    orthogonal_step,
     pawn_attacks,
     pawn_push,
+    piece_step,
 )
-
-STEP: dict[int, Step] = {
-    KNIGHT: knight_step,
-    BISHOP: diagonal_step,
-    ROOK: orthogonal_step,
-    QUEEN: king_step,
-    KING: king_step,
-}
-"""Each piece kind's one-step moves and attacks."""
 
 LINES: dict[int, int] = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3}
 """Each piece kind's sliding directions: 1 diagonal, 2 orthogonal."""
@@ -125,7 +113,7 @@ def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Uni
         elif kind == KING:
             helper = region
         else:
-            attacks |= STEP[kind](region)
+            attacks |= piece_step(kind, region)
             lines |= LINES[kind]
     return _Units(attacks, helper, king, blockers, room, lines)
 
@@ -143,7 +131,7 @@ def attacks_from(kind: int, where: int, colour: int, pawns: int) -> int:
     if kind == PAWN:
         return pawn_attacks(where, colour)
     if kind in (KNIGHT, KING):
-        return STEP[kind](where)
+        return piece_step(kind, where)
     out = 0
     for sq in squares_of(where):
         if kind != ROOK:
@@ -282,7 +270,7 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
         if not region & (region - 1):
             occupied |= region
             if colour == entry.mover:
-                guarded |= STEP[kind](region)
+                guarded |= piece_step(kind, region)
         if colour == entry.mover:
             if kind == KING:
                 enemy_king = region
@@ -303,6 +291,6 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
                 region &= ~away
             if king_step(before) & (region | prey) & ~guarded:
                 return False
-        elif region & (region - 1) or STEP[kind](before) & prey:
+        elif region & (region - 1) or piece_step(kind, before) & prey:
             return False
     return True
