@@ -49,7 +49,6 @@ ends: the phase is not entered that way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from chessarbiter.core.attacks import KING_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
@@ -67,36 +66,72 @@ Piece = tuple[int, int, int]
 """A piece of a phase: colour, kind, region."""
 
 
-class Entry(NamedTuple):
+class Entry:
     """A pawn move, capture or promotion: who made it, the pawns and pieces right after it
     (each piece in the squares it could stand on then), and the unit that moved: its kind
     afterwards, where it went and where it came from; ``seeds`` are ``pieces`` with a
     capturing piece's region before the capture added, from which the new phase is filled
-    (a wider seed, so that more phases coincide)."""
+    (a wider seed, so that more phases coincide). Equal by value. A plain class, not a named
+    tuple: compiled, it is made by a direct call (a named tuple's constructor is Python
+    code), and the exploration makes one per transition."""
 
-    mover: int
-    white: int
-    black: int
-    pieces: tuple[Piece, ...]
-    kind: int
-    dst: int
-    origin: int
-    seeds: tuple[Piece, ...]
+    def __init__(
+        self,
+        mover: int,
+        white: int,
+        black: int,
+        pieces: tuple[Piece, ...],
+        kind: int,
+        dst: int,
+        origin: int,
+        seeds: tuple[Piece, ...],
+    ) -> None:
+        self.mover = mover
+        self.white = white
+        self.black = black
+        self.pieces = pieces
+        self.kind = kind
+        self.dst = dst
+        self.origin = origin
+        self.seeds = seeds
+
+    def _key(self) -> tuple[int, int, int, tuple[Piece, ...], int, int, int, tuple[Piece, ...]]:
+        return (
+            self.mover,
+            self.white,
+            self.black,
+            self.pieces,
+            self.kind,
+            self.dst,
+            self.origin,
+            self.seeds,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
-class _Units(NamedTuple):
-    attacks: int
-    """Squares the winner's pawns and pieces (not the king) could attack."""
-    helper: int
-    """The winner's king region."""
-    king: int
-    """The loser's king region."""
-    blockers: list[int]
-    """The loser's other pieces' regions."""
-    room: int
-    """Their union."""
-    lines: int
-    """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
+class _Units:
+    """What a phase's pieces can do for the mate (a plain class, see :class:`Entry`)."""
+
+    def __init__(
+        self, attacks: int, helper: int, king: int, blockers: list[int], room: int, lines: int
+    ) -> None:
+        self.attacks = attacks
+        """Squares the winner's pawns and pieces (not the king) could attack."""
+        self.helper = helper
+        """The winner's king region."""
+        self.king = king
+        """The loser's king region."""
+        self.blockers = blockers
+        """The loser's other pieces' regions."""
+        self.room = room
+        """Their union."""
+        self.lines = lines
+        """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
 
 
 def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Units:

@@ -57,6 +57,8 @@ class Mobility(NamedTuple):
 
 _NOTHING = Reach(0, 0, 0, 0)
 """Stands in for the reach when nothing is fixed: the analysis then proves nothing."""
+_NONE_FIXED = Mobility(0, 0, (_NOTHING, _NOTHING), (0, 0), (0, 0))
+"""The mobility when no unit is fixed (most positions)."""
 
 
 def fixed_units(pos: Position) -> int:
@@ -119,7 +121,7 @@ def _mobility(pos: Position) -> Mobility:
             )
         locked = held | ((fixed ^ kept) & movable)
         fixed = kept
-    return Mobility(0, 0, (_NOTHING, _NOTHING), (0, 0), (0, 0))
+    return _NONE_FIXED
 
 
 def _paths(
