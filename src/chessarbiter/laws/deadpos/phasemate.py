@@ -274,7 +274,7 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
         spots = now.helper
         moved = (winner, entry.kind, entry.dst)
         rest = _units(
-            pawns, [p for p, e in zip(filled, entry.pieces, strict=True) if e != moved], winner
+            pawns, [p for i, p in enumerate(filled) if entry.pieces[i] != moved], winner
         )
         lines = rest.lines
         opened = attacks_from(QUEEN, entry.origin, winner, occupied) & rest.attacks
@@ -316,9 +316,10 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
     double = pawn_push(pawn_push(entry.origin, entry.mover), entry.mover)
     if entry.kind == PAWN and entry.dst & double and king_step(entry.dst) & pawns[side]:
         return False
-    for (colour, kind, region), (_, _, before) in zip(filled, entry.pieces, strict=True):
+    for i, (colour, kind, region) in enumerate(filled):  # the pieces as in entry.pieces
         if colour != side:
             continue
+        before = entry.pieces[i][2]
         if kind == KING:
             if not enemy_king & (enemy_king - 1):
                 away = KING_ATTACKS[enemy_king.bit_length() - 1] | enemy_king

@@ -120,7 +120,7 @@ def phases_unwinnable(
                 bb ^= low
                 pieces.append((colour, kind, low))
     root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
-    if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
+    if mate_inside(white, black, root[2], winner, castle) or _mates_at_root(pos, winner):
         return False, 1
     if pos.ep_square >= 0:
         passed = pawn_push(1 << pos.ep_square, pos.turn ^ 1)
@@ -172,7 +172,7 @@ def _explore(
                 continue
             if count >= cap:
                 return False, count
-            if mate_inside(*nxt, winner, castle):
+            if mate_inside(nxt[0], nxt[1], nxt[2], winner, castle):
                 return False, len(seen)
             todo.append(nxt)
     return True, len(seen)
