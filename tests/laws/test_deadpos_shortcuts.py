@@ -19,6 +19,8 @@ from chessarbiter.laws.deadpos.bitboards import (
     king_step,
     knight_step,
     orthogonal_step,
+    pawn_attacks,
+    pawn_push,
     piece_fill,
     piece_step,
 )
@@ -143,3 +145,16 @@ def test_the_steps_on_half_boards_are_the_whole_board_shifts() -> None:
         for kind, step in KIND_STEPS:
             assert piece_step(kind, b) == step(b)
             assert piece_fill(kind, b, allowed) == fill(b, allowed, step)
+
+
+def test_the_pawn_steps_on_half_boards_are_the_whole_board_shifts() -> None:
+    full = (1 << 64) - 1
+    not_a = full ^ 0x0101010101010101
+    not_h = full ^ 0x8080808080808080
+    rng = random.Random(17)
+    for _ in range(2000):
+        b = _board(rng, rng.randrange(4))
+        assert pawn_attacks(b, 0) == (((b & not_a) << 7) | ((b & not_h) << 9)) & full
+        assert pawn_attacks(b, 1) == ((b & not_a) >> 9) | ((b & not_h) >> 7)
+        assert pawn_push(b, 0) == (b << 8) & full
+        assert pawn_push(b, 1) == b >> 8

@@ -104,15 +104,22 @@ STEPS: Final[dict[int, Step]] = {
 
 
 def pawn_attacks(b: int, colour: int) -> int:
-    """Squares the pawns of ``colour`` on ``b`` attack."""
+    """Squares the pawns of ``colour`` on ``b`` attack (on the two halves)."""
+    lo, hi = b & HALF, b >> 32 & HALF
+    west, east = lo & NA, lo & NH
     if colour == 0:
-        return (((b & NOT_A) << 7) | ((b & NOT_H) << 9)) & FULL
-    return ((b & NOT_A) >> 9) | ((b & NOT_H) >> 7)
+        up = ((hi & NA) << 7) | ((hi & NH) << 9) | (west >> 25) | (east >> 23)
+        return (up & HALF) << 32 | (((west << 7) | (east << 9)) & HALF)
+    down = (west >> 9) | (east >> 7) | (((hi & NA) << 23) | ((hi & NH) << 25)) & HALF
+    return ((hi & NA) >> 9 | (hi & NH) >> 7) << 32 | down
 
 
 def pawn_push(b: int, colour: int) -> int:
-    """Squares one step ahead of the pawns of ``colour`` on ``b``."""
-    return (b << 8) & FULL if colour == 0 else b >> 8
+    """Squares one step ahead of the pawns of ``colour`` on ``b`` (on the two halves)."""
+    lo, hi = b & HALF, b >> 32 & HALF
+    if colour == 0:
+        return (((hi << 8) | (lo >> 24)) & HALF) << 32 | ((lo << 8) & HALF)
+    return (hi >> 8) << 32 | (lo >> 8) | ((hi << 24) & HALF)
 
 
 def pawns_blocked(white: int, black: int) -> int:
