@@ -10,6 +10,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
+from chessarbiter.core.squares import BISHOP, KING, KNIGHT, QUEEN, ROOK
 from chessarbiter.laws.deadpos import static
 from chessarbiter.laws.deadpos.bitboards import (
     Step,
@@ -18,12 +19,23 @@ from chessarbiter.laws.deadpos.bitboards import (
     king_step,
     knight_step,
     orthogonal_step,
+    pawn_attacks,
+    pawn_push,
+    piece_fill,
+    piece_step,
 )
 from chessarbiter.laws.deadpos.phases import _mates_at_root
 from chessarbiter.laws.deadpos.static import mobility, statically_unwinnable
 from tests.laws.corpus_lines import labelled_positions
 
 STEPS = (king_step, knight_step, orthogonal_step, diagonal_step)
+KIND_STEPS = (
+    (KNIGHT, knight_step),
+    (BISHOP, diagonal_step),
+    (ROOK, orthogonal_step),
+    (QUEEN, king_step),
+    (KING, king_step),
+)
 
 
 def _board(rng: random.Random, density: int) -> int:
@@ -92,3 +104,57 @@ def test_the_mate_in_one_at_the_root_plays_every_checking_move() -> None:
                 checked += expected
                 assert _mates_at_root(pos, winner) == expected, (pos.fen(), winner)
     assert checked > 10
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_fill_on_half_boards_is_the_fill_step_by_step(step: Step) -> None:
+    rng = random.Random(7)
+    for _ in range(1000):
+        allowed = ~_board(rng, rng.randrange(3))
+        region = seed = _board(rng, rng.randrange(2, 6))
+        while True:
+            grown = region | (step(region) & allowed & ((1 << 64) - 1))
+            if grown == region:
+                break
+            region = grown
+        assert fill(seed, allowed, step) == region
+
+
+def test_the_steps_on_half_boards_are_the_whole_board_shifts() -> None:
+    full = (1 << 64) - 1
+    not_a = full ^ 0x0101010101010101
+    not_h = full ^ 0x8080808080808080
+    not_ab = not_a & (full ^ 0x0202020202020202)
+    not_gh = not_h & (full ^ 0x4040404040404040)
+    rng = random.Random(13)
+    for _ in range(2000):
+        b = _board(rng, rng.randrange(4))
+        side = ((b << 1) & not_a) | ((b >> 1) & not_h)
+        assert king_step(b) == (side | ((side | b) << 8) | ((side | b) >> 8)) & full
+        assert orthogonal_step(b) == ((b << 8) & full) | (b >> 8) | side
+        assert diagonal_step(b) == (
+            (((b << 9) | (b >> 7)) & not_a) | (((b << 7) | (b >> 9)) & not_h)
+        ) & full
+        assert knight_step(b) == (
+            (((b << 17) | (b >> 15)) & not_a)
+            | (((b << 15) | (b >> 17)) & not_h)
+            | (((b << 10) | (b >> 6)) & not_ab)
+            | (((b << 6) | (b >> 10)) & not_gh)
+        ) & full
+        allowed = _board(rng, 1)
+        for kind, step in KIND_STEPS:
+            assert piece_step(kind, b) == step(b)
+            assert piece_fill(kind, b, allowed) == fill(b, allowed, step)
+
+
+def test_the_pawn_steps_on_half_boards_are_the_whole_board_shifts() -> None:
+    full = (1 << 64) - 1
+    not_a = full ^ 0x0101010101010101
+    not_h = full ^ 0x8080808080808080
+    rng = random.Random(17)
+    for _ in range(2000):
+        b = _board(rng, rng.randrange(4))
+        assert pawn_attacks(b, 0) == (((b & not_a) << 7) | ((b & not_h) << 9)) & full
+        assert pawn_attacks(b, 1) == ((b & not_a) >> 9) | ((b & not_h) >> 7)
+        assert pawn_push(b, 0) == (b << 8) & full
+        assert pawn_push(b, 1) == b >> 8

@@ -188,7 +188,7 @@ def can_checkmate(
         # no forced move, no game end, no time bound to stop a search half way: the stages
         # run on ``pos`` itself, which they leave as they found it
         deadline = Deadline(None, clock)
-        outcome, _, reason = _quick(pos, winner, budget, deadline)
+        outcome, _, reason = _quick(pos, winner, budget, deadline, after_material=True)
         return Verdict(outcome, winner, (), deadline.nodes, reason)
     deadline = Deadline(seconds, clock)
     try:
@@ -235,12 +235,19 @@ def _analyse(
     return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
 
 
-def _quick(pos: Position, winner: Side, budget: int | None, deadline: Deadline) -> Answer:
+def _quick(
+    pos: Position,
+    winner: Side,
+    budget: int | None,
+    deadline: Deadline,
+    after_material: bool = False,
+) -> Answer:
     """The quick mode's stages on ``pos``, where the side to move has a choice of moves (no
-    forced move is left, the game goes on)."""
+    forced move is left, the game goes on); ``after_material``: the caller found that the
+    material does not decide, so that stage is not asked again."""
     nodes = QUICK_BUDGET if budget is None else budget
     stages = QUICK if nodes == QUICK_BUDGET else (*QUICK[:-1], search_stage(nodes))
-    reason = first_proof(pos, winner, stages, deadline)
+    reason = first_proof(pos, winner, stages[1:] if after_material else stages, deadline)
     if reason:
         return Winnability.UNWINNABLE, (), reason
     return Winnability.UNDETERMINED, (), "quick mode"

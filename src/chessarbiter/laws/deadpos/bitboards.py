@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from chessarbiter.core.squares import FILES, FULL, RANKS
+from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, QUEEN, RANKS, ROOK
 
 NOT_A: Final = FULL ^ FILES[0]
 NOT_H: Final = FULL ^ FILES[7]
@@ -18,43 +18,108 @@ LAST_RANKS: Final = (RANKS[7], RANKS[0])
 Step = Callable[[int], int]
 
 
+HALF: Final = 0xFFFFFFFF
+"""A half board: ranks 1 to 4 (``lo``), or 5 to 8 shifted down (``hi``). The steps and
+fills work on the two halves: compiled code keeps a half unboxed where it boxes a whole
+board with g8 or h8 (mypyc's integers are native below 2^62)."""
+NA: Final = NOT_A & HALF
+NH: Final = NOT_H & HALF
+NAB: Final = NOT_AB & HALF
+NGH: Final = NOT_GH & HALF
+
+
+def _half_step(kind: int, lo: int, hi: int) -> tuple[int, int]:
+    """The squares one step of a piece of ``kind`` away from the board ``lo``, ``hi``, as
+    its two halves (a queen's step is a king's)."""
+    if kind == KNIGHT:
+        return (
+            (((lo << 17) | (lo >> 15) | (hi << 17)) & NA)
+            | (((lo << 15) | (lo >> 17) | (hi << 15)) & NH)
+            | (((lo << 10) | (lo >> 6) | (hi << 26)) & NAB)
+            | (((lo << 6) | (lo >> 10) | (hi << 22)) & NGH)
+        ), (
+            (((hi << 17) | (hi >> 15) | (lo >> 15)) & NA)
+            | (((hi << 15) | (hi >> 17) | (lo >> 17)) & NH)
+            | (((hi << 10) | (hi >> 6) | (lo >> 22)) & NAB)
+            | (((hi << 6) | (hi >> 10) | (lo >> 26)) & NGH)
+        )
+    if kind == BISHOP:
+        return (
+            (((lo << 9) | (lo >> 7) | (hi << 25)) & NA)
+            | (((lo << 7) | (lo >> 9) | (hi << 23)) & NH)
+        ), (
+            (((hi << 9) | (hi >> 7) | (lo >> 23)) & NA)
+            | (((hi << 7) | (hi >> 9) | (lo >> 25)) & NH)
+        )
+    slo = ((lo << 1) & NA) | ((lo >> 1) & NH)
+    shi = ((hi << 1) & NA) | ((hi >> 1) & NH)
+    if kind == ROOK:
+        return (
+            slo | (((lo << 8) | (lo >> 8) | (hi << 24)) & HALF),
+            shi | (((hi << 8) | (hi >> 8) | (lo >> 24)) & HALF),
+        )
+    rlo, rhi = slo | lo, shi | hi
+    return (
+        slo | (((rlo << 8) | (rlo >> 8) | (rhi << 24)) & HALF),
+        shi | (((rhi << 8) | (rhi >> 8) | (rlo >> 24)) & HALF),
+    )
+
+
+def piece_step(kind: int, b: int) -> int:
+    """Squares one step of a piece of ``kind`` away from the pieces on ``b``: the squares
+    next to them that they move to or attack (a queen's are a king's)."""
+    lo, hi = _half_step(kind, b & HALF, b >> 32 & HALF)
+    return hi << 32 | lo
+
+
 def orthogonal_step(b: int) -> int:
     """Squares one rook step away."""
-    return ((b << 8) & FULL) | (b >> 8) | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
+    return piece_step(ROOK, b)
 
 
 def diagonal_step(b: int) -> int:
     """Squares one bishop step away."""
-    return ((((b << 9) | (b >> 7)) & NOT_A) | (((b << 7) | (b >> 9)) & NOT_H)) & FULL
+    return piece_step(BISHOP, b)
 
 
 def king_step(b: int) -> int:
     """Squares one king step away."""
-    side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
-    row = side | b
-    return (side | (row << 8) | (row >> 8)) & FULL
+    return piece_step(KING, b)
 
 
 def knight_step(b: int) -> int:
     """Squares one knight jump away."""
-    return (
-        (((b << 17) | (b >> 15)) & NOT_A)
-        | (((b << 15) | (b >> 17)) & NOT_H)
-        | (((b << 10) | (b >> 6)) & NOT_AB)
-        | (((b << 6) | (b >> 10)) & NOT_GH)
-    ) & FULL
+    return piece_step(KNIGHT, b)
+
+
+STEPS: Final[dict[int, Step]] = {
+    KNIGHT: knight_step,
+    BISHOP: diagonal_step,
+    ROOK: orthogonal_step,
+    QUEEN: king_step,
+    KING: king_step,
+}
+"""Each piece kind's step as a function, for the callers that pass one (in compiled code
+:func:`piece_step` is the direct call)."""
 
 
 def pawn_attacks(b: int, colour: int) -> int:
-    """Squares the pawns of ``colour`` on ``b`` attack."""
+    """Squares the pawns of ``colour`` on ``b`` attack (on the two halves)."""
+    lo, hi = b & HALF, b >> 32 & HALF
+    west, east = lo & NA, lo & NH
     if colour == 0:
-        return (((b & NOT_A) << 7) | ((b & NOT_H) << 9)) & FULL
-    return ((b & NOT_A) >> 9) | ((b & NOT_H) >> 7)
+        up = ((hi & NA) << 7) | ((hi & NH) << 9) | (west >> 25) | (east >> 23)
+        return (up & HALF) << 32 | (((west << 7) | (east << 9)) & HALF)
+    down = (west >> 9) | (east >> 7) | (((hi & NA) << 23) | ((hi & NH) << 25)) & HALF
+    return ((hi & NA) >> 9 | (hi & NH) >> 7) << 32 | down
 
 
 def pawn_push(b: int, colour: int) -> int:
-    """Squares one step ahead of the pawns of ``colour`` on ``b``."""
-    return (b << 8) & FULL if colour == 0 else b >> 8
+    """Squares one step ahead of the pawns of ``colour`` on ``b`` (on the two halves)."""
+    lo, hi = b & HALF, b >> 32 & HALF
+    if colour == 0:
+        return (((hi << 8) | (lo >> 24)) & HALF) << 32 | ((lo << 8) & HALF)
+    return (hi >> 8) << 32 | (lo >> 8) | ((hi << 24) & HALF)
 
 
 def pawns_blocked(white: int, black: int) -> int:
@@ -65,59 +130,32 @@ def pawns_blocked(white: int, black: int) -> int:
 
 
 def fill(seed: int, allowed: int, step: Step) -> int:
-    """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares.
-
-    The steps of the four kinds are written out here: these fills run in the per-move proof,
-    where a call per step would cost more than the step."""
+    """Every square reachable from ``seed`` by repeated steps onto ``allowed`` squares (the
+    steps of the four kinds on the two halves, see :func:`piece_fill`)."""
+    for kind in (KING, ROOK, BISHOP, KNIGHT):
+        if step is STEPS[kind]:
+            return piece_fill(kind, seed, allowed)
     region = seed
     allowed &= FULL
-    if step is king_step:
-        while True:
-            row = region | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H)
-            grown = region | ((row | (row << 8) | (row >> 8)) & allowed)
-            if grown == region:
-                return region
-            region = grown
-    if step is orthogonal_step:
-        while True:
-            grown = region | (
-                ((region << 8) | (region >> 8) | ((region << 1) & NOT_A) | ((region >> 1) & NOT_H))
-                & allowed
-            )
-            if grown == region:
-                return region
-            region = grown
-    if step is diagonal_step:
-        while True:
-            grown = region | (
-                (
-                    (((region << 9) | (region >> 7)) & NOT_A)
-                    | (((region << 7) | (region >> 9)) & NOT_H)
-                )
-                & allowed
-            )
-            if grown == region:
-                return region
-            region = grown
-    if step is knight_step:
-        while True:
-            grown = region | (
-                (
-                    (((region << 17) | (region >> 15)) & NOT_A)
-                    | (((region << 15) | (region >> 17)) & NOT_H)
-                    | (((region << 10) | (region >> 6)) & NOT_AB)
-                    | (((region << 6) | (region >> 10)) & NOT_GH)
-                )
-                & allowed
-            )
-            if grown == region:
-                return region
-            region = grown
     while True:
         grown = region | (step(region) & allowed)
         if grown == region:
             return region
         region = grown
+
+
+def piece_fill(kind: int, seed: int, allowed: int) -> int:
+    """:func:`fill` with the steps of a piece of ``kind``, on the two halves of the board
+    (:data:`HALF`) without a whole board made at each step: these fills run in the per-move
+    proof and the quick mode."""
+    lo, hi = seed & HALF, seed >> 32 & HALF
+    alo, ahi = allowed & HALF, allowed >> 32 & HALF
+    while True:
+        slo, shi = _half_step(kind, lo, hi)
+        glo, ghi = lo | (slo & alo), hi | (shi & ahi)
+        if glo == lo and ghi == hi:
+            return hi << 32 | lo
+        lo, hi = glo, ghi
 
 
 def pawn_fill(seed: int, allowed: int, prey: int, colour: int) -> int:

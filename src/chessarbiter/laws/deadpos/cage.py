@@ -52,8 +52,14 @@ from chessarbiter.core.attacks import (
 )
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
-from chessarbiter.laws.deadpos.bitboards import Step, fill, pawn_attacks, pawn_push
-from chessarbiter.laws.deadpos.phasemate import STEP
+from chessarbiter.laws.deadpos.bitboards import (
+    STEPS,
+    Step,
+    fill,
+    pawn_attacks,
+    pawn_push,
+    piece_step,
+)
 
 Unit = tuple[int, int, int]
 """A loser's unit: its square, its kind and the squares it attacks by contact."""
@@ -83,9 +89,9 @@ def caged_unwinnable(pos: Position, winner: int) -> bool:
     for each in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING):
         for sq in squares_of(pieces[(loser << 3) | each]):
             bit = 1 << sq
-            contact = pawn_attacks(bit, loser) if each == PAWN else STEP[each](bit)
+            contact = pawn_attacks(bit, loser) if each == PAWN else piece_step(each, bit)
             units.append((sq, each, contact))
-    step = STEP[kind]
+    step = STEPS[kind]
     fixed = own | 1 << k
     while True:
         region = fill(attacker, FULL & ~fixed, step)
@@ -166,7 +172,7 @@ def _mates(
 ) -> bool:
     """Whether the loser's piece of ``kind`` moving from ``s`` to ``t`` surely checkmates the
     winner's king on ``k``; ``guard`` is what the other units of F attack by contact."""
-    contact = STEP[kind](1 << t)
+    contact = piece_step(kind, 1 << t)
     checkers: list[tuple[int, int]] = []
     if contact >> k & 1:
         checkers.append((t, 0))

@@ -35,8 +35,8 @@ from collections.abc import Sequence
 
 from chessarbiter.core.attacks import KING_ATTACKS
 from chessarbiter.core.squares import KING, KNIGHT, PAWN, RANKS, squares_of
-from chessarbiter.laws.deadpos.bitboards import king_step, pawn_attacks
-from chessarbiter.laws.deadpos.phasemate import STEP, Entry, Piece, attacks_from
+from chessarbiter.laws.deadpos.bitboards import king_step, pawn_attacks, piece_step
+from chessarbiter.laws.deadpos.phasemate import Entry, Piece, attacks_from
 
 
 def frozen(
@@ -62,7 +62,7 @@ def frozen(
             if colour == winner:
                 walls |= region
             else:
-                guards.append((region, STEP[kind](region)))
+                guards.append((region, piece_step(kind, region)))
     takers = [
         (kind, region) for colour, kind, region in pieces if colour == winner and kind != KING
     ]
@@ -78,7 +78,7 @@ def frozen(
             if square != seed:
                 guard |= attack
         if all(
-            _mating(STEP[kind](1 << t), 1 << t, k, guard, walls, takers, seed, pawns, winner)
+            _mating(piece_step(kind, 1 << t), 1 << t, k, guard, walls, takers, seed, pawns, winner)
             for t in squares_of(targets)
         ):
             out |= seed
@@ -99,7 +99,7 @@ def mates_winner(entry: Entry, winner: int) -> bool:
         single = not region & (region - 1)
         if colour == loser:
             if single:
-                guard |= STEP[kind](region)
+                guard |= piece_step(kind, region)
         elif kind == KING:
             king = region
         else:
@@ -113,7 +113,7 @@ def mates_winner(entry: Entry, winner: int) -> bool:
             return False
         attack = pawn_attacks(entry.dst, loser)
     else:
-        attack = STEP[entry.kind](entry.dst)
+        attack = piece_step(entry.kind, entry.dst)
     k = king.bit_length() - 1
     walls |= pawns[winner]
     return _mating(attack, entry.dst, k, guard, walls, takers, entry.origin, pawns, winner)
@@ -137,7 +137,7 @@ def _mating(
     if not attack >> k & 1 or pawn_attacks(pawns[winner], winner) & dst:
         return False
     for taker, region in takers:
-        if STEP[taker](region) & dst:
+        if piece_step(taker, region) & dst:
             return False
         if taker != KNIGHT:
             through = attacks_from(taker, origin, winner, pawns[0] | pawns[1])

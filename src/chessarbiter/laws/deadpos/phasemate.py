@@ -49,28 +49,15 @@ ends: the phase is not entered that way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from chessarbiter.core.attacks import KING_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.laws.deadpos.bitboards import (
-    Step,
-    diagonal_step,
     king_step,
-    knight_step,
-    orthogonal_step,
     pawn_attacks,
     pawn_push,
+    piece_step,
 )
-
-STEP: dict[int, Step] = {
-    KNIGHT: knight_step,
-    BISHOP: diagonal_step,
-    ROOK: orthogonal_step,
-    QUEEN: king_step,
-    KING: king_step,
-}
-"""Each piece kind's one-step moves and attacks."""
 
 LINES: dict[int, int] = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3}
 """Each piece kind's sliding directions: 1 diagonal, 2 orthogonal."""
@@ -79,36 +66,72 @@ Piece = tuple[int, int, int]
 """A piece of a phase: colour, kind, region."""
 
 
-class Entry(NamedTuple):
+class Entry:
     """A pawn move, capture or promotion: who made it, the pawns and pieces right after it
     (each piece in the squares it could stand on then), and the unit that moved: its kind
     afterwards, where it went and where it came from; ``seeds`` are ``pieces`` with a
     capturing piece's region before the capture added, from which the new phase is filled
-    (a wider seed, so that more phases coincide)."""
+    (a wider seed, so that more phases coincide). Equal by value. A plain class, not a named
+    tuple: compiled, it is made by a direct call (a named tuple's constructor is Python
+    code), and the exploration makes one per transition."""
 
-    mover: int
-    white: int
-    black: int
-    pieces: tuple[Piece, ...]
-    kind: int
-    dst: int
-    origin: int
-    seeds: tuple[Piece, ...]
+    def __init__(
+        self,
+        mover: int,
+        white: int,
+        black: int,
+        pieces: tuple[Piece, ...],
+        kind: int,
+        dst: int,
+        origin: int,
+        seeds: tuple[Piece, ...],
+    ) -> None:
+        self.mover = mover
+        self.white = white
+        self.black = black
+        self.pieces = pieces
+        self.kind = kind
+        self.dst = dst
+        self.origin = origin
+        self.seeds = seeds
+
+    def _key(self) -> tuple[int, int, int, tuple[Piece, ...], int, int, int, tuple[Piece, ...]]:
+        return (
+            self.mover,
+            self.white,
+            self.black,
+            self.pieces,
+            self.kind,
+            self.dst,
+            self.origin,
+            self.seeds,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
-class _Units(NamedTuple):
-    attacks: int
-    """Squares the winner's pawns and pieces (not the king) could attack."""
-    helper: int
-    """The winner's king region."""
-    king: int
-    """The loser's king region."""
-    blockers: list[int]
-    """The loser's other pieces' regions."""
-    room: int
-    """Their union."""
-    lines: int
-    """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
+class _Units:
+    """What a phase's pieces can do for the mate (a plain class, see :class:`Entry`)."""
+
+    def __init__(
+        self, attacks: int, helper: int, king: int, blockers: list[int], room: int, lines: int
+    ) -> None:
+        self.attacks = attacks
+        """Squares the winner's pawns and pieces (not the king) could attack."""
+        self.helper = helper
+        """The winner's king region."""
+        self.king = king
+        """The loser's king region."""
+        self.blockers = blockers
+        """The loser's other pieces' regions."""
+        self.room = room
+        """Their union."""
+        self.lines = lines
+        """Sliding directions of the winner's pieces: 1 diagonal, 2 orthogonal."""
 
 
 def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Units:
@@ -125,7 +148,7 @@ def _units(pawns: tuple[int, int], pieces: Sequence[Piece], winner: int) -> _Uni
         elif kind == KING:
             helper = region
         else:
-            attacks |= STEP[kind](region)
+            attacks |= piece_step(kind, region)
             lines |= LINES[kind]
     return _Units(attacks, helper, king, blockers, room, lines)
 
@@ -143,7 +166,7 @@ def attacks_from(kind: int, where: int, colour: int, pawns: int) -> int:
     if kind == PAWN:
         return pawn_attacks(where, colour)
     if kind in (KNIGHT, KING):
-        return STEP[kind](where)
+        return piece_step(kind, where)
     out = 0
     for sq in squares_of(where):
         if kind != ROOK:
@@ -251,7 +274,7 @@ def mate_on_entry(entry: Entry, filled: Sequence[Piece], winner: int, castle: in
         spots = now.helper
         moved = (winner, entry.kind, entry.dst)
         rest = _units(
-            pawns, [p for p, e in zip(filled, entry.pieces, strict=True) if e != moved], winner
+            pawns, [p for i, p in enumerate(filled) if entry.pieces[i] != moved], winner
         )
         lines = rest.lines
         opened = attacks_from(QUEEN, entry.origin, winner, occupied) & rest.attacks
@@ -282,7 +305,7 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
         if not region & (region - 1):
             occupied |= region
             if colour == entry.mover:
-                guarded |= STEP[kind](region)
+                guarded |= piece_step(kind, region)
         if colour == entry.mover:
             if kind == KING:
                 enemy_king = region
@@ -293,9 +316,10 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
     double = pawn_push(pawn_push(entry.origin, entry.mover), entry.mover)
     if entry.kind == PAWN and entry.dst & double and king_step(entry.dst) & pawns[side]:
         return False
-    for (colour, kind, region), (_, _, before) in zip(filled, entry.pieces, strict=True):
+    for i, (colour, kind, region) in enumerate(filled):  # the pieces as in entry.pieces
         if colour != side:
             continue
+        before = entry.pieces[i][2]
         if kind == KING:
             if not enemy_king & (enemy_king - 1):
                 away = KING_ATTACKS[enemy_king.bit_length() - 1] | enemy_king
@@ -303,6 +327,6 @@ def stalemated(entry: Entry, filled: Sequence[Piece]) -> bool:
                 region &= ~away
             if king_step(before) & (region | prey) & ~guarded:
                 return False
-        elif region & (region - 1) or STEP[kind](before) & prey:
+        elif region & (region - 1) or piece_step(kind, before) & prey:
             return False
     return True

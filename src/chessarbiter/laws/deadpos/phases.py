@@ -70,15 +70,14 @@ from chessarbiter.core.squares import (
 )
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
-    fill,
-    king_step,
     pawn_attacks,
     pawn_push,
+    piece_fill,
+    piece_step,
 )
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.freeze import frozen, mates_winner
 from chessarbiter.laws.deadpos.phasemate import (
-    STEP,
     Entry,
     Piece,
     attacks_from,
@@ -121,7 +120,7 @@ def phases_unwinnable(
                 bb ^= low
                 pieces.append((colour, kind, low))
     root = (white, black, tuple(sorted(_fill(white, black, pieces, winner))))
-    if mate_inside(*root, winner, castle) or _mates_at_root(pos, winner):
+    if mate_inside(white, black, root[2], winner, castle) or _mates_at_root(pos, winner):
         return False, 1
     if pos.ep_square >= 0:
         passed = pawn_push(1 << pos.ep_square, pos.turn ^ 1)
@@ -173,7 +172,7 @@ def _explore(
                 continue
             if count >= cap:
                 return False, count
-            if mate_inside(*nxt, winner, castle):
+            if mate_inside(nxt[0], nxt[1], nxt[2], winner, castle):
                 return False, len(seen)
             todo.append(nxt)
     return True, len(seen)
@@ -311,7 +310,7 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         if stuck:
             for colour, kind, seed in seeds:
                 if seed & stuck and not seed & (seed - 1):
-                    guard[colour ^ 1] |= STEP[kind](seed)
+                    guard[colour ^ 1] |= piece_step(kind, seed)
         open_ = free & ~stuck
         allowed = (open_ & ~guard[0], open_ & ~guard[1])
         # a piece's region is one square only when its seed is and no step leaves it: the
@@ -320,7 +319,7 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         king = -1
         for colour, kind, seed in seeds:
             single = not seed & (seed - 1)
-            if single and not STEP[kind](seed) & (allowed[colour] if kind == KING else open_):
+            if single and not piece_step(kind, seed) & (allowed[colour] if kind == KING else open_):
                 held |= seed
             else:
                 single = False
@@ -350,7 +349,7 @@ def _regions(seeds: list[Piece], open_: int, allowed: tuple[int, int]) -> list[P
     """Each piece's region: its seed filled onto ``open_`` squares (a king's onto
     ``allowed[colour]``)."""
     return [
-        (c, k, fill(s, allowed[c], king_step) if k == KING else fill(s, open_, STEP[k]))
+        (c, k, piece_fill(k, s, allowed[c] if k == KING else open_))
         for c, k, s in seeds
     ]
 
@@ -376,7 +375,7 @@ def _apart(
             colour, _, region = pieces[i]
             if not near & region:
                 continue
-            grown = fill(seeds[i][2], allowed[colour] & ~near, king_step)
+            grown = piece_fill(KING, seeds[i][2], allowed[colour] & ~near)
             if grown != region:
                 pieces[i] = (colour, KING, grown)
                 changed = True
@@ -396,7 +395,7 @@ def _successors(phase: Phase) -> list[Entry]:
         regions |= region
         if not region & (region - 1):
             occupied |= region
-            defended[colour] |= STEP[kind](region)
+            defended[colour] |= piece_step(kind, region)
     for colour in (0, 1):
         defended[colour] |= _held(listed, colour)
     out: list[Entry] = []
@@ -465,7 +464,7 @@ def _successors(phase: Phase) -> list[Entry]:
         for i, (owner, kind, region) in enumerate(listed):
             if owner != colour:
                 continue
-            attack = STEP[kind](region)
+            attack = piece_step(kind, region)
             if kind == KING:
                 attack &= ~defended[them]
             targets = attack & enemy

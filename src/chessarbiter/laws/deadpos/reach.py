@@ -14,16 +14,16 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import BISHOP, FULL, KNIGHT, PAWN, QUEEN, ROOK
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
     diagonal_step,
-    fill,
     king_step,
     knight_step,
     orthogonal_step,
     pawn_attacks,
     pawn_fill,
+    piece_fill,
 )
 
 
@@ -63,13 +63,13 @@ def reaches(pos: Position, fixed: int, locked: int, paths: tuple[int, int]) -> t
     for colour in (0, 1):
         base = colour << 3
         seed = pieces[base | QUEEN] & ~fixed
-        queens[colour] = fill(seed, allowed, king_step) if seed else 0
+        queens[colour] = piece_fill(KING, seed, allowed) if seed else 0
         seed = pieces[base | KNIGHT] & ~fixed
-        knights[colour] = fill(seed, allowed, knight_step) if seed else 0
+        knights[colour] = piece_fill(KNIGHT, seed, allowed) if seed else 0
         seed = pieces[base | ROOK] & ~fixed
-        rooks[colour] = fill(seed, allowed, orthogonal_step) if seed else 0
+        rooks[colour] = piece_fill(ROOK, seed, allowed) if seed else 0
         seed = pieces[base | BISHOP] & ~fixed
-        bishops[colour] = fill(seed, allowed, diagonal_step) if seed else 0
+        bishops[colour] = piece_fill(BISHOP, seed, allowed) if seed else 0
     pieces_only = (queens.copy(), knights.copy())
     crowns = [0, 0]
     stands = [0, 0]
@@ -106,7 +106,7 @@ def _promoted(crowned: int, allowed: int) -> tuple[int, int]:
     key = (crowned, allowed)
     found = _promoted_fills.get(key)
     if found is None:
-        found = (fill(crowned, allowed, king_step), fill(crowned, allowed, knight_step))
+        found = (piece_fill(KING, crowned, allowed), piece_fill(KNIGHT, crowned, allowed))
         if len(_promoted_fills) >= PROMOTED_KEPT:
             _promoted_fills.clear()
         _promoted_fills[key] = found

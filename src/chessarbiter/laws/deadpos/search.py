@@ -17,7 +17,7 @@ from typing import Final
 
 from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.position import Position
+from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import DISTANCE, LAST_RANKS, pawn_push
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
@@ -146,22 +146,21 @@ class _Helpmate:
         material, not mate, that the cost does not let the search expand). A search that
         gives up at its first cut gives up on it, with no list of moves made (the same
         verdicts as the search on every corpus line). Counts the ``cost`` + 1 nodes of the
-        line; ``pos`` is left as it was."""
+        line; ``pos`` is left as it was (the moves are made without history)."""
         pos = self.pos
         if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
             return False
-        played = 0
+        undos: list[Undo] = []
         for _ in range(cost + 1):
             move = self._quiet_step(pos.turn)
             if move < 0:
                 break
             self.nodes += 1
             self.deadline.tick()
-            pos.push(Move(move))
-            played += 1
-        walked = played == cost + 1 and not pos.is_check()
-        for _ in range(played):
-            pos.pop()
+            undos.append(pos.make(move))
+        walked = len(undos) == cost + 1 and not pos.is_check()
+        while undos:
+            pos.unmake(undos.pop())
         return walked
 
     def _quiet_step(self, us: int) -> int:

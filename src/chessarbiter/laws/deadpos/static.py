@@ -21,32 +21,25 @@ other blockers.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
-    Step,
-    diagonal_step,
-    fill,
     king_step,
-    knight_step,
-    orthogonal_step,
     pawn_attacks,
     pawn_fill,
     pawn_push,
+    piece_fill,
+    piece_step,
 )
 from chessarbiter.laws.deadpos.reach import Reach, reaches
 
-STEPS: tuple[tuple[int, Step], ...] = (
-    (KNIGHT, knight_step),
-    (BISHOP, diagonal_step),
-    (ROOK, orthogonal_step),
-    (QUEEN, king_step),
-)
-"""Each piece kind and the squares next to it that it could move to or attack."""
+KINDS: Final = (KNIGHT, BISHOP, ROOK, QUEEN)
+"""The piece kinds other than the king, each with the squares next to it that it could move
+to or attack (:func:`.bitboards.piece_step`)."""
 
 
 class Mobility(NamedTuple):
@@ -64,6 +57,8 @@ class Mobility(NamedTuple):
 
 _NOTHING = Reach(0, 0, 0, 0)
 """Stands in for the reach when nothing is fixed: the analysis then proves nothing."""
+_NONE_FIXED = Mobility(0, 0, (_NOTHING, _NOTHING), (0, 0), (0, 0))
+"""The mobility when no unit is fixed (most positions)."""
 
 
 def fixed_units(pos: Position) -> int:
@@ -111,7 +106,7 @@ def _mobility(pos: Position) -> Mobility:
             them = colour ^ 1
             mine = fixed & units[colour]
             guarded = guarded_by[colour] = guards(pieces, mine, colour)
-            king = kings[them] = fill(kings[them], allowed & ~guarded, king_step)
+            king = kings[them] = piece_fill(KING, kings[them], allowed & ~guarded)
             threats = reach[them].checks | reach[them].bishop_checks | (king_step(king) & ~guarded)
             prey = (fixed & units[them]) | reach[them].stand
             capture = pawn_attacks(prey, them)
@@ -126,7 +121,7 @@ def _mobility(pos: Position) -> Mobility:
             )
         locked = held | ((fixed ^ kept) & movable)
         fixed = kept
-    return Mobility(0, 0, (_NOTHING, _NOTHING), (0, 0), (0, 0))
+    return _NONE_FIXED
 
 
 def _paths(
@@ -151,10 +146,10 @@ def guards(pieces: list[int], fixed: int, colour: int) -> int:
     """Squares the fixed units ``fixed`` of ``colour`` attack whatever else moves."""
     base = colour << 3
     out = pawn_attacks(fixed & pieces[base | PAWN], colour)
-    for kind, step in STEPS:
+    for kind in KINDS:
         bb = fixed & pieces[base | kind]
         if bb:
-            out |= step(bb)
+            out |= piece_step(kind, bb)
     return out
 
 
@@ -195,7 +190,7 @@ def _unattacked(pos: Position, units: tuple[int, int], fixed: int, kings: list[i
                 left &= ~_attacks(pieces, them, fixed)
             if left:
                 safe = FULL ^ guards(pieces, mine, colour)
-                kings[them] = fill(kings[them], safe & ~fixed, king_step)
+                kings[them] = piece_fill(KING, kings[them], safe & ~fixed)
                 left &= ~(king_step(kings[them]) & safe)
             kept |= left
         if kept == fixed:
@@ -235,12 +230,12 @@ def _en_passant(pos: Position) -> int:
 def _boxed(pieces: list[int], mine: int, colour: int) -> int:
     """``colour``'s pieces on ``mine`` whose every neighbouring move square is in ``mine``."""
     out = 0
-    for kind, step in STEPS:
+    for kind in KINDS:
         bb = pieces[colour << 3 | kind] & mine
         while bb:
             low = bb & -bb
             bb ^= low
-            if not step(low) & ~mine:
+            if not piece_step(kind, low) & ~mine:
                 out |= low
     return out
 

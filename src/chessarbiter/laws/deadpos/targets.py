@@ -52,11 +52,18 @@ def nearest(squares: int, king: int) -> int:
     return min(squares_of(squares), key=DISTANCE[king].__getitem__)
 
 
+_NEAREST_CORNER: Final = {
+    corners: tuple(nearest(corners, king) for king in range(64))
+    for corners in (CORNER_SQUARES & colour for colour in (FULL, DARK_SQUARES, LIGHT_SQUARES))
+}
+"""The corner of a set (all four, the dark ones, the light ones) nearest each square."""
+
+
 def nearest_corner(pos: Position, winner: int) -> int:
     """The corner nearest the loser's king, of the winner's bishops' colour when they are
     all on one."""
     corners = CORNER_SQUARES & bishop_colour(pos.pieces[winner << 3 | BISHOP])
-    return nearest(corners, pos.king(winner ^ 1))
+    return _NEAREST_CORNER[corners][pos.king(winner ^ 1)]
 
 
 def home_corner(pos: Position, winner: int) -> int:
