@@ -30,12 +30,20 @@ from typing import Final
 
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
-from chessarbiter.core.squares import FULL, KING, PAWN, squares_of
+from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
 from chessarbiter.core.zobrist import PIECE_KEYS
-from chessarbiter.laws.deadpos.bitboards import fill, king_step, pawn_attacks, pawns_blocked
+from chessarbiter.laws.deadpos.bitboards import (
+    king_step,
+    pawn_attacks,
+    pawns_blocked,
+    piece_fill,
+    piece_step,
+)
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
-from chessarbiter.laws.deadpos.static import STEPS
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Spent
+
+PIECE_KINDS: Final = (KNIGHT, BISHOP, ROOK, QUEEN)
+"""The pieces other than kings and pawns, each with its steps (a queen's are a king's)."""
 
 MAX_PLIES: Final = 64
 """The longest line searched: no deeper iteration is tried."""
@@ -57,21 +65,21 @@ def idle_units(pos: Position, winner: int) -> int:
     allowed = FULL ^ walls
     guards = [pawn_attacks(walls & pieces[colour << 3 | PAWN], colour) for colour in (0, 1)]
     for colour in (0, 1):
-        for kind, step in STEPS:
-            guards[colour] |= step(boxed & pieces[colour << 3 | kind])
+        for kind in PIECE_KINDS:
+            guards[colour] |= piece_step(kind, boxed & pieces[colour << 3 | kind])
     loser = winner ^ 1
     king = pieces[loser << 3 | KING]
-    region = fill(king, allowed & ~guards[winner], king_step)
+    region = piece_fill(KING, king, allowed & ~guards[winner])
     group_regions = group_touched = region | (king_step(region) & allowed)
     safe = allowed & ~guards[loser]
     king = pieces[winner << 3 | KING]
-    region = fill(king, safe, king_step)
+    region = piece_fill(KING, king, safe)
     units = [(king, region, region | (king_step(region) & safe))]  # square, region, touched
     for colour in (0, 1):
-        for kind, step in STEPS:
+        for kind in PIECE_KINDS:
             for sq in squares_of(pieces[colour << 3 | kind] & ~boxed):
-                region = fill(1 << sq, allowed, step)
-                units.append((1 << sq, region, region | (step(region) & allowed)))
+                region = piece_fill(kind, 1 << sq, allowed)
+                units.append((1 << sq, region, region | (piece_step(kind, region) & allowed)))
     idle = 0
     for unit in units:
         idle |= unit[0]
@@ -96,9 +104,9 @@ def _boxed(pos: Position, walls: int) -> int:
     while True:
         kept = 0
         for colour in (0, 1):
-            for kind, step in STEPS:
+            for kind in PIECE_KINDS:
                 for sq in squares_of(pieces[colour << 3 | kind] & boxed):
-                    if not step(1 << sq) & ~(walls | boxed):
+                    if not piece_step(kind, 1 << sq) & ~(walls | boxed):
                         kept |= 1 << sq
         if kept == boxed:
             return boxed
