@@ -95,7 +95,8 @@ class Entry:
         self.origin = origin
         self.seeds = seeds
 
-    def _key(self) -> tuple[int, int, int, tuple[Piece, ...], int, int, int, tuple[Piece, ...]]:
+    def identity(self) -> tuple[int, int, int, tuple[Piece, ...], int, int, int, tuple[Piece, ...]]:
+        """What makes two entries the same."""
         return (
             self.mover,
             self.white,
@@ -108,10 +109,10 @@ class Entry:
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Entry) and self._key() == other._key()
+        return isinstance(other, Entry) and self.identity() == other.identity()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self.identity())
 
 
 class _Units:
