@@ -492,13 +492,16 @@ def told(log: Path, start: int) -> dict[str, dict[str, int]]:
     }
 
 
-def machine_busy() -> tuple[float, float]:
+def machine_busy() -> tuple[float, float, float, float]:
     """The machine's busy and total CPU seconds so far, over all its cores
     (``/proc/stat``): everything counted, the clients, the neighbour, the server's pairing
-    process, PostgreSQL and Redis."""
+    process, PostgreSQL and Redis; and of the busy seconds, those of the kernel's
+    interrupts (``softirq``: the loopback network's packets) and those the hypervisor gave
+    to others (``steal``: a virtual machine's neighbours, which no process here sees)."""
     fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle, iowait
-    return (sum(fields) - idle) / TICK, sum(fields) / TICK
+    return ((sum(fields) - idle) / TICK, sum(fields) / TICK, fields[6] / TICK,
+            fields[7] / TICK)
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -563,7 +566,8 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
     cpus = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
     neighbour_cpu += cpu_seconds(neighbour_pid) if neighbour_pid else 0.0
     busy_after = machine_busy()
-    busy = (busy_after[0] - busy_before[0]) / (busy_after[1] - busy_before[1])
+    total = busy_after[1] - busy_before[1]
+    busy, softirq, steal = ((busy_after[i] - busy_before[i]) / total for i in (0, 2, 3))
     server_cpu = sum(cpus)
     load_after = os.getloadavg()
     tallies: list[Tally] = [out.get(timeout=120) for _ in procs]
@@ -615,7 +619,8 @@ def run(args: argparse.Namespace, url: str | list[str], pids: list[int],
         "games_ended": sum(t.games_ended for t in tallies),
         "errors": errors,
         "loadavg_before": load_before, "loadavg_after": load_after,
-        "machine_busy": busy, "cores": os.cpu_count(), "told": warnings,
+        "machine_busy": busy, "machine_softirq": softirq, "machine_steal": steal,
+        "cores": os.cpu_count(), "told": warnings,
         "neighbour": neighbourly,
         "timeline": [{"second": second, "n": len(trips), "p50": _pct(trips, 0.5),
                       "p99": _pct(trips, 0.99), "max": max(trips)}
@@ -657,7 +662,9 @@ def report(result: dict[str, Any], timeline: bool = False) -> str:
     lines.append(f"load average before/after: {result['loadavg_before'][0]:.2f} / "
                  f"{result['loadavg_after'][0]:.2f}; the machine busy "
                  f"{result['machine_busy'] * 100:.0f}% of its {result['cores']} cores in the "
-                 "window (everything: clients, neighbour, databases)")
+                 "window (everything: clients, neighbour, databases; of it, the kernel's "
+                 f"interrupts {result['machine_softirq'] * 100:.0f}%, stolen by the "
+                 f"hypervisor {result['machine_steal'] * 100:.1f}%)")
     warnings = result.get("told")
     if warnings is not None:
         slow, late = warnings["slow_commits"], warnings["late_loop"]

@@ -206,6 +206,7 @@ class Neighbour:
     async def answer_engine(self, client: RawConnection, game_id: str, secret: str,
                             colour: str, rng: random.Random) -> None:
         mine = 0 if colour == "white" else 1
+        answered = -1  # the plies at the last move made
         async with client.stream(f"/api/board/game/stream/{game_id}", secret) as lines:
             async for raw in lines:
                 data = json.loads(raw)
@@ -215,8 +216,9 @@ class Neighbour:
                 if state.get("status", "started") != "started" or not self.live():
                     return
                 moves = state["moves"].split()
-                if len(moves) % 2 != mine:
-                    continue  # the engine's turn
+                if len(moves) % 2 != mine or len(moves) <= answered:
+                    continue  # the engine's turn, or a line about a move answered already
+                answered = len(moves)
                 if moves:
                     self.tally.engine_moves += 1  # it has moved
                 pos = Position()

@@ -28,6 +28,17 @@ def test_the_load_bench_plays_and_measures() -> None:
     assert result["games_ended"] >= 4  # six plies each, then resigned and replaced
     assert result["games_started"] > result["games_ended"]
     assert result["server_cpu_us_per_move"] > 0
+    assert 0 <= result["machine_steal"] <= result["machine_busy"] <= 1
+    assert 0 <= result["machine_softirq"] <= result["machine_busy"]
+
+
+def test_the_neighbours_players_play_the_servers_engine() -> None:
+    result = json.loads(run_bench(
+        "load_server.py", "--games", "2", "--rate", "4", "--seconds", "4", "--warmup", "1",
+        "--json", "--neighbour", "--neighbour-players", "", "--neighbour-readers", "0",
+        "--spammers", "0", "--engine-games", "2", "--engine-level", "1", timeout=300))
+    assert result["errors"] == {} and result["neighbour"]["errors"] == {}
+    assert result["neighbour"]["engine_moves"] >= 4  # the engines answered, again and again
 
 
 @pytest.mark.long
