@@ -56,6 +56,9 @@ def test_each_background_process_is_another_niced_below_the_server(job: str) -> 
     assert pool.submit(os.nice, 0).result(timeout=60) == min(19, mine + BACKGROUND_NICE)
     assert os.nice(0) == mine  # the server's own priority is unchanged
     assert len({id(make()) for make in POOLS.values()}) == len(POOLS)
+    if hasattr(os, "SCHED_IDLE"):  # the engines search only on CPU no one else wants
+        policy = pool.submit(os.sched_getscheduler, 0).result(timeout=60)
+        assert (policy == os.SCHED_IDLE) is (job == "engine")
 
 
 def ended(pid: int) -> bool:

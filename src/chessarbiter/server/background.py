@@ -5,8 +5,10 @@ built-in engine's search, a ruling's dead-position analysis (compiled code never
 the lock while it computes; a thread of the server would take the loop's core). A pool is
 started by spawning at its job's first use and kept for the server's life; its processes run
 at a lower CPU priority than the server (:data:`BACKGROUND_NICE`), so that the games take
-what they need first on a machine with fewer cores than busy processes, and they end with
-the server, even one killed (``kill -9``), rather than search on for no one."""
+what they need first on a machine with fewer cores than busy processes; the engines' at the
+lowest there is (Linux's ``SCHED_IDLE``: only the CPU no other process wants), since they
+search without a pause; and they end with the server, even one killed (``kill -9``),
+rather than search on for no one."""
 
 from __future__ import annotations
 
@@ -27,13 +29,13 @@ _POOLS: dict[str, ProcessPoolExecutor] = {}
 
 
 def pool(job: str, workers: int = 1, initializer: Callable[..., None] | None = None,
-         initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+         initargs: tuple[Any, ...] = (), idle: bool = False) -> ProcessPoolExecutor:
     """The processes of ``job`` (``workers`` of them, each running ``initializer(*initargs)``
-    first), started at the first call for the job."""
+    first; ``idle``: at the idle priority), started at the first call for the job."""
     if job not in _POOLS:
         _POOLS[job] = ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
                                           initializer=_in_the_background,
-                                          initargs=(os.getpid(), initializer, initargs))
+                                          initargs=(os.getpid(), idle, initializer, initargs))
     return _POOLS[job]
 
 
@@ -42,14 +44,16 @@ def forget(job: str) -> None:
     _POOLS.pop(job, None)
 
 
-def _in_the_background(server: int, initializer: Callable[..., None] | None,
+def _in_the_background(server: int, idle: bool, initializer: Callable[..., None] | None,
                        initargs: tuple[Any, ...]) -> None:
     """In a background process: Ctrl-C is the server's to handle (it stops the pools); the
-    process ends when the server does; a lower CPU priority; then the job's own
-    initializer."""
+    process ends when the server does; a lower CPU priority (``idle``: the lowest); then the
+    job's own initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with(server)
     os.nice(BACKGROUND_NICE)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if initializer is not None:
         initializer(*initargs)
 

@@ -1,12 +1,13 @@
-"""The built-in engine's searches in background processes (:mod:`...background`): the
-search is compiled code that holds the interpreter's lock while it thinks, so in a thread of
-the server it would take the event loop's core for seconds at a time (the acknowledgements
-of every other game waiting on it). :class:`BackgroundBuiltin` is the built-in engine as the
-server's players use it: its time management stays in the server (the game's clock is
-there), each search goes to one of the ``engine_workers`` processes, and a stop (the game
-ended meanwhile, the server stopping) reaches the search through a flag shared with the
-processes. Each process keeps the engines of its last :data:`KEPT` games, so that a game's
-next search starts from what its previous one learnt (its transposition table)."""
+"""The built-in engine's searches in background processes (:mod:`...background`, at the idle
+priority): the search is compiled code that holds the interpreter's lock while it thinks, so
+in a thread of the server it would take the event loop's core for seconds at a time (the
+acknowledgements of every other game waiting on it). :class:`BackgroundBuiltin` is the
+built-in engine as the server's players use it: its time management stays in the server
+(the game's clock is there), each search goes to one of the ``engine_workers`` processes,
+and a stop (the game ended meanwhile, the server stopping) reaches the search through a
+flag shared with the processes. Each process keeps the engines of its last :data:`KEPT`
+games, so that a game's next search starts from what its previous one learnt (its
+transposition table)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
             _STOPS = get_context("spawn").RawArray("b", workers)
             for slot in range(workers):
                 _SLOTS.put(slot)
-        return background.pool(JOB, len(_STOPS), _inherit, (_STOPS,))
+        return background.pool(JOB, len(_STOPS), _inherit, (_STOPS,), idle=True)
 
 
 def search(game: str, level: int, fen: str, chess960: bool, moves: Sequence[int],
