@@ -53,6 +53,17 @@ def test_order_table_move_then_captures_then_killers_then_history() -> None:
     assert ordered[:4] == [table, capture, killer, liked]
 
 
+def test_the_counter_move_comes_right_after_the_killers() -> None:
+    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    killer, counter, liked = (pos.parse_uci(u) for u in ("d2a2", "e1e2", "d2h2"))
+    history = [0] * (16 * 64)
+    history[pos.board[liked & 63] << 6 | (liked >> 6) & 63] = 16000
+    ordered = order_moves(pos, pos.legal_moves(), 0, (killer, 0), history, counter)
+    assert ordered[:4] == [pos.parse_uci("d2d5"), killer, counter, liked]
+    without = order_moves(pos, pos.legal_moves(), 0, (killer, 0), history)
+    assert without[2] == liked and without.index(counter) > 3
+
+
 @pytest.mark.parametrize(("fen", "move", "loses"), [
     ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", True),  # the queen for a pawn
     ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", False),  # an undefended pawn

@@ -1,5 +1,6 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
-victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
+victim, least valuable attacker), killer moves, the counter-move, and quiet moves by
+history; plus the capture
 generator of the quiescence search and the static exchange evaluation that prunes it."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ _QUEENING: Final = QUEEN << 12
 TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
+COUNTER_SCORE: Final = KILLER_SCORE - 1
 MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 """Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
@@ -73,14 +75,22 @@ def order_captures(pos: Position, moves: list[Move]) -> list[Move]:
     return [Move(k & MOVE_MASK) for k in keyed]
 
 
+def piece_to(board: list[int], move: int) -> int:
+    """A move's index in the history tables: the moving piece and its target square."""
+    return board[move & 63] << 6 | (move >> 6) & 63
+
+
 def order_moves(
     pos: Position,
     moves: list[Move],
     tt_move: int,
     killers: tuple[int, int],
     history: list[int],
+    counter: int = 0,
 ) -> list[Move]:
-    """All moves, best candidates first (equal scores: the higher move number first)."""
+    """All moves, best candidates first (equal scores: the higher move number first).
+    ``counter``: the quiet move that last refuted the opponent's previous move, tried right
+    after the killers."""
     board = pos.board
     keyed: list[int] = []
     for m in moves:
@@ -92,8 +102,10 @@ def order_moves(
             score = KILLER_SCORE + 1
         elif m == killers[1]:
             score = KILLER_SCORE
+        elif m == counter:
+            score = COUNTER_SCORE
         else:
-            score = history[board[m & 63] << 6 | (m >> 6) & 63]
+            score = history[piece_to(board, m)]
         keyed.append(score << MOVE_BITS | m)
     keyed.sort(reverse=True)
     return [Move(k & MOVE_MASK) for k in keyed]

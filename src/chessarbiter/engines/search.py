@@ -2,9 +2,9 @@
 search (negamax) with a transposition table, quiescence search (captures that lose material
 by static exchange left out), check extension, null-move pruning, late move reductions,
 futility and late-move pruning (a quiet move skipped is tested for check without making it),
-mate-distance pruning, killer and history move ordering, and draw detection (repetition
-along the game and the search path, the 50-move rule, insufficient material). A proven mate
-ends the iterations.
+mate-distance pruning, killer, counter-move and history move ordering, and draw detection
+(repetition along the game and the search path, the 50-move rule, insufficient material). A
+proven mate ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
@@ -28,6 +28,7 @@ from chessarbiter.engines.ordering import (
     loses_material,
     order_captures,
     order_moves,
+    piece_to,
 )
 from chessarbiter.engines.tables import ORDER_VALUE
 from chessarbiter.engines.tt import (
@@ -149,6 +150,10 @@ class Searcher:
         self.nodes = 0
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self._counters = [0] * (16 * 64)
+        """The quiet move that last refuted a move, by the refuted move's piece and target."""
+        self._moved = [0] * (MAX_PLY + 1)
+        """The piece and target (``piece_to``) of the move made at each ply; 0 for a pass."""
         self._eval_keys = [-1] * EVAL_SLOTS
         self._eval_scores = [0] * EVAL_SLOTS
         self._pawns: PawnCache = {}
@@ -167,6 +172,7 @@ class Searcher:
         """Forget what earlier games taught (table, history, killers)."""
         self.tt.clear()
         self._history = [0] * (16 * 64)
+        self._counters = [0] * (16 * 64)
 
     # -- entry points ----------------------------------------------------------------------
 
@@ -244,6 +250,7 @@ class Searcher:
             best = -INFINITY
             try:
                 for m in moves:
+                    self._moved[0] = piece_to(p.board, m)
                     made = p.make_counted(m)
                     alpha = max(best - margin - 1, -INFINITY)
                     score = -self._node(depth - 1, -INFINITY, -alpha, 1,
@@ -350,6 +357,7 @@ class Searcher:
         scores: dict[Move, int] = {}
         for m in self._root_order:
             bound = top[-1][0] if len(top) == count else floor
+            self._moved[0] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if bound == -INFINITY:
@@ -381,6 +389,7 @@ class Searcher:
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
         for i, m in enumerate(moves):
+            self._moved[0] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if i == 0:
@@ -459,6 +468,7 @@ class Searcher:
                     and self._null_move(key, depth, beta, ply)):
                 return beta
         killers = self._killers[ply]
+        counter = self._counters[self._moved[ply - 1]]
         # The table move first, before generating and sorting the others (which its
         # cut-off may make moot).
         generate_later = tt_move != 0 and movegen.is_legal(pos, tt_move, in_check)
@@ -468,7 +478,8 @@ class Searcher:
             moves = movegen.legal_moves(pos)
             if not moves:
                 return -MATE + ply if in_check else 0
-            order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history)
+            order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history,
+                                counter)
         self._keys.append(key)
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
@@ -481,15 +492,17 @@ class Searcher:
             i += 1
             if i == 1 and generate_later:
                 order = order_moves(pos, movegen.legal_moves(pos), tt_move,
-                                    (killers[0], killers[1]), self._history)
+                                    (killers[0], killers[1]), self._history, counter)
             if i >= len(order):
                 break
             m = order[i]
             quiet = not is_tactical(pos, m)
             if quiet and i > 0 and (futile or (
                     len(tried) >= late and m != killers[0] and m != killers[1]
-                    and best_score > -MATE_BOUND)) and not movegen.gives_check(pos, m):
+                    and m != counter and best_score > -MATE_BOUND)) and not movegen.gives_check(
+                        pos, m):
                 continue
+            self._moved[ply] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if i == 0:
@@ -497,7 +510,7 @@ class Searcher:
             else:
                 reduction = 0
                 if (depth >= 3 and i >= 3 and quiet and not in_check and not gives_check
-                        and m != killers[0] and m != killers[1]):
+                        and m != killers[0] and m != killers[1] and m != counter):
                     reduction = LMR[min(depth, 63)][min(i, 63)] - pv_node
                 score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
                                     gives_check)
@@ -512,7 +525,7 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self._reward(pos.board, m, tried, depth, killers)
+                            self._reward(pos.board, m, tried, depth, ply)
                         break
             if quiet:
                 tried.append(m)
@@ -539,6 +552,7 @@ class Searcher:
         pos = self._pos
         reduction = 3 if depth >= 6 else 2
         halfmoves = pos.halfmove_clock
+        self._moved[ply] = 0
         undo = pos.make_null()
         pos.halfmove_clock = 0
         self._keys.append(key)
@@ -551,18 +565,21 @@ class Searcher:
         return score >= beta
 
     def _reward(self, board: list[int], move: int, tried: list[int], depth: int,
-                killers: list[int]) -> None:
-        """A quiet move made a cut-off: it becomes a killer and gains history; the quiet
-        moves tried before it lose as much. History stays within +-HISTORY_MAX."""
+                ply: int) -> None:
+        """A quiet move made a cut-off at ``ply``: it becomes a killer, the counter-move of
+        the move before, and gains history; the quiet moves tried before it lose as much.
+        History stays within +-HISTORY_MAX."""
+        killers = self._killers[ply]
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
+        self._counters[self._moved[ply - 1]] = move
         history = self._history
         bonus = min(depth * depth, HISTORY_MAX)
-        index = board[move & 63] << 6 | (move >> 6) & 63
+        index = piece_to(board, move)
         history[index] += bonus - history[index] * bonus // HISTORY_MAX
         for other in tried:
-            index = board[other & 63] << 6 | (other >> 6) & 63
+            index = piece_to(board, other)
             history[index] -= bonus + history[index] * bonus // HISTORY_MAX
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool) -> int:
