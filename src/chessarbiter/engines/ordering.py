@@ -1,6 +1,7 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
 victim, least valuable attacker), killer moves, the counter-move, and quiet moves by
-history; plus the capture
+history (the move's own and its continuation history after the moves 1 and 2 plies
+before); plus the capture
 generator of the quiescence search and the static exchange evaluation that prunes it."""
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
 COUNTER_SCORE: Final = KILLER_SCORE - 1
+PIECE_TO: Final = 16 * 64
+"""History tables are indexed by ``piece_to``; the continuation history by the earlier
+move's ``piece_to`` times ``PIECE_TO`` plus this move's."""
 MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 """Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
@@ -87,10 +91,15 @@ def order_moves(
     killers: tuple[int, int],
     history: list[int],
     counter: int = 0,
+    continuation: list[int] | None = None,
+    earlier: tuple[int, int] = (0, 0),
 ) -> list[Move]:
     """All moves, best candidates first (equal scores: the higher move number first).
     ``counter``: the quiet move that last refuted the opponent's previous move, tried right
-    after the killers."""
+    after the killers. ``continuation``: the continuation history, read after the moves 1
+    and 2 plies before (``earlier``, their ``piece_to``; 0 for none or a pass)."""
+    first = earlier[0] * PIECE_TO if continuation is not None else 0
+    second = earlier[1] * PIECE_TO if continuation is not None else 0
     board = pos.board
     keyed: list[int] = []
     for m in moves:
@@ -105,7 +114,13 @@ def order_moves(
         elif m == counter:
             score = COUNTER_SCORE
         else:
-            score = history[piece_to(board, m)]
+            index = piece_to(board, m)
+            score = history[index]
+            if continuation is not None:
+                if first:
+                    score += continuation[first + index]
+                if second:
+                    score += continuation[second + index]
         keyed.append(score << MOVE_BITS | m)
     keyed.sort(reverse=True)
     return [Move(k & MOVE_MASK) for k in keyed]

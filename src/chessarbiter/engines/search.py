@@ -2,9 +2,9 @@
 search (negamax) with a transposition table, quiescence search (captures that lose material
 by static exchange left out), check extension, null-move pruning, late move reductions,
 futility and late-move pruning (a quiet move skipped is tested for check without making it),
-mate-distance pruning, killer, counter-move and history move ordering, and draw detection
-(repetition along the game and the search path, the 50-move rule, insufficient material). A
-proven mate ends the iterations.
+mate-distance pruning, killer, counter-move, history and continuation-history move ordering,
+and draw detection (repetition along the game and the search path, the 50-move rule,
+insufficient material). A proven mate ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
@@ -23,6 +23,7 @@ from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.engines.evaluation import PawnCache, evaluate, insufficient_material
 from chessarbiter.engines.ordering import (
+    PIECE_TO,
     captures,
     is_tactical,
     loses_material,
@@ -150,8 +151,11 @@ class Searcher:
         self.nodes = 0
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
-        self._counters = [0] * (16 * 64)
+        self._counters = [0] * PIECE_TO
         """The quiet move that last refuted a move, by the refuted move's piece and target."""
+        self._continuation = [0] * (PIECE_TO * PIECE_TO)
+        """How well a quiet move did after a given move 1 or 2 plies before it (indexed as
+        ``ordering.order_moves`` reads it); bounded, so never aged."""
         self._moved = [0] * (MAX_PLY + 1)
         """The piece and target (``piece_to``) of the move made at each ply; 0 for a pass."""
         self._eval_keys = [-1] * EVAL_SLOTS
@@ -172,7 +176,8 @@ class Searcher:
         """Forget what earlier games taught (table, history, killers)."""
         self.tt.clear()
         self._history = [0] * (16 * 64)
-        self._counters = [0] * (16 * 64)
+        self._counters = [0] * PIECE_TO
+        self._continuation = [0] * (PIECE_TO * PIECE_TO)
 
     # -- entry points ----------------------------------------------------------------------
 
@@ -468,7 +473,8 @@ class Searcher:
                     and self._null_move(key, depth, beta, ply)):
                 return beta
         killers = self._killers[ply]
-        counter = self._counters[self._moved[ply - 1]]
+        earlier = (self._moved[ply - 1], self._moved[ply - 2] if ply >= 2 else 0)
+        counter = self._counters[earlier[0]]
         # The table move first, before generating and sorting the others (which its
         # cut-off may make moot).
         generate_later = tt_move != 0 and movegen.is_legal(pos, tt_move, in_check)
@@ -479,7 +485,7 @@ class Searcher:
             if not moves:
                 return -MATE + ply if in_check else 0
             order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history,
-                                counter)
+                                counter, self._continuation, earlier)
         self._keys.append(key)
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
@@ -492,7 +498,8 @@ class Searcher:
             i += 1
             if i == 1 and generate_later:
                 order = order_moves(pos, movegen.legal_moves(pos), tt_move,
-                                    (killers[0], killers[1]), self._history, counter)
+                                    (killers[0], killers[1]), self._history, counter,
+                                    self._continuation, earlier)
             if i >= len(order):
                 break
             m = order[i]
@@ -525,7 +532,7 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self._reward(pos.board, m, tried, depth, ply)
+                            self._reward(pos.board, m, tried, depth, ply, earlier)
                         break
             if quiet:
                 tried.append(m)
@@ -565,22 +572,31 @@ class Searcher:
         return score >= beta
 
     def _reward(self, board: list[int], move: int, tried: list[int], depth: int,
-                ply: int) -> None:
+                ply: int, earlier: tuple[int, int]) -> None:
         """A quiet move made a cut-off at ``ply``: it becomes a killer, the counter-move of
-        the move before, and gains history; the quiet moves tried before it lose as much.
-        History stays within +-HISTORY_MAX."""
+        the move before, and gains history, and continuation history after the moves 1 and
+        2 plies before (``earlier``); the quiet moves tried before it lose as much. Each
+        entry stays within +-HISTORY_MAX (an update shrinks as the entry nears the bound)."""
         killers = self._killers[ply]
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        self._counters[self._moved[ply - 1]] = move
-        history = self._history
+        self._counters[earlier[0]] = move
         bonus = min(depth * depth, HISTORY_MAX)
-        index = piece_to(board, move)
-        history[index] += bonus - history[index] * bonus // HISTORY_MAX
+        self._update(board, move, bonus, earlier)
         for other in tried:
-            index = piece_to(board, other)
-            history[index] -= bonus + history[index] * bonus // HISTORY_MAX
+            self._update(board, other, -bonus, earlier)
+
+    def _update(self, board: list[int], move: int, bonus: int, earlier: tuple[int, int]) -> None:
+        """Add ``bonus`` (negative: a malus) to a quiet move's history entries."""
+        index = piece_to(board, move)
+        history = self._history
+        history[index] += bonus - history[index] * abs(bonus) // HISTORY_MAX
+        continuation = self._continuation
+        for before in earlier:
+            if before:
+                slot = before * PIECE_TO + index
+                continuation[slot] += bonus - continuation[slot] * abs(bonus) // HISTORY_MAX
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool) -> int:
         self.nodes += 1
