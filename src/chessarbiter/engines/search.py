@@ -62,7 +62,7 @@ LATE_DEPTH: Final = 3
 LATE_MOVES: Final = tuple(4 + d * d for d in range(LATE_DEPTH + 1))
 """Late-move pruning: at depth ``LATE_DEPTH`` or less, outside PV nodes and check, quiet
 moves that give no check are skipped once ``LATE_MOVES[depth]`` quiet moves were searched
-(captures, promotions, checks, killers and the table move never are)."""
+(captures, promotions, checks, killers, the counter-move and the table move never are)."""
 MAX_MOVES: Final = 256
 """More moves than any position has."""
 
