@@ -8,15 +8,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.engines.ordering import PIECE_TO, piece_to
-from chessarbiter.engines.search import (
-    HISTORY_MAX,
-    LATE_MOVES,
-    Limits,
-    Searcher,
-    SearchInfo,
-    mate_in,
-)
+from chessarbiter.engines.search import LATE_MOVES, Limits, Searcher, SearchInfo, mate_in
 from chessarbiter.engines.tt import MATE
 from tests.engines.helpers import TickingTime, random_positions
 
@@ -254,31 +246,3 @@ def test_root_scores_below_the_margin_are_upper_bounds() -> None:
             assert bounded[move] == score
         else:
             assert bounded[move] < best - 100
-
-
-def test_a_quiet_cut_off_becomes_the_counter_move_of_the_move_before() -> None:
-    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
-    d5, d8 = 35, 59
-    before = piece_to(pos.board, d5 | d8 << 6)  # black's queen's move d5-d8, as a number
-    searcher = Searcher()
-    searcher._moved[0] = before
-    cut = pos.parse_uci("d2a2")
-    searcher._reward(pos.board, cut, [], 4, 1, (before, 0))
-    assert searcher._counters[before] == cut
-    assert searcher._counters.count(0) == len(searcher._counters) - 1
-
-
-def test_a_quiet_cut_off_gains_continuation_history_and_the_moves_before_it_lose() -> None:
-    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
-    one_back, two_back = 13 << 6 | 59, 4 << 6 | 12
-    cut, tried = pos.parse_uci("d2a2"), pos.parse_uci("e1f1")
-    searcher = Searcher()
-    for _ in range(200):
-        searcher._reward(pos.board, cut, [tried], 10, 2, (one_back, two_back))
-    table = searcher._continuation
-    for before in (one_back, two_back):
-        assert 0 < table[before * PIECE_TO + piece_to(pos.board, cut)] <= HISTORY_MAX
-        assert -HISTORY_MAX <= table[before * PIECE_TO + piece_to(pos.board, tried)] < 0
-    assert table[piece_to(pos.board, cut)] == 0  # nothing after "no move"
-    assert searcher._history[piece_to(pos.board, cut)] > HISTORY_MAX // 2
-    assert sum(1 for v in table if v) == 4

@@ -7,14 +7,7 @@ import pytest
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
 from chessarbiter.core.squares import QUEEN
-from chessarbiter.engines.ordering import (
-    PIECE_TO,
-    captures,
-    is_tactical,
-    loses_material,
-    order_moves,
-    piece_to,
-)
+from chessarbiter.engines.ordering import captures, is_tactical, loses_material, order_moves
 from chessarbiter.engines.tt import (
     EXACT,
     LOWER,
@@ -58,34 +51,6 @@ def test_order_table_move_then_captures_then_killers_then_history() -> None:
     history[pos.board[liked & 63] << 6 | (liked >> 6) & 63] = 50
     ordered = order_moves(pos, pos.legal_moves(), table, (killer, 0), history)
     assert ordered[:4] == [table, capture, killer, liked]
-
-
-def test_the_counter_move_comes_right_after_the_killers() -> None:
-    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
-    killer, counter, liked = (pos.parse_uci(u) for u in ("d2a2", "e1e2", "d2h2"))
-    history = [0] * (16 * 64)
-    history[pos.board[liked & 63] << 6 | (liked >> 6) & 63] = 16000
-    ordered = order_moves(pos, pos.legal_moves(), 0, (killer, 0), history, counter)
-    assert ordered[:4] == [pos.parse_uci("d2d5"), killer, counter, liked]
-    without = order_moves(pos, pos.legal_moves(), 0, (killer, 0), history)
-    assert without[2] == liked and without.index(counter) > 3
-
-
-def test_continuation_history_after_the_earlier_moves_adds_to_history() -> None:
-    pos = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
-    liked, followed = pos.parse_uci("d2h2"), pos.parse_uci("e1f1")
-    history = [0] * PIECE_TO
-    history[piece_to(pos.board, liked)] = 100
-    continuation = [0] * (PIECE_TO * PIECE_TO)
-    one_back, two_back = 13 << 6 | 59, 4 << 6 | 12  # black queen to d8, white rook to e2
-    continuation[one_back * PIECE_TO + piece_to(pos.board, followed)] = 60
-    continuation[two_back * PIECE_TO + piece_to(pos.board, followed)] = 60
-    quiet = [m for m in pos.legal_moves() if m != pos.parse_uci("d2d5")]
-    assert order_moves(pos, quiet, 0, (0, 0), history)[0] == liked
-    assert order_moves(pos, quiet, 0, (0, 0), history, 0, continuation,
-                       (one_back, 0))[0] == liked
-    assert order_moves(pos, quiet, 0, (0, 0), history, 0, continuation,
-                       (one_back, two_back))[0] == followed
 
 
 @pytest.mark.parametrize(("fen", "move", "loses"), [

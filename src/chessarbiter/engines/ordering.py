@@ -1,7 +1,5 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
-victim, least valuable attacker), killer moves, the counter-move, and quiet moves by
-history (the move's own and its continuation history after the moves 1 and 2 plies
-before); plus the capture
+victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
 generator of the quiescence search and the static exchange evaluation that prunes it."""
 
 from __future__ import annotations
@@ -22,10 +20,6 @@ _QUEENING: Final = QUEEN << 12
 TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
-COUNTER_SCORE: Final = KILLER_SCORE - 1
-PIECE_TO: Final = 16 * 64
-"""History tables are indexed by ``piece_to``; the continuation history by the earlier
-move's ``piece_to`` times ``PIECE_TO`` plus this move's."""
 MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 """Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
@@ -79,27 +73,14 @@ def order_captures(pos: Position, moves: list[Move]) -> list[Move]:
     return [Move(k & MOVE_MASK) for k in keyed]
 
 
-def piece_to(board: list[int], move: int) -> int:
-    """A move's index in the history tables: the moving piece and its target square."""
-    return board[move & 63] << 6 | (move >> 6) & 63
-
-
 def order_moves(
     pos: Position,
     moves: list[Move],
     tt_move: int,
     killers: tuple[int, int],
     history: list[int],
-    counter: int = 0,
-    continuation: list[int] | None = None,
-    earlier: tuple[int, int] = (0, 0),
 ) -> list[Move]:
-    """All moves, best candidates first (equal scores: the higher move number first).
-    ``counter``: the quiet move that last refuted the opponent's previous move, tried right
-    after the killers. ``continuation``: the continuation history, read after the moves 1
-    and 2 plies before (``earlier``, their ``piece_to``; 0 for none or a pass)."""
-    first = earlier[0] * PIECE_TO if continuation is not None else 0
-    second = earlier[1] * PIECE_TO if continuation is not None else 0
+    """All moves, best candidates first (equal scores: the higher move number first)."""
     board = pos.board
     keyed: list[int] = []
     for m in moves:
@@ -111,16 +92,8 @@ def order_moves(
             score = KILLER_SCORE + 1
         elif m == killers[1]:
             score = KILLER_SCORE
-        elif m == counter:
-            score = COUNTER_SCORE
         else:
-            index = piece_to(board, m)
-            score = history[index]
-            if continuation is not None:
-                if first:
-                    score += continuation[first + index]
-                if second:
-                    score += continuation[second + index]
+            score = history[board[m & 63] << 6 | (m >> 6) & 63]
         keyed.append(score << MOVE_BITS | m)
     keyed.sort(reverse=True)
     return [Move(k & MOVE_MASK) for k in keyed]

@@ -2,9 +2,9 @@
 search (negamax) with a transposition table, quiescence search (captures that lose material
 by static exchange left out), check extension, null-move pruning, late move reductions,
 futility and late-move pruning (a quiet move skipped is tested for check without making it),
-mate-distance pruning, killer, counter-move, history and continuation-history move ordering,
-and draw detection (repetition along the game and the search path, the 50-move rule,
-insufficient material). A proven mate ends the iterations.
+mate-distance pruning, killer and history move ordering, and draw detection (repetition
+along the game and the search path, the 50-move rule, insufficient material). A proven mate
+ends the iterations.
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
@@ -23,13 +23,11 @@ from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
 from chessarbiter.engines.evaluation import PawnCache, evaluate, insufficient_material
 from chessarbiter.engines.ordering import (
-    PIECE_TO,
     captures,
     is_tactical,
     loses_material,
     order_captures,
     order_moves,
-    piece_to,
 )
 from chessarbiter.engines.tables import ORDER_VALUE
 from chessarbiter.engines.tt import (
@@ -62,7 +60,7 @@ LATE_DEPTH: Final = 3
 LATE_MOVES: Final = tuple(4 + d * d for d in range(LATE_DEPTH + 1))
 """Late-move pruning: at depth ``LATE_DEPTH`` or less, outside PV nodes and check, quiet
 moves that give no check are skipped once ``LATE_MOVES[depth]`` quiet moves were searched
-(captures, promotions, checks, killers, the counter-move and the table move never are)."""
+(captures, promotions, checks, killers and the table move never are)."""
 MAX_MOVES: Final = 256
 """More moves than any position has."""
 
@@ -151,13 +149,6 @@ class Searcher:
         self.nodes = 0
         self._history = [0] * (16 * 64)
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
-        self._counters = [0] * PIECE_TO
-        """The quiet move that last refuted a move, by the refuted move's piece and target."""
-        self._continuation = [0] * (PIECE_TO * PIECE_TO)
-        """How well a quiet move did after a given move 1 or 2 plies before it (indexed as
-        ``ordering.order_moves`` reads it); bounded, so never aged."""
-        self._moved = [0] * (MAX_PLY + 1)
-        """The piece and target (``piece_to``) of the move made at each ply; 0 for a pass."""
         self._eval_keys = [-1] * EVAL_SLOTS
         self._eval_scores = [0] * EVAL_SLOTS
         self._pawns: PawnCache = {}
@@ -176,8 +167,6 @@ class Searcher:
         """Forget what earlier games taught (table, history, killers)."""
         self.tt.clear()
         self._history = [0] * (16 * 64)
-        self._counters = [0] * PIECE_TO
-        self._continuation = [0] * (PIECE_TO * PIECE_TO)
 
     # -- entry points ----------------------------------------------------------------------
 
@@ -255,7 +244,6 @@ class Searcher:
             best = -INFINITY
             try:
                 for m in moves:
-                    self._moved[0] = piece_to(p.board, m)
                     made = p.make_counted(m)
                     alpha = max(best - margin - 1, -INFINITY)
                     score = -self._node(depth - 1, -INFINITY, -alpha, 1,
@@ -362,7 +350,6 @@ class Searcher:
         scores: dict[Move, int] = {}
         for m in self._root_order:
             bound = top[-1][0] if len(top) == count else floor
-            self._moved[0] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if bound == -INFINITY:
@@ -394,7 +381,6 @@ class Searcher:
         best_score, best_move = -INFINITY, moves[0]
         original_alpha = alpha
         for i, m in enumerate(moves):
-            self._moved[0] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if i == 0:
@@ -473,8 +459,6 @@ class Searcher:
                     and self._null_move(key, depth, beta, ply)):
                 return beta
         killers = self._killers[ply]
-        earlier = (self._moved[ply - 1], self._moved[ply - 2] if ply >= 2 else 0)
-        counter = self._counters[earlier[0]]
         # The table move first, before generating and sorting the others (which its
         # cut-off may make moot).
         generate_later = tt_move != 0 and movegen.is_legal(pos, tt_move, in_check)
@@ -484,8 +468,7 @@ class Searcher:
             moves = movegen.legal_moves(pos)
             if not moves:
                 return -MATE + ply if in_check else 0
-            order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history,
-                                counter, self._continuation, earlier)
+            order = order_moves(pos, moves, 0, (killers[0], killers[1]), self._history)
         self._keys.append(key)
         original_alpha = alpha
         best_score, best_move = -INFINITY, 0
@@ -498,18 +481,15 @@ class Searcher:
             i += 1
             if i == 1 and generate_later:
                 order = order_moves(pos, movegen.legal_moves(pos), tt_move,
-                                    (killers[0], killers[1]), self._history, counter,
-                                    self._continuation, earlier)
+                                    (killers[0], killers[1]), self._history)
             if i >= len(order):
                 break
             m = order[i]
             quiet = not is_tactical(pos, m)
             if quiet and i > 0 and (futile or (
                     len(tried) >= late and m != killers[0] and m != killers[1]
-                    and m != counter and best_score > -MATE_BOUND)) and not movegen.gives_check(
-                        pos, m):
+                    and best_score > -MATE_BOUND)) and not movegen.gives_check(pos, m):
                 continue
-            self._moved[ply] = piece_to(pos.board, m)
             made = pos.make_counted(m)
             gives_check = movegen.in_check(pos)
             if i == 0:
@@ -517,7 +497,7 @@ class Searcher:
             else:
                 reduction = 0
                 if (depth >= 3 and i >= 3 and quiet and not in_check and not gives_check
-                        and m != killers[0] and m != killers[1] and m != counter):
+                        and m != killers[0] and m != killers[1]):
                     reduction = LMR[min(depth, 63)][min(i, 63)] - pv_node
                 score = -self._node(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
                                     gives_check)
@@ -532,7 +512,7 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self._reward(pos.board, m, tried, depth, ply, earlier)
+                            self._reward(pos.board, m, tried, depth, killers)
                         break
             if quiet:
                 tried.append(m)
@@ -559,7 +539,6 @@ class Searcher:
         pos = self._pos
         reduction = 3 if depth >= 6 else 2
         halfmoves = pos.halfmove_clock
-        self._moved[ply] = 0
         undo = pos.make_null()
         pos.halfmove_clock = 0
         self._keys.append(key)
@@ -572,31 +551,19 @@ class Searcher:
         return score >= beta
 
     def _reward(self, board: list[int], move: int, tried: list[int], depth: int,
-                ply: int, earlier: tuple[int, int]) -> None:
-        """A quiet move made a cut-off at ``ply``: it becomes a killer, the counter-move of
-        the move before, and gains history, and continuation history after the moves 1 and
-        2 plies before (``earlier``); the quiet moves tried before it lose as much. Each
-        entry stays within +-HISTORY_MAX (an update shrinks as the entry nears the bound)."""
-        killers = self._killers[ply]
+                killers: list[int]) -> None:
+        """A quiet move made a cut-off: it becomes a killer and gains history; the quiet
+        moves tried before it lose as much. History stays within +-HISTORY_MAX."""
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        self._counters[earlier[0]] = move
-        bonus = min(depth * depth, HISTORY_MAX)
-        self._update(board, move, bonus, earlier)
-        for other in tried:
-            self._update(board, other, -bonus, earlier)
-
-    def _update(self, board: list[int], move: int, bonus: int, earlier: tuple[int, int]) -> None:
-        """Add ``bonus`` (negative: a malus) to a quiet move's history entries."""
-        index = piece_to(board, move)
         history = self._history
-        history[index] += bonus - history[index] * abs(bonus) // HISTORY_MAX
-        continuation = self._continuation
-        for before in earlier:
-            if before:
-                slot = before * PIECE_TO + index
-                continuation[slot] += bonus - continuation[slot] * abs(bonus) // HISTORY_MAX
+        bonus = min(depth * depth, HISTORY_MAX)
+        index = board[move & 63] << 6 | (move >> 6) & 63
+        history[index] += bonus - history[index] * bonus // HISTORY_MAX
+        for other in tried:
+            index = board[other & 63] << 6 | (other >> 6) & 63
+            history[index] -= bonus + history[index] * bonus // HISTORY_MAX
 
     def _quiesce(self, alpha: int, beta: int, ply: int, in_check: bool) -> int:
         self.nodes += 1
