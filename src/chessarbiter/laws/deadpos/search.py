@@ -15,9 +15,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    attackers,
+    bishop_attacks,
+    rook_attacks,
+)
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.position import Position, Undo
+from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import DISTANCE, LAST_RANKS, pawn_push
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
@@ -146,38 +152,42 @@ class _Helpmate:
         material, not mate, that the cost does not let the search expand). A search that
         gives up at its first cut gives up on it, with no list of moves made (the same
         verdicts as the search on every corpus line). Counts the ``cost`` + 1 nodes of the
-        line; ``pos`` is left as it was (the moves are made without history)."""
+        line; the moves are played on a copy of the units' bitboards, ``pos`` is not
+        changed."""
         pos = self.pos
         if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
             return False
-        undos: list[Undo] = []
+        pieces = list(pos.pieces)
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        us: int = pos.turn
         for _ in range(cost + 1):
-            move = self._quiet_step(pos.turn)
-            if move < 0:
-                break
+            step = self._quiet_step(pieces, occupied, us)
+            if step < 0:
+                return False
             self.nodes += 1
             self.deadline.tick()
-            undos.append(pos.make(move))
-        walked = len(undos) == cost + 1 and not pos.is_check()
-        while undos:
-            pos.unmake(undos.pop())
-        return walked
+            move_bb = 1 << (step & 63) | 1 << (step >> 6 & 63)
+            pieces[step >> 12] ^= move_bb
+            occupied ^= move_bb
+            us ^= 1
+        return not attackers(pieces, us ^ 1, pieces[us << 3 | KING].bit_length() - 1, occupied)
 
-    def _quiet_step(self, us: int) -> int:
-        """A legal move of cost 1 (see :meth:`_ordered`) by ``us`` that neither captures nor
-        promotes nor castles, the king's first: the winner's away from the mating corner (or
-        a king step next to it), the loser's king's not nearer to it, any other loser's move;
-        -1 when none is found."""
-        pos = self.pos
-        pieces = pos.pieces
+    def _quiet_step(self, pieces: list[int], occupied: int, us: int) -> int:
+        """A legal move of cost 1 (see :meth:`_ordered`) by ``us`` on the units ``pieces``
+        that neither captures nor promotes nor castles, the king's first: the winner's away
+        from the mating corner (or a king step next to it), the loser's king's not nearer
+        to it, any other loser's move; as ``piece << 12 | to << 6 | from``, -1 when none is
+        found. Legal: the mover's king is not attacked after it (Art. 3.9)."""
         near = DISTANCE[self.corner]
         winner = us == self.winner
-        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        them = us ^ 1
+        king = pieces[us << 3 | KING].bit_length() - 1
         empty = FULL ^ occupied
         for kind in (KING, KNIGHT, BISHOP, ROOK, QUEEN, PAWN):
             # a move nearer the mating corner is free unless it ends nearer than this
             least = (2 if kind == KING else 1) if winner else (0 if kind == KING else 64)
-            units = pieces[us << 3 | kind]
+            piece = us << 3 | kind
+            units = pieces[piece]
             while units:
                 low = units & -units
                 units ^= low
@@ -199,9 +209,9 @@ class _Helpmate:
                     to = to_bb.bit_length() - 1
                     if least <= near[to] < near[fr]:
                         continue
-                    move = fr | to << 6
-                    if pos.is_legal(move):
-                        return move
+                    after = occupied ^ low ^ to_bb
+                    if not attackers(pieces, them, to if kind == KING else king, after):
+                        return piece << 12 | to << 6 | fr
         return -1
 
     def _leaf(self, winner_moved: bool) -> bool:
