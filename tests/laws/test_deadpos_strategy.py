@@ -8,7 +8,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.core.squares import WHITE
+from chessarbiter.core.squares import BLACK, WHITE
 from chessarbiter.laws.deadpos import can_checkmate
 from chessarbiter.laws.deadpos.api import SCHEDULE, SEARCHES, SECOND, _bishops_only
 from chessarbiter.laws.deadpos.deadline import Deadline
@@ -125,3 +125,33 @@ def test_a_walk_of_quiet_moves_meets_the_cut_without_a_list_of_moves(fen: str, n
     assert helper.quiet_walk(6) is (nodes == 7)
     assert helper.nodes == nodes
     assert pos.fen() == fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "winner", "nodes"),
+    [
+        # Black's king on a8 or b8 has no step away from the mating corner: White's king
+        # steps nearer it at a cost of 0 (d1-c1), so eight moves spend the cost
+        ("1k2r3/8/8/8/3K4/8/8/8 w - - 0 1", BLACK, 8),
+        # Black's king has nothing but captures at first: Kxh2 costs 2
+        ("8/8/8/8/8/6pk/6NN/6K1 w - - 0 1", WHITE, 6),
+    ],
+)
+def test_the_walk_takes_a_free_move_or_a_losers_capture_where_no_move_of_cost_1_is_left(
+    fen: str, winner: int, nodes: int
+) -> None:
+    pos = parse_fen(fen)
+    helper = _Helpmate(pos, winner, 400, True, Deadline())
+    assert helper.quiet_walk(6)
+    assert helper.nodes == nodes
+    assert pos.fen() == fen
+
+
+def test_the_walk_never_comes_back_to_a_position() -> None:
+    # the kings could shuffle to and fro, but the search's table passes over a position
+    # seen before with as much cost left: every line is exhausted, for both sides
+    pos = parse_fen("k1b5/1p1p4/1P1P4/1P6/KP6/1P6/PP6/8 w - - 0 1")
+    for winner in (WHITE, BLACK):
+        assert not _Helpmate(pos, winner, 400, True, Deadline()).quiet_walk(6)
+        verdict = can_checkmate(pos, winner, "quick")
+        assert (verdict.unwinnable, verdict.reason) == (True, "search")

@@ -15,11 +15,18 @@ from __future__ import annotations
 
 from typing import Final
 
-from chessarbiter.core.attacks import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
+from chessarbiter.core.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    attackers,
+    bishop_attacks,
+    rook_attacks,
+)
 from chessarbiter.core.moves import CASTLE_FLAG, Move
-from chessarbiter.core.position import Position, Undo
+from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
-from chessarbiter.laws.deadpos.bitboards import DISTANCE, LAST_RANKS, pawn_push
+from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY
+from chessarbiter.laws.deadpos.bitboards import DISTANCE, LAST_RANKS, pawn_attacks, pawn_push
 from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
@@ -36,6 +43,29 @@ the order (on the corpus: 7 nodes median instead of 16, the 99th percentile 230 
 212 and 183 instead of 290)."""
 ITERATION_NODES = 1_000
 """Nodes each iteration may use per unit of cost before the next iteration starts."""
+
+
+WALK_PLIES: Final = 16
+"""The most moves of the quick search's walk (:meth:`_Helpmate.quiet_walk`)."""
+
+
+def _targets(kind: int, fr: int, occupied: int) -> int:
+    """The squares a piece (not a pawn) of ``kind`` on ``fr`` moves to or attacks, on the
+    board ``occupied``."""
+    if kind in (KNIGHT, KING):
+        return (KNIGHT_ATTACKS if kind == KNIGHT else KING_ATTACKS)[fr]
+    targets = bishop_attacks(fr, occupied) if kind != ROOK else 0
+    if kind != BISHOP:
+        targets |= rook_attacks(fr, occupied)
+    return targets
+
+
+def _moved(key: int, piece: int, fr: int, to: int, victim: int) -> int:
+    """The key (:meth:`.Position.key_without_en_passant`) after ``piece`` moves from ``fr``
+    to ``to``, taking ``victim`` there (0: none), castling rights kept."""
+    keys = PIECE_KEYS[piece]
+    key ^= TURN_KEY ^ keys[fr] ^ keys[to]
+    return key ^ PIECE_KEYS[victim][to] if victim else key
 
 
 class _Stop(Exception):
@@ -139,69 +169,112 @@ class _Helpmate:
         return False
 
     def quiet_walk(self, cost: int) -> bool:
-        """Whether the sides, moving in turn without capturing at a cost of 1 each (a king
-        step away from the mating corner, or the winner's next to it; where the king has
-        none, another unit's move of :meth:`_quiet_step`), can spend ``cost`` and move once
-        more without giving check: a line that ends in a cut (a position with mating
-        material, not mate, that the cost does not let the search expand). A search that
-        gives up at its first cut gives up on it, with no list of moves made (the same
-        verdicts as the search on every corpus line). Counts the ``cost`` + 1 nodes of the
-        line; ``pos`` is left as it was (the moves are made without history)."""
+        """Whether a line of the search's tree spends more than ``cost``, so that its last
+        position is a leaf with mating material: a cut, or a mate (the search proves nothing
+        either way). The sides move in turn, each the first legal move :meth:`_step` finds of
+        cost 1 (mostly quiet moves away from the mating corner), else of cost 0, else (the
+        loser) a capture of cost 2 that leaves mating material, never back to a position of
+        the line (the search's table would pass over it), for at most :data:`WALK_PLIES`
+        moves. A search that gives up at its first cut gives up there, with no list of moves
+        made (the same verdicts as the search on every corpus line). Counts a node a move;
+        the moves are played on a copy of the units' bitboards, keyed as the position keys
+        them, and ``pos`` is not changed."""
         pos = self.pos
-        if self.budget <= cost or cannot_mate_by_material(pos.pieces, self.winner):
+        winner = self.winner
+        if cannot_mate_by_material(pos.pieces, winner):
             return False
-        undos: list[Undo] = []
-        for _ in range(cost + 1):
-            move = self._quiet_step(pos.turn)
-            if move < 0:
-                break
+        pieces = list(pos.pieces)
+        occupied = pos.occupied_co[0] | pos.occupied_co[1]
+        us: int = pos.turn
+        key = pos.key_without_en_passant()
+        seen = {key}
+        left = cost
+        for _ in range(WALK_PLIES):
+            if self.nodes >= self.budget:
+                return False
+            step = -1
+            for price in (1, 0) if us == winner else (1, 0, 2):
+                step = self._step(pieces, occupied, us, key, seen, price)
+                if step >= 0:
+                    break
+            if step < 0:
+                return False
             self.nodes += 1
             self.deadline.tick()
-            undos.append(pos.make(move))
-        walked = len(undos) == cost + 1 and not pos.is_check()
-        while undos:
-            pos.unmake(undos.pop())
-        return walked
+            fr = step & 63
+            to = step >> 6 & 63
+            piece = step >> 12 & 15
+            victim = step >> 16 & 15
+            pieces[piece] ^= 1 << fr | 1 << to
+            occupied = (occupied ^ 1 << fr) | 1 << to
+            key = _moved(key, piece, fr, to, victim)
+            seen.add(key)
+            if victim:
+                pieces[victim] ^= 1 << to
+                if cannot_mate_by_material(pieces, winner):
+                    return False
+            left -= step >> 20
+            if left < 0:
+                return True
+            us ^= 1
+        return False
 
-    def _quiet_step(self, us: int) -> int:
-        """A legal move of cost 1 (see :meth:`_ordered`) by ``us`` that neither captures nor
-        promotes nor castles, the king's first: the winner's away from the mating corner (or
-        a king step next to it), the loser's king's not nearer to it, any other loser's move;
-        -1 when none is found."""
-        pos = self.pos
-        pieces = pos.pieces
+    def _step(
+        self, pieces: list[int], occupied: int, us: int, key: int, seen: set[int], cost: int
+    ) -> int:
+        """A legal move of ``cost`` (see :meth:`_ordered`) by ``us`` on the units ``pieces``
+        (position ``key``) that leads to no position of ``seen`` (which the search's table
+        would pass over), the king's first: of cost 1 or 0 one that neither captures nor
+        promotes nor castles (cost 1: the winner's away from the mating corner, or a king
+        step next to it; the loser's king's not nearer to it; any other loser's move; cost
+        0: the rest), of cost 2 the loser's capture of a unit other than the king (not a
+        promotion, not en passant); as ``cost << 20 | victim << 16 | piece << 12 | to << 6
+        | from``, -1 when none is found."""
         near = DISTANCE[self.corner]
         winner = us == self.winner
-        occupied = pos.occupied_co[0] | pos.occupied_co[1]
-        empty = FULL ^ occupied
+        them = us ^ 1
+        king = pieces[us << 3 | KING].bit_length() - 1
+        prey = FULL ^ occupied
+        if cost == 2:
+            prey = 0
+            for victim in range(them << 3 | PAWN, them << 3 | KING):
+                prey |= pieces[victim]
         for kind in (KING, KNIGHT, BISHOP, ROOK, QUEEN, PAWN):
             # a move nearer the mating corner is free unless it ends nearer than this
             least = (2 if kind == KING else 1) if winner else (0 if kind == KING else 64)
-            units = pieces[us << 3 | kind]
+            piece = us << 3 | kind
+            units = pieces[piece]
             while units:
                 low = units & -units
                 units ^= low
                 fr = low.bit_length() - 1
                 if kind == PAWN:
-                    targets = pawn_push(low, us) & ~LAST_RANKS[us]
-                elif kind in (KNIGHT, KING):
-                    targets = (KNIGHT_ATTACKS if kind == KNIGHT else KING_ATTACKS)[fr]
+                    targets = pawn_attacks(low, us) if cost == 2 else pawn_push(low, us)
+                    targets &= ~LAST_RANKS[us]
                 else:
-                    targets = 0
-                    if kind != ROOK:
-                        targets = bishop_attacks(fr, occupied)
-                    if kind != BISHOP:
-                        targets |= rook_attacks(fr, occupied)
-                targets &= empty
+                    targets = _targets(kind, fr, occupied)
+                targets &= prey
                 while targets:
                     to_bb = targets & -targets
                     targets ^= to_bb
                     to = to_bb.bit_length() - 1
-                    if least <= near[to] < near[fr]:
+                    victim = 0
+                    if cost == 2:
+                        victim = them << 3 | PAWN
+                        while not pieces[victim] & to_bb:
+                            victim += 1
+                    elif (least <= near[to] < near[fr]) is not (cost == 0):
                         continue
-                    move = fr | to << 6
-                    if pos.is_legal(move):
-                        return move
+                    if _moved(key, piece, fr, to, victim) in seen:
+                        continue
+                    if victim:  # the captured unit off the board while the king is tested
+                        pieces[victim] ^= to_bb
+                    after = (occupied ^ low) | to_bb
+                    safe = not attackers(pieces, them, to if kind == KING else king, after)
+                    if victim:
+                        pieces[victim] ^= to_bb
+                    if safe:
+                        return cost << 20 | victim << 16 | piece << 12 | to << 6 | fr
         return -1
 
     def _leaf(self, winner_moved: bool) -> bool:
@@ -220,7 +293,7 @@ class CostSearch:
     """The iterative-deepening search up to ``max_cost`` as a :class:`.strategy.Strategy`:
     each run starts afresh. With ``stop_at_cut`` it runs only the last iteration, in the
     order of :data:`CUT_FIRST`, and stops at its first cut: the quick mode's proof, which
-    never hunts for a helpmate; a walk of quiet moves that meets a cut
+    never hunts for a helpmate; a walk that meets a cut
     (:meth:`_Helpmate.quiet_walk`) stops it before any list of moves is made."""
 
     def __init__(self, pos: Position, winner: int, max_cost: int, stop_at_cut: bool) -> None:
