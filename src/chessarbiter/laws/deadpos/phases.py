@@ -307,13 +307,22 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         return regions
     # one step of each piece on one square (0 for the others)
     steps = [piece_step(kind, seed) if not seed & (seed - 1) else 0 for _, kind, seed in seeds]
+    # the loser's pieces on one square other than the king, the only ones .freeze may hold
+    loners = 0
+    for i, (colour, kind, seed) in enumerate(seeds):
+        if colour != winner and kind != KING and steps[i]:
+            loners |= seed
     while True:
-        guard = [*pawn_guard]
+        # the squares each king keeps off: the enemy pawns' and stuck pieces' attacks
+        guard_white, guard_black = pawn_guard
         for i, (colour, _, seed) in enumerate(seeds):
             if seed & stuck:
-                guard[colour ^ 1] |= steps[i]
+                if colour:
+                    guard_white |= steps[i]
+                else:
+                    guard_black |= steps[i]
         open_ = free & ~stuck
-        allowed = (open_ & ~guard[0], open_ & ~guard[1])
+        allowed = (open_ & ~guard_white, open_ & ~guard_black)
         # a piece's region is one square only when its seed is and no step leaves it: the
         # regions themselves are filled once the stuck pieces hold
         held = fixed = 0
@@ -325,15 +334,18 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
                 fixed |= 1 << i
             if king < 0 and kind == KING and colour == winner:
                 king = seed if single else 0
-        out: list[Piece] = []
         still = 0
-        if king > 0 and king & stuck:
-            out = _regions(seeds, open_, allowed, fixed)
-            still = frozen(out, seeds, stuck, (white, black), winner, king)
+        if king > 0 and king & stuck and loners & stuck:
+            # the winner's pieces' regions, the only ones .freeze reads
+            takers = [
+                (c, k, s if fixed >> i & 1 else piece_fill(k, s, open_))
+                for i, (c, k, s) in enumerate(seeds)
+                if c == winner and k != KING
+            ]
+            still = frozen(takers, seeds, stuck, (white, black), winner, king)
             held |= still
         if held == stuck:
-            if not out:
-                out = _regions(seeds, open_, allowed, fixed)
+            out = _regions(seeds, open_, allowed, fixed)
             if still:
                 out = [
                     (c, k, s if s and not s & ~still else r)
