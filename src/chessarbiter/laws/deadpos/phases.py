@@ -288,7 +288,9 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
     move, so by induction none moves within the phase: the others go round them, pawns
     cannot push onto them, and the enemy king keeps off the squares next to them in their
     move patterns (which they attack whatever else stands)."""
-    free = FULL ^ (white | black)
+    # the masks of squares are complements (~x, negative: every square but x), which
+    # compiled code keeps unboxed where FULL ^ x, with g8 or h8, is a heap integer
+    free = ~(white | black)
     seeds = [(colour, kind, region & free) for colour, kind, region in pieces]
     stuck = 0
     kings = []
@@ -497,10 +499,10 @@ def _pawn_move(
             _add(out, colour, after[0], after[1], [*rest, (colour, kind, dst)], kind, dst, origin)
         return
     after[colour] |= dst
-    free = FULL ^ (after[0] | after[1])
-    if gone < 0 and not regions & ~free:
+    if gone < 0 and not regions & (after[0] | after[1]):
         kept = pieces
     else:
+        free = ~(after[0] | after[1])  # every square but the pawns' (see _fill)
         kept = tuple([(c, k, r & free) for c, k, r in rest])
     out.append(Entry(colour, after[0], after[1], kept, PAWN, dst, origin, kept))
 
@@ -518,7 +520,7 @@ def _add(
 ) -> None:
     """Add to ``out`` the entry of ``colour``'s move leaving these pawns, the pieces ``rest``
     less the pawns' squares, the seeds ``wide`` (else the same)."""
-    free = FULL ^ (white | black)
+    free = ~(white | black)  # every square but the pawns' (see _fill)
     kept = tuple([(c, k, r & free) for c, k, r in rest])
     seeds = kept if wide is None else tuple([(c, k, r & free) for c, k, r in wide])
     out.append(Entry(colour, white, black, kept, kind, dst, origin, seeds))
