@@ -49,7 +49,8 @@ def frozen(
 ) -> int:
     """The squares of the loser's pieces in ``stuck`` (each seed one square) that can move
     only by checkmating the winner; ``pieces`` are the regions filled while ``stuck``
-    stands, ``seeds`` where each piece started, ``king`` the winner's king region."""
+    stands (only the winner's pieces other than the king are read), ``seeds`` where each
+    piece started, ``king`` the winner's king region."""
     loser = winner ^ 1
     if not king & stuck or king & (king - 1):
         return 0

@@ -49,6 +49,7 @@ ends: the phase is not entered that way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from chessarbiter.core.attacks import KING_ATTACKS, bishop_attacks, rook_attacks
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
@@ -59,8 +60,9 @@ from chessarbiter.laws.deadpos.bitboards import (
     piece_step,
 )
 
-LINES: dict[int, int] = {KNIGHT: 0, BISHOP: 1, ROOK: 2, QUEEN: 3}
-"""Each piece kind's sliding directions: 1 diagonal, 2 orthogonal."""
+LINES: Final = tuple({BISHOP: 1, ROOK: 2, QUEEN: 3}.get(kind, 0) for kind in range(KING + 1))
+"""``LINES[kind]``: a piece kind's sliding directions, 1 diagonal, 2 orthogonal (a tuple:
+compiled, indexing it needs no hashing)."""
 
 Piece = tuple[int, int, int]
 """A piece of a phase: colour, kind, region."""

@@ -288,7 +288,9 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
     move, so by induction none moves within the phase: the others go round them, pawns
     cannot push onto them, and the enemy king keeps off the squares next to them in their
     move patterns (which they attack whatever else stands)."""
-    free = FULL ^ (white | black)
+    # the masks of squares are complements (~x, negative: every square but x), which
+    # compiled code keeps unboxed where FULL ^ x, with g8 or h8, is a heap integer
+    free = ~(white | black)
     seeds = [(colour, kind, region & free) for colour, kind, region in pieces]
     stuck = 0
     kings = []
@@ -305,35 +307,47 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         if len(kings) == 2:
             _apart(regions, seeds, kings, allowed)
         return regions
+    # one step of each piece on one square (0 for the others)
+    steps = [piece_step(kind, seed) if not seed & (seed - 1) else 0 for _, kind, seed in seeds]
+    # the loser's pieces on one square other than the king, the only ones .freeze may hold
+    loners = 0
+    for i, (colour, kind, seed) in enumerate(seeds):
+        if colour != winner and kind != KING and steps[i]:
+            loners |= seed
     while True:
-        guard = [*pawn_guard]
-        if stuck:
-            for colour, kind, seed in seeds:
-                if seed & stuck and not seed & (seed - 1):
-                    guard[colour ^ 1] |= piece_step(kind, seed)
+        # the squares each king keeps off: the enemy pawns' and stuck pieces' attacks
+        guard_white, guard_black = pawn_guard
+        for i, (colour, _, seed) in enumerate(seeds):
+            if seed & stuck:
+                if colour:
+                    guard_white |= steps[i]
+                else:
+                    guard_black |= steps[i]
         open_ = free & ~stuck
-        allowed = (open_ & ~guard[0], open_ & ~guard[1])
+        allowed = (open_ & ~guard_white, open_ & ~guard_black)
         # a piece's region is one square only when its seed is and no step leaves it: the
         # regions themselves are filled once the stuck pieces hold
-        held = 0
+        held = fixed = 0
         king = -1
-        for colour, kind, seed in seeds:
-            single = not seed & (seed - 1)
-            if single and not piece_step(kind, seed) & (allowed[colour] if kind == KING else open_):
+        for i, (colour, kind, seed) in enumerate(seeds):
+            single = steps[i] > 0 and not steps[i] & (allowed[colour] if kind == KING else open_)
+            if single:
                 held |= seed
-            else:
-                single = False
+                fixed |= 1 << i
             if king < 0 and kind == KING and colour == winner:
                 king = seed if single else 0
-        out: list[Piece] = []
         still = 0
-        if king > 0 and king & stuck:
-            out = _regions(seeds, open_, allowed)
-            still = frozen(out, seeds, stuck, (white, black), winner, king)
+        if king > 0 and king & stuck and loners & stuck:
+            # the winner's pieces' regions, the only ones .freeze reads
+            takers = [
+                (c, k, s if fixed >> i & 1 else piece_fill(k, s, open_))
+                for i, (c, k, s) in enumerate(seeds)
+                if c == winner and k != KING
+            ]
+            still = frozen(takers, seeds, stuck, (white, black), winner, king)
             held |= still
         if held == stuck:
-            if not out:
-                out = _regions(seeds, open_, allowed)
+            out = _regions(seeds, open_, allowed, fixed)
             if still:
                 out = [
                     (c, k, s if s and not s & ~still else r)
@@ -345,12 +359,15 @@ def _fill(white: int, black: int, pieces: list[Piece], winner: int) -> list[Piec
         stuck = held
 
 
-def _regions(seeds: list[Piece], open_: int, allowed: tuple[int, int]) -> list[Piece]:
+def _regions(
+    seeds: list[Piece], open_: int, allowed: tuple[int, int], fixed: int = 0
+) -> list[Piece]:
     """Each piece's region: its seed filled onto ``open_`` squares (a king's onto
-    ``allowed[colour]``)."""
+    ``allowed[colour]``); the ``i``-th seed, for each bit ``1 << i`` of ``fixed``, is known
+    to be its own region (no step leaves it)."""
     return [
-        (c, k, piece_fill(k, s, allowed[c] if k == KING else open_))
-        for c, k, s in seeds
+        (c, k, s if fixed >> i & 1 else piece_fill(k, s, allowed[c] if k == KING else open_))
+        for i, (c, k, s) in enumerate(seeds)
     ]
 
 
@@ -399,37 +416,6 @@ def _successors(phase: Phase) -> list[Entry]:
     for colour in (0, 1):
         defended[colour] |= _held(listed, colour)
     out: list[Entry] = []
-
-    def entry(
-        colour: int,
-        after: list[int],
-        rest: list[Piece],
-        kind: int,
-        dst: int,
-        src: int,
-        wide: list[Piece] | None = None,
-    ) -> None:
-        free = FULL ^ (after[0] | after[1])
-        if rest is listed and not regions & ~free:
-            kept = pieces
-        else:
-            kept = tuple([(c, k, r & free) for c, k, r in rest])
-        seeds = kept if wide is None else tuple([(c, k, r & free) for c, k, r in wide])
-        out.append(Entry(colour, after[0], after[1], kept, kind, dst, src, seeds))
-
-    def moved(colour: int, src: int, dst: int, victim: int, gone: int) -> None:
-        after = pawns.copy()
-        after[colour] ^= src
-        after[colour ^ 1] &= ~victim
-        rest = listed if gone < 0 else [p for i, p in enumerate(listed) if i != gone]
-        origin = src | (victim & ~dst)
-        if dst & LAST_RANKS[colour]:
-            for kind in PROMOTIONS:
-                entry(colour, after, [*rest, (colour, kind, dst)], kind, dst, origin)
-        else:
-            after[colour] |= dst
-            entry(colour, after, rest, PAWN, dst, origin)
-
     for colour in (0, 1):
         them = colour ^ 1
         enemy = pawns[them]
@@ -447,20 +433,20 @@ def _successors(phase: Phase) -> list[Entry]:
             bb ^= src
             ahead = pawn_push(src, colour) & ~occupied
             if ahead:
-                moved(colour, src, ahead, 0, -1)
+                _pawn_move(out, phase, regions, colour, src, ahead, 0, -1)
                 two = pawn_push(ahead, colour) & ~occupied
                 if src & START_RANKS[colour] and two:
-                    moved(colour, src, two, 0, -1)
+                    _pawn_move(out, phase, regions, colour, src, two, 0, -1)
             targets = pawn_attacks(src, colour) & (enemy | room)
             while targets:
                 dst = targets & -targets
                 targets ^= dst
                 if dst & enemy:
-                    moved(colour, src, dst, dst, -1)
+                    _pawn_move(out, phase, regions, colour, src, dst, dst, -1)
                 else:
                     for i, region in victims:
                         if region & dst:
-                            moved(colour, src, dst, 0, i)
+                            _pawn_move(out, phase, regions, colour, src, dst, 0, i)
         for i, (owner, kind, region) in enumerate(listed):
             if owner != colour:
                 continue
@@ -476,7 +462,7 @@ def _successors(phase: Phase) -> list[Entry]:
                 taken = [*listed[:i], (owner, kind, dst), *listed[i + 1 :]]
                 grown = [*listed[:i], (owner, kind, region | dst), *listed[i + 1 :]]
                 origin = region & attacks_from(kind, dst, colour, white | black)
-                entry(colour, after, taken, kind, dst, origin, grown)
+                _add(out, colour, after[0], after[1], taken, kind, dst, origin, grown)
             for j, vregion in victims:
                 if attack & vregion:
                     dst = attack & vregion
@@ -485,5 +471,56 @@ def _successors(phase: Phase) -> list[Entry]:
                     taken = [*rest[:at], (owner, kind, dst), *rest[at + 1 :]]
                     grown = [*rest[:at], (owner, kind, region | dst), *rest[at + 1 :]]
                     origin = region & attacks_from(kind, dst, colour, white | black)
-                    entry(colour, pawns, taken, kind, dst, origin, grown)
+                    _add(out, colour, white, black, taken, kind, dst, origin, grown)
     return out
+
+
+def _pawn_move(
+    out: list[Entry],
+    phase: Phase,
+    regions: int,
+    colour: int,
+    src: int,
+    dst: int,
+    victim: int,
+    gone: int,
+) -> None:
+    """Add to ``out`` the pawn move of ``colour`` from ``src`` to ``dst`` in ``phase``
+    (``regions``: its pieces' squares), taking the pawn on ``victim`` (or none: 0) or the
+    piece at index ``gone`` (or none: -1), each promotion on the last rank."""
+    white, black, pieces = phase
+    after = [white, black]
+    after[colour] ^= src
+    after[colour ^ 1] &= ~victim
+    origin = src | (victim & ~dst)
+    rest = pieces if gone < 0 else pieces[:gone] + pieces[gone + 1 :]
+    if dst & LAST_RANKS[colour]:
+        for kind in PROMOTIONS:
+            _add(out, colour, after[0], after[1], [*rest, (colour, kind, dst)], kind, dst, origin)
+        return
+    after[colour] |= dst
+    if gone < 0 and not regions & (after[0] | after[1]):
+        kept = pieces
+    else:
+        free = ~(after[0] | after[1])  # every square but the pawns' (see _fill)
+        kept = tuple([(c, k, r & free) for c, k, r in rest])
+    out.append(Entry(colour, after[0], after[1], kept, PAWN, dst, origin, kept))
+
+
+def _add(
+    out: list[Entry],
+    colour: int,
+    white: int,
+    black: int,
+    rest: list[Piece],
+    kind: int,
+    dst: int,
+    origin: int,
+    wide: list[Piece] | None = None,
+) -> None:
+    """Add to ``out`` the entry of ``colour``'s move leaving these pawns, the pieces ``rest``
+    less the pawns' squares, the seeds ``wide`` (else the same)."""
+    free = ~(white | black)  # every square but the pawns' (see _fill)
+    kept = tuple([(c, k, r & free) for c, k, r in rest])
+    seeds = kept if wide is None else tuple([(c, k, r & free) for c, k, r in wide])
+    out.append(Entry(colour, white, black, kept, kind, dst, origin, seeds))
