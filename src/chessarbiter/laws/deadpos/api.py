@@ -23,7 +23,8 @@ the most unskilled play": a helpmate, both sides cooperating. Stages, cheapest f
    of the budget: the progress search
    (:mod:`.progress`, which finds long helpmates that drive the loser's king to a corner
    while the winner's units come, and proves when it runs out of lines), the guided helpmate
-   search (:mod:`.guided`; a very short one also comes before stage 5), the best-first
+   search (:mod:`.guided`; a very short one, then a very short exploration, also come
+   before stage 5), the best-first
    helpmate search (:mod:`.bestfirst`, when the winner has a piece), the tempo search
    (:mod:`.tempo`, when a wall shuts some units away from the loser's king: they give
    one tempo move a position), the staged search of
@@ -89,8 +90,11 @@ in phases (at most :data:`MAX_PHASES`), on top of the nodes of the other stages.
 MAX_PHASES: Final = 5_000
 """The most phases the full mode explores, whatever the budget."""
 PROBE_MIN: Final = 10_000
-"""From this budget on, the full mode runs a very short guided search (a
-:data:`EARLY_SHARE`-th of the budget) before the pawn structures."""
+"""From this budget on, the full mode runs a very short guided search and then a very short
+exploration (each a :data:`EARLY_SHARE`-th of the budget) before the pawn structures: the
+exploration proves in a few hundred positions some walls whose pawn structures reach the
+cap (:data:`MAX_PHASES`, about half a second), and the schedule's exploration goes on from
+where it stopped."""
 EARLY_SHARE: Final = 400
 EXPLORED: Final = "every reachable position"
 PROGRESS: Final = "progress search"
@@ -223,16 +227,24 @@ def _analyse(
     reason = first_proof(work, winner, (MATERIAL, MOBILITY, CAGED), deadline)
     if reason:
         return Winnability.UNWINNABLE, (), reason
-    unit = min(nodes, FULL_BUDGET)  # the probe's and the phases' shares do not grow beyond
+    unit = min(nodes, FULL_BUDGET)  # the probes' and the phases' shares do not grow beyond
     if nodes >= PROBE_MIN:
         found = GuidedSearch(work, winner).run(unit // EARLY_SHARE, deadline)
         if isinstance(found, Found):
             return Winnability.WINNABLE, tuple(forced) + found.line, GUIDED
+    exploration = Exploration(work, winner)  # the schedule's, which goes on from the probe
+    if nodes >= PROBE_MIN:
+        outcome = exploration.run(unit // EARLY_SHARE, deadline)
+        if isinstance(outcome, Found):
+            return Winnability.WINNABLE, tuple(forced) + outcome.line, EXPLORED
+        if isinstance(outcome, Proved):
+            return Winnability.UNWINNABLE, (), EXPLORED
     cap = min(MAX_PHASES, max(1, unit // PHASE_SHARE))
     proved, seen = phases_unwinnable(work, winner, cap, deadline)
     if proved:
         return Winnability.UNWINNABLE, (), "pawn structures"
-    return _full(work, winner, nodes, tuple(forced), cap if seen < cap else 0, deadline)
+    phases = cap if seen < cap else 0
+    return _full(work, winner, nodes, tuple(forced), phases, exploration, deadline)
 
 
 def _quick(
@@ -259,15 +271,20 @@ def _full(
     nodes: int,
     forced: tuple[Move, ...],
     phases: int,
+    exploration: Exploration,
     deadline: Deadline,
 ) -> Answer:
     """The full mode's stages after the cheap ones; ``forced`` were played on ``work``;
-    ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it)."""
+    ``phases`` is the pawn-structure cap one move on (0 when the root exploration hit it);
+    ``exploration`` is the schedule's (its probe's positions already seen)."""
     if _every_move_blocked(work, winner):
         return Winnability.UNWINNABLE, (), "piece mobility after each move"
     if phases and every_move_proved(work, winner, phases, deadline):
         return Winnability.UNWINNABLE, (), "pawn structures after each move"
-    searches = {name: make(work, winner) for name, make in SEARCHES.items()}
+    searches = {
+        name: exploration if name == EXPLORED else make(work, winner)
+        for name, make in SEARCHES.items()
+    }
     shared = [search for search in searches.values() if not search.extra]
     second = SECOND if _bishops_only(work, winner) else SCHEDULE
     for index, rounds in enumerate(_rounds(nodes)):
