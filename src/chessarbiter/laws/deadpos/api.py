@@ -76,7 +76,7 @@ from chessarbiter.laws.deadpos.plies import every_move_proved
 from chessarbiter.laws.deadpos.progress import Progress
 from chessarbiter.laws.deadpos.promote import StagedSearch
 from chessarbiter.laws.deadpos.static import statically_unwinnable
-from chessarbiter.laws.deadpos.strategy import Found, Proved, Strategy
+from chessarbiter.laws.deadpos.strategy import Found, Proved, Strategy, has_piece
 from chessarbiter.laws.deadpos.tempo import TempoSearch
 from chessarbiter.laws.deadpos.verdict import Verdict, Winnability
 
@@ -140,6 +140,22 @@ other searches, and it runs only while they have nodes left. The tempo search's 
 ``extra`` too (up to a 32nd more): it runs only where a wall shuts units away from the loser's
 king, and then mostly spends its turn, so it comes after the first turns of the others, which
 decide most positions it would otherwise be run on."""
+PAWNS: Final = (
+    (PROGRESS, 32),
+    (GUIDED, 32),
+    (EXPLORED, 2),
+    (STAGED, 16),
+    (TEMPO, 32),
+    (PROGRESS, 4),
+    (STAGED, 4),
+    (GUIDED, 4),
+    (EXPLORED, 1),
+)
+"""The schedule instead of :data:`SCHEDULE` when the winner has no piece, only pawns (the
+best-first search does not run then): the exploration, which decides most of those
+positions (on every 10th corpus line, 85 of the 88 that reach the searches within 250,000
+nodes alone, 81 within 100,000), has its half of the round right after the first short
+turns of the progress and guided searches, before the staged search's."""
 SECOND: Final = ((PROGRESS, 2), *SCHEDULE)
 """The second round (the first beyond :data:`FULL_BUDGET`, a ruling's budget) when the
 winner's only pieces are bishops: the progress search first, up to half of the round
@@ -286,9 +302,10 @@ def _full(
         for name, make in SEARCHES.items()
     }
     shared = [search for search in searches.values() if not search.extra]
-    second = SECOND if _bishops_only(work, winner) else SCHEDULE
+    first = SCHEDULE if has_piece(work, winner) else PAWNS
+    second = SECOND if _bishops_only(work, winner) else first
     for index, rounds in enumerate(_rounds(nodes)):
-        for name, share in second if index == 1 else SCHEDULE:
+        for name, share in second if index == 1 else first:
             left = min(rounds, nodes) - sum(search.nodes for search in shared)
             if left <= 0:
                 continue
