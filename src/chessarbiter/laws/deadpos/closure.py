@@ -22,6 +22,7 @@ history (:meth:`Position.make`; :meth:`Position.make_keyed` for the moves keyed 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from chessarbiter.core.movegen import has_legal_move, in_check
@@ -100,7 +101,7 @@ class Exploration:
         todo = stack[-1]
         key, entry = self.pending
         if key == END:
-            key = next(todo, END)
+            key = _next(todo)
             entry = moved[0]
         self.pending = (END, 0)
         while True:
@@ -110,7 +111,7 @@ class Exploration:
                     return Winnability.UNWINNABLE
                 unmake(undos.pop())
                 todo = stack[-1]
-                key = next(todo, END)
+                key = _next(todo)
                 entry = moved[0]
                 continue
             if key != UNKEYED:  # not seen when it came (nothing was seen since)
@@ -125,7 +126,7 @@ class Exploration:
                 key = pos.key()
                 if key in seen:
                     unmake(undo)
-                    key = next(todo, END)
+                    key = _next(todo)
                     entry = moved[0]
                     continue
                 if len(seen) >= cap:
@@ -147,24 +148,24 @@ class Exploration:
                     if pos.turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)
-                    key = next(todo, END)
+                    key = _next(todo)
                     entry = moved[0]
                     continue
             replies = children(pos, seen, moved)
-            checking = next(replies)
-            first = next(replies, END)  # a move listed is legal: only without one, ask
+            checking = _next(replies)
+            first = _next(replies)  # a move listed is legal: only without one, ask
             if first == END and checking and pos.turn == loser and not has_legal_move(pos, True):
                 return self._mate(undos, undo)
             if static:
                 if first == END and not has_legal_move(pos, checking != 0):
                     unmake(undo)  # mate or stalemate: nothing follows, not analysed
-                    key = next(todo, END)
+                    key = _next(todo)
                     entry = moved[0]
                     continue
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
                     unmake(undo)
-                    key = next(todo, END)
+                    key = _next(todo)
                     entry = moved[0]
                     continue
                 self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
@@ -180,6 +181,14 @@ class Exploration:
         self.found = (*(Move(u[0]) for u in undos), Move(undo[0]))
         undos.append(undo)
         return Winnability.WINNABLE
+
+
+def _next(entries: Iterator[int]) -> int:
+    """The next of ``entries``, or :data:`END`. (A loop: compiled, it asks the generator
+    itself, where ``next(entries, END)`` is a generic call of the builtin.)"""
+    for entry in entries:
+        return entry
+    return END
 
 
 def explore(
