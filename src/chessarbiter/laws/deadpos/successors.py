@@ -45,9 +45,12 @@ structural); or it yields ``UNKEYED`` with the move alone there when the key is 
 castling, double steps and en passant, whose key is taken after the move. (A key and a move
 packed in one number would be above 2**62, which compiled code makes a heap object at each
 operation.)"""
-_NOT_A: Final = FULL ^ FILES[0]
-_NOT_H: Final = FULL ^ FILES[7]
-_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_PAWN_RANKS: Final = FULL ^ RANKS[0] ^ RANKS[7]
+_NOT_A: Final = _PAWN_RANKS & ~FILES[0]
+_NOT_H: Final = _PAWN_RANKS & ~FILES[7]
+"""Where a pawn may stand, off the a- and h-file: below 2**62, which compiled code keeps
+unboxed (a board with g8 or h8 is a heap object at each operation; so the masks below are
+negative numbers, every square but those named, where a whole board would hold g8 and h8)."""
 _PROMOTED: Final = (5, 4, 3, 2)
 """Promotions in the order of :func:`legal_moves`: queen, rook, bishop, knight."""
 
@@ -158,7 +161,7 @@ def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
             return  # double check: only the king moves
         mask = BETWEEN[king][checking.bit_length() - 1] | checking
     else:
-        mask = ~own & FULL
+        mask = ~own
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if snipers else 0
     officers = pieces[ub | 2] | pieces[ub | 3] | pieces[ub | 4] | pieces[ub | 5]
     if officers:
@@ -207,7 +210,7 @@ def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
     if not pawns:
         return
     free = pawns & ~pinned
-    empty = ~occupied & FULL
+    empty = ~occupied
     if us == 0:
         one = (free << 8) & empty
         two = ((one & RANKS[2]) << 8) & empty
@@ -221,7 +224,7 @@ def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
         right = ((free & _NOT_H) >> 7) & opp
         step = -8
     pinned_pawns = pawns & pinned
-    if not (pinned_pawns | (two | left | right | one & _PROMOTION_RANK) & mask):
+    if not (pinned_pawns | (two | left | right | _last_ranks(one)) & mask):
         one &= mask  # the common case: single steps, here, not in a nested generator
         pk = keys[ub | 1]
         while one:
@@ -301,7 +304,7 @@ def _pawn_ending_children(pos: Position, seen: set[int], moved: list[int]) -> It
                 yield key
     pawns = pieces[ub | 1]
     if pawns:
-        empty = ~(own | opp) & FULL
+        empty = ~(own | opp)
         if checking:  # only taking the checking pawn
             steps = [(7, (pawns & _NOT_A) << 7 & checking), (9, (pawns & _NOT_H) << 9 & checking)]
             if us:
@@ -320,7 +323,7 @@ def _pawn_ending_children(pos: Position, seen: set[int], moved: list[int]) -> It
                 left = ((pawns & _NOT_A) >> 9) & opp
                 right = ((pawns & _NOT_H) >> 7) & opp
                 step = -8
-            if not (two | left | right | one & _PROMOTION_RANK):  # the common case: steps
+            if not (two | left | right | _last_ranks(one)):  # the common case: steps
                 pk = PIECE_KEYS[ub | 1]
                 while one:
                     low = one & -one
@@ -347,7 +350,7 @@ def _pawn_entries(
     for delta, targets in steps:
         if not targets:
             continue
-        promoting = targets & _PROMOTION_RANK
+        promoting = _last_ranks(targets)
         targets ^= promoting
         if delta == 16 or delta == -16:  # the key after a double step is taken after it
             while targets:
@@ -381,6 +384,11 @@ def _pawn_entries(
                 if key not in seen:
                     moved[0] = STRUCTURAL | fr | to << 6 | kind << 12
                     yield key
+
+
+def _last_ranks(board: int) -> int:
+    """The squares of ``board`` on the first and last ranks."""
+    return board & RANKS[0] | board >> 56 << 56
 
 
 def child_key(pos: Position, base: int, move: Move) -> int | None:
