@@ -25,10 +25,11 @@ from chessarbiter.laws.deadpos.guide import (
 )
 from chessarbiter.laws.deadpos.guided import GuidedSearch
 from chessarbiter.laws.deadpos.strategy import Found, Spent
-from chessarbiter.laws.deadpos.successors import child_key, children
+from chessarbiter.laws.deadpos.successors import MOVE, UNKEYED, child_key
 from chessarbiter.laws.deadpos.targets import mating_squares
 from chessarbiter.laws.deadpos.verdict import Winnability
 from tests.laws.lines import mates
+from tests.laws.test_deadpos_successors import listed
 
 
 def _guide(pos: Position, winner: int) -> Guide:
@@ -279,22 +280,20 @@ def test_children_are_the_legal_moves_with_the_keys_after_them(fen: str) -> None
     checked = 0
     for _ in range(6):
         for _ply in range(40):
-            listed = children(pos, set())
-            assert next(listed) == sum(1 << sq for sq in pos.checkers())
-            entries = list(listed)
+            checking, entries = listed(pos, set())
+            assert checking == sum(1 << sq for sq in pos.checkers())
             legal = pos.legal_moves()
-            assert [entry & 0xFFFF for entry in entries] == legal
-            for entry in entries:
-                if entry >> 17:
-                    undo = pos.make(entry & 0xFFFF)
-                    assert entry >> 17 == pos.key()
+            assert [move & MOVE for _, move in entries] == legal
+            for key, move in entries:
+                if key != UNKEYED:
+                    undo = pos.make(move & MOVE)
+                    assert key == pos.key()
                     pos.unmake(undo)
                     checked += 1
-            keyed = [entry for entry in entries if entry >> 17]
+            keyed = [entry for entry in entries if entry[0] != UNKEYED]
             if keyed:
-                listed = children(pos, {keyed[0] >> 17})
-                next(listed)
-                assert list(listed) == [e for e in entries if e != keyed[0]]
+                rest = listed(pos, {keyed[0][0]})[1]
+                assert rest == [e for e in entries if e != keyed[0]]
             if not legal:
                 break
             pos.push(rng.choice(legal))

@@ -9,7 +9,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.laws.deadpos.successors import children
+from chessarbiter.laws.deadpos.successors import MOVE, children
 from tests.core.test_perft import read_suite
 from tests.corpus import corpus_path
 
@@ -18,11 +18,18 @@ SUITES = ("perftsuite_standard.epd", "tricky.epd", "special_cases.epd",
 LIMIT = 20_000
 
 
+def listed(pos: Position, seen: set[int]) -> tuple[int, list[tuple[int, int]]]:
+    """What :func:`children` gives: the pieces giving check, then each key (or ``UNKEYED``)
+    with the move it leaves beside it."""
+    moved = [0]
+    given = children(pos, seen, moved)
+    checking = next(given)
+    return checking, [(key, moved[0]) for key in given]
+
+
 def counted(pos: Position, depth: int) -> int:
     """The leaves ``depth`` plies on, by :func:`children`'s moves."""
-    listed = children(pos, set())
-    next(listed)  # the checkers
-    moves = [entry & 0xFFFF for entry in listed]
+    moves = [move & MOVE for _, move in listed(pos, set())[1]]
     if depth == 1:
         return len(moves)
     total = 0

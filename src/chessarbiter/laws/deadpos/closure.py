@@ -22,6 +22,7 @@ history (:meth:`Position.make`; :meth:`Position.make_keyed` for the moves keyed 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from chessarbiter.core.movegen import has_legal_move, in_check
@@ -33,11 +34,13 @@ from chessarbiter.laws.deadpos.deadline import NEVER, Deadline
 from chessarbiter.laws.deadpos.material import cannot_mate_by_material
 from chessarbiter.laws.deadpos.static import statically_unwinnable
 from chessarbiter.laws.deadpos.strategy import Found, Outcome, Proved, Spent
-from chessarbiter.laws.deadpos.successors import MOVE, STRUCTURAL, children
+from chessarbiter.laws.deadpos.successors import MOVE, STRUCTURAL, UNKEYED, children
 from chessarbiter.laws.deadpos.verdict import Winnability
 
 MAX_GAP: Final = 255
 """The most structural moves the static analysis skips between two calls."""
+END: Final = -2
+"""What the walk takes from a generator of moves that has none left."""
 
 class Exploration:
     """A depth-first exploration from a root position as a :class:`.strategy.Strategy` that
@@ -49,11 +52,13 @@ class Exploration:
         self.seen = {pos.key()}
         self.line: list[Move] = []
         self.root = pos
-        root = children(pos, self.seen)
+        self.moved = [0]
+        """Where the generators of :attr:`moves` leave the move of the key they give."""
+        root = children(pos, self.seen, self.moved)
         next(root)  # the pieces giving check
         self.moves = [root]
-        self.pending = 0
-        """The entry the walk paused on, taken from the last of :attr:`moves` (0: none)."""
+        self.pending = (END, 0)
+        """The key and move the walk paused on, taken from the last of :attr:`moves`."""
         self.found: tuple[Move, ...] = ()
         self.gap = self.skip = 0
         self.resumes = True
@@ -90,40 +95,43 @@ class Exploration:
         """The walk; ``undos`` are the moves from the root to the position of the last
         generator of :attr:`moves`, made."""
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
-        board, pieces = pos.board, pos.pieces
+        board, pieces, moved = pos.board, pos.pieces, self.moved
         winner_pawn = winner << 3 | PAWN  # a winner's pawn is mating material
         make, make_keyed, unmake = pos.make, pos.make_keyed, pos.unmake
         todo = stack[-1]
-        entry = self.pending or next(todo, 0)
-        self.pending = 0
+        key, entry = self.pending
+        if key == END:
+            key = _next(todo)
+            entry = moved[0]
+        self.pending = (END, 0)
         while True:
-            if not entry:
+            if key == END:
                 stack.pop()
                 if not stack:
                     return Winnability.UNWINNABLE
                 unmake(undos.pop())
                 todo = stack[-1]
-                entry = next(todo, 0)
+                key = _next(todo)
+                entry = moved[0]
                 continue
-            key = entry >> 17
-            if key:  # not seen when it came (nothing was seen since)
+            if key != UNKEYED:  # not seen when it came (nothing was seen since)
                 if len(seen) >= cap:
-                    self.pending = entry
+                    self.pending = (key, entry)
                     return Winnability.UNDETERMINED
                 undo = make_keyed(entry & MOVE, key)
                 structural = entry & STRUCTURAL
             else:
-                move = entry
-                structural = board[(move >> 6) & 63] or board[move & 63] & 7 == PAWN
-                undo = make(move)
+                structural = board[(entry >> 6) & 63] or board[entry & 63] & 7 == PAWN
+                undo = make(entry)
                 key = pos.key()
                 if key in seen:
                     unmake(undo)
-                    entry = next(todo, 0)
+                    key = _next(todo)
+                    entry = moved[0]
                     continue
                 if len(seen) >= cap:
                     unmake(undo)
-                    self.pending = entry
+                    self.pending = (UNKEYED, entry)
                     return Winnability.UNDETERMINED
             seen.add(key)
             deadline.tick()
@@ -140,28 +148,32 @@ class Exploration:
                     if pos.turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
                     unmake(undo)
-                    entry = next(todo, 0)
+                    key = _next(todo)
+                    entry = moved[0]
                     continue
-            replies = children(pos, seen)
-            checking = next(replies)
-            first = next(replies, 0)  # a move listed is legal: only without one, ask
-            if not first and checking and pos.turn == loser and not has_legal_move(pos, True):
+            replies = children(pos, seen, moved)
+            checking = _next(replies)
+            first = _next(replies)  # a move listed is legal: only without one, ask
+            if first == END and checking and pos.turn == loser and not has_legal_move(pos, True):
                 return self._mate(undos, undo)
             if static:
-                if not first and not has_legal_move(pos, checking != 0):
+                if first == END and not has_legal_move(pos, checking != 0):
                     unmake(undo)  # mate or stalemate: nothing follows, not analysed
-                    entry = next(todo, 0)
+                    key = _next(todo)
+                    entry = moved[0]
                     continue
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
                     unmake(undo)
-                    entry = next(todo, 0)
+                    key = _next(todo)
+                    entry = moved[0]
                     continue
                 self.gap = self.skip = min(MAX_GAP, 2 * self.gap + 1)
             undos.append(undo)
             stack.append(replies)
             todo = replies
-            entry = first
+            key = first
+            entry = moved[0]
 
     def _mate(self, undos: list[Undo], undo: Undo) -> Winnability:
         """The winner's checkmate is found, ``undo`` the move that gave it (not made on
@@ -169,6 +181,14 @@ class Exploration:
         self.found = (*(Move(u[0]) for u in undos), Move(undo[0]))
         undos.append(undo)
         return Winnability.WINNABLE
+
+
+def _next(entries: Iterator[int]) -> int:
+    """The next of ``entries``, or :data:`END`. (A loop: compiled, it asks the generator
+    itself, where ``next(entries, END)`` is a generic call of the builtin.)"""
+    for entry in entries:
+        return entry
+    return END
 
 
 def explore(

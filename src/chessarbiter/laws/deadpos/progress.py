@@ -20,13 +20,16 @@ depth limit or :data:`MAX_PLIES`, the iteration is *cut*. An iteration that ends
 cut, and pruned no position by what an earlier iteration (whose lines may have been cut
 below it) left in the table, expanded every position reachable from the root, none of them
 the winner's checkmate: the winner cannot mate. When only such pruning stands in the way,
-the iteration runs again on an empty table.
+the iteration runs again on an empty table. A position at the depth limit is only asked
+whether it has a legal move (mate or stalemate ends its line uncut; otherwise it is a cut),
+and the table before the moves of a position are listed: a node costs about half as much.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import CASTLE_FLAG, Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
@@ -123,19 +126,22 @@ class Progress:
         winner = self.winner
         if cannot_mate_by_material(pos.pieces, winner):
             return False
-        moves = pos.legal_moves()
-        if not moves:
-            return pos.turn != winner and pos.is_check()
         left = self.depth - depth
         if left <= 0 or self.nodes >= stop or len(self.undos) >= MAX_PLIES:
+            checked = in_check(pos)  # a leaf: only mate or stalemate ends its line uncut
+            if not has_legal_move(pos, checked):
+                return pos.turn != winner and checked
             self.cut = True
             return False
         key = pos.key()
-        known = self.table.get(key)
+        known = self.table.get(key)  # entries are of positions with a legal move
         if known is not None and known[0] >= left:
             if known[1] != self.serial:
                 self.stale = True
             return False
+        moves = pos.legal_moves()
+        if not moves:
+            return pos.turn != winner and pos.is_check()
         self.table[key] = (left, self.serial)
         costs = self._costs(moves)
         undos = self.undos

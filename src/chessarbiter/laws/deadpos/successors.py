@@ -38,39 +38,53 @@ from chessarbiter.core.zobrist import PIECE_KEYS, TURN_KEY, castling_key
 
 MOVE: Final = (1 << 16) - 1
 STRUCTURAL: Final = 1 << 16
-"""An entry of :func:`children` is ``key << 17 | structural << 16 | move`` (a move that
-captures or moves a pawn is structural), or ``move`` alone when the key is not known:
-castling, double steps and en passant, whose key is taken after the move."""
-_NOT_A: Final = FULL ^ FILES[0]
-_NOT_H: Final = FULL ^ FILES[7]
-_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+UNKEYED: Final = -1
+""":func:`children` yields the key of the position after each move and leaves the move in
+``moved[0]`` as ``structural << 16 | move`` (a move that captures or moves a pawn is
+structural); or it yields ``UNKEYED`` with the move alone there when the key is not known:
+castling, double steps and en passant, whose key is taken after the move. (A key and a move
+packed in one number would be above 2**62, which compiled code makes a heap object at each
+operation.)"""
+_PAWN_RANKS: Final = FULL ^ RANKS[0] ^ RANKS[7]
+_NOT_A: Final = _PAWN_RANKS & ~FILES[0]
+_NOT_H: Final = _PAWN_RANKS & ~FILES[7]
+"""Where a pawn may stand, off the a- and h-file: below 2**62, which compiled code keeps
+unboxed (a board with g8 or h8 is a heap object at each operation; so the masks below are
+negative numbers, every square but those named, where a whole board would hold g8 and h8)."""
 _PROMOTED: Final = (5, 4, 3, 2)
 """Promotions in the order of :func:`legal_moves`: queen, rook, bishop, knight."""
 
 
-def children(pos: Position, seen: set[int]) -> Iterator[int]:
+def children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
     """First the pieces giving check, then, lazily, the legal moves of the side to move
     whose position is not in ``seen`` when they come, in the order of
-    :func:`~chessarbiter.core.movegen.legal_moves`, as entries
-    ``key << 17 | structural << 16 | move`` (the key of the position after the move) or
-    ``move`` (castling, double steps and en passant, whose key is taken after the move).
-    The generator reads ``pos`` whenever it goes on: it must then stand as it did."""
+    :func:`~chessarbiter.core.movegen.legal_moves`: the key of the position after the move,
+    the move in ``moved[0]`` with its structural bit, or :data:`UNKEYED` for castling,
+    double steps and en passant, whose key is taken after the move. The generator reads
+    ``pos`` whenever it goes on: it must then stand as it did."""
     if pos.castling_rights:  # rare in an exploration: castling rights change keys
-        return _listed(pos)
+        return _listed(pos, moved)
     pieces = pos.pieces
     occupied_co = pos.occupied_co
     if occupied_co[0] == pieces[1] | pieces[6] and occupied_co[1] == pieces[9] | pieces[14]:
-        return _pawn_ending_children(pos, seen)
-    return _children(pos, seen)
+        return _pawn_ending_children(pos, seen, moved)
+    return _children(pos, seen, moved)
 
 
-def _listed(pos: Position) -> Iterator[int]:
+def _listed(pos: Position, moved: list[int]) -> Iterator[int]:
     """:func:`children` from the core's list of legal moves, none keyed."""
     yield checkers(pos)
-    yield from legal_moves(pos)
+    yield from _unkeyed(legal_moves(pos), moved)
 
 
-def _children(pos: Position, seen: set[int]) -> Iterator[int]:
+def _unkeyed(moves: list[Move] | list[int], moved: list[int]) -> Iterator[int]:
+    """``moves``, none keyed, as :func:`children` gives them."""
+    for move in moves:
+        moved[0] = move
+        yield UNKEYED
+
+
+def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
     """:func:`children` in general."""
     us = pos.colour_to_move()
     them = us ^ 1
@@ -100,7 +114,7 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             checking |= bishop_attacks(king, occupied) & t_diag
     yield checking
     if pos.ep_square >= 0:
-        yield from en_passant_moves(pos)
+        yield from _unkeyed(en_passant_moves(pos), moved)
     danger = KING_ATTACKS[pieces[tb | 6].bit_length() - 1] | (
         (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7 if us == 0
         else (t_pawns & _NOT_A) << 7 | (t_pawns & _NOT_H) << 9
@@ -124,11 +138,11 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             key ^= keys[board[to]][to]
             if key in seen:
                 continue
-            entry = key << 17 | STRUCTURAL | king | to << 6
+            entry = STRUCTURAL | king | to << 6
         elif key in seen:
             continue
         else:
-            entry = key << 17 | king | to << 6
+            entry = king | to << 6
         if lines:  # a line piece may attack the square once the king has left its own
             attackers = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
             while attackers:
@@ -137,15 +151,17 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
                     break
                 attackers ^= piece
             else:
-                yield entry
+                moved[0] = entry
+                yield key
         else:
-            yield entry
+            moved[0] = entry
+            yield key
     if checking:
         if checking & (checking - 1):
             return  # double check: only the king moves
         mask = BETWEEN[king][checking.bit_length() - 1] | checking
     else:
-        mask = ~own & FULL
+        mask = ~own
     pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if snipers else 0
     officers = pieces[ub | 2] | pieces[ub | 3] | pieces[ub | 4] | pieces[ub | 5]
     if officers:
@@ -184,15 +200,17 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
                 if low & opp:
                     key ^= keys[board[to]][to]
                     if key not in seen:
-                        yield key << 17 | STRUCTURAL | fr | to << 6
+                        moved[0] = STRUCTURAL | fr | to << 6
+                        yield key
                 elif key not in seen:
-                    yield key << 17 | fr | to << 6
+                    moved[0] = fr | to << 6
+                    yield key
 
     pawns = pieces[ub | 1]
     if not pawns:
         return
     free = pawns & ~pinned
-    empty = ~occupied & FULL
+    empty = ~occupied
     if us == 0:
         one = (free << 8) & empty
         two = ((one & RANKS[2]) << 8) & empty
@@ -206,7 +224,7 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
         right = ((free & _NOT_H) >> 7) & opp
         step = -8
     pinned_pawns = pawns & pinned
-    if not (pinned_pawns | (two | left | right | one & _PROMOTION_RANK) & mask):
+    if not (pinned_pawns | (two | left | right | _last_ranks(one)) & mask):
         one &= mask  # the common case: single steps, here, not in a nested generator
         pk = keys[ub | 1]
         while one:
@@ -216,7 +234,8 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             fr = to - step
             key = base ^ pk[fr] ^ pk[to]
             if key not in seen:
-                yield key << 17 | STRUCTURAL | fr | to << 6
+                moved[0] = STRUCTURAL | fr | to << 6
+                yield key
         return
     steps = [
         (step, one & mask), (2 * step, two & mask), (step - 1, left & mask),
@@ -242,10 +261,10 @@ def _children(pos: Position, seen: set[int]) -> Iterator[int]:
             hits ^= hit
             steps.append((hit.bit_length() - 1 - sq, hit))
     if steps:
-        yield from _pawn_entries(seen, board, base, ub, opp, steps)
+        yield from _pawn_entries(seen, moved, board, base, ub, opp, steps)
 
 
-def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
+def _pawn_ending_children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
     """:func:`children` when each side has only its king and pawns: nothing is pinned, a
     check comes from one pawn, which only the king's step or taking the pawn answers."""
     us = pos.colour_to_move()
@@ -261,7 +280,7 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
     checking = PAWN_ATTACKS[us][king] & t_pawns
     yield checking
     if pos.ep_square >= 0:
-        yield from en_passant_moves(pos)
+        yield from _unkeyed(en_passant_moves(pos), moved)
     if us == 0:
         danger = (t_pawns & _NOT_A) >> 9 | (t_pawns & _NOT_H) >> 7
     else:
@@ -278,12 +297,14 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
             if low & opp:
                 key ^= PIECE_KEYS[board[to]][to]
                 if key not in seen:
-                    yield key << 17 | STRUCTURAL | king | to << 6
+                    moved[0] = STRUCTURAL | king | to << 6
+                    yield key
             elif key not in seen:
-                yield key << 17 | king | to << 6
+                moved[0] = king | to << 6
+                yield key
     pawns = pieces[ub | 1]
     if pawns:
-        empty = ~(own | opp) & FULL
+        empty = ~(own | opp)
         if checking:  # only taking the checking pawn
             steps = [(7, (pawns & _NOT_A) << 7 & checking), (9, (pawns & _NOT_H) << 9 & checking)]
             if us:
@@ -302,7 +323,7 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
                 left = ((pawns & _NOT_A) >> 9) & opp
                 right = ((pawns & _NOT_H) >> 7) & opp
                 step = -8
-            if not (two | left | right | one & _PROMOTION_RANK):  # the common case: steps
+            if not (two | left | right | _last_ranks(one)):  # the common case: steps
                 pk = PIECE_KEYS[ub | 1]
                 while one:
                     low = one & -one
@@ -310,14 +331,15 @@ def _pawn_ending_children(pos: Position, seen: set[int]) -> Iterator[int]:
                     to = low.bit_length() - 1
                     key = base ^ pk[to - step] ^ pk[to]
                     if key not in seen:
-                        yield key << 17 | STRUCTURAL | (to - step) | to << 6
+                        moved[0] = STRUCTURAL | (to - step) | to << 6
+                        yield key
                 return
             steps = [(step, one), (2 * step, two), (step - 1, left), (step + 1, right)]
-        yield from _pawn_entries(seen, board, base, ub, opp, steps)
+        yield from _pawn_entries(seen, moved, board, base, ub, opp, steps)
 
 
 def _pawn_entries(
-    seen: set[int], board: list[int], base: int, ub: int, opp: int,
+    seen: set[int], moved: list[int], board: list[int], base: int, ub: int, opp: int,
     steps: list[tuple[int, int]],
 ) -> Iterator[int]:
     """The entries of the pawn moves ``steps`` (each a step and its targets, in the order
@@ -328,14 +350,15 @@ def _pawn_entries(
     for delta, targets in steps:
         if not targets:
             continue
-        promoting = targets & _PROMOTION_RANK
+        promoting = _last_ranks(targets)
         targets ^= promoting
         if delta == 16 or delta == -16:  # the key after a double step is taken after it
             while targets:
                 low = targets & -targets
                 targets ^= low
                 to = low.bit_length() - 1
-                yield (to - delta) | to << 6
+                moved[0] = (to - delta) | to << 6
+                yield UNKEYED
             continue
         while targets:
             low = targets & -targets
@@ -346,7 +369,8 @@ def _pawn_entries(
             if low & opp:
                 key ^= keys[board[to]][to]
             if key not in seen:
-                yield key << 17 | STRUCTURAL | fr | to << 6
+                moved[0] = STRUCTURAL | fr | to << 6
+                yield key
         while promoting:
             low = promoting & -promoting
             promoting ^= low
@@ -358,7 +382,13 @@ def _pawn_entries(
             for kind in _PROMOTED:
                 key = start ^ keys[ub | kind][to]
                 if key not in seen:
-                    yield key << 17 | STRUCTURAL | fr | to << 6 | kind << 12
+                    moved[0] = STRUCTURAL | fr | to << 6 | kind << 12
+                    yield key
+
+
+def _last_ranks(board: int) -> int:
+    """The squares of ``board`` on the first and last ranks."""
+    return board & RANKS[0] | board >> 56 << 56
 
 
 def child_key(pos: Position, base: int, move: Move) -> int | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from chessarbiter.core.movegen import has_legal_move, in_check
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position, Undo
 from chessarbiter.core.squares import BISHOP, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK, squares_of
@@ -176,12 +177,15 @@ class TempoSearch:
         """Whether a helpmate lies within ``left`` plies; the line, last move first, is in
         :attr:`line`."""
         pos = self.pos
+        if left <= 0:
+            checked = in_check(pos)  # a leaf: only mate or stalemate ends its line uncut
+            if not has_legal_move(pos, checked):
+                return pos.turn != self.winner and checked
+            self.cut = True
+            return False
         moves = pos.legal_moves()
         if not moves:
             return pos.turn != self.winner and pos.is_check()
-        if left <= 0:
-            self.cut = True
-            return False
         key = pos.key() ^ self.shade
         if self.table.get(key, 0) >= left:
             return False
