@@ -23,7 +23,7 @@ MANIFEST = SRC / "compiled.txt"
 no compiled module is older than its source)."""
 COMPILED = (
     *(f"core/{name}.py" for name in ("squares", "attacks", "moves", "movegen", "position")),
-    *(f"core/{name}.py" for name in ("board", "zobrist", "perft")),
+    *(f"core/{name}.py" for name in ("board", "zobrist", "perft", "validation")),
     *(
         f"laws/deadpos/{path.name}"
         for path in sorted(SRC.glob("laws/deadpos/*.py"))

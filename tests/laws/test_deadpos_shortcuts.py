@@ -24,6 +24,7 @@ from chessarbiter.laws.deadpos.bitboards import (
     piece_fill,
     piece_step,
 )
+from chessarbiter.laws.deadpos.forced import unforced
 from chessarbiter.laws.deadpos.phases import _mates_at_root
 from chessarbiter.laws.deadpos.static import mobility, statically_unwinnable
 from tests.laws.corpus_lines import labelled_positions
@@ -104,6 +105,24 @@ def test_the_mate_in_one_at_the_root_plays_every_checking_move() -> None:
                 checked += expected
                 assert _mates_at_root(pos, winner) == expected, (pos.fen(), winner)
     assert checked > 10
+
+
+def test_the_two_move_test_counts_as_the_legal_moves_do() -> None:
+    """``unforced`` (king steps, then the moves of units not pinned out of check) answers
+    as a count of the legal moves would, along random games from corpus lines."""
+    rng = random.Random(19)
+    counted = {False: 0, True: 0}
+    for name in ("chasolver-positions.txt", "d3chess-test-vector.txt"):
+        for _, pos in labelled_positions(name, every=5):
+            board = chess.Board(pos.fen())
+            for _ in range(8):
+                expected = board.legal_moves.count() > 1
+                counted[expected] += 1
+                assert unforced(parse_fen(board.fen())) == expected, board.fen()
+                if board.is_game_over():
+                    break
+                board.push(rng.choice(list(board.legal_moves)))
+    assert min(counted.values()) > 50
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -72,6 +72,13 @@ def piece_step(kind: int, b: int) -> int:
     return hi << 32 | lo
 
 
+SQUARE_STEPS: Final = tuple(
+    tuple(piece_step(kind, 1 << sq) for sq in range(64)) for kind in range(KING + 1)
+)
+"""``SQUARE_STEPS[kind][sq]``: :func:`piece_step` of one piece (knight to king; the rows
+below are unused), looked up."""
+
+
 def orthogonal_step(b: int) -> int:
     """Squares one rook step away."""
     return piece_step(ROOK, b)

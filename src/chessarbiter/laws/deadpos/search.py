@@ -311,11 +311,11 @@ class CostSearch:
         :class:`.strategy.Spent` (budget spent, or the first cut met with ``stop_at_cut``)."""
         pos, max_cost = self.pos, self.max_cost
         helper = _Helpmate(pos, self.winner, budget, self.stop_at_cut, deadline)
-        depth = len(pos.move_stack)
-        outcome: Outcome | None = None
         if self.stop_at_cut and helper.quiet_walk(max_cost):
             self.nodes += helper.nodes
             return Spent(helper.nodes)
+        depth = len(pos.move_stack)  # a list of the moves pushed: not made for the walk
+        outcome: Outcome | None = None
         try:
             for cost in range(max_cost if self.stop_at_cut else 0, max_cost + 1):
                 helper.iteration = cost

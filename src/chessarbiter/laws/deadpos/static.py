@@ -28,6 +28,7 @@ from chessarbiter.core.position import Position
 from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, PAWN, QUEEN, ROOK
 from chessarbiter.laws.deadpos.bitboards import (
     LAST_RANKS,
+    SQUARE_STEPS,
     king_step,
     pawn_attacks,
     pawn_fill,
@@ -232,10 +233,11 @@ def _boxed(pieces: list[int], mine: int, colour: int) -> int:
     out = 0
     for kind in KINDS:
         bb = pieces[colour << 3 | kind] & mine
+        steps = SQUARE_STEPS[kind]
         while bb:
             low = bb & -bb
             bb ^= low
-            if not piece_step(kind, low) & ~mine:
+            if not steps[low.bit_length() - 1] & ~mine:
                 out |= low
     return out
 
