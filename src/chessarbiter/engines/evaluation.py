@@ -94,21 +94,50 @@ def pawn_attacks(pawns: int, colour: int) -> int:
     return (pawns >> 7) & _NOT_A | (pawns >> 9) & _NOT_H
 
 
-PawnCache = dict[int, tuple[int, int]]
-"""Pawn-structure scores (middlegame, endgame; White's minus Black's) by the pawns'
-placement (:func:`pawn_key`): a search meets the same pawns in most of its positions."""
-PAWN_CACHE: Final = 1 << 14
-"""Entries a pawn cache holds (all forgotten when full)."""
+PawnEntry = tuple[int, int, int, int, int]
+"""The pawns' terms: the structure's score (middlegame, endgame; White's minus Black's), and
+the open files, White's half-open files and Black's (:func:`file_masks`)."""
+PAWN_SLOTS: Final = 1 << 14
+"""Entries a pawn cache holds, one per slot (a new one replaces the old)."""
 
 
-def pawn_key(p: list[int]) -> int:
-    """The identity of both sides' pawn placement."""
-    return p[1] | p[9] << 64
+class PawnCache:
+    """The pawns' terms by both sides' pawn placement: a search meets the same pawns in most
+    of its positions. A slot is picked by mixing the two bitboards (pawns stand on the
+    ranks 2-7 only, so no step of the mixing leaves 56 bits) and holds both to confirm."""
+
+    __slots__ = ("_black", "_entries", "_white")
+
+    def __init__(self) -> None:
+        self._white = [-1] * PAWN_SLOTS
+        self._black = [-1] * PAWN_SLOTS
+        self._entries: list[PawnEntry] = [(0, 0, 0, 0, 0)] * PAWN_SLOTS
+
+    def entry(self, p: list[int]) -> PawnEntry:
+        """The pawns' terms of the pieces ``p``, computed on a miss."""
+        white = p[1]
+        black = p[9]
+        mix = (white >> 8) ^ (black >> 8) * 7
+        slot = (mix ^ mix >> 17 ^ mix >> 34) & (PAWN_SLOTS - 1)
+        if self._white[slot] == white and self._black[slot] == black:
+            return self._entries[slot]
+        found = pawn_entry(p)
+        self._white[slot] = white
+        self._black[slot] = black
+        self._entries[slot] = found
+        return found
+
+
+def pawn_entry(p: list[int]) -> PawnEntry:
+    """The pawns' terms of the pieces ``p`` (:data:`PawnEntry`)."""
+    mg, eg = _pawn_scores(p, pawn_attacks(p[1], 0), pawn_attacks(p[9], 1))
+    open_files, white_half_open = file_masks(p, 0)
+    return mg, eg, open_files, white_half_open, file_masks(p, 1)[1]
 
 
 def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
     """The position's value for the side to move (positive: better for it). ``pawn_cache``
-    remembers the pawn-structure terms (a search passes its own)."""
+    remembers the pawns' terms (a search passes its own)."""
     p = pos.pieces
     if insufficient_material(pos):
         return 0
@@ -123,23 +152,12 @@ def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
                 sq = low.bit_length() - 1
                 mg += mgt[sq]
                 eg += egt[sq]
-    white_attacks = pawn_attacks(p[1], 0)
-    black_attacks = pawn_attacks(p[9], 1)
-    if pawn_cache is None:
-        pawns_mg, pawns_eg = _pawn_scores(p, white_attacks, black_attacks)
-    else:
-        key = pawn_key(p)
-        cached = pawn_cache.get(key)
-        if cached is None:
-            if len(pawn_cache) >= PAWN_CACHE:
-                pawn_cache.clear()
-            cached = pawn_cache[key] = _pawn_scores(p, white_attacks, black_attacks)
-        pawns_mg, pawns_eg = cached
-    mg += pawns_mg
-    eg += pawns_eg
-    occupied = pos.occupied_co[0] | pos.occupied_co[1]
-    white_mg, white_eg = _pieces(p, occupied, 0, black_attacks)
-    black_mg, black_eg = _pieces(p, occupied, 1, white_attacks)
+    pawns = pawn_entry(p) if pawn_cache is None else pawn_cache.entry(p)
+    mg += pawns[0]
+    eg += pawns[1]
+    occupied = pos.occupied_co[0] | pos.occupied_co[1] if _REACH_WEIGHED else 0
+    white_mg, white_eg = _pieces(p, occupied, 0, pawns[2], pawns[3])
+    black_mg, black_eg = _pieces(p, occupied, 1, pawns[2], pawns[4])
     mg += white_mg - black_mg
     eg += white_eg - black_eg
     eg += _mop_up(p, eg)
@@ -231,13 +249,20 @@ def reach_area(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int]
     return _FULL ^ (occupied | enemy_attacks), KING_ATTACKS[king] | 1 << king
 
 
+def file_masks(p: list[int], colour: int) -> tuple[int, int]:
+    """(open, half-open) files for ``colour``'s rooks: the files without pawns, and those
+    with enemy pawns only."""
+    own = file_fill(p[colour << 3 | 1])
+    enemy = file_fill(p[(colour ^ 1) << 3 | 1])
+    return _FULL ^ (own | enemy), enemy & ~own
+
+
 def rook_files(p: list[int], colour: int) -> tuple[int, int]:
     """(open, half-open): ``colour``'s rooks on files without pawns, and on files with
     enemy pawns only."""
     rooks = p[colour << 3 | 4]
-    own = file_fill(p[colour << 3 | 1])
-    enemy = file_fill(p[(colour ^ 1) << 3 | 1])
-    return popcount(rooks & ~(own | enemy)), popcount(rooks & enemy & ~own)
+    open_files, half_open = file_masks(p, colour)
+    return popcount(rooks & open_files), popcount(rooks & half_open)
 
 
 def relative_rank(sq: int, colour: int) -> int:
@@ -283,22 +308,26 @@ def _pawn_score(p: list[int], colour: int, enemy_attacks: int) -> tuple[int, int
     return mg, eg
 
 
-def _pieces(p: list[int], occupied: int, colour: int, enemy_attacks: int) -> tuple[int, int]:
+def _pieces(p: list[int], occupied: int, colour: int, open_files: int,
+            half_open: int) -> tuple[int, int]:
     """(middlegame, endgame) score of one colour's pieces: mobility, attacks on the enemy
-    king's zone, rooks on open or half-open files, the bishop pair, the king's shelter."""
+    king's zone, rooks on open or half-open files (:func:`file_masks`), the bishop pair,
+    the king's shelter."""
     base = colour << 3
     mg = eg = 0
     if _REACH_WEIGHED:
-        area, zone = reach_area(p, colour, enemy_attacks)
+        area, zone = reach_area(p, colour, pawn_attacks(p[(colour ^ 1) << 3 | 1], colour ^ 1))
         for kind in (2, 3, 4, 5):
             if p[base | kind]:
                 mobility, attacks = reach(p, occupied, base | kind, area, zone)
                 mg += MOBILITY[0][kind] * mobility + KING_ATTACK[0][kind] * attacks
                 eg += MOBILITY[1][kind] * mobility + KING_ATTACK[1][kind] * attacks
-    if p[base | 4]:
-        open_files, half_open = rook_files(p, colour)
-        mg += ROOK_OPEN_FILE[0] * open_files + ROOK_HALF_OPEN_FILE[0] * half_open
-        eg += ROOK_OPEN_FILE[1] * open_files + ROOK_HALF_OPEN_FILE[1] * half_open
+    rooks = p[base | 4]
+    if rooks:
+        on_open = popcount(rooks & open_files)
+        on_half_open = popcount(rooks & half_open)
+        mg += ROOK_OPEN_FILE[0] * on_open + ROOK_HALF_OPEN_FILE[0] * on_half_open
+        eg += ROOK_OPEN_FILE[1] * on_open + ROOK_HALF_OPEN_FILE[1] * on_half_open
     if bishop_pair(p, colour):
         mg += BISHOP_PAIR[0]
         eg += BISHOP_PAIR[1]

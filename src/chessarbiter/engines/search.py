@@ -151,7 +151,7 @@ class Searcher:
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self._eval_keys = [-1] * EVAL_SLOTS
         self._eval_scores = [0] * EVAL_SLOTS
-        self._pawns: PawnCache = {}
+        self._pawns = PawnCache()
         self._keys: list[int] = []
         self._pos = Position()
         self._start = 0
