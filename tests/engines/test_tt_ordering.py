@@ -53,6 +53,15 @@ def test_order_table_move_then_captures_then_killers_then_history() -> None:
     assert ordered[:4] == [table, capture, killer, liked]
 
 
+def test_a_capture_losing_material_comes_after_the_killers_before_history() -> None:
+    pos = parse_fen("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1")
+    losing, killer, liked = (pos.parse_uci(m) for m in ("d1d5", "d1a4", "d1h5"))
+    history = [0] * (16 * 64)
+    history[pos.board[liked & 63] << 6 | (liked >> 6) & 63] = 50
+    ordered = order_moves(pos, pos.legal_moves(), 0, (killer, 0), history)
+    assert ordered[:3] == [killer, losing, liked]
+
+
 @pytest.mark.parametrize(("fen", "move", "loses"), [
     ("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", True),  # the queen for a pawn
     ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", False),  # an undefended pawn

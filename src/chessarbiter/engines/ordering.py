@@ -1,6 +1,7 @@
 """Move ordering for the search: the table move, then captures by MVV-LVA (most valuable
-victim, least valuable attacker), killer moves, and quiet moves by history; plus the capture
-generator of the quiescence search and the static exchange evaluation that prunes it."""
+victim, least valuable attacker), killer moves, the captures that lose material by static
+exchange, and quiet moves by history; plus the capture generator of the quiescence search
+and the static exchange evaluation that prunes it and orders the captures."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ _QUEENING: Final = QUEEN << 12
 TT_SCORE: Final = 1 << 40
 CAPTURE_SCORE: Final = 1 << 32
 KILLER_SCORE: Final = 1 << 31
+LOSING_SCORE: Final = 1 << 20
+"""Captures that lose material by static exchange (:func:`loses_material`): after the
+killers, before the quiet moves."""
 MOVE_BITS: Final = 16
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 """Moves are sorted as ints: the score shifted left of the move (no tuple per move)."""
@@ -87,7 +91,8 @@ def order_moves(
         if m == tt_move:
             score = TT_SCORE
         elif is_tactical(pos, m):
-            score = CAPTURE_SCORE + capture_score(board, m)
+            score = capture_score(board, m) + (
+                LOSING_SCORE if loses_material(pos, m) else CAPTURE_SCORE)
         elif m == killers[0]:
             score = KILLER_SCORE + 1
         elif m == killers[1]:
