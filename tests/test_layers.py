@@ -192,6 +192,7 @@ SERVER: Final = f"{ROOT}.server"
 
 SERVER_LAYERS: Final = (
     ("accounts", "background", "config", "errors", "limits"),
+    ("members",),
     ("streams",),
     ("games",),
     ("lobby",),
@@ -200,10 +201,11 @@ SERVER_LAYERS: Final = (
     ("tournaments", "web"),
     ("app", "__init__"),
 )
-"""The server's parts, bottom up: its shared modules (at the package's root), the streams'
-fan-out, the game room, the lobby (which makes games), the cluster (which owns games and
-shares the lobby), the HTTP side, the features built on it, and the app that assembles
-them. A part may import its own modules and any part of a lower layer."""
+"""The server's parts, bottom up: its shared modules (at the package's root), what it knows
+of the accounts (kept in the database), the streams' fan-out, the game room, the lobby
+(which makes games), the cluster (which owns games and shares the lobby), the HTTP side,
+the features built on it, and the app that assembles them. A part may import its own
+modules and any part of a lower layer."""
 
 SERVER_SIBLINGS: Final = frozenset({
     ("limits", "errors"),  # a limit passed is answered as the API's error
@@ -321,7 +323,8 @@ def test_nothing_below_the_http_side_imports_the_hub() -> None:
 
 
 def test_below_the_cluster_the_server_knows_no_web_framework() -> None:
-    below = frozenset(part for layer in SERVER_LAYERS[:4] for part in layer)
+    cluster = SERVER_LAYERS.index(("cluster",))
+    below = frozenset(part for layer in SERVER_LAYERS[:cluster] for part in layer)
     assert "games" in below and "lobby" in below
     assert framework_imports(SRC, below) == []
     assert framework_imports(SRC, frozenset({"http"}))  # the check sees the HTTP side's

@@ -20,6 +20,7 @@ from chessarbiter.server.games.ownership import SingleProcess
 from chessarbiter.server.limits import InMemory
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby
 from chessarbiter.server.lobby.memory import MemoryLobby
+from chessarbiter.server.members import CheckAccounts
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.server.streams.fanout import InProcess
 
@@ -69,7 +70,8 @@ def test_one_process_owns_every_game_and_keeps_streams_and_lobby_in_memory(
     assert isinstance(services.limits.counts, InMemory)
     assert services.ownership.owns("anygame")
     app = create_app(services=services)
-    assert not isinstance(app.entry, Forwarding)
+    assert isinstance(app.entry, CheckAccounts) and app.entry.members is services.members
+    assert not isinstance(app.entry.app, Forwarding)
 
 
 def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None:
@@ -88,7 +90,9 @@ def test_a_cluster_process_gets_the_cluster_the_redis_fanout_and_lobby() -> None
     assert services.limits.counts.now_ms is config.calendar_ms  # the processes share the calendar
     assert not services.ownership.owns("anygame")
     app = create_app(services=services)
-    assert isinstance(app.entry, Forwarding) and app.entry.cluster is services.ownership
+    assert isinstance(app.entry, CheckAccounts) and app.entry.members is services.members
+    forwarding = app.entry.app
+    assert isinstance(forwarding, Forwarding) and forwarding.cluster is services.ownership
 
 
 def test_nothing_but_the_assembly_asks_whether_a_cluster_is_on() -> None:

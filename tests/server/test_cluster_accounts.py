@@ -1,6 +1,6 @@
 """A cluster's process (in process, over PostgreSQL and Redis) reads an account it does not
-know from the shared database and trusts what it read for ``ACCOUNT_CHECK_S`` only (a token
-changed or removed there stops working), and pairs no seek whose process stopped renewing
+know from the shared database and trusts what it read for ``CHECK_S`` only (a token changed
+or removed there stops working), and pairs no seek whose process stopped renewing
 it, and learns its pairing from Redis when the bus's message is lost."""
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from chessarbiter.clock.records import Side
+from chessarbiter.server import members as members_module
 from chessarbiter.server.accounts import Role, insert_account, select_account
 from chessarbiter.server.app import open_services
-from chessarbiter.server.cluster import cluster as cluster_module
-from chessarbiter.server.cluster.cluster import ACCOUNT_CHECK_S, Cluster
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.http.services import Services
 from chessarbiter.server.lobby import cluster_lobby
 from chessarbiter.server.lobby.cluster_lobby import RedisLobby, wall_ms
 from chessarbiter.server.lobby.requests import read_request
+from chessarbiter.server.members import CHECK_S
 from tests.server.test_cluster import free_port
 from tests.services import fresh_bus, fresh_schema
 
@@ -43,43 +43,45 @@ def test_a_token_is_read_from_the_database_and_trusted_for_a_while(
 
     async def run() -> None:
         async with cluster_hub(dsn, bus) as services:
-            cluster = services.ownership
-            assert isinstance(cluster, Cluster)
+            members = services.members
             now = [1000.0]
-            cluster.clock = lambda: now[0]
+            members.clock = lambda: now[0]
             account, token, _ = await services.db.run(  # made by another process
                 lambda store, conn: insert_account(conn, "Ann"))
-            assert services.members.accounts.by_token(token) is None
-            await cluster.check_token(token)
-            assert services.members.accounts.by_token(token) == account
+            assert members.accounts.by_token(token) is None
+            await members.check_token(token)
+            assert members.accounts.by_token(token) == account
             await services.db.run(lambda store, conn: conn.execute(
                 "UPDATE server_accounts SET role = 'arbiter' WHERE id = 'ann'"))
-            now[0] += ACCOUNT_CHECK_S - 1
-            await cluster.check_token(token)
-            trusted = services.members.accounts.by_token(token)
+            now[0] += CHECK_S - 1
+            await members.check_token(token)
+            await members.settled()
+            trusted = members.accounts.by_token(token)
             assert trusted is not None and trusted.role is Role.PLAYER
             now[0] += 1
-            await cluster.check_token(token)
-            read_again = services.members.accounts.by_token(token)
+            await members.check_token(token)
+            await members.settled()
+            read_again = members.accounts.by_token(token)
             assert read_again is not None and read_again.is_arbiter
             await services.db.run(lambda store, conn: conn.execute(
                 "DELETE FROM server_accounts WHERE id = 'ann'"))
-            now[0] += ACCOUNT_CHECK_S
-            await cluster.check_token(token)
-            assert services.members.accounts.by_token(token) is None
-            assert await cluster.account_named("nobody") is None
-            reads = []  # a made-up token costs one database read per ACCOUNT_CHECK_S
+            now[0] += CHECK_S
+            await members.check_token(token)
+            await members.settled()
+            assert members.accounts.by_token(token) is None
+            assert await members.named("nobody") is None
+            reads = []  # a made-up token costs one database read per CHECK_S
 
             def counted(*args: Any) -> Any:
                 reads.append(args)
                 return select_account(*args)
 
-            monkeypatch.setattr(cluster_module, "select_account", counted)
+            monkeypatch.setattr(members_module, "select_account", counted)
             for _ in range(3):
-                await cluster.check_token("cha_madeup")
-            assert len(reads) == 1 and services.members.accounts.by_token("cha_madeup") is None
-            now[0] += ACCOUNT_CHECK_S
-            await cluster.check_token("cha_madeup")
+                await members.check_token("cha_madeup")
+            assert len(reads) == 1 and members.accounts.by_token("cha_madeup") is None
+            now[0] += CHECK_S
+            await members.check_token("cha_madeup")
             assert len(reads) == 2
 
     asyncio.run(run())

@@ -9,8 +9,10 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any, Final
 
 import pytest
 
@@ -68,30 +70,64 @@ def test_a_taken_name_and_a_bad_database(tmp_path: Path,
     assert capsys.readouterr().err.startswith("chessarbiter serve: error: --db:")
 
 
-def test_the_server_process_prints_its_url_and_answers(tmp_path: Path) -> None:
+def _serve(tmp_path: Path, *argv: str) -> tuple[subprocess.Popen[str], int]:
+    """``chessarbiter serve`` as a process on a free port and ``tmp_path/games.sqlite``,
+    once it prints its URL; and the port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     process = subprocess.Popen(
         [sys.executable, "-m", "chessarbiter.cli.main", "serve", "--port", str(port),
-         "--db", str(tmp_path / "games.sqlite")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+         "--db", str(tmp_path / "games.sqlite"), *argv],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line.strip() == f"chessarbiter serving on http://127.0.0.1:{port}/", (
+        process.stderr.read() if process.stderr else "")
+    return process, port
+
+
+def _get(port: int, path: str, headers: dict[str, str] | None = None) -> Any:
+    """The JSON answer of the server on ``port`` to ``GET path``, once it listens (a real
+    process starting, not a game clock)."""
+    for _ in range(400):
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                             headers=headers or {})
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError:
+            raise
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"no answer to {path}")
+
+
+ENV: Final = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+
+def test_the_server_process_prints_its_url_and_answers(tmp_path: Path) -> None:
+    process, port = _serve(tmp_path)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.strip() == f"chessarbiter serving on http://127.0.0.1:{port}/"
-        for _ in range(400):  # until it listens (a real process starting, not a game clock)
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/openapi.json",
-                                            timeout=5) as answer:
-                    document = json.load(answer)
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise AssertionError(process.stderr.read() if process.stderr else "") from None
-                time.sleep(0.05)
+        document = _get(port, "/api/openapi.json")
         assert "/api/board/game/{gameId}/move/{move}" in document["paths"]
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+def test_an_account_added_while_the_server_runs_works_at_once(tmp_path: Path) -> None:
+    process, port = _serve(tmp_path)
+    try:
+        _get(port, "/api/openapi.json")  # listening
+        added = subprocess.run(
+            [sys.executable, "-m", "chessarbiter.cli.main", "serve", "--db",
+             str(tmp_path / "games.sqlite"), "--add-account", "Latecomer"],
+            capture_output=True, text=True, env=ENV, timeout=60, check=True)
+        token = added.stdout.strip().rpartition(" ")[2]
+        assert token.startswith("cha_")
+        account = _get(port, "/api/account", {"Authorization": f"Bearer {token}"})
+        assert account["username"] == "Latecomer"
     finally:
         process.terminate()
         process.wait(20)

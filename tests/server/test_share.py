@@ -26,6 +26,7 @@ from chessarbiter.server.http.share import (
     Share,
     off_the_loop,
 )
+from chessarbiter.server.members import CheckAccounts
 
 
 def game_of(method: str, path: str) -> str | None:
@@ -177,7 +178,8 @@ def test_a_failing_request_gives_its_turn_back() -> None:
 
 def test_the_servers_stack_shares_the_loop_by_the_route_tables_games(tmp_path: Any) -> None:
     server = create_app(ServerConfig(db=tmp_path / "games.sqlite"))
-    entry = server.entry
+    assert isinstance(server.entry, CheckAccounts)
+    entry = server.entry.app
     assert isinstance(entry, FastPath) and isinstance(entry.rest, Share)
     assert entry.rest.app is server.app
     assert entry.rest.game_of("POST", "/api/board/game/abcd1234/resign") is not None

@@ -1,7 +1,7 @@
 """Who may act: named accounts with API tokens (kept as hashes) and the arbiter role, the
 browser sessions opened with those tokens, and the per-game secrets of anonymous players
-(all kept as hashes); :class:`Members`, the server's accounts and sessions kept in its
-database."""
+(all kept as hashes), and how each is stored in the server's database (what the server
+knows of them: :class:`chessarbiter.server.members.Members`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final, Protocol, TypeVar
+from typing import Final
 
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,29}")
 """An account name: 2 to 30 letters, digits, ``_`` or ``-``, starting with a letter or
@@ -30,8 +30,6 @@ SESSION_COOKIE: Final = "chessarbiter-session"
 SESSION_DAYS: Final = 30
 """A browser session lasts this many days (then its cookie is no one's)."""
 DAY_MS: Final = 24 * 60 * 60 * 1000
-
-T = TypeVar("T")
 
 
 def wall_ms() -> int:
@@ -120,6 +118,9 @@ class Accounts:
 
     def by_token(self, token: str) -> Account | None:
         return self._by_hash.get(hash_secret(token))
+
+    def knows(self, token_hash: str) -> bool:
+        return token_hash in self._by_hash
 
     def by_id(self, account_id: str) -> Account | None:
         return self._by_id.get(account_id)
@@ -228,60 +229,3 @@ def upgrade_to_bot(conn: sqlite3.Connection, account: Account) -> Account:
         raise AccountError(f"account {account.name!r} is an arbiter's: it cannot be a BOT")
     conn.execute("UPDATE server_accounts SET role = ? WHERE id = ?", (Role.BOT.value, account.id))
     return Account(account.id, account.name, Role.BOT, account.created_ms)
-
-
-class Runs(Protocol):
-    """A database thread (the game writer)."""
-
-    async def run(self, work: Callable[[Any, sqlite3.Connection], T]) -> T:
-        """``work(store, conn)`` in the thread."""
-
-
-async def _nowhere(name: str) -> Account | None:
-    return None
-
-
-class Members:
-    """The server's accounts and browser sessions: known in memory (:attr:`accounts`,
-    :attr:`sessions`), kept in its database through ``db``."""
-
-    def __init__(self, db: Runs) -> None:
-        self.db = db
-        self.accounts = Accounts()
-        self.sessions = Sessions(wall_ms)
-        """The browsers signed in (``POST /api/session``)."""
-        self.elsewhere: Callable[[str], Awaitable[Account | None]] = _nowhere
-        """The account of a name this process does not know (made by another process of
-        a cluster: :meth:`~chessarbiter.server.games.ownership.Ownership.account_named`)."""
-
-    def load(self, conn: sqlite3.Connection) -> None:
-        """Read the accounts and the open sessions from the database."""
-        self.accounts.load(conn)
-        self.sessions.load(conn)
-
-    async def named(self, name: str) -> Account | None:
-        """The account named ``name`` (in a cluster, wherever it was made)."""
-        known = self.accounts.by_name(name)
-        return known if known is not None else await self.elsewhere(name)
-
-    async def add(self, name: str, role: Role = Role.PLAYER) -> tuple[Account, str]:
-        """A new named account and its API token (shown once; kept hashed);
-        :class:`AccountError` if the name is invalid or taken."""
-        account, token, digest = await self.db.run(
-            lambda store, conn: insert_account(conn, name, role))
-        self.accounts.remember(account, digest)
-        return account, token
-
-    async def open_session(self, account: Account) -> str:
-        """A new browser session for ``account`` (stored): its secret, for the cookie."""
-        created = wall_ms()
-        secret, digest = await self.db.run(
-            lambda store, conn: insert_session(conn, account.id, created))
-        self.sessions.remember(digest, account.id, created)
-        return secret
-
-    async def close_session(self, secret: str) -> None:
-        """End the browser session ``secret``."""
-        digest = hash_secret(secret)
-        await self.db.run(lambda store, conn: delete_session(conn, digest))
-        self.sessions.forget(digest)

@@ -22,7 +22,6 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from chessarbiter.server import tournaments, web
-from chessarbiter.server.accounts import Members
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games.db import Database, Worker
@@ -46,6 +45,7 @@ from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
 from chessarbiter.server.lobby.memory import MemoryLobby
 from chessarbiter.server.lobby.store import LobbyStore
+from chessarbiter.server.members import CheckAccounts, Members
 from chessarbiter.server.streams.fanout import Fanout, InProcess
 from chessarbiter.server.tournaments.keeping import InFile, Shared
 from chessarbiter.store.base import StoreError
@@ -82,7 +82,7 @@ def open_services(config: ServerConfig, db: Database | None = None) -> Services:
     (games owned by lease, streams, lobby and limits through Redis)."""
     database = db or Database(config.db)
     reader = Worker(config.db, "chessarbiter-db-read")
-    members = Members(database)
+    members = Members(database, reader)
     loader = Loader(reader, config.now_ms)
     if config.bus is None:
         fanout: Fanout = InProcess()
@@ -105,7 +105,6 @@ def open_services(config: ServerConfig, db: Database | None = None) -> Services:
                           db=database, reader=reader, members=members, loader=loader,
                           limits=limits)
         loader.ownership = cluster
-        members.elsewhere = cluster.account_named
         store = RedisLobby(config.bus, redis.channels)
     return Services(config=config, hub=hub, members=members, loader=loader,
                     dormant=loader.dormant, limits=limits, fanout=fanout,
@@ -115,8 +114,10 @@ def open_services(config: ServerConfig, db: Database | None = None) -> Services:
 
 
 class Server:
-    """The server's ASGI app, as ``chessarbiter serve`` runs it and the tests call it: in a
-    cluster, a request about a game another process owns goes there first
+    """The server's ASGI app, as ``chessarbiter serve`` runs it and the tests call it: each
+    request's token and session made current first
+    (:class:`~chessarbiter.server.members.CheckAccounts`); in a cluster, a request about a
+    game another process owns goes there next
     (:class:`~chessarbiter.server.cluster.cluster.Forwarding`); the hot routes go straight
     to their endpoints (:class:`~chessarbiter.server.http.fastpath.FastPath`); the rest
     through the Starlette app :attr:`app`, those not about a game taking turns
@@ -147,7 +148,7 @@ def create_app(config: ServerConfig | None = None, services: Services | None = N
 
         assert isinstance(built.ownership, Cluster)  # as open_services made it
         entry = Forwarding(entry, built.ownership, API.game_of)
-    return Server(app, entry)
+    return Server(app, CheckAccounts(entry, built.members))
 
 
 def starlette_app(services: Services) -> Starlette:

@@ -15,11 +15,8 @@ charged: each game's time continues from its last event, as after a restart).
 
 The lobby is shared through Redis (:mod:`chessarbiter.server.lobby.cluster_lobby`): challenges
 and seeks; the accounts' events go through the fan-out's channels. Accounts live in the
-shared database: a token this process does not know, or has not checked for
-:data:`ACCOUNT_CHECK_S`, is looked up there before the request is served (so an account
-made through another process works at once, and a token changed or removed in the database
-stops working here within that time); a token found nowhere is not looked up again for that
-time either."""
+shared database, read from it again as in one process (:mod:`chessarbiter.server.members`):
+an account made through another process works here at once."""
 
 from __future__ import annotations
 
@@ -28,7 +25,6 @@ import contextlib
 import json
 import logging
 import threading
-import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from functools import partial
 from typing import Any, Final
@@ -36,16 +32,7 @@ from typing import Any, Final
 import httpx
 
 from chessarbiter.arbiter.game import Game
-from chessarbiter.server.accounts import (
-    COOKIE_PREFIX,
-    SESSION_COOKIE,
-    TOKEN_PREFIX,
-    Account,
-    Members,
-    hash_secret,
-    select_account,
-    select_session,
-)
+from chessarbiter.server.accounts import COOKIE_PREFIX
 from chessarbiter.server.cluster import RELAY_HEADER
 from chessarbiter.server.cluster.host import ClusterHost
 from chessarbiter.server.cluster.lease import TTL_MS, Lease, Leases
@@ -60,6 +47,7 @@ from chessarbiter.server.games.ownership import Fence
 from chessarbiter.server.games.spectate import SPECTATORS
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.limits import Limits, client_address
+from chessarbiter.server.members import Members, bearer_token, header
 from chessarbiter.server.streams.bus import RedisFanout
 from chessarbiter.session.live import LiveGame
 from chessarbiter.store.postgres import PostgresStore
@@ -84,10 +72,6 @@ OWNER_LOOK_S: Final = 1.0
 """While a request forwarded to a game's owner waits, how often its lease is looked at."""
 KEEPALIVE_S: Final = 7.0
 """A relayed stream with nothing to say gets an empty line this often."""
-ACCOUNT_CHECK_S: Final = 60.0
-"""How long an account's token is trusted without looking at the database again."""
-MAX_CHECKED: Final = 100_000
-"""The most tokens remembered as read (known or not) before the memory starts afresh."""
 HOP_HEADERS: Final = frozenset({"host", "connection", "keep-alive", "transfer-encoding",
                                 "content-length", "upgrade", "te", "trailer"})
 
@@ -126,10 +110,6 @@ class Cluster:
         """The limits' counts shared with the other processes (the hub's limits')."""
         self.leases = Leases(bus_url, address, ttl_ms=ttl_ms, margin_ms=ttl_ms // 6)
         self.bus = fanout.games
-        self._checked: dict[str, float] = {}
-        """When each token's account was last read from the database (:attr:`clock`)."""
-        self.clock: Callable[[], float] = time.monotonic
-        """The seconds by which accounts are checked again (replaceable by tests)."""
         self.held: dict[str, Lease] = {}
         self.taking: dict[str, Lease] = {}
         """Leases taken whose games are being fenced in the store (not yet owned)."""
@@ -241,65 +221,7 @@ class Cluster:
         holder = await asyncio.to_thread(self.leases.holder, game_id)
         return None if holder is None or holder.address == self.address else holder.address
 
-    # -- accounts and their events -------------------------------------------------------
-
-    async def check_token(self, token: str) -> None:
-        """Read the token's account from the database unless it was read lately: a new
-        account becomes known, a token no longer there is forgotten."""
-        digest = hash_secret(token)
-        now = self.clock()
-        if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
-            return
-        try:
-            found = await self.reader.run(
-                lambda store, conn: select_account(conn, "token_hash", digest))
-        except Exception as exc:  # the database away: what is known stands meanwhile
-            log.error("cluster: cannot read an account: %s", exc)
-            return
-        if len(self._checked) >= MAX_CHECKED:  # a flood of made-up tokens: start afresh
-            self._checked.clear()
-        self._checked[digest] = now  # an unknown token too: not read again for a while
-        if found is None:
-            self.members.accounts.forget(digest)
-            return
-        self.members.accounts.remember(*found)
-
-    async def check_session(self, secret: str) -> None:
-        """Read the browser session's account from the database unless it was read lately
-        (a session opened through another process works here at once; one closed there
-        stops working here within :data:`ACCOUNT_CHECK_S`)."""
-        digest = hash_secret(secret)
-        now = self.clock()
-        if now - self._checked.get(digest, -ACCOUNT_CHECK_S) < ACCOUNT_CHECK_S:
-            return
-        try:
-            found = await self.reader.run(
-                lambda store, conn: select_session(conn, digest))
-            if found is not None:
-                await self.account_named(found[0])
-        except Exception as exc:  # the database away: what is known stands meanwhile
-            log.error("cluster: cannot read a session: %s", exc)
-            return
-        if len(self._checked) >= MAX_CHECKED:
-            self._checked.clear()
-        self._checked[digest] = now
-        if found is None:
-            self.members.sessions.forget(digest)
-        else:
-            self.members.sessions.remember(digest, *found)
-
-    async def account_named(self, name: str) -> Account | None:
-        """The account named ``name``, from the database if this process does not know it."""
-        known = self.members.accounts.by_name(name)
-        if known is not None:
-            return known
-        found = await self.reader.run(
-            lambda store, conn: select_account(conn, "id", name.lower()))
-        if found is None:
-            return None
-        self.members.accounts.remember(*found)
-        self._checked[found[1]] = self.clock()
-        return found[0]
+    # -- accounts' games elsewhere ----------------------------------------------------
 
     async def playing_elsewhere(self, account: str, here: Collection[str]
                                 ) -> list[dict[str, Any]]:
@@ -580,18 +502,12 @@ class Forwarding:
                     return
                 await self.cluster.forward(game_id, address, scope, receive, send)
                 return
-            if _header(scope, RELAY_HEADER.encode()) is not None:  # another process asks
+            if header(scope, RELAY_HEADER.encode()) is not None:  # another process asks
                 self.cluster.bus.watch(game_id)  # for a stream's first line: it relays it
         if scope["path"] == EVERY_GAME and scope["method"] == "GET" and \
                 b"local=true" not in scope.get("query_string", b""):
             await self.cluster.gather(scope, send)
             return
-        token = _token(scope)
-        if token is not None:
-            await self.cluster.check_token(token)
-        session = _session(scope)
-        if session is not None:
-            await self.cluster.check_session(session)
         await self.app(scope, receive, send)
 
 
@@ -602,9 +518,7 @@ class Forwarding:
         says who he is (a player, it may be) and the spectators' ``MoveStream`` are served
         by the owner and passed on; an anonymous board stream is relayed from the bus."""
         cluster = self.cluster
-        token = _token(scope)
-        if token is not None:
-            await self.cluster.check_token(token)
+        token = bearer_token(scope)  # made current by the entry (CheckAccounts)
         account = None if token is None else cluster.members.accounts.by_token(token)
         try:
             closed = await cluster.limits.open_stream(
@@ -640,36 +554,6 @@ def _credentials(scope: Scope) -> bool:
                 for part in value.decode("latin-1").split(";"))):
             return True
     return False
-
-
-def _header(scope: Scope, name: bytes) -> bytes | None:
-    """The request's header ``name`` (in lower case), if it has one."""
-    for key, value in scope["headers"]:
-        if key == name:
-            found: bytes = value
-            return found
-    return None
-
-
-def _token(scope: Scope) -> str | None:
-    """The request's account token (``Authorization: Bearer cha_...``), if it has one."""
-    value = _header(scope, b"authorization")
-    if value is None:
-        return None
-    scheme, _, token = value.decode("latin-1").partition(" ")
-    token = token.strip()
-    return token if scheme.lower() == "bearer" and token.startswith(TOKEN_PREFIX) else None
-
-
-def _session(scope: Scope) -> str | None:
-    """The request's browser session secret (the cookie :data:`SESSION_COOKIE`), if any."""
-    for key, value in scope["headers"]:
-        if key == b"cookie":
-            for part in value.decode("latin-1").split(";"):
-                name, _, secret = part.strip().partition("=")
-                if name == SESSION_COOKIE and secret:
-                    return str(secret)
-    return None
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -12,7 +12,7 @@ import math
 from typing import Any, Final, Protocol
 
 from chessarbiter.clock.records import Side
-from chessarbiter.server.accounts import Account, Members
+from chessarbiter.server.accounts import Account
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import shapes
@@ -20,6 +20,7 @@ from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.limits import Buckets, Rate
+from chessarbiter.server.members import Members
 from chessarbiter.store.chat import ChatLine
 
 ROOMS: Final = ("player", "spectator")

@@ -34,7 +34,6 @@ from chessarbiter.arbiter.events import Event, FlagObserved, Moved
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.records import Side
 from chessarbiter.core.errors import ChessError
-from chessarbiter.server.accounts import Members
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games import correspondence, repository, shapes
@@ -51,6 +50,7 @@ from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.rulings import Rulings
 from chessarbiter.server.games.table import HubGame, ndjson
 from chessarbiter.server.games.unstarted import Unstarted
+from chessarbiter.server.members import Members
 from chessarbiter.server.streams.fanout import Fanout
 from chessarbiter.server.streams.lines import close_queue
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
-from chessarbiter.server.accounts import Account
-
 Fence = Callable[[Any, str], None]
 """Fences a new game in the store as its row is written (the store, the game's store id; in
 the writer's thread), so that only its owner's writes go in."""
@@ -21,7 +19,7 @@ def unfenced(store: Any, store_id: str) -> None:
 
 
 class Ownership(Protocol):
-    """This process's part in owning the games and knowing the accounts."""
+    """This process's part in owning the games."""
 
     async def start(self) -> None:
         """Connect (before the hub resumes the games it can take)."""
@@ -53,9 +51,6 @@ class Ownership(Protocol):
     async def owner(self, game_id: str) -> str | None:
         """The address of the process owning the game when it is not this one."""
 
-    async def account_named(self, name: str) -> Account | None:
-        """The account named ``name`` that this process does not know, made elsewhere."""
-
     async def playing_elsewhere(self, account: str, here: Collection[str]
                                 ) -> list[dict[str, Any]]:
         """The ``game`` objects of the unfinished games ``account`` plays that are not
@@ -63,7 +58,7 @@ class Ownership(Protocol):
 
 
 class SingleProcess:
-    """A server of one process: it owns every game, knows every account."""
+    """A server of one process: it owns every game."""
 
     async def start(self) -> None:
         """Nothing to connect."""
@@ -88,9 +83,6 @@ class SingleProcess:
 
     async def owner(self, game_id: str) -> str | None:
         return None
-
-    async def account_named(self, name: str) -> Account | None:
-        return None  # every account was made here
 
     async def playing_elsewhere(self, account: str, here: Collection[str]
                                 ) -> list[dict[str, Any]]:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from chessarbiter.server.accounts import Members
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.games.db import Database, Worker
 from chessarbiter.server.games.dormant import Dormant
@@ -20,6 +19,7 @@ from chessarbiter.server.games.ownership import Ownership
 from chessarbiter.server.games.presence import Presence
 from chessarbiter.server.limits import Limits
 from chessarbiter.server.lobby.lobby import Lobby
+from chessarbiter.server.members import Members
 from chessarbiter.server.streams.fanout import Fanout
 
 

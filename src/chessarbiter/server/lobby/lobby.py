@@ -16,13 +16,14 @@ from typing import Any, Protocol
 from chessarbiter.arbiter.game import Game
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import STARTING_FEN
-from chessarbiter.server.accounts import Account, Members, hash_secret, new_secret
+from chessarbiter.server.accounts import Account, hash_secret, new_secret
 from chessarbiter.server.errors import ApiError
 from chessarbiter.server.games import correspondence, shapes
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.requests import GameRequest
 from chessarbiter.server.lobby.store import Challenge, LobbyStore, Paired, Seated
+from chessarbiter.server.members import Members
 
 log = logging.getLogger(__name__)
 

@@ -48,7 +48,7 @@ from chessarbiter.clock.parse import parse_control
 from chessarbiter.laws.endings import Result, Termination
 from chessarbiter.laws.profiles import RuleProfile, profile_for
 from chessarbiter.server import background
-from chessarbiter.server.accounts import Account, Members
+from chessarbiter.server.accounts import Account
 from chessarbiter.server.config import ServerConfig
 from chessarbiter.server.errors import ApiError, OwnedElsewhere
 from chessarbiter.server.games.db import Worker
@@ -56,6 +56,7 @@ from chessarbiter.server.games.hub import Hub
 from chessarbiter.server.games.meta import Seat, new_id
 from chessarbiter.server.games.table import HubGame
 from chessarbiter.server.lobby.requests import within_limits
+from chessarbiter.server.members import Members
 from chessarbiter.server.tournaments.cache import Kept
 from chessarbiter.server.tournaments.keeping import Keeping
 from chessarbiter.server.tournaments.view import Shown, rendered
