@@ -44,6 +44,9 @@ def refused(tmp_path: Path, *args: str) -> str:
         (["deadpos", "startpos", "--side", "purple"], "argument --side: invalid choice"),
         (["deadpos"], "required: fen"),
         (["uci", "--depth", "3"], "chessarbiter uci: error: unrecognized arguments: --depth"),
+        (["tournament", "export", "-o", "t.trf"],
+         "chessarbiter tournament export: error: unrecognized arguments: -o t.trf "
+         "(see 'chessarbiter tournament export --help')"),
         (["opening"], "argument COMMAND: invalid choice: 'opening'"),
     ],
 )

@@ -56,8 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with exit code 2."""
     parser = build_parser()
     args, extra = parser.parse_known_args(join_dash_values(sys.argv[1:] if argv is None else argv))
-    if extra:  # named with the command's own help
-        prog = f"{parser.prog} {args.command}"
+    if extra:  # named with the command's (or its action's) own help
+        action = getattr(args, "action", None)
+        prog = " ".join([parser.prog, args.command] + ([action] if action else []))
         print(f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')",
               file=sys.stderr)
         return 2
