@@ -312,14 +312,13 @@ def legal_moves(pos: Board) -> list[Move]:
     """Every legal move of the side to move."""
     piece_sets, pawn_sets, singles = move_sets(pos)
     out: list[int] = singles
-    append = out.append
     for i in range(0, len(piece_sets), 2):
         fr = piece_sets[i]
         targets = piece_sets[i + 1]
         while targets:
             low = targets & -targets
             targets ^= low
-            append(fr | (low.bit_length() - 1) << 6)
+            out.append(fr | (low.bit_length() - 1) << 6)
     for i in range(0, len(pawn_sets), 2):
         delta = pawn_sets[i]
         targets = pawn_sets[i + 1]
@@ -329,14 +328,14 @@ def legal_moves(pos: Board) -> list[Move]:
             low = targets & -targets
             targets ^= low
             to = low.bit_length() - 1
-            append((to - delta) | to << 6)
+            out.append((to - delta) | to << 6)
         while promoting:
             low = promoting & -promoting
             promoting ^= low
             to = low.bit_length() - 1
             base = (to - delta) | to << 6
             for promo in _PROMOTIONS:
-                append(base | promo)
+                out.append(base | promo)
     return out  # type: ignore[return-value]
 
 
