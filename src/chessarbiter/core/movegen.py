@@ -38,9 +38,14 @@ from chessarbiter.core.squares import (
     squares_of,
 )
 
-_NOT_A: Final = FULL ^ FILES[0]
-_NOT_H: Final = FULL ^ FILES[7]
-_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_EVERY_SQUARE: Final = -1
+_NOT_A: Final = ~FILES[0]
+_NOT_H: Final = ~FILES[7]
+_PROMOTION_RANK: Final = ~(FULL ^ RANKS[0] ^ RANKS[7])
+"""Masks of every square (but the a- or h-file; of the first and last ranks) as negative
+numbers: ``board & mask`` is the same board, and compiled code keeps a number below 2**62
+in magnitude unboxed, where a mask holding g8 and h8 (``FULL``) would be a heap object at
+each operation."""
 _PROMOTIONS: Final = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
 
 MoveSets = tuple[list[int], list[int], list[int]]
@@ -171,7 +176,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     # The king (Art. 3.8.1): to squares not attacked once it has left its own.
     without_king = occupied ^ king_bb
     safe = 0
-    limit = opp | _PROMOTION_RANK if captures_only else FULL
+    limit = opp | _PROMOTION_RANK if captures_only else _EVERY_SQUARE
     targets = KING_ATTACKS[king] & ~own & limit
     t_knights = pieces[tb | 2]
     t_pawns = pieces[tb | 1]
@@ -244,7 +249,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     # Pawns (Art. 3.7): steps, double steps from the second rank, diagonal captures.
     pawns = pieces[ub | 1]
     free = pawns & ~pinned
-    empty_sq = ~occupied & FULL
+    empty_sq = ~occupied
     if us == 0:
         one = (free << 8) & empty_sq
         two = ((one & RANKS[2]) << 8) & empty_sq & mask
