@@ -161,14 +161,12 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     t_queens = pieces[tb | 5]
     t_orth = pieces[tb | 4] | t_queens
     t_diag = pieces[tb | 3] | t_queens
-    checkers = (
-        (KNIGHT_ATTACKS[king] & pieces[tb | 2])
-        | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
-        | (
-            rook_attacks(king, occupied) & t_orth
-        )
-        | (bishop_attacks(king, occupied) & t_diag)
-    )
+    # the line pieces' attacks are only looked up when the enemy has such pieces
+    checkers = (KNIGHT_ATTACKS[king] & pieces[tb | 2]) | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
+    if t_orth:
+        checkers |= rook_attacks(king, occupied) & t_orth
+    if t_diag:
+        checkers |= bishop_attacks(king, occupied) & t_diag
     piece_sets: list[int] = []
     pawn_sets: list[int] = []
     singles: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
@@ -190,8 +188,8 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
             KNIGHT_ATTACKS[sq] & t_knights
             or pawn_att[sq] & t_pawns
             or KING_ATTACKS[sq] & t_king
-            or bishop_attacks(sq, without_king) & t_diag
-            or rook_attacks(sq, without_king) & t_orth
+            or (t_diag and bishop_attacks(sq, without_king) & t_diag)
+            or (t_orth and rook_attacks(sq, without_king) & t_orth)
         ):
             continue
         safe |= low
@@ -209,7 +207,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
         if rights and not captures_only:
             _castles(pieces, them, king, rights, occupied, singles)
 
-    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if t_orth | t_diag else 0
 
     knights = pieces[ub | 2] & ~pinned
     while knights:
