@@ -134,7 +134,9 @@ def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) 
     """Pins (Art. 3.9): the own pieces each alone between the king and an enemy line piece
     (``t_orth``: enemy rooks and queens, ``t_diag``: bishops and queens)."""
     pinned = 0
-    snipers = (ROOK_RAYS[king] & t_orth) | (BISHOP_RAYS[king] & t_diag)
+    snipers = (ROOK_RAYS[king] & t_orth if t_orth else 0) | (
+        BISHOP_RAYS[king] & t_diag if t_diag else 0
+    )
     while snipers:
         low = snipers & -snipers
         snipers ^= low
@@ -543,9 +545,9 @@ def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> 
     ) & keep:
         return True
     queens = pieces[tb | 5]
-    lines = (
-        ROOK_RAYS[sq] & (pieces[tb | 4] | queens) | BISHOP_RAYS[sq] & (pieces[tb | 3] | queens)
-    ) & keep
+    orth = pieces[tb | 4] | queens
+    diag = pieces[tb | 3] | queens
+    lines = ((ROOK_RAYS[sq] & orth if orth else 0) | (BISHOP_RAYS[sq] & diag if diag else 0)) & keep
     if lines:
         between = BETWEEN[sq]
         while lines:
