@@ -212,6 +212,24 @@ def test_guided_search_out_of_budget_takes_back_its_line() -> None:
     assert pos.legal_moves() == parse_fen(fen).legal_moves()
 
 
+@pytest.mark.parametrize(
+    ("fen", "winner"),
+    [
+        ("1k6/3n4/8/8/8/2Q5/1K5P/8 w - - 0 1", 1),  # found in 44,971 nodes
+        ("8/k7/8/3b3B/4b3/8/4P3/2KQRR2 w - - 0 1", 1),  # found in 30,270
+        ("k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1", 0),  # not within 50,000
+    ],
+)
+def test_guided_search_runs_again_as_afresh(fen: str, winner: int) -> None:
+    # a second run keeps the first's legal moves and orders, and searches as a new search
+    pos = parse_fen(fen)
+    search = GuidedSearch(pos, winner)
+    assert search.run(6_250) == Spent(6_250)
+    again = search.run(50_000)
+    assert again == GuidedSearch(parse_fen(fen), winner).run(50_000)
+    assert search.nodes == 6_250 + again.nodes and pos.fen() == fen
+
+
 def test_exploration_proves_a_locked_position() -> None:
     fen = "k1b5/1p1p4/1P1P4/2K5/8/8/8/8 b - - 0 1"
     pos = parse_fen(fen)

@@ -171,13 +171,18 @@ def attackers(
     """The pieces of ``colour`` that attack ``sq``, given per-piece bitboards (Art. 3.1)."""
     base = colour << 3
     queens = pieces[base | 5]
-    return (
+    orth = pieces[base | 4] | queens
+    diag = pieces[base | 3] | queens
+    out = (
         (KNIGHT_ATTACKS[sq] & pieces[base | 2])
         | (KING_ATTACKS[sq] & pieces[base | 6])
         | (PAWN_ATTACKS[colour ^ 1][sq] & pieces[base | 1])
-        | (rook_attacks(sq, occupied) & (pieces[base | 4] | queens))
-        | (bishop_attacks(sq, occupied) & (pieces[base | 3] | queens))
     )
+    if orth:  # the line pieces' attacks only looked up when there are such pieces
+        out |= rook_attacks(sq, occupied) & orth
+    if diag:
+        out |= bishop_attacks(sq, occupied) & diag
+    return out
 
 
 __all__ = [

@@ -38,9 +38,14 @@ from chessarbiter.core.squares import (
     squares_of,
 )
 
-_NOT_A: Final = FULL ^ FILES[0]
-_NOT_H: Final = FULL ^ FILES[7]
-_PROMOTION_RANK: Final = RANKS[7] | RANKS[0]
+_EVERY_SQUARE: Final = -1
+_NOT_A: Final = ~FILES[0]
+_NOT_H: Final = ~FILES[7]
+_PROMOTION_RANK: Final = ~(FULL ^ RANKS[0] ^ RANKS[7])
+"""Masks of every square (but the a- or h-file; of the first and last ranks) as negative
+numbers: ``board & mask`` is the same board, and compiled code keeps a number below 2**62
+in magnitude unboxed, where a mask holding g8 and h8 (``FULL``) would be a heap object at
+each operation."""
 _PROMOTIONS: Final = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
 
 MoveSets = tuple[list[int], list[int], list[int]]
@@ -129,7 +134,9 @@ def pinned_pieces(king: int, own: int, occupied: int, t_orth: int, t_diag: int) 
     """Pins (Art. 3.9): the own pieces each alone between the king and an enemy line piece
     (``t_orth``: enemy rooks and queens, ``t_diag``: bishops and queens)."""
     pinned = 0
-    snipers = (ROOK_RAYS[king] & t_orth) | (BISHOP_RAYS[king] & t_diag)
+    snipers = (ROOK_RAYS[king] & t_orth if t_orth else 0) | (
+        BISHOP_RAYS[king] & t_diag if t_diag else 0
+    )
     while snipers:
         low = snipers & -snipers
         snipers ^= low
@@ -156,14 +163,12 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     t_queens = pieces[tb | 5]
     t_orth = pieces[tb | 4] | t_queens
     t_diag = pieces[tb | 3] | t_queens
-    checkers = (
-        (KNIGHT_ATTACKS[king] & pieces[tb | 2])
-        | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
-        | (
-            rook_attacks(king, occupied) & t_orth
-        )
-        | (bishop_attacks(king, occupied) & t_diag)
-    )
+    # the line pieces' attacks are only looked up when the enemy has such pieces
+    checkers = (KNIGHT_ATTACKS[king] & pieces[tb | 2]) | (PAWN_ATTACKS[us][king] & pieces[tb | 1])
+    if t_orth:
+        checkers |= rook_attacks(king, occupied) & t_orth
+    if t_diag:
+        checkers |= bishop_attacks(king, occupied) & t_diag
     piece_sets: list[int] = []
     pawn_sets: list[int] = []
     singles: list[int] = en_passant_moves(pos) if pos.ep_square >= 0 else []
@@ -171,7 +176,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     # The king (Art. 3.8.1): to squares not attacked once it has left its own.
     without_king = occupied ^ king_bb
     safe = 0
-    limit = opp | _PROMOTION_RANK if captures_only else FULL
+    limit = opp | _PROMOTION_RANK if captures_only else _EVERY_SQUARE
     targets = KING_ATTACKS[king] & ~own & limit
     t_knights = pieces[tb | 2]
     t_pawns = pieces[tb | 1]
@@ -185,8 +190,8 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
             KNIGHT_ATTACKS[sq] & t_knights
             or pawn_att[sq] & t_pawns
             or KING_ATTACKS[sq] & t_king
-            or bishop_attacks(sq, without_king) & t_diag
-            or rook_attacks(sq, without_king) & t_orth
+            or (t_diag and bishop_attacks(sq, without_king) & t_diag)
+            or (t_orth and rook_attacks(sq, without_king) & t_orth)
         ):
             continue
         safe |= low
@@ -204,7 +209,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
         if rights and not captures_only:
             _castles(pieces, them, king, rights, occupied, singles)
 
-    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag)
+    pinned = pinned_pieces(king, own, occupied, t_orth, t_diag) if t_orth | t_diag else 0
 
     knights = pieces[ub | 2] & ~pinned
     while knights:
@@ -244,7 +249,7 @@ def move_sets(pos: Board, captures_only: bool = False) -> MoveSets:
     # Pawns (Art. 3.7): steps, double steps from the second rank, diagonal captures.
     pawns = pieces[ub | 1]
     free = pawns & ~pinned
-    empty_sq = ~occupied & FULL
+    empty_sq = ~occupied
     if us == 0:
         one = (free << 8) & empty_sq
         two = ((one & RANKS[2]) << 8) & empty_sq & mask
@@ -312,14 +317,13 @@ def legal_moves(pos: Board) -> list[Move]:
     """Every legal move of the side to move."""
     piece_sets, pawn_sets, singles = move_sets(pos)
     out: list[int] = singles
-    append = out.append
     for i in range(0, len(piece_sets), 2):
         fr = piece_sets[i]
         targets = piece_sets[i + 1]
         while targets:
             low = targets & -targets
             targets ^= low
-            append(fr | (low.bit_length() - 1) << 6)
+            out.append(fr | (low.bit_length() - 1) << 6)
     for i in range(0, len(pawn_sets), 2):
         delta = pawn_sets[i]
         targets = pawn_sets[i + 1]
@@ -329,14 +333,14 @@ def legal_moves(pos: Board) -> list[Move]:
             low = targets & -targets
             targets ^= low
             to = low.bit_length() - 1
-            append((to - delta) | to << 6)
+            out.append((to - delta) | to << 6)
         while promoting:
             low = promoting & -promoting
             promoting ^= low
             to = low.bit_length() - 1
             base = (to - delta) | to << 6
             for promo in _PROMOTIONS:
-                append(base | promo)
+                out.append(base | promo)
     return out  # type: ignore[return-value]
 
 
@@ -541,9 +545,9 @@ def _attacked(pieces: list[int], us: int, sq: int, occupied: int, gone: int) -> 
     ) & keep:
         return True
     queens = pieces[tb | 5]
-    lines = (
-        ROOK_RAYS[sq] & (pieces[tb | 4] | queens) | BISHOP_RAYS[sq] & (pieces[tb | 3] | queens)
-    ) & keep
+    orth = pieces[tb | 4] | queens
+    diag = pieces[tb | 3] | queens
+    lines = ((ROOK_RAYS[sq] & orth if orth else 0) | (BISHOP_RAYS[sq] & diag if diag else 0)) & keep
     if lines:
         between = BETWEEN[sq]
         while lines:

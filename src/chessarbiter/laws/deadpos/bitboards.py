@@ -8,10 +8,14 @@ from typing import Final
 
 from chessarbiter.core.squares import BISHOP, FILES, FULL, KING, KNIGHT, QUEEN, RANKS, ROOK
 
-NOT_A: Final = FULL ^ FILES[0]
-NOT_H: Final = FULL ^ FILES[7]
-NOT_AB: Final = NOT_A & (FULL ^ FILES[1])
-NOT_GH: Final = NOT_H & (FULL ^ FILES[6])
+NOT_A: Final = ~FILES[0]
+NOT_H: Final = ~FILES[7]
+NOT_AB: Final = ~(FILES[0] | FILES[1])
+NOT_GH: Final = ~(FILES[6] | FILES[7])
+"""Every square but those of the a-file (b-h, a-f, ...), as negative numbers: ``board & mask``
+is the board without them, and compiled code keeps the mask unboxed (mypyc's integers are
+native below 2^62 in magnitude; ``FULL ^ FILES[0]``, with g8 and h8, is a heap object at
+each operation). Masks are applied before a shift, never after one."""
 LAST_RANKS: Final = (RANKS[7], RANKS[0])
 """``LAST_RANKS[colour]``: the rank where that colour's pawns promote."""
 

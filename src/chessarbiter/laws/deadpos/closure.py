@@ -97,7 +97,6 @@ class Exploration:
         winner, loser, seen, stack = self.winner, self.winner ^ 1, self.seen, self.moves
         board, pieces, moved = pos.board, pos.pieces, self.moved
         winner_pawn = winner << 3 | PAWN  # a winner's pawn is mating material
-        make, make_keyed, unmake = pos.make, pos.make_keyed, pos.unmake
         todo = stack[-1]
         key, entry = self.pending
         if key == END:
@@ -109,7 +108,7 @@ class Exploration:
                 stack.pop()
                 if not stack:
                     return Winnability.UNWINNABLE
-                unmake(undos.pop())
+                pos.unmake(undos.pop())
                 todo = stack[-1]
                 key = _next(todo)
                 entry = moved[0]
@@ -118,19 +117,19 @@ class Exploration:
                 if len(seen) >= cap:
                     self.pending = (key, entry)
                     return Winnability.UNDETERMINED
-                undo = make_keyed(entry & MOVE, key)
+                undo = pos.make_keyed(entry & MOVE, key)
                 structural = entry & STRUCTURAL
             else:
                 structural = board[(entry >> 6) & 63] or board[entry & 63] & 7 == PAWN
-                undo = make(entry)
+                undo = pos.make(entry)
                 key = pos.key()
                 if key in seen:
-                    unmake(undo)
+                    pos.unmake(undo)
                     key = _next(todo)
                     entry = moved[0]
                     continue
                 if len(seen) >= cap:
-                    unmake(undo)
+                    pos.unmake(undo)
                     self.pending = (UNKEYED, entry)
                     return Winnability.UNDETERMINED
             seen.add(key)
@@ -147,7 +146,7 @@ class Exploration:
                                                 or caged_unwinnable(pos, winner)):
                     if pos.turn == loser and in_check(pos) and not has_legal_move(pos, True):
                         return self._mate(undos, undo)
-                    unmake(undo)
+                    pos.unmake(undo)
                     key = _next(todo)
                     entry = moved[0]
                     continue
@@ -158,13 +157,13 @@ class Exploration:
                 return self._mate(undos, undo)
             if static:
                 if first == END and not has_legal_move(pos, checking != 0):
-                    unmake(undo)  # mate or stalemate: nothing follows, not analysed
+                    pos.unmake(undo)  # mate or stalemate: nothing follows, not analysed
                     key = _next(todo)
                     entry = moved[0]
                     continue
                 if statically_unwinnable(pos, winner):
                     self.gap = self.skip = 0
-                    unmake(undo)
+                    pos.unmake(undo)
                     key = _next(todo)
                     entry = moved[0]
                     continue

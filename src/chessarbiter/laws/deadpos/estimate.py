@@ -62,6 +62,9 @@ BLOCKER: Final = 2
 """What each blocker a bishop mate still needs in its corner counts."""
 CACHE_SIZE: Final = 20_000
 """King walks kept before the cache starts again."""
+BELOW_LAST: Final = FULL ^ RANKS[7]
+"""Ranks 1 to 7: a board's squares that can step one rank up (below 2^62, unboxed when
+compiled, where ``(b << 8) & FULL`` makes a heap object at each operation)."""
 
 
 
@@ -106,8 +109,8 @@ class Estimate:
         heavy = pieces[w | QUEEN] | pieces[w | ROOK]
         bishops = pieces[w | BISHOP]
         knights = pieces[w | KNIGHT]
-        free_l = FULL & ~loser_pawns & ~pawn_attacks(winner_pawns, winner)
-        free_w = FULL & ~winner_pawns & ~pawn_attacks(loser_pawns, self.loser)
+        free_l = ~loser_pawns & ~pawn_attacks(winner_pawns, winner)  # negative: unboxed
+        free_w = ~winner_pawns & ~pawn_attacks(loser_pawns, self.loser)
         target = mating_targets(pieces, winner)
         stuck = not KING_ATTACKS[own] & free_w & ~pos.occupied_co[winner]
         if stuck and target & ~(1 << own):
@@ -203,8 +206,8 @@ class Estimate:
 
 def _around(b: int) -> int:
     """The squares of ``b`` and those one king step away."""
-    row = b | ((b << 1) & NOT_A) | ((b >> 1) & NOT_H)
-    return (row | (row << 8) | (row >> 8)) & FULL
+    row = b | (b & NOT_H) << 1 | (b & NOT_A) >> 1
+    return row | (row & BELOW_LAST) << 8 | row >> 8
 
 
 def blockers_needed(pos: Position, loser: int, king: int, target: int, bishops: int) -> int:
@@ -229,8 +232,8 @@ def _walk(free: int, dear: int, start: int, target: int, missing: int) -> int:
     while near or far:
         near &= ~seen
         seen |= near
-        row = near | ((near << 1) & NOT_A) | ((near >> 1) & NOT_H)
-        step = (row | (row << 8) | (row >> 8)) & FULL & ~seen
+        row = near | (near & NOT_H) << 1 | (near & NOT_A) >> 1
+        step = (row | (row & BELOW_LAST) << 8 | row >> 8) & ~seen
         if step & target:
             return d + 1
         step &= free
@@ -276,7 +279,7 @@ def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
     pieces = pos.pieces
     enemy = pos.occupied_co[colour ^ 1] & ~pieces[(colour ^ 1) << 3 | KING]
     stops = pieces[PAWN] | pieces[8 | PAWN] | pieces[(colour ^ 1) << 3 | KING]
-    open_captures = FULL & ~stops & ~pos.occupied_co[colour]
+    open_captures = ~stops & ~pos.occupied_co[colour]
     last = RANKS[7] if colour == 0 else RANKS[0]
     layers = [pieces[colour << 3 | PAWN]] + [0] * (FAR + blocked)
     top = 0  # the last layer with squares in it
@@ -291,9 +294,9 @@ def promotion_moves(pos: Position, colour: int, blocked: int = BLOCKED) -> int:
         if near & last:
             return d
         seen |= near
-        if white:
-            hits = (((near & NOT_A) << 7) | ((near & NOT_H) << 9)) & FULL
-            pushed = (near << 8) & FULL
+        if white:  # ``near`` holds no square of the last rank: nothing is pushed off
+            hits = ((near & NOT_A) << 7) | ((near & NOT_H) << 9)
+            pushed = near << 8
         else:
             hits = ((near & NOT_A) >> 9) | ((near & NOT_H) >> 7)
             pushed = near >> 8

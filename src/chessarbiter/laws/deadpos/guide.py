@@ -295,7 +295,6 @@ class Guide:
         others = pos.occupied_co[self.winner] ^ pawns ^ pieces[self.winner << 3 | KING]
         front = pawn_push(pawns, self.winner) & others
         out: list[int] = []
-        append = out.append
         for i, move in enumerate(moves):
             fr = move & 63
             to = (move >> 6) & 63
@@ -314,13 +313,13 @@ class Guide:
                         score -= 20
                     elif promoted:
                         score += 24
-                    append(score << 8 | i)
+                    out.append(score << 8 | i)
                     continue
             if lure >> to & 1:
                 score -= LURE
             if front >> fr & 1:
                 score -= MAKE_WAY
-            append(score << 8 | i)
+            out.append(score << 8 | i)
         return out
 
     def _loser_keys(self, pos: Position, moves: list[Move]) -> list[int]:
@@ -336,7 +335,6 @@ class Guide:
         steps = self._loser_steps
         retaken = pawn_attacks(_blocked(pos, self.winner), self.winner)
         out: list[int] = []
-        append = out.append
         for i, move in enumerate(moves):
             fr = move & 63
             to = (move >> 6) & 63
@@ -356,5 +354,5 @@ class Guide:
                     score += -3 if offered >> to & 1 else 1
                 else:
                     score += steps[kind][move & 4095]
-            append(score << 8 | i)
+            out.append(score << 8 | i)
         return out

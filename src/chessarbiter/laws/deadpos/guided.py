@@ -8,9 +8,9 @@ long. A guide's iterations go on until the budget is spent or one cuts no line s
 searched every line the next would). Each winner's node first tries its checks and
 promotions for an immediate mate. A transposition table per iteration skips positions
 already searched with as many discrepancies left and no more plies behind them. Positions
-met again (in a later iteration, by another line) reuse their legal moves and each guide's
-order, kept by key like the table; a position's mate-in-one test, which failed the first
-time, is not repeated.
+met again (in a later iteration, by another line, in a later run of the same search) reuse
+their legal moves and each guide's order, kept by key like the table; a position's
+mate-in-one test, which failed the first time, is not repeated.
 """
 
 from __future__ import annotations
@@ -39,14 +39,17 @@ class _Spent(Exception):
 
 
 class _Guided:
-    def __init__(self, pos: Position, winner: int, budget: int, deadline: Deadline) -> None:
+    """The search's state; its caches of legal moves and orders (facts of the positions,
+    by key) are kept from one run of a :class:`GuidedSearch` to the next."""
+
+    def __init__(self, pos: Position, winner: int) -> None:
         self.pos = pos
         self.winner = winner
         self.loser = winner ^ 1
         self.guides = [Guide(pos, winner, square) for square in mating_squares(pos, winner)]
         self.guide = self.guides[0]
-        self.budget = budget
-        self.deadline = deadline
+        self.budget = 0
+        self.deadline = NEVER
         self.nodes = 0
         self.table: dict[int, tuple[int, int]] = {}
         self.known: dict[int, list[Move]] = {}  # legal moves (the winner's: none mates)
@@ -151,8 +154,9 @@ class _Guided:
 
 
 class GuidedSearch:
-    """The guided search as a :class:`.strategy.Strategy`: each run starts afresh; it finds
-    helpmates, never proves."""
+    """The guided search as a :class:`.strategy.Strategy`: each run starts afresh (only the
+    legal moves and orders of the positions met are kept); it finds helpmates, never
+    proves."""
 
     def __init__(self, pos: Position, winner: int) -> None:
         self.pos = pos
@@ -160,20 +164,26 @@ class GuidedSearch:
         self.resumes = False
         self.extra = False
         self.nodes = 0
+        self.helper: _Guided | None = None
 
     def run(self, budget: int, deadline: Deadline = NEVER) -> Outcome:
         """A helpmate found within ``budget`` nodes, else :class:`.strategy.Spent`."""
-        line, used = _guided(self.pos, self.winner, budget, deadline)
+        if self.helper is None:
+            self.helper = _Guided(self.pos, self.winner)
+        line, used = _guided(self.helper, budget, deadline)
         self.nodes += used
         return Found(line, used) if line else Spent(used)
 
 
-def _guided(
-    pos: Position, winner: int, budget: int, deadline: Deadline
-) -> tuple[tuple[Move, ...], int]:
-    """A helpmate by ``winner`` found within ``budget`` nodes (empty if none was found), and
-    the nodes used. ``pos`` is restored afterwards (not when ``deadline`` raises)."""
-    helper = _Guided(pos, winner, budget, deadline)
+def _guided(helper: _Guided, budget: int, deadline: Deadline) -> tuple[tuple[Move, ...], int]:
+    """A helpmate by the helper's winner found within ``budget`` nodes (empty if none was
+    found), and the nodes used. Its position is restored afterwards (not when ``deadline``
+    raises)."""
+    pos = helper.pos
+    helper.budget = budget
+    helper.deadline = deadline
+    helper.nodes = 0
+    helper.line.clear()
     going = list(helper.guides)
     left = 0
     try:

@@ -105,31 +105,30 @@ class _Helpmate:
         near = DISTANCE[self.corner]
         free, step, capture = self.tiers
         out: list[int] = []
-        append = out.append
         if pos.turn == self.winner:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
                 d = near[to]
                 if move >> 12 or (board[to] and not move & CASTLE_FLAG):
-                    append(free | d << 16 | move)  # rank d - 8
+                    out.append(free | d << 16 | move)  # rank d - 8
                 elif (2 if board[fr] & 7 == KING else 1) <= d < near[fr]:
-                    append(free | (d + 8) << 16 | move)
+                    out.append(free | (d + 8) << 16 | move)
                 else:
-                    append(step | (d + 8) << 16 | move)
+                    out.append(step | (d + 8) << 16 | move)
         else:
             for move in moves:
                 fr = move & 63
                 to = (move >> 6) & 63
                 if board[to] and not move & CASTLE_FLAG:
-                    append(capture | 8 << 16 | move)
+                    out.append(capture | 8 << 16 | move)
                 elif board[fr] & 7 == KING:
                     d = near[to]
-                    append((free if d < near[fr] else step) | (d + 8) << 16 | move)
+                    out.append((free if d < near[fr] else step) | (d + 8) << 16 | move)
                 elif move >> 12 and (move >> 12) & 7 != QUEEN:
-                    append(free | 8 << 16 | move)
+                    out.append(free | 8 << 16 | move)
                 else:
-                    append(step | (16 + near[to]) << 16 | move)
+                    out.append(step | (16 + near[to]) << 16 | move)
         out.sort()
         return out
 

@@ -104,13 +104,15 @@ def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
     t_diag = pieces[tb | 3] | t_queens
     t_pawns = pieces[tb | 1]
     checking = KNIGHT_ATTACKS[king] & pieces[tb | 2] | PAWN_ATTACKS[us][king] & t_pawns
-    snipers = ROOK_RAYS[king] & t_orth | BISHOP_RAYS[king] & t_diag
+    # a ray is read only against enemy line pieces (a ray with g8 or h8 is a heap integer
+    # at each operation in compiled code)
+    orth_snipers = ROOK_RAYS[king] & t_orth if t_orth else 0
+    diag_snipers = BISHOP_RAYS[king] & t_diag if t_diag else 0
+    snipers = orth_snipers | diag_snipers
     if snipers:  # line pieces on the king's lines: checks and pins
-        if ROOK_RAYS[king] & t_orth:
-            checking |= (
-                rook_attacks(king, occupied)
-            ) & t_orth
-        if BISHOP_RAYS[king] & t_diag:
+        if orth_snipers:
+            checking |= rook_attacks(king, occupied) & t_orth
+        if diag_snipers:
             checking |= bishop_attacks(king, occupied) & t_diag
     yield checking
     if pos.ep_square >= 0:
@@ -144,7 +146,9 @@ def _children(pos: Position, seen: set[int], moved: list[int]) -> Iterator[int]:
         else:
             entry = king | to << 6
         if lines:  # a line piece may attack the square once the king has left its own
-            attackers = ROOK_RAYS[to] & t_orth | BISHOP_RAYS[to] & t_diag
+            attackers = (ROOK_RAYS[to] & t_orth if t_orth else 0) | (
+                BISHOP_RAYS[to] & t_diag if t_diag else 0
+            )
             while attackers:
                 piece = attackers & -attackers
                 if not BETWEEN[to][piece.bit_length() - 1] & without_king:
