@@ -51,7 +51,7 @@ def test_the_weakest_level_still_takes_a_mate_in_one() -> None:
 
 
 def test_the_level_caps_the_depth() -> None:
-    result = BuiltinEngine(level=7).choose(Position(), limits=Limits(depth=9))
+    result = BuiltinEngine(level=7, own_book=False).choose(Position(), limits=Limits(depth=9))
     assert result.depth == 4
 
 
@@ -86,5 +86,5 @@ def test_earlier_keys_follow_the_move_stack() -> None:
 
 
 def test_without_any_limit_a_default_depth_applies() -> None:
-    result = BuiltinEngine().choose(Position())
+    result = BuiltinEngine(own_book=False).choose(Position())
     assert result.depth == DEFAULT_DEPTH

@@ -254,7 +254,8 @@ def test_go_clock_times_with_a_ticking_clock(
 ) -> None:
     clock = TickingTime(step=100)
     talk = Talk(clock)
-    talk.say("setoption name Move Overhead value 30", f"position startpos{turn_moves}", command)
+    talk.say("setoption name Move Overhead value 30", "setoption name OwnBook value false",
+             f"position startpos{turn_moves}", command)  # a search, not a book move
     assert len(talk.bestmoves()) == 1
     mode = BonusMode.INCREMENT if inc else BonusMode.NONE
     expected = budget(remaining, mode, inc, togo, 30)
@@ -264,7 +265,8 @@ def test_go_clock_times_with_a_ticking_clock(
 
 def test_go_ponder_then_ponderhit_searches_on_the_clock() -> None:
     talk = Talk()
-    talk.say("position startpos moves e2e4 e7e5", "go ponder wtime 2000 btime 2000")
+    talk.say("setoption name OwnBook value false",  # a search, not a book move
+             "position startpos moves e2e4 e7e5", "go ponder wtime 2000 btime 2000")
     talk.await_line("info depth")
     assert talk.server.searching and not any(
         line.startswith("bestmove") for line in talk.out)  # pondering waits for the GUI
@@ -277,7 +279,8 @@ def test_go_ponder_then_ponderhit_searches_on_the_clock() -> None:
 
 def test_go_ponder_then_stop_answers_at_once_and_go_works_after() -> None:
     talk = Talk()
-    talk.say("position startpos", "go ponder wtime 60000 btime 60000")
+    talk.say("setoption name OwnBook value false",  # a search, not a book move
+             "position startpos", "go ponder wtime 60000 btime 60000")
     talk.await_line("info depth")
     talk.say("stop")
     assert len(talk.bestmoves()) == 1

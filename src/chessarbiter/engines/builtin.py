@@ -2,7 +2,9 @@
 
 Levels run from 1 (weakest) to 10 (full strength within the time budget). Levels cap the
 depth and nodes searched; the weakest levels also score every move and then pick the best
-after adding random noise to each score, so they make human-like inaccuracies.
+after adding random noise to each score, so they make human-like inaccuracies. In a game
+every level first looks in the opening book (:mod:`chessarbiter.engines.book`) and plays a
+book move within its tolerance at once.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Final
 from chessarbiter.clock.clock import monotonic_ms
 from chessarbiter.core.moves import Move
 from chessarbiter.core.position import Position
+from chessarbiter.engines.book import Book, shipped_book, tolerance
 from chessarbiter.engines.search import Limits, Searcher, SearchInfo, SearchResult
 from chessarbiter.engines.timeman import Budget
 from chessarbiter.engines.tt import MATE, MATE_BOUND, TranspositionTable
@@ -81,8 +84,9 @@ def _no_move(pos: Position, on_info: Callable[[SearchInfo], None] | None) -> Sea
 
 
 class BuiltinEngine:
-    """Our engine as a player. ``seed`` makes the weak levels' randomness repeatable;
-    ``now`` is the time source (milliseconds)."""
+    """Our engine as a player. ``seed`` makes the weak levels' and the book's randomness
+    repeatable; ``now`` is the time source (milliseconds); ``own_book`` whether a game's
+    moves come from the opening ``book`` (by default the shipped one) while it has any."""
 
     name: Final = "chessarbiter"
 
@@ -93,9 +97,13 @@ class BuiltinEngine:
         seed: int | None = None,
         now: Callable[[], int] = monotonic_ms,
         tt_entries: int = 1 << 18,
+        own_book: bool = True,
+        book: Book | None = None,
     ) -> None:
         self.searcher = Searcher(TranspositionTable(tt_entries), now)
         self.level = level
+        self.own_book = own_book
+        self._book = book
         self._rng = random.Random(seed)
 
     @property
@@ -132,7 +140,8 @@ class BuiltinEngine:
         With no limit, no budget and no ``stop`` at all, :data:`DEFAULT_DEPTH` applies.
         Each iteration's ``multipv`` best lines go to ``on_info``. Without ``level_caps``
         the level's depth and node caps do not apply (the caller's own limits, or ``stop``,
-        end the search; an analysis asks for that), its noise still does.
+        end the search; an analysis asks for that), its noise still does, and the book is
+        not used (with ``level_caps``, a book move is answered with depth and nodes 0).
         """
         started = self.searcher.now()
         level = LEVELS[self._level]
@@ -148,6 +157,11 @@ class BuiltinEngine:
         )
         if not pos.legal_moves():
             return _no_move(pos, on_info)
+        if self.own_book and level_caps:
+            book = self._book if self._book is not None else shipped_book()
+            move = book.pick(pos, self._rng, tolerance(level.noise_cp))
+            if move is not None:
+                return SearchResult(move, 0, 0, 0, (move,))
         keys = earlier_keys(pos) if history is None else history
         limits = _less(limits, self.searcher.now() - started)  # the budget runs from the call
         if not level.noise_cp:

@@ -4,6 +4,10 @@ The search runs in a thread so that ``stop``, ``ponderhit``, ``isready`` and ``q
 answered while it thinks. A malformed or unknown command is answered with
 ``info string error: ...`` and otherwise ignored.
 
+In a game (``go`` with a clock or ``movetime``) the engine answers a book move at once
+while ``OwnBook`` is on (the default) and the opening book has one; an analysis (``go``
+with ``depth``, ``nodes``, ``mate`` or ``infinite`` alone) always searches.
+
 ``go ponder`` searches without a time limit until ``ponderhit`` (then the search goes on
 as a normal ``go`` with the same parameters, its time counted from the hit) or ``stop``
 (then ``bestmove`` at once), as the UCI protocol describes.
@@ -43,7 +47,7 @@ _SPIN_OPTIONS = {
     "move overhead": (0, 5000),
     "multipv": (1, MAX_MULTIPV),
 }
-_CHECK_OPTIONS = ("uci_chess960", "ponder")
+_CHECK_OPTIONS = ("uci_chess960", "ponder", "ownbook")
 
 
 def think_budget(go: Go, turn: int, keeper: Timekeeper, move_number: int) -> Budget | None:
@@ -140,6 +144,7 @@ class UciServer:
         self._send(f"option name Move Overhead type spin default {MOVE_OVERHEAD_MS} "
                    "min 0 max 5000")
         self._send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self._send("option name OwnBook type check default true")
         self._send("option name Ponder type check default false")
         self._send("option name UCI_Chess960 type check default false")
         self._send("uciok")
@@ -172,6 +177,8 @@ class UciServer:
                 raise UciError(f"setoption {name}: {value!r}: expected true or false")
             if name == "uci_chess960":
                 self.chess960 = value == "true"
+            elif name == "ownbook":
+                self.engine.own_book = value == "true"
             return  # Ponder only tells whether the GUI will send `go ponder`
         if name not in _SPIN_OPTIONS:
             raise UciError(f"setoption: unknown option {name!r}")
