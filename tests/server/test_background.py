@@ -21,6 +21,7 @@ import pytest
 from chessarbiter.arbiter.oracles import mate_verdict
 from chessarbiter.clock.records import Side
 from chessarbiter.core.position import Position
+from chessarbiter.engines.book import shipped_book
 from chessarbiter.server import background
 from chessarbiter.server.background import BACKGROUND_NICE
 from chessarbiter.server.games import rulings, searching
@@ -34,10 +35,10 @@ POOLS: dict[str, Callable[[], Executor]] = {
     "engine": lambda: searching._pool(2),
     "analysis": lambda: background.pool(rulings.JOB, rulings.RULING_WORKERS),
 }
-LINES = [
-    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+LINES = [  # past the opening book: the search answers
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7",
     "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 d1c2",
-    "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4",  # a repetition in the history
+    "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 a2a4",  # a repetition in the history
 ]
 
 
@@ -94,11 +95,22 @@ def test_the_engine_in_its_process_plays_as_in_the_servers_thread(line: str) -> 
     """Level 7 is capped by depth alone: the same move and score, the game's history (its
     repetitions) sent along."""
     pos = played(line)
+    assert shipped_book().moves(pos) == ()
     here, there = BuiltinPlayer(7), BackgroundBuiltin(7, 2)
     move = here.think(pos.copy(), None, None, threading.Event())
     assert there.think(pos.copy(), None, None, threading.Event()) == move
     assert there.score_cp == here.score_cp is not None
     assert pos.parse_uci(str(move)) in pos.legal_moves()
+
+
+def test_the_engine_in_its_process_plays_from_the_opening_book() -> None:
+    """After ``1. e4`` (the game's history sent along, a repetition in it) the search
+    process answers from the book, as the server's thread does: one of its moves."""
+    pos = played("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4")
+    book = {move.uci for move in shipped_book().moves(pos)}
+    assert len(book) > 1
+    move = BackgroundBuiltin(7, 2).think(pos.copy(), None, None, threading.Event())
+    assert move in book
 
 
 def test_a_stop_reaches_the_search_in_its_process() -> None:
