@@ -201,8 +201,8 @@ def test_go_depth_at_every_level(level: int) -> None:
 @pytest.mark.parametrize("level", [MIN_LEVEL, 7])
 def test_a_game_clock_keeps_the_level_caps(level: int) -> None:
     talk = Talk()
-    talk.say(f"setoption name Skill Level value {level}", f"position fen {MIDDLEGAME}",
-             "go wtime 600000 btime 600000")
+    talk.say(f"setoption name Skill Level value {level}", "setoption name OwnBook value false",
+             f"position fen {MIDDLEGAME}", "go wtime 600000 btime 600000")  # not a book move
     assert len(talk.bestmoves()) == 1
     cap = LEVELS[level].depth
     assert cap is not None and max(depths(talk.out)) <= cap
@@ -238,8 +238,8 @@ def test_searcher_node_limit_exact() -> None:
 def test_go_movetime_with_a_ticking_clock() -> None:
     clock = TickingTime(step=10)
     talk = Talk(clock)
-    talk.say("setoption name Move Overhead value 30", f"position fen {MIDDLEGAME}",
-             "go movetime 400")
+    talk.say("setoption name Move Overhead value 30", "setoption name OwnBook value false",
+             f"position fen {MIDDLEGAME}", "go movetime 400")  # a search, not a book move
     assert len(talk.bestmoves()) == 1
     elapsed = talk.server.engine.searcher.elapsed_ms()
     assert 370 // 2 <= elapsed <= 370 + 2 * clock.step

@@ -2,11 +2,12 @@
 
 ``book.txt`` beside this module is built by ``bench/build_book.py`` from the corpus' real
 games (lichess games of players rated 1500 or more, masters' games; see that script): per
-position, the moves played with how often, the movers' points and how many centipawns the
-engine's own search scored each below its best. A level plays a book move instantly when it
-is within the level's tolerance (:func:`tolerance`), chosen at random by the points players
-scored with it (how often it was played and how well it did), so that the engine varies its
-openings as players do.
+position, the moves played with how often, the movers' points and how many centipawns
+Stockfish at full strength scored each below its best (when the file was built: nothing
+runs Stockfish here). A level plays a book move instantly when it is within the level's
+tolerance (:func:`tolerance`), chosen at random by the points players scored with it (how
+often it was played and how well it did), so that the engine varies its openings as
+players do.
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from chessarbiter.core.position import Position
 
 BOOK_FILE: Final = Path(__file__).with_name("book.txt")
 BOOK_LOSS_CP: Final = 30
-"""The most a book move may score below the engine's best for the full-strength level."""
+"""The most a book move may score below Stockfish's best for the full-strength level."""
 
 
 @dataclass(frozen=True, slots=True)
 class BookMove:
     """A move of the book: UCI text, games it was played in, the mover's points in them,
-    and centipawns below the engine's best (at least that much beyond the build's margin)."""
+    and centipawns below Stockfish's best (at least that much beyond the build's margin)."""
 
     uci: str
     games: int
@@ -75,7 +76,7 @@ class Book:
         return self.entries.get(book_key(pos), ())
 
     def pick(self, pos: Position, rng: random.Random, max_loss: int) -> Move | None:
-        """A book move within ``max_loss`` centipawns of the engine's best, chosen by the
+        """A book move within ``max_loss`` centipawns of Stockfish's best, chosen by the
         points scored with it; ``None`` when the book has none (or only moves that scored
         nothing)."""
         choices = [m for m in self.moves(pos) if m.loss <= max_loss and m.points > 0]
