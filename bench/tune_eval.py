@@ -4,9 +4,8 @@
 [--label stockfish --sf-nodes 5000 --cache FILE]`` samples quiet positions from the games
 of the PGN files: standard chess, from the 10th half-move on, not in check, the move that
 led there and the move played from there neither a capture nor a promotion, both sides with
-pawns, the endgame score not scaled towards a draw (``evaluation.draw_scale``); at most
-``--per-game`` a game, spread evenly. The label, White's expected score, is either the
-game's result (1, 0.5, 0; only games with a result reached on the board: a
+pawns; at most ``--per-game`` a game, spread evenly. The label, White's expected score, is
+either the game's result (1, 0.5, 0; only games with a result reached on the board: a
 ``Termination`` tag other than ``Normal``, a time forfeit or an abandoned game, says little
 about the position) or, with ``--label stockfish`` (distillation), the score of a Stockfish
 search of ``--sf-nodes`` nodes (one thread, 16 MB of hash; ``--sf-processes`` at once) on
@@ -147,13 +146,6 @@ def _quiet(pos: Position, move: int) -> bool:
         to == pos.ep_square and pos.board[move & 63] & 7 == 1))
 
 
-def _scaled(p: list[int]) -> bool:
-    """Whether the evaluation scales the endgame score towards a draw (not linear in the
-    weights: left out of the sample)."""
-    full = evaluation.SCALE_FULL
-    return evaluation.draw_scale(p, 0) != full or evaluation.draw_scale(p, 1) != full
-
-
 def sample(paths: Sequence[str], per_game: int,
            any_result: bool = False) -> Iterator[tuple[int, Position, float]]:
     """(game number, position, White's result) of the quiet positions chosen; with
@@ -175,7 +167,7 @@ def sample(paths: Sequence[str], per_game: int,
                 quiet = _quiet(pos, record.move)
                 p = pos.pieces
                 if (ply >= 10 and last_quiet and quiet and p[1] and p[9]
-                        and not movegen.checkers(pos) and not _scaled(p)):
+                        and not movegen.checkers(pos)):
                     candidates.append(pos.copy())
                 pos.push(record.move)
                 last_quiet = quiet

@@ -6,12 +6,7 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.engines.evaluation import (
-    TEMPO,
-    draw_scale,
-    evaluate,
-    insufficient_material,
-)
+from chessarbiter.engines.evaluation import TEMPO, evaluate, insufficient_material
 from tests.engines.helpers import random_positions
 
 
@@ -58,28 +53,3 @@ def test_the_lone_king_is_driven_to_the_edge() -> None:
     centre = parse_fen("8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1")
     corner = parse_fen("7k/8/8/8/8/8/8/1Q2K3 w - - 0 1")
     assert evaluate(corner) > evaluate(centre)
-
-
-@pytest.mark.parametrize(("fen", "scale"), [
-    ("8/8/4k3/8/2b5/3K4/8/3R4 w - - 0 1", 4),  # a rook against a bishop, no pawns
-    ("8/8/4k3/8/2n5/3K4/8/3R4 w - - 0 1", 4),  # a rook against a knight
-    ("8/8/4k3/8/2r5/3KB3/8/3R4 w - - 0 1", 14),  # a rook and bishop against a rook
-    ("8/p7/4k3/8/8/3KB3/8/8 w - - 0 1", 0),  # a bishop against a pawn: no mate to force
-    ("8/4kp2/2b5/6P1/4P3/3KB3/8/8 w - - 0 1", 24),  # opposite-coloured bishops alone
-    ("8/4kp2/2b5/6P1/4P3/3KB3/8/3R2r1 w - - 0 1", 22 + 3 * 5),  # ... with a rook each
-    ("1b6/4kp2/8/6P1/4P3/3KB3/8/8 w - - 0 1", 64),  # bishops on squares of one colour
-    ("8/8/4k3/8/8/3KN3/8/3N4 w - - 0 1", 0),  # two knights against a bare king
-    ("8/8/4k3/8/8/3KB3/8/3N4 w - - 0 1", 64),  # a bishop and knight against a bare king
-])
-def test_drawish_material_scales_the_endgame_score(fen: str, scale: int) -> None:
-    assert draw_scale(parse_fen(fen).pieces, 0) == scale
-    assert draw_scale(parse_fen(_mirror(fen)).pieces, 1) == scale
-
-
-def test_drawish_material_brings_the_score_towards_a_draw() -> None:
-    rook_v_bishop = evaluate(parse_fen("8/8/4k3/8/2b5/3K4/8/3R4 w - - 0 1"))
-    rook_v_pawn = evaluate(parse_fen("8/8/4k3/8/2p5/3K4/8/3R4 w - - 0 1"))
-    assert 0 < rook_v_bishop - TEMPO < 50 < rook_v_pawn - TEMPO
-    same = evaluate(parse_fen("1b6/4kp2/8/6P1/4P3/3KB3/8/8 w - - 0 1"))
-    opposite = evaluate(parse_fen("8/4kp2/2b5/6P1/4P3/3KB3/8/8 w - - 0 1"))
-    assert 0 < opposite - TEMPO < (same - TEMPO) / 2

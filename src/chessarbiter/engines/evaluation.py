@@ -4,8 +4,7 @@ Material and piece-square tables tapered between middlegame and endgame by the r
 pieces, mobility (squares a piece reaches that hold no own piece and no enemy pawn attacks),
 king safety (the enemy king's zone attacked, the own king's pawn shelter), pawn structure
 (passed pawns by rank, doubled, isolated and backward pawns), the bishop pair, rooks on open
-files, the endgame score scaled towards a draw in drawish material (:func:`draw_scale`), and
-a mop-up term that drives a lone king to the edge. The weights are those of
+files, and a mop-up term that drives a lone king to the edge. The weights are those of
 :mod:`chessarbiter.engines.weights`, which ``bench/tune_eval.py`` fits to real games.
 """
 
@@ -34,8 +33,6 @@ if TYPE_CHECKING:
 
 TEMPO: Final = 10
 MOP_UP_MARGIN: Final = 400
-SCALE_FULL: Final = 64
-"""The endgame score's scale when the material does not look drawish (:func:`draw_scale`)."""
 _FULL: Final = (1 << 64) - 1
 _NOT_A: Final = _FULL ^ FILES[0]
 _NOT_H: Final = _FULL ^ FILES[7]
@@ -163,10 +160,6 @@ def evaluate(pos: Position, pawn_cache: PawnCache | None = None) -> int:
     black_mg, black_eg = _pieces(p, occupied, 1, pawns[2], pawns[4])
     mg += white_mg - black_mg
     eg += white_eg - black_eg
-    if eg:
-        scale = draw_scale(p, 0 if eg > 0 else 1)
-        if scale != SCALE_FULL:
-            eg = eg * scale // SCALE_FULL if eg > 0 else -(-eg * scale // SCALE_FULL)
     eg += _mop_up(p, eg)
     ph = phase(p)
     blend = mg * ph + eg * (FULL_PHASE - ph)
@@ -183,44 +176,6 @@ def phase(p: list[int]) -> int:
         + 4 * (popcount(p[5]) + popcount(p[13])),
         FULL_PHASE,
     )
-
-
-def draw_scale(p: list[int], strong: int) -> int:
-    """The share of the endgame score, out of :data:`SCALE_FULL`, that the side ``strong``
-    (ahead in it) keeps in drawish material. Without pawns and at most a minor piece ahead
-    (in pawn units: 3 a minor piece, 5 a rook, 9 a queen): nothing with less than a rook
-    (no mate to force), 4 against at most a minor piece (a rook against a bishop or a
-    knight), else 14. Nothing with two knights against a bare king. With one bishop each on
-    squares of opposite colours: 24 when no other piece is left, else 22 plus 3 per man of
-    the stronger side (king and pawns included)."""
-    own = strong << 3
-    other = own ^ 8
-    if not p[own | 1]:
-        ahead = _units(p, own)
-        behind = _units(p, other)
-        if ahead - behind <= 3:
-            return 0 if ahead < 5 else 4 if behind <= 3 else 14
-        if ahead == 6 and popcount(p[own | 2]) == 2 and not p[other | 1] and not behind:
-            return 0  # two knights: no mate to force
-    bishop, enemy_bishop = p[3], p[11]
-    if (bishop and enemy_bishop and not bishop & (bishop - 1)
-            and not enemy_bishop & (enemy_bishop - 1)):
-        white_sq = bishop.bit_length() - 1
-        black_sq = enemy_bishop.bit_length() - 1
-        if ((white_sq ^ white_sq >> 3) ^ (black_sq ^ black_sq >> 3)) & 1:  # square colours
-            if not (p[2] | p[4] | p[5] | p[10] | p[12] | p[13]):
-                return 24
-            men = 1
-            for kind in (1, 2, 3, 4, 5):
-                men += popcount(p[own | kind])
-            return min(22 + 3 * men, SCALE_FULL)
-    return SCALE_FULL
-
-
-def _units(p: list[int], base: int) -> int:
-    """The pieces of the colour at ``base`` (0 or 8) but the king and pawns, in pawn units."""
-    return (3 * popcount(p[base | 2] | p[base | 3]) + 5 * popcount(p[base | 4])
-            + 9 * popcount(p[base | 5]))
 
 
 # -- the terms, counted: the evaluation weighs them, and bench/tune_eval.py counts them with
