@@ -5,7 +5,9 @@ D | --tc 20s+0.2s] [--openings 50] [--plies 8] [--start 0]`` plays engine A agai
 B from the positions after ``--plies`` half-moves of the first distinct games of a PGN file
 (default: the corpus' lichess 2017 sample), each opening with both colours, one game at a
 time, and prints A's wins, losses and draws, its score and Elo difference with the 95%
-margin. Fixed nodes or depth measure a change of the search or the evaluation whatever the
+margin; ``--pgn FILE`` appends every game (White and Black named A and B, each move with
+its ``%emt`` and, on a clock, the mover's ``%clk`` after it) for ``bench/time_profile.py``.
+Fixed nodes or depth measure a change of the search or the evaluation whatever the
 machine's load; a clock (``--tc``) measures time management, and counts losses on time.
 
 Games end at checkmate, stalemate, threefold repetition, the 50-move rule, insufficient
@@ -31,7 +33,9 @@ from chessarbiter.core.position import Position
 from chessarbiter.engines.evaluation import insufficient_material
 from chessarbiter.engines.uci_client import ClockTimes, EngineFailure, UciEngine
 from chessarbiter.engines.uci_protocol import read_score
+from chessarbiter.notation.game import RecordedGame, RecordedMove
 from chessarbiter.notation.pgn_reader import read_pgn_file
+from chessarbiter.notation.pgn_writer import write_pgn
 from chessarbiter.tournament.elo import Tally
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "pgn"
@@ -59,8 +63,9 @@ def openings(path: Path, count: int, plies: int) -> list[Position]:
 
 
 def play(engines: tuple[UciEngine, UciEngine], start: Position, args: argparse.Namespace,
-         clock: tuple[int, int] | None) -> tuple[float, str]:
-    """The score of ``engines[0]`` (white) and why the game ended."""
+         clock: tuple[int, int] | None, record: list[RecordedMove]) -> tuple[float, str]:
+    """The score of ``engines[0]`` (white) and why the game ended; each move played is
+    appended to ``record`` with its time."""
     pos = start.copy()
     counts: dict[int, int] = {}
     scores: list[list[int]] = [[], []]
@@ -86,11 +91,14 @@ def play(engines: tuple[UciEngine, UciEngine], start: Position, args: argparse.N
             answer = engine.play(pos, nodes=args.nodes, depth=args.depth)
         if isinstance(answer, EngineFailure):
             return float(side), f"failure of {'white' if side == 0 else 'black'}: {answer.kind}"
+        spent = int(answer.elapsed_s * 1000)
         if clock:
-            times[side] -= int(answer.elapsed_s * 1000)
+            times[side] -= spent
             if times[side] < 0:
                 return float(side), "time forfeit"
             times[side] += clock[1]
+        record.append(RecordedMove(answer.move, emt_ms=spent,
+                                   clock_ms=times[side] if clock else None))
         white_view = read_score(answer.info)
         if white_view is not None:
             scores[side].append(white_view if side == 0 else -white_view)
@@ -108,6 +116,18 @@ def play(engines: tuple[UciEngine, UciEngine], start: Position, args: argparse.N
             return 0.5, "adjudicated draw"
 
 
+def save(path: Path, start: Position, record: list[RecordedMove], a_white: bool,
+         white_score: float, why: str) -> None:
+    """Append a game to the PGN file at ``path``."""
+    game = RecordedGame(
+        tags={"Event": "selfplay", "White": "A" if a_white else "B",
+              "Black": "B" if a_white else "A", "Termination": why},
+        moves=[RecordedMove(m) for m in start.move_stack] + record,
+        result={1.0: "1-0", 0.0: "0-1"}.get(white_score, "1/2-1/2"))
+    with path.open("a", encoding="utf-8") as out:
+        out.write(write_pgn(game))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", required=True, help="engine A's command")
@@ -120,6 +140,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=8)
     parser.add_argument("--book", type=Path, default=DEFAULT_PGN)
     parser.add_argument("--resign", type=int, default=700)
+    parser.add_argument("--pgn", type=Path, help="append every game to this file")
     args = parser.parse_args()
     clock = None
     if args.tc:
@@ -136,7 +157,11 @@ def main() -> None:
     try:
         for number, start in enumerate(positions):
             for a_white in (True, False):
-                white_score, why = play((a, b) if a_white else (b, a), start, args, clock)
+                record: list[RecordedMove] = []
+                white_score, why = play((a, b) if a_white else (b, a), start, args, clock,
+                                        record)
+                if args.pgn is not None:
+                    save(args.pgn, start, record, a_white, white_score, why)
                 mine = white_score if a_white else 1 - white_score
                 flags += why == "time forfeit"
                 tally = Tally(tally.wins + (mine == 1), tally.losses + (mine == 0),

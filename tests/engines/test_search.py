@@ -8,9 +8,16 @@ import pytest
 
 from chessarbiter.core.fen import parse_fen
 from chessarbiter.core.position import Position
-from chessarbiter.engines.search import LATE_MOVES, Limits, Searcher, SearchInfo, mate_in
+from chessarbiter.engines.search import (
+    LATE_MOVES,
+    Limits,
+    Searcher,
+    SearchInfo,
+    mate_in,
+    time_scale,
+)
 from chessarbiter.engines.tt import MATE
-from tests.engines.helpers import TickingTime, random_positions
+from tests.engines.helpers import NodeTime, TickingTime, random_positions
 
 MATES_IN_ONE = [
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
@@ -209,6 +216,38 @@ def test_the_soft_limit_starts_no_new_iteration() -> None:
         Position(), Limits(soft_ms=1, depth=6), on_info=infos.append
     )
     assert [i.depth for i in infos] == [1]
+
+
+def test_the_target_used_follows_the_best_moves_stability_and_the_scores_fall() -> None:
+    assert time_scale(0, 0) > time_scale(1, 0) > time_scale(3, 0) > time_scale(4, 0)
+    assert time_scale(4, 0) == time_scale(40, 0) < 100 < time_scale(0, -50)
+    assert time_scale(4, 0) < time_scale(4, 30) < time_scale(4, 500) == time_scale(4, 60)
+    assert time_scale(0, 500) <= 2 * 160
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1",  # a queen to take: the best move never changes
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+])
+def test_the_iterations_end_once_the_share_of_the_target_is_used(fen: str) -> None:
+    """On a slow machine's time (1 ms a node), no iteration starts once the time used
+    reaches half the target times :func:`time_scale` of the last iteration's stability and
+    fall, and every one before was started within it."""
+    time = NodeTime(ms_per_node=1.0)
+    searcher = Searcher(now=time)
+    time.attach(searcher)
+    infos: list[SearchInfo] = []
+    soft = 4_000
+    searcher.search(Position(fen), Limits(soft_ms=soft, hard_ms=100_000),
+                    on_info=infos.append)
+    stable, used = 0, []
+    for before, info in zip([None, *infos], infos, strict=False):
+        if before is not None:
+            stable = stable + 1 if info.pv[0] == before.pv[0] else 0
+        fall = before.score - info.score if before is not None else 0
+        used.append(200 * info.time_ms >= soft * time_scale(stable, fall))
+    assert used[-1] and not any(used[:-1])
+    assert len(infos) >= 4
 
 
 def test_a_set_stop_flag_still_gives_a_legal_move() -> None:

@@ -13,7 +13,9 @@ from chessarbiter.engines.builtin import BuiltinEngine
 from chessarbiter.engines.search import CHECK_EVERY, Limits, Searcher
 from chessarbiter.engines.timeman import (
     EMERGENCY_MS,
+    INCREMENT_MIN_MOVES_LEFT,
     INCREMENT_MOVES_LEFT,
+    INCREMENT_SPENT_BY,
     MIN_THINK_MS,
     MOVE_OVERHEAD_MS,
     OVERHEAD_SAMPLES,
@@ -21,6 +23,7 @@ from chessarbiter.engines.timeman import (
     Timekeeper,
     budget,
     budget_for,
+    increment_moves_left,
 )
 from tests.engines.helpers import NodeTime, TickingTime
 
@@ -88,13 +91,30 @@ def test_budget_for_a_multi_period_control() -> None:
     ))
     assert budget_for(control, 39, 600_000) == budget(600_000, moves_to_go=1)
     assert budget_for(control, 0, 7_200_000) == budget(7_200_000, moves_to_go=40)
-    assert budget_for(control, 40, 900_000) == budget(900_000, BonusMode.INCREMENT, 30_000)
+    assert budget_for(control, 40, 900_000) == budget(900_000, BonusMode.INCREMENT, 30_000,
+                                                      moves_made=40)
 
 
 def test_budget_for_a_parsed_blitz_control() -> None:
     assert budget_for(parse_human("3+2"), 10, 150_000) == budget(
-        150_000, BonusMode.INCREMENT, 2_000
+        150_000, BonusMode.INCREMENT, 2_000, moves_made=10
     )
+
+
+def test_under_an_increment_the_own_time_is_spent_by_the_middlegame() -> None:
+    assert increment_moves_left(None) == increment_moves_left(0) == INCREMENT_MOVES_LEFT
+    assert increment_moves_left(INCREMENT_SPENT_BY - 15) == 15
+    assert increment_moves_left(INCREMENT_SPENT_BY) == INCREMENT_MIN_MOVES_LEFT
+    assert increment_moves_left(200) == INCREMENT_MIN_MOVES_LEFT
+    later = budget(5_000, BonusMode.INCREMENT, 100, moves_made=INCREMENT_SPENT_BY - 5)
+    assert later.target > budget(5_000, BonusMode.INCREMENT, 100, moves_made=5).target
+    assert later.target == (5_000 - MOVE_OVERHEAD_MS) // INCREMENT_MIN_MOVES_LEFT + 75
+
+
+def test_the_moves_made_change_no_budget_without_an_increment() -> None:
+    assert budget(10_000, moves_made=35) == budget(10_000)
+    assert budget(1_000, BonusMode.DELAY, 2_000, moves_made=35) == budget(
+        1_000, BonusMode.DELAY, 2_000)
 
 
 @pytest.mark.parametrize("remaining", [100, 250, 400, 600, 900])
@@ -120,14 +140,15 @@ def test_a_delay_with_no_time_of_its_own_keeps_a_margin_inside_the_delay() -> No
     assert 500 <= b.target <= b.maximum <= 1_000 - MOVE_OVERHEAD_MS - 200
 
 
-def test_a_slowed_player_never_flags_at_ten_seconds_and_a_tenth() -> None:
+@pytest.mark.parametrize("moves_known", [False, True])
+def test_a_slowed_player_never_flags_at_ten_seconds_and_a_tenth(moves_known: bool) -> None:
     """A player that loses its overhead and 20 ms more every move, and on every tenth move
     spends its whole maximum and loses 100 ms more, still has time after 300 moves at
     10 s + 0.1 s: the emergency mode lets the clock grow back."""
     clock = 10_000
     lowest = clock
     for move in range(300):
-        think = budget(clock, BonusMode.INCREMENT, 100)
+        think = budget(clock, BonusMode.INCREMENT, 100, moves_made=move if moves_known else None)
         spent = (think.maximum + 100 if move % 10 == 0 else think.target) + MOVE_OVERHEAD_MS + 20
         assert spent < clock
         clock += 100 - spent

@@ -4,7 +4,8 @@ by static exchange left out), check extension, null-move pruning, late move redu
 futility and late-move pruning (a quiet move skipped is tested for check without making it),
 mate-distance pruning, killer and history move ordering, and draw detection (repetition
 along the game and the search path, the 50-move rule, insufficient material). A proven mate
-ends the iterations.
+ends the iterations. On a clock, the share of the target used before starting no new
+iteration follows the best move's stability and the score's fall (:func:`time_scale`).
 
 Scores are centipawns for the side to move; ``MATE - n`` is a mate in ``n`` plies.
 """
@@ -63,6 +64,12 @@ moves that give no check are skipped once ``LATE_MOVES[depth]`` quiet moves were
 (captures, promotions, checks, killers and the table move never are)."""
 MAX_MOVES: Final = 256
 """More moves than any position has."""
+STABLE_PERCENT: Final = (160, 120, 100, 85, 70)
+"""The percentage of the time target an iteration may start within, by the iterations in a
+row that kept the best move (0: it has just changed; the last for that many or more)."""
+FALL_PERCENT: Final = 60
+"""Up to this much more (percent), a percent per centipawn the score fell in the last
+iteration."""
 
 LMR: Final = tuple(
     tuple(0 if d < 3 or i < 3 else max(1, int(0.75 + math.log(d) * math.log(i) / 2.25))
@@ -129,6 +136,14 @@ def mate_in(score: int) -> int | None:
     return None
 
 
+def time_scale(stable: int, fall: int) -> int:
+    """The percentage of the time target to use when the best move stayed for ``stable``
+    iterations in a row and the score fell by ``fall`` centipawns (negative: it rose): less
+    when the choice is settled, more when it is not or the position gets worse."""
+    share = STABLE_PERCENT[min(stable, len(STABLE_PERCENT) - 1)]
+    return share * (100 + min(max(fall, 0), FALL_PERCENT)) // 100
+
+
 class _Abort(Exception):
     """Raised inside the search when a limit is reached or a stop is requested."""
 
@@ -193,6 +208,7 @@ class Searcher:
         self._root_floor = []
         best: SearchResult = SearchResult(moves[0], 0, 0, 0)
         score = 0
+        stable = 0
         lines = min(max(multipv, 1), len(moves))
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
         for depth in range(1, max_depth + 1):
@@ -210,12 +226,15 @@ class Searcher:
                                         self.nodes, best.pv)
                 break
             pv = found[0][1]
-            best = SearchResult(pv[0] if pv else moves[0], score, depth, self.nodes, pv)
+            move = pv[0] if pv else moves[0]
+            stable = stable + 1 if depth > 1 and move == best.move else 0
+            fall = best.score - score if depth > 1 else 0
+            best = SearchResult(move, score, depth, self.nodes, pv)
             if on_info is not None:
                 for rank, (line_score, line) in enumerate(found, 1):
                     on_info(SearchInfo(depth, line_score, self.nodes, self.elapsed_ms(), line,
                                        rank))
-            if self._done(limits, depth, score, len(moves)):
+            if self._done(limits, depth, score, len(moves), time_scale(stable, fall)):
                 break
         return SearchResult(best.move, best.score, best.depth, self.nodes, best.pv)
 
@@ -287,16 +306,20 @@ class Searcher:
         self._killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self._history = [h >> 2 for h in self._history]
 
-    def _soft_expired(self, limits: Limits) -> bool:
-        """Whether to start no further iteration: each one costs several times the one
-        before, so one begun after half the target would end far past it."""
-        return limits.soft_ms is not None and 2 * self.elapsed_ms() >= limits.soft_ms
+    def _soft_expired(self, limits: Limits, percent: int = 100) -> bool:
+        """Whether to start no further iteration, with ``percent`` of the target to use:
+        each one costs several times the one before, so one begun after half of it would
+        end far past it."""
+        return (limits.soft_ms is not None
+                and 200 * self.elapsed_ms() >= limits.soft_ms * percent)
 
-    def _done(self, limits: Limits, depth: int, score: int, n_moves: int) -> bool:
-        """Whether to stop iterating: out of time, a single legal move on the clock, or a
-        mate proven (found with two plies to spare: the best line's score a mate for one
-        side, every other move searched to the depth)."""
-        if self._soft_expired(limits) or (n_moves == 1 and limits.soft_ms is not None):
+    def _done(self, limits: Limits, depth: int, score: int, n_moves: int,
+              percent: int) -> bool:
+        """Whether to stop iterating: out of time (``percent`` of the target used), a
+        single legal move on the clock, or a mate proven (found with two plies to spare:
+        the best line's score a mate for one side, every other move searched to the
+        depth)."""
+        if self._soft_expired(limits, percent) or (n_moves == 1 and limits.soft_ms is not None):
             return True
         return abs(score) > MATE_BOUND and depth >= MATE - abs(score) + 2
 

@@ -1,10 +1,12 @@
 """Time management: how long to think about one move under any clock mode.
 
-The budget has a target (start no new iteration after it) and a hard maximum (abort the
-search). ``Move Overhead`` is kept back every move for what the clock sees but the search
-does not (communication, process scheduling). Delay and Bronstein bonuses are free time:
-thinking within them costs nothing. Hourglass time used is handed to the opponent, so it is
-spent sparingly.
+The budget has a target (the search starts no new iteration after a share of it, which
+follows how settled its choice is) and a hard maximum (abort the search). ``Move Overhead``
+is kept back every move for what the clock sees but the search does not (communication,
+process scheduling). Delay and Bronstein bonuses are free time: thinking within them costs
+nothing. Hourglass time used is handed to the opponent, so it is spent sparingly. Under an
+increment the own time is shared by fewer moves as the game goes on, so that it is spent
+by the middlegame's end (:data:`INCREMENT_SPENT_BY`) rather than left on the clock.
 
 Below :data:`EMERGENCY_MS` of its own time (more when the overhead is large) the engine
 plays in an emergency mode: it spends at most a quarter of an increment, less the closer
@@ -27,8 +29,14 @@ from chessarbiter.clock.controls import BonusMode, TimeControl
 DEFAULT_MOVES_LEFT: Final = 30
 """Moves assumed still to play in a rest-of-game period."""
 INCREMENT_MOVES_LEFT: Final = 20
-"""The same under an increment: the clock settles where a move's think time equals the
-increment, lower the fewer moves share it, so fewer leave less of it unused at the end."""
+"""The same under an increment, at most: the clock settles where a move's think time equals
+the increment, lower the fewer moves share it, so fewer leave less of it unused at the end."""
+INCREMENT_SPENT_BY: Final = 40
+"""Under an increment, the player's move by which its own time is spent down to the pace
+of the increment: outside the emergency mode the moves left are those until this move (at
+least :data:`INCREMENT_MIN_MOVES_LEFT`, at most :data:`INCREMENT_MOVES_LEFT`), so the
+middlegame gets the time a game decided there would leave unused."""
+INCREMENT_MIN_MOVES_LEFT: Final = 10
 HOURGLASS_MOVES_LEFT: Final = 45
 MOVE_OVERHEAD_MS: Final = 50
 """Kept back each move for communication and process scheduling."""
@@ -57,12 +65,14 @@ def budget(
     bonus_ms: int = 0,
     moves_to_go: int | None = None,
     overhead_ms: int = MOVE_OVERHEAD_MS,
+    moves_made: int | None = None,
 ) -> Budget:
     """The think time for one move with ``remaining_ms`` on the clock.
 
     ``moves_to_go``: moves left in the current period including this one (``None``: the
     period is for the rest of the game). ``bonus_ms`` is the period's per-move bonus under
-    ``mode``; ``overhead_ms`` the time lost each move outside the search.
+    ``mode``; ``overhead_ms`` the time lost each move outside the search; ``moves_made``
+    the player's moves since the game's start, when known (see :data:`INCREMENT_SPENT_BY`).
     """
     if (remaining_ms < 0 or bonus_ms < 0 or overhead_ms < 0
             or (moves_to_go is not None and moves_to_go <= 0)):
@@ -80,9 +90,12 @@ def budget(
     free = min(delay, pool)
     own = pool - free
     free -= min(free // 4, max(RESERVE_MS - own, 0))
+    emergency = own < max(EMERGENCY_MS, 8 * overhead_ms)
+    if gain and not emergency:
+        moves_left = min(moves_left, increment_moves_left(moves_made))
     # Each move to come loses the overhead again, less what its increment gives back.
     share = max(own - (moves_left - 1) * max(overhead_ms - gain, 0), 0) // moves_left
-    if own < max(EMERGENCY_MS, 8 * overhead_ms):
+    if emergency:
         target = share // 2 + gain * own // (4 * EMERGENCY_MS) + free
         ceiling = own // 4 + free
         factor = 2
@@ -95,6 +108,15 @@ def budget(
     return Budget(max(min(target, maximum), MIN_THINK_MS), maximum)
 
 
+def increment_moves_left(moves_made: int | None) -> int:
+    """The moves assumed to share the own time under an increment, after ``moves_made`` of
+    the player's own (``None``: not known)."""
+    if moves_made is None:
+        return INCREMENT_MOVES_LEFT
+    return min(max(INCREMENT_SPENT_BY - moves_made, INCREMENT_MIN_MOVES_LEFT),
+               INCREMENT_MOVES_LEFT)
+
+
 def budget_for(
     control: TimeControl,
     moves_made: int,
@@ -104,7 +126,7 @@ def budget_for(
     """The think time for a player's next move, after ``moves_made`` of his own, under a
     time control: the current period gives the bonus and the moves left in it."""
     mode, bonus_ms, moves_to_go = period_terms(control, moves_made)
-    return budget(remaining_ms, mode, bonus_ms, moves_to_go, overhead_ms)
+    return budget(remaining_ms, mode, bonus_ms, moves_to_go, overhead_ms, moves_made)
 
 
 def period_terms(control: TimeControl, moves_made: int) -> tuple[BonusMode, int, int | None]:
@@ -156,8 +178,8 @@ class Timekeeper:
         *,
         move_number: int,
     ) -> Budget:
-        """The budget for the player's move ``move_number`` (its moves counted from any
-        origin: consecutive numbers tell consecutive moves), thinking from now on."""
+        """The budget for the player's move ``move_number`` (its moves made since the
+        game's start; consecutive numbers tell consecutive moves), thinking from now on."""
         if move_number == self._move + 1:
             outside = 0 if self._expected is None else max(self._expected - remaining_ms, 0)
             if outside or self._overshot:
@@ -166,7 +188,8 @@ class Timekeeper:
         self._move, self._started, self._remaining = move_number, self.now(), remaining_ms
         self._gain = (bonus_ms if mode is BonusMode.INCREMENT
                       else 0 if mode is BonusMode.NONE else None)
-        given = budget(remaining_ms, mode, bonus_ms, moves_to_go, self.overhead_ms)
+        given = budget(remaining_ms, mode, bonus_ms, moves_to_go, self.overhead_ms,
+                       move_number)
         self._maximum = given.maximum
         return given
 

@@ -53,7 +53,8 @@ _CHECK_OPTIONS = ("uci_chess960", "ponder", "ownbook")
 def think_budget(go: Go, turn: int, keeper: Timekeeper, move_number: int) -> Budget | None:
     """The time budget a ``go`` command allows (``None``: no time limit): ``movetime``
     less the Move Overhead, or the clock's budget from the game's ``keeper`` for the
-    engine's move ``move_number``."""
+    engine's move ``move_number`` (its moves made since the game's start: the position's
+    fullmove number less one, right whether the game came from its start or a FEN)."""
     if go.movetime is not None:
         spend = max(go.movetime - keeper.floor_ms, 1)
         return Budget(spend, spend)
@@ -238,7 +239,7 @@ class UciServer:
         """Search in a thread as ``go`` asks (pondering: with no time limit)."""
         limits = Limits(depth=2 * go.mate if go.mate is not None else go.depth, nodes=go.nodes)
         time_budget = None if go.ponder else think_budget(go, pos.turn, self.keeper,
-                                                          len(history) // 2)
+                                                          pos.fullmove_number - 1)
         # An analysis (depth, nodes, mate, infinite) goes as far as asked at any level;
         # a game's clock or move time keeps the level's caps.
         analysis = go.infinite or (go.movetime is None and go.wtime is None and go.btime is None
