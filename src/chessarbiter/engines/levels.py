@@ -22,8 +22,8 @@ LADDER_ELO: Final[dict[int, int | None]] = {
     6: 1477,
     7: 1770,
     8: 1770,
-    9: 1862,
-    10: 1862,
+    9: 1869,
+    10: 1911,
 }
 """The Elo of each level (1-10) on Stockfish's ``UCI_Elo`` scale, or ``None``."""
 
