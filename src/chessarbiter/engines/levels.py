@@ -23,7 +23,7 @@ LADDER_ELO: Final[dict[int, int | None]] = {
     7: 1770,
     8: 1770,
     9: 1869,
-    10: 1911,
+    10: 1885,
 }
 """The Elo of each level (1-10) on Stockfish's ``UCI_Elo`` scale, or ``None``."""
 
